@@ -1,0 +1,39 @@
+# `make run`: set up, migrate, load the demo club, serve on 127.0.0.1:8000 (SQLite).
+# `make test`: set up and run the whole suite (DATABASE_URL picks PostgreSQL).
+VENV   ?= .venv
+PYTHON ?= python3
+PY      = $(VENV)/bin/python
+STAMP   = $(VENV)/.installed
+
+.PHONY: setup run test lint format messages bench
+
+$(STAMP): pyproject.toml
+	$(PYTHON) -m venv $(VENV)
+	$(PY) -m pip install --quiet --upgrade pip
+	$(PY) -m pip install --quiet -e '.[dev]'
+	touch $(STAMP)
+
+setup: $(STAMP)
+
+run: setup
+	$(PY) manage.py migrate --noinput
+	$(PY) manage.py load_demo
+	$(PY) manage.py runserver 127.0.0.1:8000
+
+test: setup
+	$(PY) -m pytest
+
+lint: setup
+	$(VENV)/bin/ruff check .
+	$(VENV)/bin/ruff format --check .
+
+format: setup
+	$(VENV)/bin/ruff format .
+	$(VENV)/bin/ruff check --fix .
+
+messages: setup
+	$(PY) manage.py makemessages -l fr --ignore '.venv/*'
+	$(PY) manage.py compilemessages --ignore '.venv/*'
+
+bench: setup
+	$(PY) manage.py bench_scoring

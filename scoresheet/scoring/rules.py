@@ -1,0 +1,109 @@
+"""Rulesets: a preset plus a club's options (RULES.md §2)."""
+
+from dataclasses import dataclass, field
+
+from .errors import ScoringError
+
+PRESETS = ("fft", "pousse", "contre5", "fixed", "mouches", "two_players")
+CONTRACTS = ("prise", "pousse", "garde", "garde_sans", "garde_contre")
+POIGNEE_SIZES = ("single", "double", "triple")
+SPLITS = ("two_to_one", "equal")
+ROUNDINGS = (1, 5, 10)
+
+# Multiplier of each contract, by preset. ``fixed`` scores a flat base instead.
+_FFT = {"prise": 1, "garde": 2, "garde_sans": 4, "garde_contre": 6}
+MULTIPLIERS = {
+    "fft": _FFT,
+    "pousse": {"prise": 1, "pousse": 2, "garde": 4, "garde_sans": 8, "garde_contre": 12},
+    "contre5": {"prise": 1, "garde": 2, "garde_sans": 4, "garde_contre": 5},
+    "fixed": {"garde": 1, "garde_sans": 1, "garde_contre": 1},
+    "mouches": _FFT,
+    "two_players": {},
+}
+FIXED_BASE = {"garde": 80, "garde_sans": 160, "garde_contre": 320}
+
+
+@dataclass(frozen=True, slots=True)
+class Rules:
+    """A preset and the options any preset accepts. Immutable and hashable."""
+
+    preset: str = "fft"
+    rounding: int = 1
+    poignee: tuple[int, int, int] = (20, 30, 40)
+    misere: int = 0
+    no_prise: bool = False
+    five_player_split: str = "two_to_one"
+    ante: int = 10
+    dealer_stake: int = 5
+    # Derived once: contract -> multiplier for the contracts this ruleset allows.
+    multipliers: dict = field(init=False, repr=False, compare=False, hash=False)
+
+    def __post_init__(self):
+        if self.preset not in PRESETS:
+            raise ScoringError(
+                "rules_invalid",
+                f"rules: unknown preset {self.preset!r}; allowed: {', '.join(PRESETS)}",
+                field="rules",
+            )
+        if self.rounding not in ROUNDINGS:
+            raise ScoringError(
+                "rules_invalid", "rules: rounding must be 1, 5 or 10", field="rounding"
+            )
+        poignee = tuple(self.poignee)
+        if len(poignee) != 3 or not all(_is_count(v) for v in poignee):
+            raise ScoringError(
+                "rules_invalid",
+                "rules: poignee must be three whole non-negative values (single, double, triple)",
+                field="poignee",
+            )
+        object.__setattr__(self, "poignee", poignee)
+        for name in ("misere", "ante", "dealer_stake"):
+            if not _is_count(getattr(self, name)):
+                raise ScoringError(
+                    "rules_invalid", f"rules: {name} must be a whole number ≥ 0", field=name
+                )
+        if not isinstance(self.no_prise, bool):
+            raise ScoringError("rules_invalid", "rules: no_prise must be true or false")
+        if self.five_player_split not in SPLITS:
+            raise ScoringError(
+                "rules_invalid",
+                "rules: five_player_split must be two_to_one or equal",
+                field="five_player_split",
+            )
+        multipliers = dict(MULTIPLIERS[self.preset])
+        if self.no_prise:
+            multipliers.pop("prise", None)
+        object.__setattr__(self, "multipliers", multipliers)
+
+    @property
+    def contracts(self) -> tuple[str, ...]:
+        """The contracts this ruleset allows, lowest first."""
+        return tuple(self.multipliers)
+
+    @property
+    def scores_petit_chelem(self) -> bool:
+        return self.preset in ("contre5", "fixed")
+
+    @property
+    def has_pools(self) -> bool:
+        return self.preset == "mouches"
+
+    def as_dict(self) -> dict:
+        """The JSON form of HAND_FORMAT.md: only what differs from the defaults."""
+        out = {"preset": self.preset}
+        default = _DEFAULT
+        for name in ("rounding", "misere", "no_prise", "five_player_split", "ante"):
+            if getattr(self, name) != getattr(default, name):
+                out[name] = getattr(self, name)
+        if self.dealer_stake != default.dealer_stake:
+            out["dealer_stake"] = self.dealer_stake
+        if self.poignee != default.poignee:
+            out["poignee"] = list(self.poignee)
+        return out
+
+
+def _is_count(value) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool) and value >= 0
+
+
+_DEFAULT = Rules()
