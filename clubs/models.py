@@ -1,0 +1,86 @@
+"""Clubs, their players and seasons (with the club's house rules)."""
+
+from django.conf import settings
+from django.db import models
+from django.urls import reverse
+from django.utils.translation import gettext_lazy as _
+
+from scoresheet.scoring.jsonformat import parse_rules
+
+
+def default_rules():
+    return {"preset": "fft"}
+
+
+class Club(models.Model):
+    name = models.CharField(_("name"), max_length=120)
+    slug = models.SlugField(_("slug"), max_length=60, unique=True)
+    is_public = models.BooleanField(
+        _("public"),
+        default=True,
+        help_text=_("Anyone may read the standings and sheets of a public club."),
+    )
+    created_at = models.DateTimeField(_("created"), auto_now_add=True)
+
+    class Meta:
+        ordering = ["name"]
+        verbose_name = _("club")
+        verbose_name_plural = _("clubs")
+
+    def __str__(self):
+        return self.name
+
+    def get_absolute_url(self):
+        return reverse("clubs:detail", args=[self.slug])
+
+
+class Player(models.Model):
+    club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="players")
+    name = models.CharField(_("name"), max_length=80)
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="players",
+        verbose_name=_("login"),
+    )
+
+    class Meta:
+        ordering = ["name"]
+        verbose_name = _("player")
+        verbose_name_plural = _("players")
+        constraints = [
+            models.UniqueConstraint(fields=["club", "name"], name="player_name_unique_in_club"),
+            models.UniqueConstraint(fields=["club", "user"], name="one_player_per_user_in_club"),
+        ]
+
+    def __str__(self):
+        return self.name
+
+
+class Season(models.Model):
+    club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="seasons")
+    name = models.CharField(_("name"), max_length=80)
+    start_date = models.DateField(_("start"))
+    end_date = models.DateField(_("end"), null=True, blank=True)
+    rules = models.JSONField(
+        _("house rules"),
+        default=default_rules,
+        help_text=_("A preset and options, as in the hand format."),
+    )
+
+    class Meta:
+        ordering = ["-start_date", "name"]
+        verbose_name = _("season")
+        verbose_name_plural = _("seasons")
+        constraints = [
+            models.UniqueConstraint(fields=["club", "name"], name="season_name_unique_in_club"),
+        ]
+
+    def __str__(self):
+        return self.name
+
+    @property
+    def ruleset(self):
+        return parse_rules(self.rules)

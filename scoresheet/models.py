@@ -1,0 +1,212 @@
+"""Sheets, hands and the ledger.
+
+A ``Hand`` keeps what the scorer entered; its ``ScoreRow``s (one per seated
+player, written in the same transaction by ``scoresheet.services``) are the
+ledger that standings and statistics aggregate in SQL. A deleted hand keeps its
+data and history but has no score rows.
+"""
+
+from django.conf import settings
+from django.db import models
+from django.urls import reverse
+from django.utils.translation import gettext_lazy as _
+
+from clubs.models import Club, Player, Season
+from scoresheet.scoring.jsonformat import parse_rules
+
+
+class Contract(models.TextChoices):
+    PRISE = "prise", "prise"
+    POUSSE = "pousse", "pousse"
+    GARDE = "garde", "garde"
+    GARDE_SANS = "garde_sans", "garde sans"
+    GARDE_CONTRE = "garde_contre", "garde contre"
+
+
+class Side(models.TextChoices):
+    ATTACK = "attack", _("attack")
+    DEFENCE = "defence", _("defence")
+
+
+class Role(models.TextChoices):
+    TAKER = "taker", _("preneur")
+    PARTNER = "partner", _("partner")
+    DEFENDER = "defender", _("defender")
+    SITS_OUT = "out", _("sits out")
+    PASSED = "passed", _("passed")
+
+
+class Sheet(models.Model):
+    club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="sheets")
+    season = models.ForeignKey(Season, on_delete=models.PROTECT, related_name="sheets")
+    date = models.DateField(_("date"))
+    table = models.CharField(_("table"), max_length=40, blank=True)
+    rules = models.JSONField(_("rules"), help_text=_("Frozen when the sheet is created."))
+    players = models.ManyToManyField(Player, through="Seat", related_name="sheets")
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, related_name="+"
+    )
+    created_at = models.DateTimeField(_("created"), auto_now_add=True)
+
+    class Meta:
+        ordering = ["-date", "table", "-id"]
+        verbose_name = _("sheet")
+        verbose_name_plural = _("sheets")
+        indexes = [models.Index(fields=["club", "-date"])]
+
+    def __str__(self):
+        label = f" {self.table}" if self.table else ""
+        return f"{self.date}{label}"
+
+    def get_absolute_url(self):
+        return reverse("scoresheet:sheet", args=[self.club.slug, self.pk])
+
+    @property
+    def ruleset(self):
+        return parse_rules(self.rules)
+
+
+class Seat(models.Model):
+    """A player seated at a sheet's table; ``position`` is the dealing order."""
+
+    sheet = models.ForeignKey(Sheet, on_delete=models.CASCADE, related_name="seats")
+    player = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="seats")
+    position = models.PositiveSmallIntegerField()
+
+    class Meta:
+        ordering = ["sheet", "position"]
+        constraints = [
+            models.UniqueConstraint(fields=["sheet", "position"], name="seat_position_unique"),
+            models.UniqueConstraint(fields=["sheet", "player"], name="seat_player_unique"),
+        ]
+
+    def __str__(self):
+        return f"{self.sheet} #{self.position} {self.player}"
+
+
+class HandQuerySet(models.QuerySet):
+    def live(self):
+        return self.filter(is_deleted=False)
+
+
+class Hand(models.Model):
+    """One hand as entered: every field of HAND_FORMAT.md, players as foreign keys."""
+
+    sheet = models.ForeignKey(Sheet, on_delete=models.CASCADE, related_name="hands")
+    number = models.PositiveIntegerField(_("number"))
+    dealer = models.ForeignKey(
+        Player, on_delete=models.PROTECT, null=True, blank=True, related_name="+"
+    )
+    taker = models.ForeignKey(
+        Player, on_delete=models.PROTECT, null=True, blank=True, related_name="+"
+    )
+    contract = models.CharField(_("contract"), max_length=20, blank=True)
+    partner = models.ForeignKey(
+        Player, on_delete=models.PROTECT, null=True, blank=True, related_name="+"
+    )
+    sits_out = models.ForeignKey(
+        Player, on_delete=models.PROTECT, null=True, blank=True, related_name="+"
+    )
+    bouts = models.PositiveSmallIntegerField(_("bouts"), default=0)
+    points = models.DecimalField(_("points"), max_digits=3, decimal_places=1, default=0)
+    petit_au_bout = models.CharField(
+        _("petit au bout"), max_length=10, blank=True, choices=Side.choices
+    )
+    # [{"player": <player id>, "size": "single"|"double"|"triple"}]
+    poignees = models.JSONField(_("poignées"), default=list, blank=True)
+    # {"announced": bool, "made_by": "attack"|"defence"|null} or null
+    chelem = models.JSONField(_("chelem"), null=True, blank=True)
+    petit_chelem = models.JSONField(_("petit chelem"), null=True, blank=True)
+    miseres = models.JSONField(_("misères"), default=list, blank=True)  # player ids
+    pools = models.JSONField(_("pools after the hand"), null=True, blank=True)
+    explanation = models.JSONField(_("explanation"), default=list, blank=True)
+    is_deleted = models.BooleanField(_("deleted"), default=False)
+    entered_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, related_name="+"
+    )
+    entered_at = models.DateTimeField(_("entered"), auto_now_add=True)
+    updated_at = models.DateTimeField(_("updated"), auto_now=True)
+
+    objects = HandQuerySet.as_manager()
+
+    class Meta:
+        ordering = ["sheet", "number"]
+        verbose_name = _("hand")
+        verbose_name_plural = _("hands")
+        constraints = [
+            models.UniqueConstraint(fields=["sheet", "number"], name="hand_number_unique"),
+        ]
+
+    def __str__(self):
+        return f"{self.sheet} #{self.number}"
+
+    def get_absolute_url(self):
+        return reverse("scoresheet:hand", args=[self.sheet.club.slug, self.sheet_id, self.number])
+
+
+class ScoreRow(models.Model):
+    """The ledger: one row per seated player per live hand, written with the hand.
+
+    Denormalised (season, sheet, date, table size and the hand's facts from this
+    player's seat) so standings and statistics are plain SQL aggregates.
+    """
+
+    hand = models.ForeignKey(Hand, on_delete=models.CASCADE, related_name="scores")
+    sheet = models.ForeignKey(Sheet, on_delete=models.CASCADE, related_name="+")
+    season = models.ForeignKey(Season, on_delete=models.CASCADE, related_name="+")
+    player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="scores")
+    date = models.DateField()
+    seats = models.PositiveSmallIntegerField()  # how many sat at the table
+    position = models.PositiveSmallIntegerField()
+    role = models.CharField(max_length=10, choices=Role.choices)
+    contract = models.CharField(max_length=20, blank=True)
+    made = models.BooleanField(null=True)  # the contract's result; null when all passed
+    margin = models.SmallIntegerField(null=True)  # the attack's margin, half point rounded
+    bouts = models.PositiveSmallIntegerField(null=True)  # the attack's bouts
+    petit_au_bout = models.CharField(max_length=10, blank=True, choices=Side.choices)
+    poignee = models.CharField(max_length=10, blank=True)  # the size this player showed
+    misere = models.BooleanField(default=False)
+    chelem = models.CharField(max_length=20, blank=True)
+    score = models.DecimalField(max_digits=10, decimal_places=1)  # pools and misère included
+    pool = models.IntegerField(default=0)  # this player's payments to (−) or from (+) pools
+
+    class Meta:
+        ordering = ["hand", "position"]
+        constraints = [
+            models.UniqueConstraint(fields=["hand", "player"], name="score_row_unique"),
+        ]
+        indexes = [
+            models.Index(fields=["season", "player"]),
+            models.Index(fields=["player", "date"]),
+        ]
+
+    def __str__(self):
+        return f"{self.hand} {self.player}: {self.score}"
+
+
+class HandRevision(models.Model):
+    """Every change to a hand: who, when, and the hand before and after."""
+
+    class Action(models.TextChoices):
+        CREATED = "created", _("entered")
+        CORRECTED = "corrected", _("corrected")
+        DELETED = "deleted", _("deleted")
+        RESTORED = "restored", _("restored")
+
+    hand = models.ForeignKey(Hand, on_delete=models.CASCADE, related_name="revisions")
+    action = models.CharField(max_length=10, choices=Action.choices)
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, related_name="+"
+    )
+    at = models.DateTimeField(auto_now_add=True)
+    # {"hand": <hand in HAND_FORMAT with names>, "scores": {name: number}}
+    before = models.JSONField(null=True, blank=True)
+    after = models.JSONField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["hand", "at", "id"]
+        verbose_name = _("hand revision")
+        verbose_name_plural = _("hand revisions")
+
+    def __str__(self):
+        return f"{self.hand} {self.action} {self.at:%Y-%m-%d %H:%M}"

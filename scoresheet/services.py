@@ -1,0 +1,402 @@
+"""Every write to sheets and hands: verb functions, one transaction each.
+
+Each raises ``LedgerError`` (with a machine-readable ``code``) and writes nothing
+when it refuses. Hand data comes in the JSON format of HAND_FORMAT.md with the
+seated players' names; the engine scores it; the hand, its score rows (the
+ledger) and a history entry are written together.
+"""
+
+from dataclasses import dataclass
+from decimal import Decimal
+
+from django.db import transaction
+from django.utils.translation import gettext as _
+
+from clubs.models import Player, Season
+from scoresheet.explain_json import terms_to_json
+from scoresheet.models import Hand, HandRevision, Role, ScoreRow, Seat, Sheet
+from scoresheet.scoring import HandResult, ScoringError, score_hand
+from scoresheet.scoring.engine import TARGET_HALVES, halves_to_decimal
+from scoresheet.scoring.jsonformat import hand_to_dict, number, parse_hand, parse_rules
+
+
+class LedgerError(Exception):
+    """A write refused. ``code`` is stable snake_case; ``field`` names the input at fault."""
+
+    def __init__(self, code: str, message: str, field: str | None = None):
+        super().__init__(message)
+        self.code = code
+        self.message = message
+        self.field = field
+        self.hand = None  # set by imports: the hand's number within its sheet
+
+    @classmethod
+    def from_scoring(cls, error: ScoringError):
+        return cls(error.code, error.message, error.field)
+
+
+@dataclass(frozen=True)
+class Table:
+    """A sheet's seating: names in dealing order and the players behind them."""
+
+    names: tuple
+    by_name: dict
+    by_id: dict
+
+    @classmethod
+    def of(cls, sheet: Sheet) -> "Table":
+        seats = list(sheet.seats.select_related("player").order_by("position"))
+        players = [seat.player for seat in seats]
+        return cls(
+            tuple(p.name for p in players),
+            {p.name: p for p in players},
+            {p.pk: p for p in players},
+        )
+
+
+# ---------------------------------------------------------------- sheets
+
+
+def create_sheet(*, season: Season, players, date, table: str = "", rules=None, user=None):
+    """Open a sheet: 2 to 6 players of the season's club in dealing order.
+
+    ``rules`` (a preset name or options dict) defaults to the season's house
+    rules; either way the sheet keeps its own copy, frozen from now on.
+    """
+    players = list(players)
+    if not 2 <= len(players) <= 6:
+        raise LedgerError("seat_count", _("A table seats 2 to 6 players."), "players")
+    if len({p.pk for p in players}) != len(players):
+        raise LedgerError("duplicate_player", _("A player is seated twice."), "players")
+    if any(p.club_id != season.club_id for p in players):
+        raise LedgerError("player_not_in_club", _("Every player must be of this club."), "players")
+    try:
+        ruleset = parse_rules(season.rules if rules is None else rules)
+    except ScoringError as error:
+        raise LedgerError.from_scoring(error) from None
+    with transaction.atomic():
+        sheet = Sheet.objects.create(
+            club_id=season.club_id,
+            season=season,
+            date=date,
+            table=table,
+            rules=ruleset.as_dict(),
+            created_by=user,
+        )
+        Seat.objects.bulk_create(
+            Seat(sheet=sheet, player=player, position=i) for i, player in enumerate(players)
+        )
+    return sheet
+
+
+def players_by_names(club, names, *, create=False):
+    """The club's players with these names, in order (created when new if asked)."""
+    found = {p.name: p for p in Player.objects.filter(club=club, name__in=names)}
+    missing = [n for n in names if n not in found]
+    if missing and not create:
+        raise LedgerError(
+            "player_unknown",
+            _("Unknown player: %(names)s") % {"names": ", ".join(missing)},
+            "players",
+        )
+    for name in missing:
+        found[name] = Player.objects.create(club=club, name=name)
+    return [found[n] for n in names]
+
+
+# ---------------------------------------------------------------- hands
+
+
+def preview_hand(sheet: Sheet, data: dict, table: Table | None = None) -> HandResult:
+    """Score a hand as it would be recorded now, writing nothing."""
+    table = table or Table.of(sheet)
+    pools = ()
+    if sheet.ruleset.has_pools:
+        pools = _pools_before(sheet, None)
+    return _score(sheet, table, data, pools)[1]
+
+
+def record_hand(sheet: Sheet, data: dict, *, user=None) -> Hand:
+    """Append a hand to the sheet, with its score rows and history."""
+    with transaction.atomic():
+        sheet = _lock(sheet)
+        table = Table.of(sheet)
+        pools = _pools_before(sheet, None) if sheet.ruleset.has_pools else ()
+        engine_hand, result = _score(sheet, table, data, pools)
+        last = sheet.hands.order_by("-number").values_list("number", flat=True).first()
+        hand = Hand(sheet=sheet, number=(last or 0) + 1, entered_by=user)
+        _apply(hand, engine_hand, result, table)
+        hand.save()
+        _write_rows(hand, sheet, table, result)
+        HandRevision.objects.create(
+            hand=hand,
+            action=HandRevision.Action.CREATED,
+            user=user,
+            after=_snapshot(engine_hand, result),
+        )
+    return hand
+
+
+def correct_hand(hand: Hand, data: dict, *, user=None) -> Hand:
+    """Replace a hand's entry; re-score it (and, under mouches, every later hand)."""
+    with transaction.atomic():
+        sheet = _lock(hand.sheet)
+        hand = Hand.objects.select_for_update().get(pk=hand.pk)
+        if hand.is_deleted:
+            raise LedgerError("hand_deleted", _("Restore the hand before correcting it."))
+        table = Table.of(sheet)
+        before_hand = engine_hand_of(hand, table)
+        before = _snapshot(before_hand, None, _stored_scores(hand, table))
+        pools = _pools_before(sheet, hand) if sheet.ruleset.has_pools else ()
+        engine_hand, result = _score(sheet, table, data, pools)
+        _apply(hand, engine_hand, result, table)
+        hand.save()
+        hand.scores.all().delete()
+        _write_rows(hand, sheet, table, result)
+        HandRevision.objects.create(
+            hand=hand,
+            action=HandRevision.Action.CORRECTED,
+            user=user,
+            before=before,
+            after=_snapshot(engine_hand, result),
+        )
+        if result.pools is not None:
+            _rescore_after(sheet, table, hand, result.pools)
+    return hand
+
+
+def delete_hand(hand: Hand, *, user=None) -> Hand:
+    """Take a hand off the ledger; it is kept, with its history, and can be restored."""
+    with transaction.atomic():
+        sheet = _lock(hand.sheet)
+        hand = Hand.objects.select_for_update().get(pk=hand.pk)
+        if hand.is_deleted:
+            raise LedgerError("hand_deleted", _("This hand is already deleted."))
+        table = Table.of(sheet)
+        before = _snapshot(engine_hand_of(hand, table), None, _stored_scores(hand, table))
+        hand.is_deleted = True
+        hand.save(update_fields=["is_deleted", "updated_at"])
+        hand.scores.all().delete()
+        HandRevision.objects.create(
+            hand=hand, action=HandRevision.Action.DELETED, user=user, before=before
+        )
+        if sheet.ruleset.has_pools:
+            _rescore_after(sheet, table, hand, _pools_before(sheet, hand))
+    return hand
+
+
+def restore_hand(hand: Hand, *, user=None) -> Hand:
+    """Put a deleted hand back on the ledger, re-scored in its place."""
+    with transaction.atomic():
+        sheet = _lock(hand.sheet)
+        hand = Hand.objects.select_for_update().get(pk=hand.pk)
+        if not hand.is_deleted:
+            raise LedgerError("hand_not_deleted", _("This hand is not deleted."))
+        table = Table.of(sheet)
+        engine_hand = engine_hand_of(hand, table)
+        pools = _pools_before(sheet, hand) if sheet.ruleset.has_pools else ()
+        try:
+            result = score_hand(sheet.ruleset, engine_hand, pools)
+        except ScoringError as error:
+            raise LedgerError.from_scoring(error) from None
+        _apply(hand, engine_hand, result, table)
+        hand.is_deleted = False
+        hand.save()
+        _write_rows(hand, sheet, table, result)
+        HandRevision.objects.create(
+            hand=hand,
+            action=HandRevision.Action.RESTORED,
+            user=user,
+            after=_snapshot(engine_hand, result),
+        )
+        if result.pools is not None:
+            _rescore_after(sheet, table, hand, result.pools)
+    return hand
+
+
+# ---------------------------------------------------------------- internals
+
+
+def _lock(sheet: Sheet) -> Sheet:
+    """Serialise writes to one sheet (hand numbers, mouches pools)."""
+    return Sheet.objects.select_for_update().get(pk=sheet.pk)
+
+
+def _score(sheet, table, data, pools):
+    if not isinstance(data, dict):
+        raise LedgerError("invalid_field", _("A hand must be an object."))
+    if "players" in data or "rules" in data:
+        data = {k: v for k, v in data.items() if k not in ("players", "rules")}
+    try:
+        ruleset = sheet.ruleset
+        engine_hand = parse_hand(data, ruleset, table.names)[1]
+        return engine_hand, score_hand(ruleset, engine_hand, pools)
+    except ScoringError as error:
+        raise LedgerError.from_scoring(error) from None
+
+
+def _pools_before(sheet, hand):
+    """The pools left by the last live hand before ``hand`` (or before the end)."""
+    hands = sheet.hands.live()
+    if hand is not None:
+        hands = hands.filter(number__lt=hand.number)
+    last = hands.order_by("-number").values_list("pools", flat=True).first()
+    return tuple(last or ())
+
+
+def _rescore_after(sheet, table, hand, pools):
+    """Mouches: pools carry, so every later live hand is scored again."""
+    ruleset = sheet.ruleset
+    for later in sheet.hands.live().filter(number__gt=hand.number).order_by("number"):
+        result = score_hand(ruleset, engine_hand_of(later, table), tuple(pools))
+        later.pools = list(result.pools)
+        later.explanation = terms_to_json(result.explanation)
+        later.save(update_fields=["pools", "explanation", "updated_at"])
+        later.scores.all().delete()
+        _write_rows(later, sheet, table, result)
+        pools = result.pools
+
+
+def _apply(hand: Hand, engine_hand, result: HandResult, table: Table):
+    """Copy the engine's hand onto the model (names to players)."""
+    by_name = table.by_name
+
+    def pk(name):
+        return by_name[name].pk if name is not None else None
+
+    hand.dealer_id = pk(engine_hand.dealer)
+    hand.taker_id = pk(engine_hand.taker)
+    hand.partner_id = pk(engine_hand.partner)
+    hand.sits_out_id = pk(engine_hand.sits_out)
+    hand.contract = engine_hand.contract or ""
+    passed = engine_hand.taker is None
+    hand.bouts = 0 if passed else engine_hand.bouts
+    hand.points = Decimal(0) if passed else Decimal(result.points_halves) / 2
+    hand.petit_au_bout = engine_hand.petit_au_bout or ""
+    hand.poignees = [{"player": pk(p.player), "size": p.size} for p in engine_hand.poignees]
+    hand.chelem = _chelem_json(engine_hand.chelem)
+    hand.petit_chelem = _chelem_json(engine_hand.petit_chelem)
+    hand.miseres = [pk(name) for name in engine_hand.miseres]
+    hand.pools = list(result.pools) if result.pools is not None else None
+    hand.explanation = terms_to_json(result.explanation)
+
+
+def _chelem_json(chelem):
+    if chelem is None:
+        return None
+    return {"announced": chelem.announced, "made_by": chelem.made_by}
+
+
+def engine_hand_of(hand: Hand, table: Table):
+    """A stored hand back into the engine's dataclass."""
+    return parse_hand(hand_data(hand, table), hand.sheet.ruleset, table.names)[1]
+
+
+def hand_data(hand: Hand, table: Table) -> dict:
+    """A stored hand in the JSON format, with the players' names."""
+
+    def name(pk):
+        return table.by_id[pk].name if pk is not None else None
+
+    data = {
+        "dealer": name(hand.dealer_id),
+        "taker": name(hand.taker_id),
+        "contract": hand.contract or None,
+        "partner": name(hand.partner_id),
+        "sits_out": name(hand.sits_out_id),
+        "petit_au_bout": hand.petit_au_bout or None,
+        "poignees": [{"player": name(p["player"]), "size": p["size"]} for p in hand.poignees],
+        "chelem": hand.chelem,
+        "petit_chelem": hand.petit_chelem,
+        "miseres": [name(pk) for pk in hand.miseres],
+    }
+    if hand.taker_id is not None:
+        data["bouts"] = hand.bouts
+        points = hand.points
+        data["points"] = int(points) if points == points.to_integral_value() else points
+    return data
+
+
+def _stored_scores(hand, table):
+    return {
+        table.by_id[player_id].name: number(int(score * 2))
+        for player_id, score in hand.scores.values_list("player_id", "score")
+    }
+
+
+def _snapshot(engine_hand, result, scores=None):
+    if result is not None:
+        scores = {p: number(h) for p, h in zip(result.players, result.halves)}
+    snapshot = {"hand": hand_to_dict(engine_hand), "scores": scores or {}}
+    if result is not None and result.pools is not None:
+        snapshot["pools"] = list(result.pools)
+    return snapshot
+
+
+_CHELEM_CODES = {
+    (True, "attack"): "announced_made",
+    (True, None): "announced_failed",
+    (True, "defence"): "announced_defence",
+    (False, "attack"): "made",
+    (False, "defence"): "defence",
+}
+
+
+def _write_rows(hand: Hand, sheet: Sheet, table: Table, result: HandResult):
+    """The ledger rows of one hand: one per seated player."""
+    seats = len(table.names)
+    passed = result.kind == "passed"
+    made = None if passed else result.made
+    margin = bouts = None
+    if not passed:
+        bouts = result.bouts
+        # The attack's margin, the half point going to the side that wins (RULES §1.2).
+        margin_halves = result.points_halves - TARGET_HALVES[bouts]
+        if margin_halves >= 0:
+            margin = (margin_halves + 1) // 2
+        else:
+            margin = -((1 - margin_halves) // 2)
+    chelem = ""
+    if hand.chelem:
+        chelem = _CHELEM_CODES.get((hand.chelem["announced"], hand.chelem["made_by"]), "")
+    poignees = {p["player"]: p["size"] for p in hand.poignees}
+    miseres = set(hand.miseres)
+    pool_by_name = {}
+    for _event, name, amount in result.pool_moves:
+        pool_by_name[name] = pool_by_name.get(name, 0) + amount
+    rows = []
+    for position, (name, halves) in enumerate(zip(table.names, result.halves)):
+        player = table.by_name[name]
+        if name == result.sits_out:
+            role = Role.SITS_OUT
+        elif passed:
+            role = Role.PASSED
+        elif name == result.taker:
+            role = Role.TAKER
+        elif name == result.partner:
+            role = Role.PARTNER
+        else:
+            role = Role.DEFENDER
+        rows.append(
+            ScoreRow(
+                hand=hand,
+                sheet=sheet,
+                season_id=sheet.season_id,
+                player=player,
+                date=sheet.date,
+                seats=seats,
+                position=position,
+                role=role,
+                contract=hand.contract,
+                made=made,
+                margin=margin,
+                bouts=bouts,
+                petit_au_bout=hand.petit_au_bout,
+                poignee=poignees.get(player.pk, ""),
+                misere=player.pk in miseres,
+                chelem=chelem,
+                score=halves_to_decimal(halves),
+                pool=pool_by_name.get(name, 0),
+            )
+        )
+    ScoreRow.objects.bulk_create(rows)
