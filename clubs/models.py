@@ -84,3 +84,31 @@ class Season(models.Model):
     @property
     def ruleset(self):
         return parse_rules(self.rules)
+
+
+class Role(models.TextChoices):
+    MANAGER = "manager", _("manager")
+    SCORER = "scorer", _("scorer")
+    MEMBER = "member", _("member")
+
+
+class Membership(models.Model):
+    """A login's role in a club: manager ⊃ scorer ⊃ member."""
+
+    club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="memberships")
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="memberships"
+    )
+    role = models.CharField(_("role"), max_length=10, choices=Role.choices, default=Role.MEMBER)
+    created_at = models.DateTimeField(_("since"), auto_now_add=True)
+
+    class Meta:
+        ordering = ["club", "user__username"]
+        verbose_name = _("membership")
+        verbose_name_plural = _("memberships")
+        constraints = [
+            models.UniqueConstraint(fields=["club", "user"], name="one_membership_per_club"),
+        ]
+
+    def __str__(self):
+        return f"{self.user} — {self.club} ({self.get_role_display()})"

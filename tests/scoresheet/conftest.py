@@ -2,7 +2,7 @@ import datetime
 
 import pytest
 
-from clubs.models import Club, Player, Season
+from clubs.models import Club, Membership, Player, Role, Season
 from scoresheet import services
 
 NAMES = ["Anna", "Bert", "Carl", "Dora", "Emil", "Fred"]
@@ -26,8 +26,11 @@ def players(club):
 
 
 @pytest.fixture
-def scorer(django_user_model):
-    return django_user_model.objects.create_user("scorer", password="a-long-passphrase-1")
+def scorer(django_user_model, club):
+    """A user with the scorer role in ``club``."""
+    user = django_user_model.objects.create_user("scorer", password="a-long-passphrase-1")
+    Membership.objects.create(club=club, user=user, role=Role.SCORER)
+    return user
 
 
 @pytest.fixture

@@ -7,7 +7,7 @@ from django.contrib.auth import get_user_model
 from django.core.management.base import BaseCommand
 from django.db import transaction
 
-from clubs.models import Club, Player, Season
+from clubs.models import Club, Membership, Player, Role, Season
 from scoresheet import services
 from scoresheet.demo import random_hand
 
@@ -83,6 +83,7 @@ class Command(BaseCommand):
 
     def build(self, rng, user, evenings):
         club = Club.objects.create(name="Club de démonstration", slug=SLUG)
+        Membership.objects.create(club=club, user=user, role=Role.MANAGER)
         season = Season.objects.create(
             club=club,
             name="2026–2027",

@@ -1,0 +1,73 @@
+"""Who may read and write a club's data. Every view goes through ``club_view``.
+
+Levels: "read" (a public club: anyone; a members-only club: its members),
+"score" (sheets and hands: scorers and managers), "manage" (members, seasons,
+house rules: managers). Superusers may do everything.
+"""
+
+from functools import wraps
+
+from django.contrib.auth.views import redirect_to_login
+from django.core.exceptions import PermissionDenied
+from django.http import Http404
+
+from clubs.models import Club, Membership, Role
+
+LEVELS = {
+    "read": {Role.MEMBER, Role.SCORER, Role.MANAGER},
+    "score": {Role.SCORER, Role.MANAGER},
+    "manage": {Role.MANAGER},
+}
+
+
+def role_of(user, club) -> str | None:
+    if not user.is_authenticated:
+        return None
+    cache = getattr(user, "_club_roles", None)
+    if cache is None:
+        cache = user._club_roles = {}
+    if club.pk not in cache:
+        cache[club.pk] = (
+            Membership.objects.filter(user=user, club=club).values_list("role", flat=True).first()
+        )
+    return cache[club.pk]
+
+
+def can(user, club, level: str) -> bool:
+    if level not in LEVELS:
+        raise ValueError(level)
+    if user.is_authenticated and user.is_superuser:
+        return True
+    if level == "read" and club.is_public:
+        return True
+    return role_of(user, club) in LEVELS[level]
+
+
+def club_view(level: str):
+    """Decorate a view taking ``slug``: sets ``request.club`` and checks ``level``.
+
+    Unknown club: 404. A members-only club read by a stranger: 404 (its existence
+    is not revealed to anonymous users). Anonymous user needing more: the login
+    page. Logged-in user lacking the role: 403.
+    """
+
+    def decorator(view):
+        @wraps(view)
+        def wrapped(request, slug, *args, **kwargs):
+            club = Club.objects.filter(slug=slug).first()
+            if club is None:
+                raise Http404
+            if not can(request.user, club, level):
+                if not request.user.is_authenticated:
+                    if level == "read":
+                        raise Http404
+                    return redirect_to_login(request.get_full_path())
+                raise PermissionDenied
+            request.club = club
+            request.club_role = role_of(request.user, club)
+            return view(request, slug, *args, **kwargs)
+
+        wrapped.club_level = level
+        return wrapped
+
+    return decorator
