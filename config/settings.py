@@ -88,6 +88,8 @@ DATABASES = {
         conn_max_age=int(os.environ.get("DJANGO_CONN_MAX_AGE", "0")),
     )
 }
+if os.environ.get("DJANGO_TEST_DB_NAME"):  # lets two test runs share one PostgreSQL server
+    DATABASES["default"]["TEST"] = {"NAME": os.environ["DJANGO_TEST_DB_NAME"]}
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 AUTH_PASSWORD_VALIDATORS = [
