@@ -46,9 +46,10 @@ def can(user, club, level: str) -> bool:
 def club_view(level: str):
     """Decorate a view taking ``slug``: sets ``request.club`` and checks ``level``.
 
-    Unknown club: 404. A members-only club read by a stranger: 404 (its existence
-    is not revealed to anonymous users). Anonymous user needing more: the login
-    page. Logged-in user lacking the role: 403.
+    Unknown club: 404. A members-only club, to anyone but its members: 404 for a
+    logged-in stranger and for reads, the login page for an anonymous write (its
+    existence is not revealed). A public club: the login page for an anonymous
+    user who needs more than read; 403 for a logged-in user lacking the role.
     """
 
     def decorator(view):
@@ -58,9 +59,11 @@ def club_view(level: str):
             if club is None:
                 raise Http404
             if not can(request.user, club, level):
+                if not can(request.user, club, "read"):
+                    if request.user.is_authenticated or level == "read":
+                        raise Http404  # a members-only club is not revealed to strangers
+                    return redirect_to_login(request.get_full_path())
                 if not request.user.is_authenticated:
-                    if level == "read":
-                        raise Http404
                     return redirect_to_login(request.get_full_path())
                 raise PermissionDenied
             request.club = club
