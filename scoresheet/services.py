@@ -107,12 +107,14 @@ def players_by_names(club, names, *, create=False):
 # ---------------------------------------------------------------- hands
 
 
-def preview_hand(sheet: Sheet, data: dict, table: Table | None = None) -> HandResult:
-    """Score a hand as it would be recorded now, writing nothing."""
+def preview_hand(
+    sheet: Sheet, data: dict, table: Table | None = None, *, hand: Hand | None = None
+) -> HandResult:
+    """Score a hand as it would be recorded now (or as ``hand`` corrected), writing nothing."""
     table = table or Table.of(sheet)
     pools = ()
     if sheet.ruleset.has_pools:
-        pools = _pools_before(sheet, None)
+        pools = _pools_before(sheet, hand)
     return _score(sheet, table, data, pools)[1]
 
 
