@@ -1,0 +1,27 @@
+/* Tarot Ledger: the little JavaScript the pages need. Everything works without it.
+   - marks <html> with .js (CSS shows the notices' close buttons only then);
+   - dismisses a notice when its × is tapped;
+   - asks before submitting a form or following a link carrying data-confirm="…". */
+(function () {
+  "use strict";
+  document.documentElement.classList.remove("no-js");
+  document.documentElement.classList.add("js");
+
+  document.addEventListener("click", function (event) {
+    var close = event.target.closest(".notice-close");
+    if (close) {
+      var notice = close.closest(".notice");
+      if (notice) notice.remove();
+      return;
+    }
+    var link = event.target.closest("a[data-confirm]");
+    if (link && !window.confirm(link.dataset.confirm)) event.preventDefault();
+  });
+
+  document.addEventListener("submit", function (event) {
+    var submitter = event.submitter;
+    var message =
+      (submitter && submitter.dataset.confirm) || event.target.dataset.confirm;
+    if (message && !window.confirm(message)) event.preventDefault();
+  });
+})();
