@@ -1,0 +1,128 @@
+"""The engine's explanation words, translated, and numbers in the active locale.
+
+``EXPLANATION_LABELS`` has the keys of ``scoring.explain.LABELS`` with the same
+English text, marked for translation (context "explanation"). Tarot words
+(petit au bout, poignée, chelem, garde…) keep their French names in English.
+
+``render_explanation`` hands them to the engine's own ``Explanation.render``:
+the engine joins the terms, this module only picks the words, the number format
+and the French spacing before ";".
+"""
+
+import json
+from decimal import Decimal, InvalidOperation
+
+from django.utils import formats
+from django.utils.translation import get_language, pgettext_lazy
+
+from scoresheet.explain_json import terms_from_json
+from scoresheet.scoring.explain import LABELS, MINUS, Explanation, Term
+
+EXPLANATION_LABELS = {
+    "petit_au_bout": pgettext_lazy("explanation", "petit au bout"),
+    "poignee": pgettext_lazy("explanation", "poignée"),
+    "chelem": pgettext_lazy("explanation", "chelem"),
+    "petit_chelem": pgettext_lazy("explanation", "petit chelem"),
+    "prise": pgettext_lazy("explanation", "prise"),
+    "pousse": pgettext_lazy("explanation", "pousse"),
+    "garde": pgettext_lazy("explanation", "garde"),
+    "garde_sans": pgettext_lazy("explanation", "garde sans"),
+    "garde_contre": pgettext_lazy("explanation", "garde contre"),
+    "per_defender": pgettext_lazy("explanation", "per defender"),
+    "to_each_defender": pgettext_lazy("explanation", "to each defender"),
+    "rounded": pgettext_lazy("explanation", "rounded to {value}"),
+    "role_taker": pgettext_lazy("explanation", "taker {value}"),
+    "role_partner": pgettext_lazy("explanation", "partner {value}"),
+    "player_score": pgettext_lazy("explanation", "{player} {value}"),
+    "passed": pgettext_lazy("explanation", "everybody passed"),
+    "winner": pgettext_lazy("explanation", "{player} wins:"),
+    "misere": pgettext_lazy("explanation", "misère: {player} {value} ({amount} from each)"),
+    "pool_ante": pgettext_lazy("explanation", "each seated player antes {amount} into a new pool"),
+    "pool_stake": pgettext_lazy("explanation", "{player} (dealer) adds {amount} to the pool"),
+    "pool_take": pgettext_lazy("explanation", "{player} takes the pool of {amount}"),
+    "pool_pay": pgettext_lazy("explanation", "{player} pays {amount} into a new pool"),
+    "pools_left": pgettext_lazy("explanation", "pools {amounts}"),
+    "pools_none": pgettext_lazy("explanation", "no pool left"),
+}
+
+
+class _WithEnglishFallback(dict):
+    """A label the engine gained but nobody translated yet shows in English."""
+
+    def __missing__(self, key):
+        return LABELS[key]
+
+
+_LABELS = _WithEnglishFallback(EXPLANATION_LABELS)
+
+#: French typography: a narrow no-break space before ";" (and a no-break space
+#: before ":", which lives in the translations themselves).
+NARROW_NBSP = "\u202f"
+
+
+def _to_decimal(value):
+    if isinstance(value, Decimal):
+        return value
+    if isinstance(value, float):
+        return Decimal(repr(value))
+    return Decimal(value)
+
+
+def format_number(value) -> str:
+    """A number in the active locale: 22.5 → "22,5" in French; −5 with a real minus.
+
+    Whole numbers show no decimals; others show exactly the decimals they have.
+    """
+    try:
+        number = _to_decimal(value)
+    except (InvalidOperation, TypeError, ValueError):
+        return str(value)
+    if not number.is_finite():
+        return str(value)
+    if number == number.to_integral_value():
+        places = 0
+        number = number.to_integral_value()
+    else:
+        places = max(0, -number.normalize().as_tuple().exponent)
+    text = formats.number_format(abs(number), places, use_l10n=True)
+    return MINUS + text if number < 0 else text
+
+
+def format_signed(value) -> str:
+    """Like ``format_number`` with an explicit "+" on positive numbers; zero stays "0"."""
+    text = format_number(value)
+    try:
+        positive = _to_decimal(value) > 0
+    except (InvalidOperation, TypeError, ValueError):
+        return text
+    return "+" + text if positive else text
+
+
+def _explanation(value) -> Explanation:
+    if isinstance(value, Explanation):
+        return value
+    if isinstance(value, str):
+        value = json.loads(value)
+    return terms_from_json(value)
+
+
+def render_explanation(value) -> str:
+    """Render an explanation in the active language.
+
+    ``value`` is an ``Explanation``, its JSON terms (``explain_json.terms_to_json``)
+    or that JSON as a string. Empty or missing explanations render as "".
+    """
+    if value is None or value == "" or value == []:
+        return ""
+    explanation = _explanation(value)
+    french = (get_language() or "").startswith("fr")
+    if french:
+        terms = tuple(
+            Term("op", NARROW_NBSP + ";") if t.kind == "op" and t.value == ";" else t
+            for t in explanation.terms
+        )
+        explanation = Explanation(terms)
+    text = explanation.render(labels=_LABELS, number=format_number)
+    if french:
+        text = text.replace(" " + NARROW_NBSP + ";", NARROW_NBSP + ";")
+    return text

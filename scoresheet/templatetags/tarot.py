@@ -1,0 +1,74 @@
+"""Template helpers for scores and their explanations: ``{% load tarot %}``.
+
+{% explanation hand.explanation %}        the explanation, in the active language
+{{ hand.explanation|render_explanation }} the same, as a filter
+{{ row.score|score }}                     22,5 in French, −12 with a real minus
+{{ row.score|signed_score }}              +12, −12, 0
+<td class="num {{ row.score|score_class }}">  pos, neg or zero (colours)
+"""
+
+import logging
+from decimal import Decimal, InvalidOperation
+
+from django import template
+
+from scoresheet import explain_labels
+
+register = template.Library()
+logger = logging.getLogger(__name__)
+
+
+def _render(terms) -> str:
+    try:
+        return explain_labels.render_explanation(terms)
+    except (KeyError, IndexError, TypeError, ValueError):
+        # A page must still show when one stored explanation is malformed.
+        logger.exception("cannot render explanation %r", terms)
+        return ""
+
+
+@register.simple_tag
+def explanation(terms):
+    """Render stored explanation terms (JSON list, JSON string or ``Explanation``)."""
+    return _render(terms)
+
+
+@register.filter
+def render_explanation(terms):
+    return _render(terms)
+
+
+def _is_blank(value):
+    return value is None or value == ""
+
+
+@register.filter
+def score(value):
+    """A score in the active locale: no decimals when whole, "−" for negatives."""
+    if _is_blank(value):
+        return ""
+    return explain_labels.format_number(value)
+
+
+@register.filter
+def signed_score(value):
+    """A score with its sign always shown: "+12", "−12", "0"."""
+    if _is_blank(value):
+        return ""
+    return explain_labels.format_signed(value)
+
+
+@register.filter
+def score_class(value):
+    """The CSS class colouring a score: "pos", "neg" or "zero" ("" when blank)."""
+    if _is_blank(value):
+        return ""
+    try:
+        number = Decimal(str(value))
+    except (InvalidOperation, ValueError):
+        return ""
+    if number > 0:
+        return "pos"
+    if number < 0:
+        return "neg"
+    return "zero"
