@@ -1,0 +1,111 @@
+"""Browser tests: Debian's Chromium driven by Playwright's sync API against ``live_server``.
+
+Fixtures:
+    browser          session-wide Chromium (headless, no network side traffic)
+    browser_locale   the page's locale, "en-GB"; override it with
+                     ``@pytest.mark.parametrize("browser_locale", ["fr-FR"])``
+    new_context      factory: ``new_context(locale="fr-FR")``, a fresh phone-sized context
+    page             a page in a fresh phone-sized context (390×844, touch)
+    log_in           ``log_in(page, user)``: a session cookie, no trip through the login form
+
+Mark each module ``pytestmark = pytest.mark.browser``; ``-m "not browser"`` skips them.
+Without /usr/bin/chromium the browser tests skip, except under CI (env CI set) where they fail.
+"""
+
+import os
+from pathlib import Path
+
+import pytest
+
+CHROMIUM = Path("/usr/bin/chromium")
+CHROMIUM_ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+]
+PHONE = {"viewport": {"width": 390, "height": 844}, "has_touch": True, "is_mobile": True}
+TIMEOUT_MS = 10_000
+
+
+def _unavailable(reason):
+    if os.environ.get("CI"):
+        pytest.fail(f"{reason} (CI is set, so this fails instead of skipping)", pytrace=False)
+    pytest.skip(reason)
+
+
+@pytest.fixture(scope="session")
+def _playwright():
+    if not CHROMIUM.exists():
+        _unavailable(f"{CHROMIUM} is missing: install Debian's chromium to run browser tests")
+    try:
+        from playwright.sync_api import sync_playwright
+    except ImportError:
+        _unavailable("the playwright package is missing: pip install -e '.[dev]'")
+    # Playwright's sync API keeps an asyncio loop in this thread, which makes Django
+    # refuse ORM calls from the test body (creating users, pytest-django's flush).
+    # Allow them for as long as Playwright runs, then put the environment back.
+    previous = os.environ.get("DJANGO_ALLOW_ASYNC_UNSAFE")
+    os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = "true"
+    playwright = sync_playwright().start()
+    try:
+        yield playwright
+    finally:
+        playwright.stop()
+        if previous is None:
+            os.environ.pop("DJANGO_ALLOW_ASYNC_UNSAFE", None)
+        else:
+            os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = previous
+
+
+@pytest.fixture(scope="session")
+def browser(_playwright):
+    browser = _playwright.chromium.launch(
+        executable_path=str(CHROMIUM), headless=True, args=CHROMIUM_ARGS
+    )
+    yield browser
+    browser.close()
+
+
+@pytest.fixture
+def browser_locale():
+    return "en-GB"
+
+
+@pytest.fixture
+def new_context(browser):
+    contexts = []
+
+    def make(locale="en-GB", **options):
+        context = browser.new_context(**{**PHONE, "locale": locale, **options})
+        context.set_default_timeout(TIMEOUT_MS)
+        contexts.append(context)
+        return context
+
+    yield make
+    for context in contexts:
+        context.close()
+
+
+@pytest.fixture
+def page(new_context, browser_locale):
+    return new_context(locale=browser_locale).new_page()
+
+
+@pytest.fixture
+def log_in(live_server):
+    """``log_in(page, user)`` gives the page's context a logged-in session cookie."""
+    from django.conf import settings
+    from django.test import Client
+
+    def log_in(page, user):
+        client = Client()
+        client.force_login(user)
+        name = settings.SESSION_COOKIE_NAME
+        page.context.add_cookies(
+            [{"name": name, "value": client.cookies[name].value, "url": live_server.url}]
+        )
+
+    return log_in
