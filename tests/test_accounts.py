@@ -117,3 +117,25 @@ def test_create_club_existing_user_private_and_duplicate_slug():
     assert user.memberships.get().role == "manager"
     with pytest.raises(CommandError, match="slug"):
         call_command("create_club", "Les Excusés", "--manager", "paul", stdout=StringIO())
+
+
+def test_collectstatic_in_production(tmp_path):
+    """Hashed static files build (a CSS url() to a missing file would fail here)."""
+    code = (
+        "import django;from django.conf import settings;"
+        f"settings.STATIC_ROOT={str(tmp_path)!r};django.setup();"
+        "from django.core.management import call_command;"
+        "call_command('collectstatic', interactive=False, verbosity=0);"
+        "from django.templatetags.static import static;print(static('css/app.css'))"
+    )
+    result = subprocess.run(
+        [sys.executable, "-c", code],
+        cwd=ROOT,
+        env=dict(production_env(), DJANGO_SETTINGS_MODULE="config.settings"),
+        capture_output=True,
+        text=True,
+    )
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.startswith("/static/css/app.") and result.stdout.strip() != (
+        "/static/css/app.css"
+    )
