@@ -1,27 +1,359 @@
-"""Placeholder until the views are written (replaced in this session)."""
+"""Entering, reading, correcting, deleting and restoring one hand of a sheet.
 
-from django.http import Http404
+Every write goes through ``scoresheet.services``; a refusal (``LedgerError``)
+becomes a form error on the field at fault, or a message, never a 500.
+"""
+
+from decimal import Decimal
+
+from django.contrib import messages
+from django.http import JsonResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.template.loader import render_to_string
+from django.urls import reverse
+from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
+from django.views.decorators.http import require_POST
+
+from clubs.permissions import can, club_view
+from scoresheet import services
+from scoresheet.explain_labels import format_number, render_explanation
+from scoresheet.forms import CHELEM_LABELS, POIGNEE_LABELS, SIDE_LABELS, HandForm, chelem_code
+from scoresheet.models import Contract, Hand, Role, Sheet
+from scoresheet.scoring.jsonformat import number
 
 
-def hand_create(request, *args, **kwargs):
-    raise Http404
+def _sheet(request, sheet_id):
+    return get_object_or_404(Sheet.objects.select_related("season"), pk=sheet_id, club=request.club)
 
 
-def hand_preview(request, *args, **kwargs):
-    raise Http404
+def _hand(sheet, number):
+    return get_object_or_404(Hand, sheet=sheet, number=number)
 
 
-def hand_detail(request, *args, **kwargs):
-    raise Http404
+def _form_page(request, sheet, form, hand=None):
+    """The hand form (new or correction), with the scores previewed when it is valid."""
+    table = form.table
+    preview_url = _preview_url(request, sheet, hand)
+    return render(
+        request,
+        "scoresheet/hand_form.html",
+        {
+            "sheet": sheet,
+            "hand": hand,
+            "form": form,
+            "preview": _preview_context(form) if form.is_bound else None,
+            "preview_url": preview_url,
+            "names": table.names,
+            "next_number": None if hand else _next_number(sheet),
+        },
+    )
 
 
-def hand_edit(request, *args, **kwargs):
-    raise Http404
+def _preview_url(request, sheet, hand):
+    url = reverse("scoresheet:hand_preview", args=[request.club.slug, sheet.pk])
+    return f"{url}?hand={hand.number}" if hand is not None else url
 
 
-def hand_delete(request, *args, **kwargs):
-    raise Http404
+def _next_number(sheet):
+    last = sheet.hands.order_by("-number").values_list("number", flat=True).first()
+    return (last or 0) + 1
 
 
-def hand_restore(request, *args, **kwargs):
-    raise Http404
+def _preview_context(form):
+    """What the preview panel shows: the scores, or what is missing or wrong."""
+    result = form.result if not form.errors else None
+    rows = []
+    if result is not None:
+        for name, score in result.scores.items():
+            if name == result.sits_out:
+                role = "out"
+            elif result.kind == "passed":
+                role = ""
+            elif name == result.taker:
+                role = "taker"
+            elif name == result.partner:
+                role = "partner"
+            else:
+                role = ""
+            label = Role(role).label if role else ""
+            rows.append({"name": name, "score": score, "role": role, "role_label": label})
+    return {
+        "result": result,
+        "rows": rows,
+        "explanation": result.explanation if result is not None else None,
+        "missing": form.missing_fields() if result is None else [],
+        "refusals": form.refusal_list() if result is None else [],
+    }
+
+
+def _save_requested(request) -> bool:
+    return request.POST.get("action") == "save"
+
+
+@club_view("score")
+def hand_create(request, slug, sheet_id):
+    sheet = _sheet(request, sheet_id)
+    table = services.Table.of(sheet)
+    if request.method == "POST":
+        form = HandForm(request.POST, sheet=sheet, table=table)
+        if form.is_valid() and _save_requested(request):
+            try:
+                hand = services.record_hand(sheet, form.hand_data, user=request.user)
+            except services.LedgerError as error:
+                form.add_ledger_error(error)
+            else:
+                messages.success(request, _("Hand %(number)s saved.") % {"number": hand.number})
+                return redirect("scoresheet:sheet", slug=request.club.slug, sheet_id=sheet.pk)
+    else:
+        form = HandForm(sheet=sheet, table=table)
+    return _form_page(request, sheet, form)
+
+
+@club_view("score")
+@require_POST
+def hand_preview(request, slug, sheet_id):
+    """The live preview: {"scores", "explanation", "html"} or {"errors", "missing", "html"}."""
+    sheet = _sheet(request, sheet_id)
+    hand = None
+    number_param = request.GET.get("hand", "")
+    if number_param:
+        if not number_param.isdigit():
+            return JsonResponse({"errors": {"__all__": [_("Unknown hand.")]}}, status=404)
+        hand = _hand(sheet, int(number_param))
+    form = HandForm(request.POST, sheet=sheet, hand=hand)
+    valid = form.is_valid()
+    context = _preview_context(form)
+    html = render_to_string(
+        "scoresheet/includes/hand_preview.html",
+        {"preview": context, "form": form},
+        request=request,
+    )
+    payload = {"html": html, "defence_points": _json_number(form.defence_points())}
+    if valid and form.result is not None:
+        result = form.result
+        payload["scores"] = {
+            name: number(halves) for name, halves in zip(result.players, result.halves)
+        }
+        payload["explanation"] = render_explanation(result.explanation)
+    else:
+        payload["errors"] = form.refusals()
+        payload["missing"] = form.missing_fields()
+    return JsonResponse(payload)
+
+
+def _json_number(value):
+    if value is None:
+        return None
+    return int(value) if value == int(value) else float(value)
+
+
+@club_view("read")
+def hand_detail(request, slug, sheet_id, number):
+    sheet = _sheet(request, sheet_id)
+    hand = _hand(sheet, number)
+    table = services.Table.of(sheet)
+    rules = sheet.ruleset
+    data = services.hand_data(hand, table)
+    revisions = list(hand.revisions.select_related("user").order_by("at", "id"))
+    if hand.is_deleted:
+        last = next((r for r in reversed(revisions) if r.before), None)
+        scores = dict((last.before or {}).get("scores", {})) if last else {}
+    else:
+        scores = {
+            table.by_id[player_id].name: score
+            for player_id, score in hand.scores.values_list("player_id", "score")
+        }
+    rows = [
+        {"name": name, "score": scores.get(name), "role": _role(data, name)} for name in table.names
+    ]
+    numbers = list(sheet.hands.order_by("number").values_list("number", flat=True))
+    index = numbers.index(hand.number)
+    history = [
+        {"revision": r, "changes": revision_changes(r, rules, table.names)} for r in revisions
+    ]
+    return render(
+        request,
+        "scoresheet/hand_detail.html",
+        {
+            "sheet": sheet,
+            "hand": hand,
+            "items": describe_hand(data, rules, table.names),
+            "rows": rows,
+            "history": history,
+            "can_score": can(request.user, request.club, "score"),
+            "previous": numbers[index - 1] if index > 0 else None,
+            "next": numbers[index + 1] if index + 1 < len(numbers) else None,
+        },
+    )
+
+
+@club_view("score")
+def hand_edit(request, slug, sheet_id, number):
+    sheet = _sheet(request, sheet_id)
+    hand = _hand(sheet, number)
+    if hand.is_deleted:
+        messages.error(request, _("Restore the hand before correcting it."))
+        return redirect(hand.get_absolute_url())
+    table = services.Table.of(sheet)
+    if request.method == "POST":
+        form = HandForm(request.POST, sheet=sheet, table=table, hand=hand)
+        if form.is_valid() and _save_requested(request):
+            try:
+                services.correct_hand(hand, form.hand_data, user=request.user)
+            except services.LedgerError as error:
+                form.add_ledger_error(error)
+            else:
+                messages.success(request, _("Hand %(number)s corrected.") % {"number": hand.number})
+                return redirect(hand.get_absolute_url())
+    else:
+        form = HandForm(sheet=sheet, table=table, hand=hand)
+    return _form_page(request, sheet, form, hand)
+
+
+@club_view("score")
+@require_POST
+def hand_delete(request, slug, sheet_id, number):
+    sheet = _sheet(request, sheet_id)
+    hand = _hand(sheet, number)
+    try:
+        services.delete_hand(hand, user=request.user)
+    except services.LedgerError as error:
+        messages.error(request, error.message)
+    else:
+        messages.success(
+            request,
+            _("Hand %(number)s deleted: it no longer counts. You can restore it.")
+            % {"number": hand.number},
+        )
+    return redirect(hand.get_absolute_url())
+
+
+@club_view("score")
+@require_POST
+def hand_restore(request, slug, sheet_id, number):
+    sheet = _sheet(request, sheet_id)
+    hand = _hand(sheet, number)
+    try:
+        services.restore_hand(hand, user=request.user)
+    except services.LedgerError as error:
+        messages.error(request, error.message)
+    else:
+        messages.success(request, _("Hand %(number)s restored.") % {"number": hand.number})
+    return redirect(hand.get_absolute_url())
+
+
+# ---------------------------------------------------------------- a hand in words
+
+
+def _role(data, name):
+    if name == data.get("sits_out"):
+        return Role.SITS_OUT.label
+    if data.get("taker") is None:
+        return ""
+    if name == data.get("taker"):
+        return Role.TAKER.label
+    if name == data.get("partner"):
+        return Role.PARTNER.label
+    return ""
+
+
+def describe_hand(data, rules, names):
+    """A hand (HAND_FORMAT dict with names) as labelled words: [{key, label, value}]."""
+    items = []
+
+    def add(key, label, value, short=None):
+        items.append({"key": key, "label": label, "value": value, "short": short or value})
+
+    if data.get("dealer"):
+        add("dealer", _("Dealer"), data["dealer"])
+    if data.get("sits_out"):
+        add("sits_out", _("Sits out"), data["sits_out"])
+    taker = data.get("taker")
+    if taker is None:
+        add("taker", _("Preneur"), _("Everybody passed"))
+        return items
+    add("taker", _("Preneur"), taker)
+    if data.get("contract"):
+        add("contract", _("Contract"), Contract(data["contract"]).label)
+    playing = len(names) - (1 if data.get("sits_out") else 0)
+    if rules.preset != "two_players" and playing == 5:
+        partner = data.get("partner")
+        if partner and partner != taker:
+            add("partner", _("Partner"), partner, _("with %(name)s") % {"name": partner})
+        else:
+            add("partner", _("Partner"), _("Alone"), _("alone"))
+    bouts = data.get("bouts", 0)
+    add(
+        "bouts",
+        _("Bouts"),
+        str(bouts),
+        ngettext("%(n)s bout", "%(n)s bouts", bouts) % {"n": bouts},
+    )
+    points = Decimal(str(data.get("points", 0)))
+    add(
+        "points",
+        _("Points"),
+        _("%(points)s (defence %(rest)s)")
+        % {"points": format_number(points), "rest": format_number(Decimal(91) - points)},
+        _("%(points)s points") % {"points": format_number(points)},
+    )
+    if data.get("petit_au_bout"):
+        side = SIDE_LABELS[data["petit_au_bout"]]
+        add(
+            "petit_au_bout",
+            _("Petit au bout"),
+            side,
+            _("petit au bout: %(side)s") % {"side": str(side).lower()},
+        )
+    poignees = data.get("poignees") or ()
+    if poignees:
+        text = ", ".join(f"{p['player']} {POIGNEE_LABELS[p['size']]}" for p in poignees)
+        add("poignees", _("Poignées"), text, _("poignée: %(list)s") % {"list": text})
+    for key, label in (("chelem", _("Chelem")), ("petit_chelem", _("Petit chelem"))):
+        code = chelem_code(data.get(key))
+        if code:
+            value = CHELEM_LABELS[code]
+            add(key, label, value, f"{str(label).lower()}: {str(value).lower()}")
+    if data.get("miseres"):
+        text = ", ".join(data["miseres"])
+        add("miseres", _("Misère"), text, _("misère: %(list)s") % {"list": text})
+    return items
+
+
+def revision_changes(revision, rules, names):
+    """One history entry in words: what changed, and each player's score before → after."""
+    before = revision.before or {}
+    after = revision.after or {}
+    before_items = describe_hand(before["hand"], rules, names) if before.get("hand") else []
+    after_items = describe_hand(after["hand"], rules, names) if after.get("hand") else []
+    changes = []
+    if before_items and after_items:
+        old = {i["key"]: i for i in before_items}
+        new = {i["key"]: i for i in after_items}
+        for key in [*new, *(k for k in old if k not in new)]:
+            was = old.get(key, {}).get("value")
+            now = new.get(key, {}).get("value")
+            if str(was) != str(now):
+                label = (new.get(key) or old.get(key))["label"]
+                changes.append({"label": label, "before": was, "after": now})
+    summary = after_items or before_items
+    before_scores = before.get("scores") or {}
+    after_scores = after.get("scores") or {}
+    scores = [
+        {
+            "name": name,
+            "before": before_scores.get(name),
+            "after": after_scores.get(name),
+            "changed": before_scores.get(name) != after_scores.get(name),
+        }
+        for name in names
+        if name in before_scores or name in after_scores
+    ]
+    return {
+        "summary": " · ".join(str(i["short"]) for i in summary if i["key"] != "dealer"),
+        "changes": changes,
+        "scores": scores,
+        "has_before": bool(before_scores),
+        "has_after": bool(after_scores),
+    }

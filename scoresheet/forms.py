@@ -1,0 +1,552 @@
+"""The hand form: what a scorer taps at the table, turned into a HAND_FORMAT dict.
+
+``HandForm`` is built for one sheet: its seated players (in dealing order) and its
+rules decide which fields exist. Players are posted by their seat position
+("0", "1", …), so any name is safe as a value; ``hand_data`` (after
+``is_valid()``) is the hand in the JSON format with the players' names, ready for
+``services.record_hand`` / ``correct_hand``. ``clean()`` also scores the hand
+with ``services.preview_hand`` (nothing is written): the engine's refusals come
+back as errors on the fields at fault, and ``result`` holds the previewed scores.
+"""
+
+from decimal import Decimal, InvalidOperation
+
+from django import forms
+from django.core.exceptions import ValidationError
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy, ngettext, pgettext_lazy
+
+from scoresheet import services
+from scoresheet.models import Contract
+from scoresheet.scoring.rules import POIGNEE_SIZES
+
+PASSED = "pass"  # the taker choice "everybody passed"
+ALONE = "alone"  # the partner choice "the taker plays alone" (five players)
+
+POIGNEE_LABELS = {
+    "single": pgettext_lazy("poignée", "single"),
+    "double": pgettext_lazy("poignée", "double"),
+    "triple": pgettext_lazy("poignée", "triple"),
+}
+
+#: (announced, made_by) of a chelem or petit chelem, by the form's choice value.
+CHELEM_CODES = {
+    "announced_made": (True, "attack"),
+    "announced_failed": (True, None),
+    "made": (False, "attack"),
+    "defence": (False, "defence"),
+    "announced_defence": (True, "defence"),
+}
+CHELEM_LABELS = {
+    "": pgettext_lazy("chelem", "No"),
+    "announced_made": gettext_lazy("Announced and made"),
+    "announced_failed": gettext_lazy("Announced and failed"),
+    "made": gettext_lazy("Made without announcement"),
+    "defence": gettext_lazy("Made by the defence"),
+    "announced_defence": gettext_lazy("Announced, made by the defence"),
+}
+CHELEM_CHOICES = ("", "announced_made", "announced_failed", "made", "defence")
+PETIT_CHELEM_CHOICES = ("", "announced_made", "announced_failed", "made")
+
+SIDE_LABELS = {
+    "attack": pgettext_lazy("side", "Attack"),
+    "defence": pgettext_lazy("side", "Defence"),
+}
+
+#: Fields that mean nothing when everybody passed: hidden by the page's script,
+#: ignored by the server.
+PLAY_FIELDS = (
+    "contract",
+    "partner",
+    "bouts",
+    "points",
+    "petit_au_bout",
+    "chelem",
+    "petit_chelem",
+    "miseres",
+)
+
+
+def chelem_code(value) -> str:
+    """A stored chelem object (or None) → the form's choice value."""
+    if not value:
+        return ""
+    key = (value.get("announced", False), value.get("made_by"))
+    for code, pair in CHELEM_CODES.items():
+        if pair == key:
+            return code
+    return ""
+
+
+class PointsField(forms.DecimalField):
+    """The attack's card points: "40.5" or "40,5" (a French keyboard), 0 to 91."""
+
+    def to_python(self, value):
+        if isinstance(value, str):
+            value = value.strip().replace(",", ".").replace("\u00a0", "")
+        return super().to_python(value)
+
+
+def suggested_dealer(sheet, table) -> str | None:
+    """The seat after the last live hand's dealer, in dealing order; first hand: seat 0."""
+    names = table.names
+    if not names:
+        return None
+    last = (
+        sheet.hands.live()
+        .exclude(dealer=None)
+        .order_by("-number")
+        .values_list("dealer_id", flat=True)
+        .first()
+    )
+    player = table.by_id.get(last) if last is not None else None
+    if player is None:
+        return names[0]
+    return names[(names.index(player.name) + 1) % len(names)]
+
+
+class HandForm(forms.Form):
+    """One hand of ``sheet``; ``hand`` is the hand being corrected (edit), if any."""
+
+    use_required_attribute = False  # which fields are needed depends on the taker
+
+    def __init__(self, *args, sheet, table=None, hand=None, **kwargs):
+        self.sheet = sheet
+        self.table = table or services.Table.of(sheet)
+        self.hand = hand
+        self.rules = sheet.ruleset
+        self.result = None  # the previewed HandResult once valid
+        self.hand_data = None  # the HAND_FORMAT dict once valid
+        if "initial" not in kwargs:
+            if hand is not None:
+                kwargs["initial"] = self.initial_from_data(services.hand_data(hand, self.table))
+            else:
+                kwargs["initial"] = self.default_initial()
+        super().__init__(*args, **kwargs)
+        self._build_fields()
+
+    # ------------------------------------------------------------ the table
+
+    @property
+    def names(self):
+        return self.table.names
+
+    @property
+    def seats(self) -> int:
+        return len(self.table.names)
+
+    @property
+    def two_players(self) -> bool:
+        return self.rules.preset == "two_players"
+
+    @property
+    def max_playing(self) -> int:
+        return 2 if self.two_players else 5
+
+    @property
+    def must_sit_out(self) -> bool:
+        """More seated than can play: somebody sits out every hand (six seats)."""
+        return self.seats > self.max_playing
+
+    @property
+    def may_sit_out(self) -> bool:
+        """Five seats may play four-player rules with the dealer out."""
+        return self.must_sit_out or (self.seats == 5 and not self.two_players)
+
+    @property
+    def may_call_partner(self) -> bool:
+        return not self.two_players and self.seats >= 5
+
+    def position(self, name) -> str:
+        return str(self.names.index(name)) if name in self.names else ""
+
+    def name_at(self, position) -> str | None:
+        if position in ("", None):
+            return None
+        return self.names[int(position)]
+
+    def default_initial(self) -> dict:
+        dealer = suggested_dealer(self.sheet, self.table)
+        initial = {"dealer": self.position(dealer), "petit_au_bout": "", "chelem": ""}
+        if self.must_sit_out:
+            initial["sits_out"] = self.position(dealer)
+        elif self.may_sit_out:
+            initial["sits_out"] = ""
+        return initial
+
+    def initial_from_data(self, data: dict) -> dict:
+        """A HAND_FORMAT dict (``services.hand_data``) → the form's initial values."""
+        pos = self.position
+        taker = data.get("taker")
+        initial = {
+            "dealer": pos(data.get("dealer")),
+            "sits_out": pos(data.get("sits_out")),
+            "taker": pos(taker) if taker else PASSED,
+            "contract": data.get("contract") or "",
+            "petit_au_bout": data.get("petit_au_bout") or "",
+            "chelem": chelem_code(data.get("chelem")),
+            "petit_chelem": chelem_code(data.get("petit_chelem")),
+            "miseres": [pos(name) for name in data.get("miseres") or ()],
+        }
+        if taker:
+            initial["bouts"] = data.get("bouts")
+            points = data.get("points")
+            if points is not None:
+                initial["points"] = _plain_number(points)
+            partner = data.get("partner")
+            initial["partner"] = pos(partner) if partner and partner != taker else ALONE
+        for poignee in data.get("poignees") or ():
+            initial[f"poignee_{pos(poignee['player'])}"] = poignee["size"]
+        return initial
+
+    # ------------------------------------------------------------ fields
+
+    def _build_fields(self):
+        players = [(str(i), name) for i, name in enumerate(self.names)]
+        radio = forms.RadioSelect
+        fields = self.fields
+        fields["dealer"] = forms.ChoiceField(
+            label=_("Dealer"),
+            choices=players,
+            widget=radio,
+            # mouches needs the dealer; elsewhere an old hand may have none
+            required=self.rules.has_pools,
+        )
+        if self.may_sit_out:
+            choices = players if self.must_sit_out else [("", _("Nobody")), *players]
+            fields["sits_out"] = forms.ChoiceField(
+                label=_("Sits out"),
+                choices=choices,
+                widget=radio,
+                required=self.must_sit_out,
+                help_text=None if self.must_sit_out else _("Five seated may play as four."),
+            )
+        fields["taker"] = forms.ChoiceField(
+            label=_("Preneur"),
+            help_text=_("Whose bouts and points you enter.") if self.two_players else None,
+            choices=[*players, (PASSED, _("Everybody passed"))],
+            widget=radio,
+            error_messages={"required": _("Choose the preneur, or everybody passed.")},
+        )
+        if not self.two_players:
+            fields["contract"] = forms.ChoiceField(
+                label=_("Contract"),
+                choices=[(c, Contract(c).label) for c in self.rules.contracts],
+                widget=radio,
+                required=False,
+            )
+        if self.may_call_partner:
+            fields["partner"] = forms.ChoiceField(
+                label=_("Partner"),
+                choices=[*players, (ALONE, _("Alone"))],
+                widget=radio,
+                required=False,
+                help_text=_("Who held the called card."),
+            )
+        fields["bouts"] = forms.TypedChoiceField(
+            label=_("Bouts") if self.two_players else _("Bouts (attack)"),
+            choices=[(str(b), str(b)) for b in range(4)],
+            coerce=int,
+            widget=radio,
+            required=False,
+        )
+        half = self.seats in (3, 5, 6) and not self.two_players
+        fields["points"] = PointsField(
+            label=_("Points") if self.two_players else _("Points (attack)"),
+            min_value=0,
+            max_value=91,
+            required=False,
+            widget=forms.NumberInput(
+                attrs={
+                    "inputmode": "decimal",
+                    "step": "0.5" if half else "1",
+                    "min": "0",
+                    "max": "91",
+                    "autocomplete": "off",
+                    "enterkeyhint": "done",
+                }
+            ),
+        )
+        fields["petit_au_bout"] = forms.ChoiceField(
+            label=_("Petit au bout"),
+            choices=[("", pgettext_lazy("petit au bout", "No")), *SIDE_LABELS.items()],
+            widget=radio,
+            required=False,
+        )
+        if not self.two_players:
+            values = self.rules.poignee
+            sizes = [("", "—")] + [
+                (size, f"{POIGNEE_LABELS[size]} ({value})")
+                for size, value in zip(POIGNEE_SIZES, values)
+            ]
+            for position, name in players:
+                fields[f"poignee_{position}"] = forms.ChoiceField(
+                    label=name, choices=sizes, required=False
+                )
+        fields["chelem"] = forms.ChoiceField(
+            label=_("Chelem"),
+            choices=self._chelem_choices("chelem", CHELEM_CHOICES),
+            required=False,
+        )
+        if self.rules.scores_petit_chelem:
+            fields["petit_chelem"] = forms.ChoiceField(
+                label=_("Petit chelem"),
+                choices=self._chelem_choices("petit_chelem", PETIT_CHELEM_CHOICES),
+                required=False,
+            )
+        if self.rules.misere:
+            fields["miseres"] = forms.MultipleChoiceField(
+                label=_("Misère"),
+                choices=players,
+                widget=forms.CheckboxSelectMultiple,
+                required=False,
+                help_text=_("Each receives %(value)s from every other player.")
+                % {"value": self.rules.misere},
+            )
+
+    def _chelem_choices(self, field, codes):
+        codes = list(codes)
+        stored = self.initial.get(field)
+        if stored and stored not in codes:  # keep a rarer stored value when correcting
+            codes.append(stored)
+        return [(code, CHELEM_LABELS[code]) for code in codes]
+
+    @property
+    def poignee_fields(self):
+        return [self[name] for name in self.fields if name.startswith("poignee_")]
+
+    @property
+    def extra_fields(self):
+        """The rarer entries, one tap away: poignées, chelem, petit chelem, misère."""
+        names = [n for n in ("chelem", "petit_chelem", "miseres") if n in self.fields]
+        return [self[name] for name in names]
+
+    def has_extras(self) -> bool:
+        """Whether a rarer entry is set or wrong (the disclosure opens by itself)."""
+        for bound in self.poignee_fields + self.extra_fields:
+            if bound.errors or bound.value():
+                return True
+        return False
+
+    def playing_count(self, sits_out) -> int:
+        return self.seats - (sits_out is not None)
+
+    # ------------------------------------------------------------ cleaning
+
+    def clean(self):
+        cleaned = super().clean()
+        taker = cleaned.get("taker")
+        if not taker:
+            return cleaned
+        passed = taker == PASSED
+        if passed:
+            # Nothing was played: whatever the other fields say is ignored.
+            for name in self.fields:
+                if name in PLAY_FIELDS or name.startswith("poignee_"):
+                    self._errors.pop(name, None)
+                    cleaned.pop(name, None)
+        if self.errors:
+            return cleaned
+        data = self._hand_dict(cleaned, passed)
+        if data is None:
+            return cleaned
+        self.hand_data = data
+        try:
+            self.result = services.preview_hand(self.sheet, data, self.table, hand=self.hand)
+        except services.LedgerError as error:
+            self.add_ledger_error(error)
+            self.result = None
+        return cleaned
+
+    def _require(self, name, message):
+        self.add_error(name, ValidationError(message, code="required"))
+
+    def _hand_dict(self, cleaned, passed):
+        """The cleaned values as a HAND_FORMAT dict, or None (with errors) if incomplete."""
+        name_at = self.name_at
+        sits_out = name_at(cleaned.get("sits_out"))
+        data = {"dealer": name_at(cleaned.get("dealer"))}
+        if self.may_sit_out:
+            data["sits_out"] = sits_out
+        if passed:
+            data["taker"] = None
+            return data
+        data["taker"] = name_at(cleaned["taker"])
+        complete = True
+        if not self.two_players:
+            if not cleaned.get("contract"):
+                self._require("contract", _("Choose the contract."))
+                complete = False
+            data["contract"] = cleaned.get("contract")
+        if self.may_call_partner:
+            partner = cleaned.get("partner")
+            if self.playing_count(sits_out) == 5:
+                if not partner:
+                    self._require("partner", _("Choose the called partner, or alone."))
+                    complete = False
+                data["partner"] = None if partner in (ALONE, "", None) else name_at(partner)
+            elif partner and partner != ALONE:
+                data["partner"] = name_at(partner)  # four play: the engine refuses it
+        if cleaned.get("bouts") in (None, ""):
+            self._require("bouts", _("Choose the bouts."))
+            complete = False
+        else:
+            data["bouts"] = cleaned["bouts"]
+        points = cleaned.get("points")
+        if points is None:
+            self._require("points", _("Enter the points."))
+            complete = False
+        else:
+            data["points"] = _plain_number(points)
+        data["petit_au_bout"] = cleaned.get("petit_au_bout") or None
+        if not self.two_players:
+            data["poignees"] = [
+                {"player": name, "size": cleaned[f"poignee_{i}"]}
+                for i, name in enumerate(self.names)
+                if cleaned.get(f"poignee_{i}")
+            ]
+        data["chelem"] = _chelem(cleaned.get("chelem"))
+        if "petit_chelem" in self.fields:
+            data["petit_chelem"] = _chelem(cleaned.get("petit_chelem"))
+        if "miseres" in self.fields:
+            data["miseres"] = [name_at(p) for p in cleaned.get("miseres") or ()]
+        return data if complete else None
+
+    # ------------------------------------------------------------ refusals
+
+    def add_ledger_error(self, error: services.LedgerError):
+        """Show a refusal of the services on the fields at fault (or above the form)."""
+        message = self.message_for(error)
+        field = error.field
+        if field == "poignees":
+            fields = self._poignee_fields_at_fault()
+            for name in fields:
+                self.add_error(name, message)
+            if fields:
+                return
+            field = None
+        elif field == "miseres":
+            field = "miseres" if "miseres" in self.fields else None
+        elif field not in self.fields or field in ("players",):
+            field = None
+        self.add_error(field, message)
+
+    def _poignee_fields_at_fault(self):
+        data = self.hand_data or {}
+        sits_out = data.get("sits_out")
+        shown = [p["player"] for p in data.get("poignees") or ()]
+        at_fault = [sits_out] if sits_out in shown else shown
+        return [f"poignee_{self.position(name)}" for name in at_fault]
+
+    def message_for(self, error: services.LedgerError) -> str:
+        """The refusal in the active language, in the scorer's terms."""
+        data = self.hand_data or {}
+        code = error.code
+        bouts = data.get("bouts")
+        if code == "points_bouts_inconsistent" and bouts is not None:
+            return ngettext(
+                "With %(bouts)s bout the attack has %(low)s to %(high)s points.",
+                "With %(bouts)s bouts the attack has %(low)s to %(high)s points.",
+                bouts,
+            ) % {
+                "bouts": bouts,
+                "low": 4 * bouts,
+                "high": 91 - 4 * (3 - bouts),
+            }
+        if code == "half_point_impossible":
+            playing = self.playing_count(data.get("sits_out"))
+            return _("No half points when %(n)s play.") % {"n": playing}
+        if code == "points_step":
+            return _("Points go by halves: 40 or 40.5.")
+        if code == "points_out_of_range":
+            return _("Points go from 0 to 91.")
+        if code == "petit_au_bout_inconsistent":
+            if data.get("petit_au_bout") == "attack":
+                return _("With no bout the attack cannot have the petit at the end.")
+            return _("With all three bouts in the attack the defence cannot have the petit.")
+        if code == "partner_not_five":
+            return _("A partner is called only when five play.")
+        if code == "player_sits_out":
+            name = data.get("sits_out")
+            return _("%(name)s sits out this hand.") % {"name": name}
+        if code == "player_count":
+            return _("%(n)s play this hand: these rules need %(allowed)s.") % {
+                "n": self.playing_count(data.get("sits_out")),
+                "allowed": "2" if self.two_players else _("3, 4 or 5"),
+            }
+        if code == "dealer_required":
+            return _("Mouches needs the dealer of every hand.")
+        return error.message
+
+    # ------------------------------------------------------------ display
+
+    def defence_points(self):
+        """91 − the points entered, when they are a number (shown beside them)."""
+        value = self["points"].value()
+        if value in (None, ""):
+            return None
+        try:
+            points = Decimal(str(value).strip().replace(",", "."))
+        except InvalidOperation:
+            return None
+        if not points.is_finite() or not 0 <= points <= 91:
+            return None
+        return _plain_number(Decimal(91) - points)
+
+    def missing_fields(self):
+        """Labels of the fields still to fill (errors of code "required" only)."""
+        missing = []
+        for name, errors in self.errors.as_data().items():
+            if name in self.fields and all(e.code == "required" for e in errors):
+                missing.append(str(self.fields[name].label))
+        return missing
+
+    def refusals(self):
+        """Errors other than "still to fill", as {field: [messages]} ("__all__" above)."""
+        out = {}
+        for name, errors in self.errors.as_data().items():
+            if name in self.fields and all(e.code == "required" for e in errors):
+                continue
+            out[name] = [m for e in errors for m in e.messages]
+        return out
+
+    def refusal_list(self):
+        """The refusals as (label, message) pairs, for the live preview panel."""
+        out = []
+        for name, messages in self.refusals().items():
+            label = self.fields[name].label if name in self.fields else ""
+            out.extend((label, message) for message in messages)
+        return out
+
+    @property
+    def dealer_name(self):
+        return self.chosen_name("dealer")
+
+    @property
+    def sits_out_name(self):
+        return self.chosen_name("sits_out")
+
+    def chosen_name(self, field) -> str | None:
+        """The player's name picked in a player field (bound or initial)."""
+        if field not in self.fields:
+            return None
+        value = self[field].value()
+        if value in (None, "") or not str(value).isdigit() or int(value) >= self.seats:
+            return None
+        return self.names[int(value)]
+
+
+def _plain_number(value):
+    """40 for 40.0, Decimal("40.5") otherwise (what the JSON format expects)."""
+    if isinstance(value, (int, float)) and not isinstance(value, bool):
+        value = Decimal(str(value))
+    if value == value.to_integral_value():
+        return int(value)
+    return value.normalize()
+
+
+def _chelem(code):
+    if not code:
+        return None
+    announced, made_by = CHELEM_CODES[code]
+    return {"announced": announced, "made_by": made_by}

@@ -1,0 +1,147 @@
+/* The hand form, enhanced. Without this script the form still works: the
+   Preview button posts it and the server shows the scores.
+   - hides (and disables, so they are not posted) what a passed hand ignores,
+     and the partner when somebody sits out at a five-seat table;
+   - shows the defence's points, 91 − the attack's, as they are typed;
+   - keeps the summary "Dealer: Dora · Bert sits out" in step, and at six seats
+     moves the sitter-out along with the dealer;
+   - asks the server for the scores (debounced) whenever the form changes, and
+     shows them above the Save button. */
+(function () {
+  "use strict";
+
+  var form = document.querySelector("form.hand-form");
+  if (!form || !window.fetch || !window.FormData) return;
+
+  var previewUrl = form.dataset.previewUrl;
+  var seats = Number(form.dataset.seats);
+  var panel = document.getElementById("hand-preview");
+  var previewButton = form.querySelector("[data-preview-button]");
+  var play = form.querySelector("[data-play]");
+  var partner = form.querySelector("[data-partner]");
+  var points = form.elements.namedItem("points");
+  var defence = form.querySelector("[data-defence]");
+  var defencePoints = form.querySelector("[data-defence-points]");
+  var timer = null;
+  var sequence = 0;
+  var shown = 0;
+
+  if (previewButton) previewButton.hidden = true; // the preview is live
+
+  function checked(name) {
+    var input = form.querySelector('input[name="' + name + '"]:checked');
+    return input ? input.value : null;
+  }
+
+  function labelOf(name, value) {
+    var input = form.querySelector(
+      'input[name="' + name + '"][value="' + CSS.escape(value) + '"]'
+    );
+    var label = input && input.closest("label");
+    return label ? label.textContent.trim() : "";
+  }
+
+  function setEnabled(container, enabled) {
+    if (!container) return;
+    container.hidden = !enabled;
+    container.querySelectorAll("input, select, textarea").forEach(function (el) {
+      el.disabled = !enabled;
+    });
+  }
+
+  function parsePoints(text) {
+    var value = String(text || "").trim().replace(",", ".");
+    if (value === "" || !/^\d+(\.\d*)?$/.test(value)) return null;
+    var number = Number(value);
+    return number >= 0 && number <= 91 ? number : null;
+  }
+
+  function formatNumber(number) {
+    var lang = document.documentElement.lang || undefined;
+    return number.toLocaleString(lang, { maximumFractionDigits: 1 });
+  }
+
+  function updateLayout() {
+    var passed = checked("taker") === "pass";
+    setEnabled(play, !passed);
+    if (!passed && partner) {
+      // a five-seat table where somebody sits out plays as four: no partner
+      var out = checked("sits_out");
+      setEnabled(partner, !(seats === 5 && out !== null && out !== ""));
+    }
+    if (points && defence) {
+      var value = parsePoints(points.value);
+      defence.hidden = value === null;
+      if (value !== null) defencePoints.textContent = formatNumber(91 - value);
+    }
+    var dealer = checked("dealer");
+    var dealerShow = form.querySelector('[data-show="dealer"]');
+    if (dealerShow && dealer !== null) dealerShow.textContent = labelOf("dealer", dealer);
+    var outShow = form.querySelector('[data-show="sits_out"]');
+    if (outShow) {
+      var out2 = checked("sits_out");
+      var wrapper = outShow.closest(".hand-sits-out");
+      wrapper.hidden = !out2;
+      if (out2) outShow.textContent = labelOf("sits_out", out2);
+    }
+  }
+
+  function requestPreview() {
+    var mine = ++sequence;
+    var body = new FormData(form);
+    body.delete("action");
+    fetch(previewUrl, {
+      method: "POST",
+      body: body,
+      credentials: "same-origin",
+      headers: { "X-Requested-With": "fetch", Accept: "application/json" },
+    })
+      .then(function (response) {
+        if (!response.ok) throw new Error(response.status);
+        return response.json();
+      })
+      .then(function (data) {
+        if (mine < shown) return; // an older answer arriving late
+        shown = mine;
+        if (typeof data.html === "string") panel.innerHTML = data.html;
+        panel.classList.toggle("is-stale", false);
+      })
+      .catch(function () {
+        /* offline or logged out: the Save button still validates everything */
+        if (previewButton) previewButton.hidden = false;
+      });
+  }
+
+  function schedule() {
+    panel.classList.add("is-stale");
+    window.clearTimeout(timer);
+    timer = window.setTimeout(requestPreview, 250);
+  }
+
+  var previousDealer = checked("dealer");
+  form.addEventListener("change", function (event) {
+    var target = event.target;
+    if (target.name === "dealer" && seats === 6) {
+      // six seats: the dealer sits out, unless the scorer chose otherwise
+      var out = checked("sits_out");
+      if (out === null || out === previousDealer) {
+        var radio = form.querySelector(
+          'input[name="sits_out"][value="' + CSS.escape(target.value) + '"]'
+        );
+        if (radio) radio.checked = true;
+      }
+      previousDealer = target.value;
+    }
+    updateLayout();
+    schedule();
+  });
+  form.addEventListener("input", function (event) {
+    if (event.target === points) {
+      updateLayout();
+      schedule();
+    }
+  });
+
+  updateLayout();
+  if (form.querySelector('input[name="taker"]:checked')) schedule();
+})();
