@@ -156,8 +156,15 @@ def _round_to(value: int, step: int) -> int:
 def _points_halves(points) -> int:
     if type(points) is int:
         return points * 2
-    if isinstance(points, bool) or not hasattr(points, "__mul__"):
+    if isinstance(points, (bool, str, bytes)) or not hasattr(points, "__mul__"):
         _refuse("invalid_field", "points: must be a number", "points")
+    try:
+        # Range first: int() of a number like 1E+999999 would take minutes.
+        outside = points < 0 or points > 91
+    except (TypeError, ValueError, ArithmeticError):
+        _refuse("invalid_field", "points: must be a number", "points")
+    if outside:
+        _refuse("points_out_of_range", f"points: {points} is outside 0 to 91", "points")
     try:
         doubled = points * 2
         halves = int(doubled)
@@ -175,7 +182,9 @@ def _chelem_key(chelem, field):
         _refuse("chelem_invalid", f"{field}: announced must be true or false", field)
     if made_by is not None and made_by not in _SIDES:
         _refuse(
-            "chelem_invalid", f"{field}: made_by must be attack, defence or null, not {made_by!r}"
+            "chelem_invalid",
+            f"{field}: made_by must be attack, defence or null, not {made_by!r}",
+            field,
         )
     return announced, made_by
 
@@ -497,7 +506,8 @@ def _poignee_total(rules, hand, players, out):
         if name in shown:
             _refuse("poignee_twice", f"poignees: {name} shows two poignées", "poignees")
         shown.add(name)
-        index = _POIGNEE_INDEX.get(poignee.size)
+        size = poignee.size
+        index = _POIGNEE_INDEX.get(size) if isinstance(size, str) else None
         if index is None:
             _refuse(
                 "poignee_size_unknown",

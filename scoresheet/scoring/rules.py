@@ -45,7 +45,7 @@ class Rules:
                 f"rules: unknown preset {self.preset!r}; allowed: {', '.join(PRESETS)}",
                 field="rules",
             )
-        if self.rounding not in ROUNDINGS:
+        if not _is_count(self.rounding) or self.rounding not in ROUNDINGS:
             raise ScoringError(
                 "rules_invalid", "rules: rounding must be 1, 5 or 10", field="rounding"
             )
@@ -63,7 +63,9 @@ class Rules:
                     "rules_invalid", f"rules: {name} must be a whole number ≥ 0", field=name
                 )
         if not isinstance(self.no_prise, bool):
-            raise ScoringError("rules_invalid", "rules: no_prise must be true or false")
+            raise ScoringError(
+                "rules_invalid", "rules: no_prise must be true or false", field="no_prise"
+            )
         if self.five_player_split not in SPLITS:
             raise ScoringError(
                 "rules_invalid",
