@@ -20,6 +20,7 @@ from scoresheet import services
 from scoresheet.explain_labels import format_number, render_explanation
 from scoresheet.forms import CHELEM_LABELS, POIGNEE_LABELS, SIDE_LABELS, HandForm, chelem_code
 from scoresheet.models import Contract, Hand, Role, Sheet
+from scoresheet.scoring.engine import TARGET_HALVES
 from scoresheet.scoring.jsonformat import number
 
 
@@ -298,6 +299,14 @@ def describe_hand(data, rules, names):
         % {"points": format_number(points), "rest": format_number(Decimal(91) - points)},
         _("%(points)s points") % {"points": format_number(points)},
     )
+    if rules.preset != "two_players" and 0 <= bouts <= 3:
+        # RULES §1: made at the target or above; the half point goes to the winner
+        margin = int(points * 2) - TARGET_HALVES[bouts]
+        by = (abs(margin) + 1) // 2
+        if margin >= 0:
+            add("result", _("Result"), _("made by %(n)s") % {"n": by})
+        else:
+            add("result", _("Result"), _("failed by %(n)s") % {"n": by})
     if data.get("petit_au_bout"):
         side = SIDE_LABELS[data["petit_au_bout"]]
         add(

@@ -64,11 +64,23 @@
   function updateLayout() {
     var passed = checked("taker") === "pass";
     setEnabled(play, !passed);
+    var out = checked("sits_out");
     if (!passed && partner) {
       // a five-seat table where somebody sits out plays as four: no partner
-      var out = checked("sits_out");
       setEnabled(partner, !(seats === 5 && out !== null && out !== ""));
     }
+    // the player who sits out neither takes, nor is called, nor shows anything
+    form.querySelectorAll(
+      'input[name="taker"], input[name="partner"], input[name="miseres"]'
+    ).forEach(function (input) {
+      var hiddenGroup = input.closest("[hidden]");
+      if (!hiddenGroup) input.disabled = !!out && input.value === out;
+    });
+    form.querySelectorAll('select[name^="poignee_"]').forEach(function (select) {
+      if (!select.closest("[hidden]")) {
+        select.disabled = !!out && select.name === "poignee_" + out;
+      }
+    });
     if (points && defence) {
       var value = parsePoints(points.value);
       defence.hidden = value === null;
@@ -79,10 +91,8 @@
     if (dealerShow && dealer !== null) dealerShow.textContent = labelOf("dealer", dealer);
     var outShow = form.querySelector('[data-show="sits_out"]');
     if (outShow) {
-      var out2 = checked("sits_out");
-      var wrapper = outShow.closest(".hand-sits-out");
-      wrapper.hidden = !out2;
-      if (out2) outShow.textContent = labelOf("sits_out", out2);
+      outShow.closest(".hand-sits-out").hidden = !out;
+      if (out) outShow.textContent = labelOf("sits_out", out);
     }
   }
 

@@ -117,6 +117,9 @@ def test_enter_the_seed_by_tapping_and_read_the_totals(page, live_server, make_s
         page.wait_for_url(sheet_url)
         assert sheet.hands.count() == number
     assert ledger_totals(sheet) == {k: Decimal(v) for k, v in SEED_TOTALS.items()}
+    # the sheet page, where the last save landed, shows the table's totals
+    for name, total in {"Anna": "+108", "Bert": "+172", "Carl": "−380", "Dora": "+100"}.items():
+        expect(page.locator(f'.totals-strip [data-player="{name}"]')).to_contain_text(total)
     # the stored hands are the seed's, field by field
     table = services.Table.of(sheet)
     for hand, seed in zip(sheet.hands.order_by("number"), SEED_HANDS):
@@ -147,6 +150,17 @@ def test_correct_a_hand_and_see_its_history(page, live_server, make_sheet, score
     expect(history).to_contain_text("Poignées: Anna single → —")
     expect(history).to_contain_text("Dora +234 → +174")
     assert ledger_totals(sheet) == {"Anna": 128, "Bert": 192, "Carl": -360, "Dora": 40}
+    # delete, after the confirm dialog, then restore
+    dialogs = []
+    page.once("dialog", lambda dialog: (dialogs.append(dialog.message), dialog.accept()))
+    page.get_by_role("button", name="Delete").tap()
+    expect(page.locator("h1 .badge")).to_have_text("deleted")
+    assert dialogs == ["Delete hand 5? It will count for nobody until it is restored."]
+    assert ledger_totals(sheet)["Dora"] == 40 - 174
+    page.get_by_role("button", name="Restore the hand").tap()
+    expect(page.locator("h1 .badge")).to_have_count(0)
+    expect(page.locator(".hand-history > li")).to_have_count(4)
+    assert ledger_totals(sheet)["Dora"] == 40
 
 
 def test_everybody_passed_hides_the_rest(page, live_server, make_sheet, scorer):
