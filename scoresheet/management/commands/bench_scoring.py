@@ -1,0 +1,258 @@
+"""Benchmark the pure scoring engine on one core.
+
+    manage.py bench_scoring                      # 1,000,000 hands, seed 2026
+    manage.py bench_scoring --hands 200000 --seed 7
+
+First, and not timed, ``--hands`` random *valid* hands are generated from
+``--seed`` (the same seed gives the same hands): every preset (fft, pousse,
+contre5, fixed, mouches, two_players) in about equal shares, each hand under one
+of the preset's option combinations (rounding 1/5/10, poignée 20/30/40 or
+10/20/40, misère, no_prise, equal split), at tables of 3, 4 and 5 (2 for
+two_players), sometimes with a seated player sitting out, with partners, petit
+au bout, poignées, chelems, petit chelems, misères and passed hands. Mouches
+hands are scored as sheets of ``--sheet-size`` hands so that the pools carry
+over, as they do on a real sheet.
+
+Then the hands are scored in this one process, preset by preset, and the command
+prints the hands per second overall and by preset, the generation vs scoring
+time, and the peak memory (``ru_maxrss``) after each phase. Rates are per second
+of this process's CPU time (``time.process_time``), so that other work on the
+machine does not count against the engine; the wall time is printed beside it. The generated input
+is moved out of the garbage collector's sight (``gc.freeze``) before timing:
+scoring keeps nothing, and a web request scores one hand, so rescanning a
+million input objects would measure the benchmark, not the engine.
+"""
+
+import gc
+import random
+import resource
+import sys
+import time
+from decimal import Decimal
+
+from django.core.management.base import BaseCommand, CommandError
+
+from scoresheet.scoring import (
+    PRESETS,
+    Chelem,
+    Hand,
+    Poignee,
+    Rules,
+    ScoringError,
+    Sheet,
+    score_hand,
+    score_sheet,
+)
+
+NAMES = ("Anna", "Bert", "Carl", "Dora", "Emil", "Fred")
+SEATINGS = {n: tuple(NAMES[:n]) for n in range(2, 7)}
+HALF = {h: Decimal(h) / 2 for h in range(1, 183, 2)}  # half points, shared
+CHELEMS = tuple(
+    Chelem(announced, made_by)
+    for announced in (False, True)
+    for made_by in ("attack", "defence", None)
+)
+SIZES = ("single", "double", "triple")
+POIGNEES = {(p, s): Poignee(p, s) for p in NAMES for s in SIZES}
+
+
+def rule_variants(preset):
+    """Every combination of the options the benchmark draws from, for one preset."""
+    no_prise = (False,) if preset in ("fixed", "two_players") else (False, True)
+    return [
+        Rules(preset, rounding=r, poignee=p, misere=m, no_prise=np, five_player_split=split)
+        for r in (1, 5, 10)
+        for p in ((20, 30, 40), (10, 20, 40))
+        for m in (0, 10)
+        for np in no_prise
+        for split in ("two_to_one", "equal")
+    ]
+
+
+def seating(rng, preset):
+    """(players, sits_out, playing) for one hand."""
+    if preset == "two_players":
+        n = 2
+    else:
+        roll = rng.random()
+        n = 4 if roll < 0.6 else 5 if roll < 0.85 else 3
+    players = SEATINGS[n + 1] if rng.random() < 0.15 else SEATINGS[n]
+    if len(players) > n:
+        sits_out = players[rng.randrange(len(players))]
+        playing = tuple(p for p in players if p != sits_out)
+    else:
+        sits_out = None
+        playing = players
+    return players, sits_out, playing
+
+
+def random_hand(rng, rules, players, sits_out, playing, dealer):
+    """One valid hand (RULES.md §5) under ``rules`` at this seating."""
+    n = len(playing)
+    miseres = ()
+    if rules.misere and rng.random() < 0.05:
+        miseres = (playing[rng.randrange(n)],)
+    if rng.random() < 0.05:
+        return Hand(players=players, dealer=dealer, sits_out=sits_out, miseres=miseres)
+    two = n == 2
+    taker = playing[rng.randrange(n)]
+    contracts = rules.contracts
+    contract = None if two else contracts[rng.randrange(len(contracts))]
+    partner = playing[rng.randrange(n)] if n == 5 else None
+    bouts = rng.randrange(4)
+    low, high = 8 * bouts, 182 - 8 * (3 - bouts)
+    halves = rng.randint(low, high)
+    if halves & 1 and n in (2, 4):
+        halves += 1 if halves < high else -1
+    points = HALF[halves] if halves & 1 else halves >> 1
+    pab = None
+    if rng.random() < 0.1:
+        pab = "attack" if bouts == 3 or (bouts and rng.random() < 0.6) else "defence"
+    poignees = ()
+    if not two and rng.random() < 0.1:
+        shower = playing[rng.randrange(n)]
+        poignees = (POIGNEES[shower, SIZES[rng.randrange(3)]],)
+    chelem = CHELEMS[rng.randrange(6)] if rng.random() < 0.01 else None
+    petit = None
+    if rules.scores_petit_chelem and rng.random() < 0.01:
+        petit = CHELEMS[rng.randrange(6)]
+    return Hand(
+        players=players,
+        taker=taker,
+        contract=contract,
+        bouts=bouts,
+        points=points,
+        partner=partner,
+        sits_out=sits_out,
+        dealer=dealer,
+        petit_au_bout=pab,
+        poignees=poignees,
+        chelem=chelem,
+        petit_chelem=petit,
+        miseres=miseres,
+    )
+
+
+def generate(total, seed, sheet_size):
+    """The benchmark's input: {preset: [(rules, hand), ...]} and mouches sheets."""
+    rng = random.Random(seed)
+    counts = dict.fromkeys(PRESETS, 0)
+    for _ in range(total):
+        counts[PRESETS[rng.randrange(len(PRESETS))]] += 1
+    work = {}
+    for preset in PRESETS:
+        variants = rule_variants(preset)
+        if preset == "mouches":
+            sheets = []
+            left = counts[preset]
+            while left:
+                size = min(sheet_size, left)
+                left -= size
+                rules = variants[rng.randrange(len(variants))]
+                # a table of n players, or of n + 1 where the dealer sits out (the mort)
+                players, _, playing = seating(rng, preset)
+                mort = len(players) > len(playing)
+                hands = []
+                for number in range(size):
+                    dealer = players[number % len(players)]
+                    sits_out = dealer if mort else None
+                    playing = tuple(p for p in players if p != sits_out)
+                    hands.append(random_hand(rng, rules, players, sits_out, playing, dealer))
+                sheets.append(Sheet(rules, players, tuple(hands)))
+            work[preset] = sheets
+            continue
+        items = []
+        for _ in range(counts[preset]):
+            rules = variants[rng.randrange(len(variants))]
+            players, sits_out, playing = seating(rng, preset)
+            dealer = players[rng.randrange(len(players))]
+            items.append((rules, random_hand(rng, rules, players, sits_out, playing, dealer)))
+        work[preset] = items
+    return work, counts
+
+
+def peak_mb():
+    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+    return peak / (1024 * 1024) if sys.platform == "darwin" else peak / 1024
+
+
+class Command(BaseCommand):
+    help = "Time the scoring engine on random valid hands of every preset (one core)."
+    requires_system_checks = []  # pure scoring: no models, no database
+
+    def add_arguments(self, parser):
+        parser.add_argument(
+            "--hands", type=int, default=1_000_000, help="hands to score (default 1,000,000)"
+        )
+        parser.add_argument(
+            "--seed", type=int, default=2026, help="random seed: same seed, same hands"
+        )
+        parser.add_argument(
+            "--sheet-size",
+            type=int,
+            default=20,
+            help="hands per mouches sheet (pools carry across a sheet; default 20)",
+        )
+
+    def handle(self, *args, hands, seed, sheet_size, **options):
+        if hands < 1 or sheet_size < 1:
+            raise CommandError("--hands and --sheet-size must be at least 1")
+        out = self.stdout.write
+        out(f"bench_scoring: {hands:,} random valid hands, seed {seed}, one process")
+
+        start = time.process_time()
+        work, counts = generate(hands, seed, sheet_size)
+        generation = time.process_time() - start
+        peak_generated = peak_mb()
+        out(
+            f"generation: {generation:.2f} s ({hands / generation:,.0f} hands/s), "
+            "not part of the timing below"
+        )
+
+        gc.collect()
+        gc.freeze()
+        timings = {}
+        try:
+            for preset in PRESETS:
+                timings[preset] = self.time_preset(preset, work[preset])
+        finally:
+            gc.unfreeze()
+        scoring = sum(cpu for cpu, _ in timings.values())
+        scoring_wall = sum(wall for _, wall in timings.values())
+        peak_scored = peak_mb()
+
+        out(
+            f"scoring: {hands / scoring:,.0f} hands/s overall on one core "
+            f"({scoring:.2f} s CPU, {scoring_wall:.2f} s wall: {hands / scoring_wall:,.0f}/s)"
+        )
+        for preset in PRESETS:
+            count = counts[preset]
+            cpu = timings[preset][0]
+            rate = count / cpu if cpu else 0
+            extra = f" in {len(work[preset]):,} sheets" if preset == "mouches" else ""
+            out(f"  {preset:<12} {count:>9,} hands{extra:<16} {cpu:7.2f} s {rate:>11,.0f} hands/s")
+        out(
+            f"peak memory (ru_maxrss): {peak_generated:,.1f} MB after generation, "
+            f"{peak_scored:,.1f} MB after scoring"
+        )
+        out(
+            f"split: generation {generation:.2f} s, scoring {scoring:.2f} s "
+            "(CPU time of this process; wall time depends on the machine's load)"
+        )
+
+    def time_preset(self, preset, items):
+        """(CPU seconds, wall seconds) to score one preset's hands."""
+        score = score_sheet if preset == "mouches" else score_hand
+        cpu, wall = time.process_time, time.perf_counter
+        try:
+            if preset == "mouches":
+                start_cpu, start_wall = cpu(), wall()
+                for sheet in items:
+                    score(sheet)
+            else:
+                start_cpu, start_wall = cpu(), wall()
+                for rules, hand in items:
+                    score(rules, hand)
+            return cpu() - start_cpu, wall() - start_wall
+        except ScoringError as error:  # the generator made an invalid hand: a bug here
+            raise CommandError(f"generated {preset} hand refused: {error.code}: {error}") from None
