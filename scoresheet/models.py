@@ -210,3 +210,60 @@ class HandRevision(models.Model):
 
     def __str__(self):
         return f"{self.hand} {self.action} {self.at:%Y-%m-%d %H:%M}"
+
+
+class SheetTotal(models.Model):
+    """Standings summary: one player's totals on one sheet, beside the ledger.
+
+    Rewritten from the sheet's score rows by ``clubs.standings.refresh_sheet_totals``
+    in the transaction of every hand write (the sheet is locked then), and rebuilt
+    in SQL by ``clubs.standings.rebuild_season_totals``. Date and table size are
+    the sheet's, so the standings' date and table-size filters read this table.
+    """
+
+    sheet = models.ForeignKey(Sheet, on_delete=models.CASCADE, related_name="+", db_index=False)
+    player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="+")
+    season = models.ForeignKey(Season, on_delete=models.CASCADE, related_name="+", db_index=False)
+    date = models.DateField()
+    seats = models.PositiveSmallIntegerField()
+    seated = models.PositiveIntegerField()  # score rows: hands at the table, sitting out too
+    hands = models.PositiveIntegerField()  # hands played: role other than "out"
+    taken = models.PositiveIntegerField()  # role "taker"
+    made = models.PositiveIntegerField()  # taken and made
+    score = models.DecimalField(max_digits=12, decimal_places=1)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["sheet", "player"], name="sheet_total_unique"),
+        ]
+        indexes = [models.Index(fields=["season", "date"], name="sheet_total_season_date")]
+
+    def __str__(self):
+        return f"{self.sheet_id} {self.player_id}: {self.score}"
+
+
+class SeasonTotal(models.Model):
+    """Standings summary: one player's totals in one season (the sum of their SheetTotals).
+
+    Kept in step by ``clubs.standings.refresh_sheet_totals`` (it adds the change
+    of a sheet's totals), so a season's standings read one row per player.
+    """
+
+    season = models.ForeignKey(Season, on_delete=models.CASCADE, related_name="+", db_index=False)
+    player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="+")
+    # Plain integers (no CHECK >= 0): the upsert that adds a change proposes
+    # negative counts, which land on the existing row.
+    seated = models.IntegerField()
+    sheets = models.IntegerField()  # sheets with at least one hand played
+    hands = models.IntegerField()
+    taken = models.IntegerField()
+    made = models.IntegerField()
+    score = models.DecimalField(max_digits=12, decimal_places=1)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["season", "player"], name="season_total_unique"),
+        ]
+
+    def __str__(self):
+        return f"{self.season_id} {self.player_id}: {self.score}"

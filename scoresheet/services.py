@@ -13,6 +13,7 @@ from django.db import transaction
 from django.utils.translation import gettext as _
 
 from clubs.models import Player, Season
+from clubs.standings import refresh_sheet_totals
 from scoresheet.explain_json import terms_to_json
 from scoresheet.models import Hand, HandRevision, Role, ScoreRow, Seat, Sheet
 from scoresheet.scoring import HandResult, ScoringError, score_hand
@@ -136,6 +137,7 @@ def record_hand(sheet: Sheet, data: dict, *, user=None) -> Hand:
             user=user,
             after=_snapshot(engine_hand, result),
         )
+        refresh_sheet_totals(sheet)
     return hand
 
 
@@ -164,6 +166,7 @@ def correct_hand(hand: Hand, data: dict, *, user=None) -> Hand:
         )
         if result.pools is not None:
             _rescore_after(sheet, table, hand, result.pools)
+        refresh_sheet_totals(sheet)
     return hand
 
 
@@ -184,6 +187,7 @@ def delete_hand(hand: Hand, *, user=None) -> Hand:
         )
         if sheet.ruleset.has_pools:
             _rescore_after(sheet, table, hand, _pools_before(sheet, hand))
+        refresh_sheet_totals(sheet)
     return hand
 
 
@@ -213,6 +217,7 @@ def restore_hand(hand: Hand, *, user=None) -> Hand:
         )
         if result.pools is not None:
             _rescore_after(sheet, table, hand, result.pools)
+        refresh_sheet_totals(sheet)
     return hand
 
 

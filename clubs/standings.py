@@ -1,0 +1,216 @@
+"""Club standings: the totals kept beside the ledger, and the queries that rank them.
+
+The ledger (``ScoreRow``: one row per seated player per live hand) grows with
+every hand; standings never aggregate it per request. Two small summary tables
+are kept in step instead, in the transaction of every hand write:
+
+``SheetTotal``  one row per (sheet, player): score, hands played, taken, made…
+                with the sheet's season, date and table size. Rewritten from the
+                sheet's score rows by ``refresh_sheet_totals`` (the hand services
+                hold the sheet's lock, so two writers never race on these rows).
+``SeasonTotal`` one row per (season, player): the sum of that player's
+                SheetTotals. ``refresh_sheet_totals`` adds the change of the
+                sheet's rows with one ``INSERT … ON CONFLICT DO UPDATE SET x = x +
+                excluded.x``, so concurrent sheets of a season add up, not overwrite.
+
+A season's (or the club's) standings read SeasonTotal: one row per player and
+season, whatever the number of hands. With a date range or a table size they
+aggregate the SheetTotals of the matching sheets. ``rebuild_season_totals``
+rewrites both tables of a season from the ledger in SQL (bulk loads, repair).
+
+Definitions: a hand is *played* by every seated player but the one who sits out;
+*sheets* counts sheets with at least one hand played; *made %* is contracts made
+over contracts taken; *average* is the total over the hands played. Equal totals
+share a rank and the next rank skips (1, 2, 2, 4): ``RANK()`` over the whole
+result, so ranks do not depend on the page or the column sorted by.
+"""
+
+from decimal import Decimal
+
+from django.db import connection
+from django.db.models import Count, F, FloatField, Q, Sum, Window
+from django.db.models.functions import Cast, NullIf, Rank
+
+from scoresheet.models import Role, ScoreRow, SeasonTotal, SheetTotal
+
+#: The counters of both summary tables, in the order the SQL below writes them.
+COUNTERS = ("seated", "hands", "taken", "made", "score")
+
+# ---------------------------------------------------------------- keeping the totals
+
+
+def _sheet_rows(score_rows):
+    """Per (sheet, player) sums of some score rows, as SheetTotal field dicts."""
+    rows = (
+        score_rows.values("sheet_id", "player_id", "season_id", "date", "seats")
+        .annotate(
+            n_seated=Count("pk"),
+            n_hands=Count("pk", filter=~Q(role=Role.SITS_OUT)),
+            n_taken=Count("pk", filter=Q(role=Role.TAKER)),
+            n_made=Count("pk", filter=Q(role=Role.TAKER, made=True)),
+            total=Sum("score"),
+        )
+        .order_by()
+    )
+    return [
+        {
+            "sheet_id": row["sheet_id"],
+            "player_id": row["player_id"],
+            "season_id": row["season_id"],
+            "date": row["date"],
+            "seats": row["seats"],
+            "seated": row["n_seated"],
+            "hands": row["n_hands"],
+            "taken": row["n_taken"],
+            "made": row["n_made"],
+            "score": row["total"],
+        }
+        for row in rows
+    ]
+
+
+def refresh_sheet_totals(sheet) -> None:
+    """Bring the standings summary in step with ``sheet``'s score rows.
+
+    Call it at the end of the transaction that changed the sheet's ledger, with
+    the sheet locked (``select_for_update``): every hand service does. It
+    rewrites the sheet's SheetTotals from one aggregate query and adds their
+    change to the SeasonTotals; a player left with no score row in a season
+    loses the season's row.
+    """
+    sheet_id = sheet.pk
+    fields = ("season_id", "player_id", *COUNTERS)
+    before = list(SheetTotal.objects.filter(sheet_id=sheet_id).values(*fields))
+    after = _sheet_rows(ScoreRow.objects.filter(sheet_id=sheet_id))
+    if before:
+        SheetTotal.objects.filter(sheet_id=sheet_id).delete()
+    if after:
+        SheetTotal.objects.bulk_create(SheetTotal(**row) for row in after)
+
+    changes = {}
+    for sign, rows in ((-1, before), (1, after)):
+        for row in rows:
+            change = changes.setdefault((row["season_id"], row["player_id"]), [0] * 6)
+            change[0] += sign * row["seated"]
+            change[1] += sign * (1 if row["hands"] else 0)  # this sheet counts as played
+            change[2] += sign * row["hands"]
+            change[3] += sign * row["taken"]
+            change[4] += sign * row["made"]
+            change[5] += sign * Decimal(row["score"])
+    changes = {key: change for key, change in changes.items() if any(change)}
+    if not changes:
+        return
+    _add_to_season_totals(changes)
+    if before:
+        seasons = {season_id for season_id, _player_id in changes}
+        SeasonTotal.objects.filter(season_id__in=seasons, seated=0).delete()
+
+
+def _add_to_season_totals(changes) -> None:
+    """``INSERT … ON CONFLICT DO UPDATE SET x = table.x + excluded.x`` (PostgreSQL, SQLite)."""
+    quote = connection.ops.quote_name
+    table = quote(SeasonTotal._meta.db_table)
+    columns = ["season_id", "player_id", "seated", "sheets", "hands", "taken", "made", "score"]
+    counters = columns[2:]
+    params = []
+    for (season_id, player_id), change in changes.items():
+        params += [season_id, player_id, *change]
+    values = ", ".join(["(" + ", ".join(["%s"] * len(columns)) + ")"] * len(changes))
+    updates = ", ".join(f"{quote(c)} = {table}.{quote(c)} + excluded.{quote(c)}" for c in counters)
+    sql = (
+        f"INSERT INTO {table} ({', '.join(quote(c) for c in columns)}) VALUES {values} "
+        f"ON CONFLICT ({quote('season_id')}, {quote('player_id')}) DO UPDATE SET {updates}"
+    )
+    with connection.cursor() as cursor:
+        cursor.execute(sql, params)
+
+
+def rebuild_season_totals(season) -> None:
+    """Rewrite a season's SheetTotals and SeasonTotals from its ledger, in SQL.
+
+    For rows loaded behind the services' back (the benchmark's bulk insert) and
+    for repair. The result equals what ``refresh_sheet_totals`` keeps.
+    """
+    season_id = getattr(season, "pk", season)
+    with connection.cursor() as cursor:
+        for sql in rebuild_sql(where_season=True):
+            cursor.execute(sql, [season_id])
+
+
+def rebuild_sql(*, where_season: bool) -> list[str]:
+    """The statements of ``rebuild_season_totals`` (one %s: the season; or every season)."""
+    quote = connection.ops.quote_name
+    ledger = quote(ScoreRow._meta.db_table)
+    sheet_totals = quote(SheetTotal._meta.db_table)
+    season_totals = quote(SeasonTotal._meta.db_table)
+    where = "WHERE season_id = %s" if where_season else ""
+    return [
+        f"DELETE FROM {season_totals} {where}",
+        f"DELETE FROM {sheet_totals} {where}",
+        f"""INSERT INTO {sheet_totals}
+                (sheet_id, player_id, season_id, date, seats, seated, hands, taken, made, score)
+            SELECT sheet_id, player_id, season_id, date, seats, COUNT(*),
+                   SUM(CASE WHEN role <> '{Role.SITS_OUT}' THEN 1 ELSE 0 END),
+                   SUM(CASE WHEN role = '{Role.TAKER}' THEN 1 ELSE 0 END),
+                   SUM(CASE WHEN role = '{Role.TAKER}' AND made THEN 1 ELSE 0 END),
+                   SUM(score)
+            FROM {ledger} {where}
+            GROUP BY sheet_id, player_id, season_id, date, seats""",
+        f"""INSERT INTO {season_totals}
+                (season_id, player_id, seated, sheets, hands, taken, made, score)
+            SELECT season_id, player_id, SUM(seated),
+                   SUM(CASE WHEN hands > 0 THEN 1 ELSE 0 END),
+                   SUM(hands), SUM(taken), SUM(made), SUM(score)
+            FROM {sheet_totals} {where}
+            GROUP BY season_id, player_id""",
+    ]
+
+
+# ---------------------------------------------------------------- reading them
+
+
+def standings(club, *, season=None, date_from=None, date_to=None, seats=None):
+    """The club's standings, as dicts, ranked by total (ties share a rank).
+
+    Keys: ``player_id``, ``name``, ``rank``, ``total``, ``sheets_played``,
+    ``hands_played``, ``hands_taken``, ``contracts_made``, ``made_pct`` (None
+    without a take), ``average`` (None without a hand played). One query,
+    ordered by rank then name; order it by any key instead and the ranks stay
+    those of the whole result.
+
+    ``season``: one season (already known to be the club's), else all seasons.
+    ``date_from``/``date_to``/``seats`` narrow to the matching sheets.
+    """
+    if date_from or date_to or seats:
+        rows = SheetTotal.objects.all()
+        if date_from:
+            rows = rows.filter(date__gte=date_from)
+        if date_to:
+            rows = rows.filter(date__lte=date_to)
+        if seats:
+            rows = rows.filter(seats=seats)
+        sheets = Count("pk", filter=Q(hands__gt=0))
+    else:
+        rows = SeasonTotal.objects.all()
+        sheets = Sum("sheets")
+    if season is not None:
+        rows = rows.filter(season_id=getattr(season, "pk", season))
+    else:
+        rows = rows.filter(season__club=club)
+    return (
+        rows.values("player_id")
+        .annotate(
+            name=F("player__name"),
+            total=Sum("score"),
+            sheets_played=sheets,
+            hands_played=Sum("hands"),
+            hands_taken=Sum("taken"),
+            contracts_made=Sum("made"),
+        )
+        .annotate(
+            made_pct=Cast("contracts_made", FloatField()) * 100 / NullIf(F("hands_taken"), 0),
+            average=Cast("total", FloatField()) / NullIf(F("hands_played"), 0),
+            rank=Window(Rank(), order_by=F("total").desc()),
+        )
+        .order_by("rank", "name")
+    )
