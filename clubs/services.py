@@ -1,0 +1,395 @@
+"""Every write to a club's members, settings and seasons: verb functions, one transaction each.
+
+Each raises ``ClubError`` (with a machine-readable ``code``) and writes nothing
+when it refuses. ``by`` is the user acting: a manager of the club or a
+superuser (``None`` only from code that runs without a request: commands, the
+shell). Writes that touch the managers of a club lock the club's row first, so
+two managers demoting each other at once cannot leave the club without one.
+
+Codes: ``forbidden``, ``user_unknown``, ``email_ambiguous``, ``already_member``,
+``role_invalid``, ``last_manager``, ``not_a_member``, ``player_not_in_club``,
+``player_taken``, ``email_invalid``, ``invitation_needless``, ``mail_failed``,
+``name_required``, ``name_too_long``, ``season_name_taken``, ``date_required``,
+``dates_inverted``, ``rules_invalid`` (from ``parse_rules``, with its field).
+"""
+
+import logging
+import re
+
+from django.conf import settings
+from django.contrib.auth import get_user_model
+from django.contrib.auth.tokens import default_token_generator
+from django.core.exceptions import ValidationError
+from django.core.mail import send_mail
+from django.core.validators import validate_email
+from django.db import transaction
+from django.template.loader import render_to_string
+from django.urls import reverse
+from django.utils.encoding import force_bytes
+from django.utils.http import urlsafe_base64_encode
+from django.utils.translation import gettext as _
+
+from clubs.models import Club, Membership, Player, Role, Season
+from clubs.permissions import can
+from scoresheet.scoring import ScoringError
+from scoresheet.scoring.jsonformat import parse_rules
+
+log = logging.getLogger("clubs.audit")
+
+NAME_MAX = {"club": Club._meta.get_field("name").max_length}
+NAME_MAX["season"] = Season._meta.get_field("name").max_length
+
+
+class ClubError(Exception):
+    """A write refused. ``code`` is stable snake_case; ``field`` names the input at fault."""
+
+    def __init__(self, code: str, message: str, field: str | None = None):
+        super().__init__(message)
+        self.code = code
+        self.message = message
+        self.field = field
+
+    @classmethod
+    def from_scoring(cls, error: ScoringError):
+        return cls(error.code, error.message, error.field)
+
+    def __repr__(self) -> str:
+        return f"ClubError({self.code!r}, {self.message!r}, field={self.field!r})"
+
+
+# ---------------------------------------------------------------- members
+
+
+def add_member(club: Club, *, username_or_email: str, role: str = Role.MEMBER, by, request=None):
+    """Give a login a role in the club; returns the new ``Membership``.
+
+    An existing user is found by username, or else by email. An email nobody
+    uses creates a user without a usable password and mails them an invitation
+    with a link to choose one (Django's password-reset token and page), once the
+    membership is written; ``request`` gives the link its scheme and host. The
+    membership's ``invitation`` attribute is ``None`` (no invitation needed),
+    ``True`` (sent) or ``False`` (the mail server failed: logged, not raised;
+    ``send_invitation`` tries again).
+    """
+    _require_manager(club, by)
+    _check_role(role)
+    wanted = (username_or_email or "").strip()
+    if not wanted:
+        raise ClubError(
+            "user_unknown", _("Enter a username or an email address."), "username_or_email"
+        )
+    User = get_user_model()
+    with transaction.atomic():
+        club = _lock(club)
+        user = User.objects.filter(username=wanted).first()
+        invited = False
+        if user is None and "@" in wanted:
+            matches = list(User.objects.filter(email__iexact=wanted)[:2])
+            if len(matches) > 1:
+                raise ClubError(
+                    "email_ambiguous",
+                    _("Several logins use this email address: enter the username."),
+                    "username_or_email",
+                )
+            if matches:
+                user = matches[0]
+            else:
+                user = _create_invited_user(wanted)
+                invited = True
+        if user is None:
+            raise ClubError(
+                "user_unknown",
+                _("Nobody has the username “%(name)s”. Enter their email address to invite them.")
+                % {"name": wanted},
+                "username_or_email",
+            )
+        if Membership.objects.filter(club=club, user=user).exists():
+            raise ClubError(
+                "already_member",
+                _("%(user)s is already a member of this club.") % {"user": user.get_username()},
+                "username_or_email",
+            )
+        membership = Membership.objects.create(club=club, user=user, role=role)
+    log.info("%s added %s to %s as %s", by, user, club.slug, role)
+    membership.invitation = _send_invitation(membership, by, request) if invited else None
+    return membership
+
+
+def send_invitation(membership: Membership, *, by, request=None):
+    """Mail the set-password link again to a member who has never chosen a password."""
+    _require_manager(membership.club, by)
+    user = membership.user
+    if user.has_usable_password() or user.last_login is not None:
+        raise ClubError(
+            "invitation_needless", _("This member already has a password: no invitation needed.")
+        )
+    if not _send_invitation(membership, by, request):
+        raise ClubError("mail_failed", _("The email could not be sent: try again later."))
+
+
+def change_role(membership: Membership, role: str, by) -> Membership:
+    """Make a member manager, scorer or member. A club keeps at least one manager."""
+    _require_manager(membership.club, by)
+    _check_role(role)
+    with transaction.atomic():
+        _lock(membership.club)
+        membership = Membership.objects.select_for_update().get(pk=membership.pk)
+        if membership.role == role:
+            return membership
+        if membership.role == Role.MANAGER:
+            _keep_a_manager(membership, "role")
+        old, membership.role = membership.role, role
+        membership.save(update_fields=["role"])
+    _forget_roles(membership.user, by)
+    log.info(
+        "%s changed %s in %s from %s to %s", by, membership.user, membership.club.slug, old, role
+    )
+    return membership
+
+
+def remove_member(membership: Membership, by) -> None:
+    """Take a login out of the club (and off the player it was linked to there).
+
+    Their players and every hand stay on the ledger; only the login's access goes.
+    """
+    _require_manager(membership.club, by)
+    with transaction.atomic():
+        _lock(membership.club)
+        membership = Membership.objects.select_for_update().get(pk=membership.pk)
+        if membership.role == Role.MANAGER:
+            _keep_a_manager(membership, None)
+        Player.objects.filter(club_id=membership.club_id, user_id=membership.user_id).update(
+            user=None
+        )
+        membership.delete()
+    _forget_roles(membership.user, by)
+    log.info("%s removed %s from %s", by, membership.user, membership.club.slug)
+
+
+def link_player(target, player: Player | None, by, *, club: Club | None = None):
+    """Link a member's login to one player of the club (``player=None`` unlinks).
+
+    ``target`` is a ``Membership`` or a user; with a user and no player, pass
+    ``club``. A login is linked to at most one player per club: linking another
+    moves the link. Returns the player linked (or ``None``).
+    """
+    if isinstance(target, Membership):
+        user, club = target.user, target.club
+    else:
+        user = target
+        club = club or (player.club if player is not None else None)
+        if club is None:
+            raise ClubError("not_a_member", _("Say which club to unlink from."), "player")
+    _require_manager(club, by)
+    if player is not None and player.club_id != club.pk:
+        raise ClubError("player_not_in_club", _("This player is not of this club."), "player")
+    with transaction.atomic():
+        _lock(club)
+        if not Membership.objects.filter(club=club, user=user).exists():
+            raise ClubError(
+                "not_a_member",
+                _("%(user)s is not a member of this club.") % {"user": user.get_username()},
+                "player",
+            )
+        if player is not None:
+            player = Player.objects.select_for_update().get(pk=player.pk)
+            if player.user_id not in (None, user.pk):
+                raise ClubError(
+                    "player_taken",
+                    _("%(player)s is already linked to %(user)s.")
+                    % {"player": player.name, "user": player.user.get_username()},
+                    "player",
+                )
+        current = Player.objects.filter(club=club, user=user)
+        if player is not None:
+            current = current.exclude(pk=player.pk)
+        current.update(user=None)
+        if player is not None and player.user_id != user.pk:
+            player.user = user
+            player.save(update_fields=["user"])
+    log.info("%s linked %s in %s to %s", by, user, club.slug, player)
+    return player
+
+
+# ---------------------------------------------------------------- the club
+
+
+def update_club(club: Club, name: str, is_public: bool, by) -> Club:
+    """Rename the club and make it public or members-only. The slug (its URLs) stays."""
+    _require_manager(club, by)
+    name = _name(name, NAME_MAX["club"])
+    with transaction.atomic():
+        club = _lock(club)
+        club.name = name
+        club.is_public = bool(is_public)
+        club.save(update_fields=["name", "is_public"])
+    log.info("%s updated %s: name=%r public=%s", by, club.slug, name, club.is_public)
+    return club
+
+
+# ---------------------------------------------------------------- seasons
+
+
+def create_season(club: Club, name: str, start_date, end_date, rules, by) -> Season:
+    """A new season with its house rules (a preset name or options dict; ``None``: fft).
+
+    The rules are validated by the scoring engine and stored in their short form.
+    """
+    _require_manager(club, by)
+    name, rules = _season_fields(name, start_date, end_date, rules)
+    with transaction.atomic():
+        club = _lock(club)
+        _unique_season_name(club, name, None)
+        season = Season.objects.create(
+            club=club, name=name, start_date=start_date, end_date=end_date, rules=rules
+        )
+    log.info("%s created season %r of %s with %s", by, name, club.slug, rules)
+    return season
+
+
+def update_season(season: Season, name: str, start_date, end_date, rules, by) -> Season:
+    """Rename a season, move its dates, change its house rules.
+
+    Sheets already created keep the rules frozen on them: new rules apply to
+    the sheets opened from now on.
+    """
+    _require_manager(season.club, by)
+    name, rules = _season_fields(name, start_date, end_date, rules)
+    with transaction.atomic():
+        _lock(season.club)
+        season = Season.objects.select_for_update().get(pk=season.pk)
+        _unique_season_name(season.club, name, season.pk)
+        season.name = name
+        season.start_date = start_date
+        season.end_date = end_date
+        season.rules = rules
+        season.save(update_fields=["name", "start_date", "end_date", "rules"])
+    log.info("%s updated season %s of %s: %r %s", by, season.pk, season.club.slug, name, rules)
+    return season
+
+
+# ---------------------------------------------------------------- internals
+
+
+def _require_manager(club: Club, by) -> None:
+    if by is None:  # code without a request: commands, the shell
+        return
+    if not can(by, club, "manage"):
+        raise ClubError("forbidden", _("Only a manager of the club may do this."))
+
+
+def _check_role(role) -> None:
+    if role not in Role.values:
+        raise ClubError("role_invalid", _("Choose manager, scorer or member."), "role")
+
+
+def _lock(club: Club) -> Club:
+    """Serialise the writes to one club's members and seasons."""
+    return Club.objects.select_for_update().get(pk=club.pk)
+
+
+def _keep_a_manager(membership: Membership, field) -> None:
+    others = (
+        Membership.objects.filter(club_id=membership.club_id, role=Role.MANAGER)
+        .exclude(pk=membership.pk)
+        .exists()
+    )
+    if not others:
+        raise ClubError(
+            "last_manager",
+            _("A club keeps at least one manager: make somebody else manager first."),
+            field,
+        )
+
+
+def _forget_roles(*users) -> None:
+    """Drop the roles ``clubs.permissions`` cached on these user objects."""
+    for user in users:
+        if hasattr(user, "_club_roles"):
+            del user._club_roles
+
+
+def _name(value, max_length: int) -> str:
+    name = " ".join((value or "").split())
+    if not name:
+        raise ClubError("name_required", _("Give it a name."), "name")
+    if len(name) > max_length:
+        raise ClubError(
+            "name_too_long",
+            _("At most %(n)d characters.") % {"n": max_length},
+            "name",
+        )
+    return name
+
+
+def _season_fields(name, start_date, end_date, rules):
+    name = _name(name, NAME_MAX["season"])
+    if start_date is None:
+        raise ClubError("date_required", _("A season needs a start date."), "start_date")
+    if end_date is not None and end_date < start_date:
+        raise ClubError("dates_inverted", _("The end comes before the start."), "end_date")
+    try:
+        ruleset = parse_rules("fft" if rules is None else rules)
+    except ScoringError as error:
+        raise ClubError.from_scoring(error) from None
+    return name, ruleset.as_dict()
+
+
+def _unique_season_name(club: Club, name: str, pk) -> None:
+    if Season.objects.filter(club=club, name__iexact=name).exclude(pk=pk).exists():
+        raise ClubError(
+            "season_name_taken", _("The club already has a season of this name."), "name"
+        )
+
+
+def _create_invited_user(email: str):
+    try:
+        validate_email(email)
+    except ValidationError:
+        raise ClubError(
+            "email_invalid", _("This is not a valid email address."), "username_or_email"
+        ) from None
+    User = get_user_model()
+    base = re.sub(r"[^\w.+-]", "", email.split("@")[0])[:140] or "player"
+    username, n = base, 1
+    while User.objects.filter(username__iexact=username).exists():
+        n += 1
+        username = f"{base}{n}"
+    user = User(username=username, email=email)
+    user.set_unusable_password()
+    user.save()
+    return user
+
+
+def _send_invitation(membership: Membership, by, request) -> bool:
+    """Mail the set-password link (Django's password-reset token and page); sent?"""
+    user = membership.user
+    path = reverse(
+        "password_reset_confirm",
+        kwargs={
+            "uidb64": urlsafe_base64_encode(force_bytes(user.pk)),
+            "token": default_token_generator.make_token(user),
+        },
+    )
+    if request is not None:
+        link = request.build_absolute_uri(path)
+    else:
+        host = next((h for h in settings.ALLOWED_HOSTS if h and "*" not in h), "localhost")
+        link = f"https://{host.lstrip('.')}{path}"
+    context = {
+        "user": user,
+        "club": membership.club,
+        "role": membership.get_role_display(),
+        "by": by,
+        "link": link,
+        "days": max(1, settings.PASSWORD_RESET_TIMEOUT // 86400),
+    }
+    subject = render_to_string("clubs/manage/invitation_subject.txt", context)
+    body = render_to_string("clubs/manage/invitation_email.txt", context)
+    try:
+        send_mail(" ".join(subject.split()), body, None, [user.email])
+    except Exception:  # a mail server down must not undo the membership
+        log.exception("invitation to %s for %s failed", user.email, membership.club.slug)
+        return False
+    log.info("invitation to %s for %s sent", user.email, membership.club.slug)
+    return True

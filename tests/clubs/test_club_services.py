@@ -1,0 +1,271 @@
+"""clubs.services: who may change a club's members, settings and seasons, and the refusals."""
+
+import datetime
+import re
+
+import pytest
+from django.contrib.auth import get_user_model
+from django.test import RequestFactory
+
+from clubs import services
+from clubs.models import Club, Membership, Player, Role, Season
+from clubs.services import ClubError
+from scoresheet import services as ledger
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture(autouse=True)
+def fast_passwords(settings):
+    """Hashing a password the real way takes a noticeable time per user."""
+    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+
+
+JAN, JUN = datetime.date(2026, 1, 1), datetime.date(2026, 6, 30)
+
+
+@pytest.fixture
+def club(db):
+    return Club.objects.create(name="Club de la Rive", slug="rive")
+
+
+@pytest.fixture
+def manager(make_user, club):
+    user = make_user("marie")
+    Membership.objects.create(club=club, user=user, role=Role.MANAGER)
+    return user
+
+
+@pytest.fixture
+def other_club(db):
+    return Club.objects.create(name="Les Excusés", slug="excuses")
+
+
+def refused(code, call, *args, **kwargs):
+    with pytest.raises(ClubError) as info:
+        call(*args, **kwargs)
+    assert info.value.code == code, info.value.message
+    return info.value
+
+
+# ---------------------------------------------------------------- add_member
+
+
+def test_add_member_by_username_and_by_email(club, manager, make_user):
+    bob = make_user("bob", email="Bob@Example.org")
+    carl = make_user("carl")
+
+    membership = services.add_member(club, username_or_email="bob", role="scorer", by=manager)
+    assert (membership.user, membership.role, membership.invitation) == (bob, "scorer", None)
+
+    membership = services.add_member(club, username_or_email=" carl@EXAMPLE.org ", by=manager)
+    assert (membership.user, membership.role) == (carl, Role.MEMBER)
+
+
+def test_add_member_unknown_email_invites_a_new_login(club, manager, mailoutbox, settings):
+    settings.ALLOWED_HOSTS = ["tarot.example.org"]
+    request = RequestFactory().get("/", HTTP_HOST="tarot.example.org")
+    membership = services.add_member(
+        club, username_or_email="dora.l@example.org", role="member", by=manager, request=request
+    )
+
+    user = membership.user
+    assert user.username == "dora.l" and user.email == "dora.l@example.org"
+    assert not user.has_usable_password() and user.is_active
+    assert membership.invitation is True
+    assert len(mailoutbox) == 1
+    mail = mailoutbox[0]
+    assert mail.to == ["dora.l@example.org"]
+    assert "Club de la Rive" in mail.subject
+    assert "Your username: dora.l" in mail.body
+    assert re.search(r"http://tarot\.example\.org/accounts/reset/\S+/\S+/", mail.body)
+
+
+def test_invited_username_does_not_clash(club, manager, make_user, mailoutbox):
+    make_user("dora", email="dora@elsewhere.org")
+    membership = services.add_member(club, username_or_email="dora@example.org", by=manager)
+    assert membership.user.username == "dora2"
+
+
+def test_add_member_refusals(club, manager, make_user):
+    make_user("bob")
+    make_user("twin1", email="twin@example.org")
+    make_user("twin2", email="TWIN@example.org")
+    add = services.add_member
+
+    refused("user_unknown", add, club, username_or_email="nobody", by=manager)
+    refused("user_unknown", add, club, username_or_email="  ", by=manager)
+    refused("email_invalid", add, club, username_or_email="bad@@example", by=manager)
+    refused("email_ambiguous", add, club, username_or_email="twin@example.org", by=manager)
+    refused("role_invalid", add, club, username_or_email="bob", role="boss", by=manager)
+    error = refused("already_member", add, club, username_or_email="marie", by=manager)
+    assert error.field == "username_or_email"
+    assert Membership.objects.filter(club=club).count() == 1
+
+
+def test_only_a_manager_may_write(club, manager, make_user, other_club):
+    scorer = make_user("sam")
+    Membership.objects.create(club=club, user=scorer, role=Role.SCORER)
+    Membership.objects.create(club=other_club, user=make_user("olga"), role=Role.MANAGER)
+    olga = get_user_model().objects.get(username="olga")
+    make_user("bob")
+
+    for by in (scorer, olga):
+        refused("forbidden", services.add_member, club, username_or_email="bob", by=by)
+        refused("forbidden", services.update_club, club, name="X", is_public=False, by=by)
+    admin = make_user("root", is_superuser=True)
+    assert services.add_member(club, username_or_email="bob", by=admin).role == Role.MEMBER
+
+
+# ---------------------------------------------------------------- roles
+
+
+def test_change_role_keeps_a_manager(club, manager, make_user):
+    mine = Membership.objects.get(user=manager)
+    error = refused("last_manager", services.change_role, mine, Role.SCORER, by=manager)
+    assert error.field == "role"
+    refused("role_invalid", services.change_role, mine, "king", by=manager)
+
+    bob = services.add_member(club, username_or_email=make_user("bob").username, by=manager)
+    services.change_role(bob, Role.MANAGER, by=manager)
+    services.change_role(mine, Role.SCORER, by=manager)  # another manager now: allowed
+    mine.refresh_from_db()
+    assert mine.role == Role.SCORER
+    # marie is no longer a manager: she may not promote herself back
+    refused("forbidden", services.change_role, mine, Role.MANAGER, by=manager)
+
+
+def test_remove_member_keeps_a_manager_and_unlinks_the_player(club, manager, make_user):
+    mine = Membership.objects.get(user=manager)
+    refused("last_manager", services.remove_member, mine, by=manager)
+
+    bob_user = make_user("bob")
+    bob = services.add_member(club, username_or_email="bob", by=manager)
+    player = Player.objects.create(club=club, name="Bert")
+    services.link_player(bob, player, by=manager)
+    services.remove_member(bob, by=manager)
+
+    assert not Membership.objects.filter(user=bob_user).exists()
+    player.refresh_from_db()
+    assert player.user is None  # the player and its results stay
+    assert Membership.objects.get(user=manager).role == Role.MANAGER
+
+
+# ---------------------------------------------------------------- players
+
+
+def test_link_player_moves_and_unlinks(club, manager, make_user, other_club):
+    anna, bert = (Player.objects.create(club=club, name=n) for n in ("Anna", "Bert"))
+    membership = Membership.objects.get(user=manager)
+
+    services.link_player(membership, anna, by=manager)
+    assert Player.objects.get(user=manager) == anna
+    services.link_player(manager, bert, by=manager)  # a user works as well: the link moves
+    assert list(Player.objects.filter(user=manager)) == [bert]
+    services.link_player(membership, None, by=manager)
+    assert not Player.objects.filter(user=manager).exists()
+    services.link_player(manager, bert, by=manager)
+    services.link_player(manager, None, club=club, by=manager)
+    assert not Player.objects.filter(user=manager).exists()
+
+    # one login per club: marie may be linked in another club too
+    Membership.objects.create(club=other_club, user=manager, role=Role.MANAGER)
+    theirs = Player.objects.create(club=other_club, name="Anna")
+    services.link_player(manager, anna, by=manager)
+    services.link_player(manager, theirs, by=manager)
+    assert Player.objects.filter(user=manager).count() == 2
+
+
+def test_link_player_refusals(club, manager, make_user, other_club):
+    membership = Membership.objects.get(user=manager)
+    elsewhere = Player.objects.create(club=other_club, name="Zoe")
+    error = refused("player_not_in_club", services.link_player, membership, elsewhere, by=manager)
+    assert error.field == "player"
+
+    stranger = make_user("stranger")
+    anna = Player.objects.create(club=club, name="Anna")
+    refused("not_a_member", services.link_player, stranger, anna, by=manager)
+
+    bob = services.add_member(club, username_or_email=make_user("bob").username, by=manager)
+    services.link_player(bob, anna, by=manager)
+    refused("player_taken", services.link_player, membership, anna, by=manager)
+    anna.refresh_from_db()
+    assert anna.user == bob.user
+
+
+# ---------------------------------------------------------------- the club
+
+
+def test_update_club(club, manager):
+    services.update_club(club, name="  Club   du Lac ", is_public=False, by=manager)
+    club.refresh_from_db()
+    assert (club.name, club.slug, club.is_public) == ("Club du Lac", "rive", False)
+    refused("name_required", services.update_club, club, name=" ", is_public=True, by=manager)
+    refused("name_too_long", services.update_club, club, name="x" * 121, is_public=1, by=manager)
+
+
+# ---------------------------------------------------------------- seasons
+
+
+def test_create_season_normalises_the_rules(club, manager):
+    season = services.create_season(
+        club,
+        name="2026",
+        start_date=JAN,
+        end_date=JUN,
+        rules={"preset": "fft", "rounding": 10, "poignee": [20, 30, 40], "ante": 10},
+        by=manager,
+    )
+    assert season.rules == {"preset": "fft", "rounding": 10}
+    # positional, as in the issue: (club, name, start, end, rules, by); no rules: fft
+    open_ended = services.create_season(club, "Open", JUN, None, None, manager)
+    assert (open_ended.end_date, open_ended.rules) == (None, {"preset": "fft"})
+
+
+def test_season_refusals(club, manager):
+    create = services.create_season
+    error = refused("dates_inverted", create, club, "S", JUN, JAN, None, manager)
+    assert error.field == "end_date"
+    refused("date_required", create, club, "S", None, None, None, manager)
+    refused("name_required", create, club, "", JAN, None, None, manager)
+    error = refused("rules_invalid", create, club, "S", JAN, None, {"preset": "x"}, manager)
+    assert error.field == "rules"
+    error = refused("rules_invalid", create, club, "S", JAN, None, {"rounding": 3}, manager)
+    assert error.field == "rounding"
+    error = refused("rules_invalid", create, club, "S", JAN, None, {"poignee": [1, -2, 4]}, manager)
+    assert error.field == "poignee"
+    error = refused("rules_invalid", create, club, "S", JAN, None, {"no_prise": "yes"}, manager)
+    assert error.field == "no_prise"
+    refused("rules_invalid", create, club, "S", JAN, None, {"colour": "red"}, manager)
+    create(club, "2026", JAN, None, "fft", manager)
+    refused("season_name_taken", create, club, " 2026", JAN, None, None, manager)
+    assert Season.objects.filter(club=club).count() == 1
+
+
+def test_update_season_keeps_the_rules_of_existing_sheets(club, manager):
+    season = services.create_season(club, "2026", JAN, None, None, manager)
+    players = [Player.objects.create(club=club, name=n) for n in ("A", "B", "C", "D")]
+    sheet = ledger.create_sheet(season=season, players=players, date=JAN)
+
+    services.update_season(
+        season,
+        name="Saison 2026",
+        start_date=JAN,
+        end_date=JUN,
+        rules={"preset": "mouches", "ante": 20, "misere": 10},
+        by=manager,
+    )
+    season.refresh_from_db()
+    assert season.name == "Saison 2026" and season.end_date == JUN
+    assert season.rules == {"preset": "mouches", "misere": 10, "ante": 20}
+    sheet.refresh_from_db()
+    assert sheet.rules == {"preset": "fft"}  # frozen when the sheet was opened
+    assert sheet.ruleset.preset == "fft"
+
+    update = services.update_season
+    refused("dates_inverted", update, season, "S", JUN, JAN, season.rules, manager)
+    refused("rules_invalid", update, season, "S", JAN, None, {"rounding": 7}, manager)
+    other = services.create_season(club, "2027", JUN, None, None, manager)
+    refused("season_name_taken", update, other, "saison 2026", JUN, None, None, manager)
+    season.refresh_from_db()
+    assert (season.name, season.rules["preset"]) == ("Saison 2026", "mouches")  # nothing written
