@@ -10,4 +10,5 @@ urlpatterns = [
     # set_language: the language switcher in base.html posts here
     path("i18n/", include("django.conf.urls.i18n")),
     path("admin/", admin.site.urls),
+    path("", include("clubs.urls_manage")),
 ]
