@@ -224,9 +224,14 @@ class HandForm(forms.Form):
         fields["taker"] = forms.ChoiceField(
             label=_("Preneur"),
             help_text=_("Whose bouts and points you enter.") if self.two_players else None,
-            choices=[*players, (PASSED, _("Everybody passed"))],
+            # two players bid nothing: there is always a hand to score
+            choices=players if self.two_players else [*players, (PASSED, _("Everybody passed"))],
             widget=radio,
-            error_messages={"required": _("Choose the preneur, or everybody passed.")},
+            error_messages={
+                "required": _("Choose the player.")
+                if self.two_players
+                else _("Choose the preneur, or everybody passed.")
+            },
         )
         if not self.two_players:
             fields["contract"] = forms.ChoiceField(

@@ -292,11 +292,14 @@ def describe_hand(data, rules, names):
         ngettext("%(n)s bout", "%(n)s bouts", bouts) % {"n": bouts},
     )
     points = Decimal(str(data.get("points", 0)))
+    if rules.preset == "two_players":
+        with_rest = _("%(points)s (the other %(rest)s)")
+    else:
+        with_rest = _("%(points)s (defence %(rest)s)")
     add(
         "points",
         _("Points"),
-        _("%(points)s (defence %(rest)s)")
-        % {"points": format_number(points), "rest": format_number(Decimal(91) - points)},
+        with_rest % {"points": format_number(points), "rest": format_number(Decimal(91) - points)},
         _("%(points)s points") % {"points": format_number(points)},
     )
     if rules.preset != "two_players" and 0 <= bouts <= 3:

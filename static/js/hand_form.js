@@ -6,7 +6,8 @@
    - keeps the summary "Dealer: Dora · Bert sits out" in step, and at six seats
      moves the sitter-out along with the dealer;
    - asks the server for the scores (debounced) whenever the form changes, and
-     shows them above the Save button. */
+     shows them above the Save button;
+   - Enter in a field closes the phone's keyboard instead of saving. */
 (function () {
   "use strict";
 
@@ -149,6 +150,15 @@
     if (event.target === points) {
       updateLayout();
       schedule();
+    }
+  });
+
+  // The keyboard's Enter/Done after the points closes the keyboard; it does not
+  // save a hand whose petit au bout or poignée is still to be tapped.
+  form.addEventListener("keydown", function (event) {
+    if (event.key === "Enter" && event.target.matches("input:not([type=submit])")) {
+      event.preventDefault();
+      event.target.blur();
     }
   });
 

@@ -83,6 +83,7 @@ def enter_hand(page, taps):
     tap_choice(page, "bouts", taps["bouts"])
     page.locator("#id_points").tap()
     page.keyboard.type(taps["points"])
+    page.keyboard.press("Enter")  # closes the keyboard, saves nothing
     rest = Decimal(91) - Decimal(taps["points"])
     expect(page.locator("[data-defence-points]")).to_have_text(str(rest))
     if "petit_au_bout" in taps:

@@ -110,6 +110,19 @@ def test_two_players_has_no_contract_partner_or_poignee(make_sheet):
     for absent in ("contract", "partner", "poignee_0", "sits_out"):
         assert absent not in form.fields
     assert form.fields["points"].widget.attrs["step"] == "1"
+    # no bidding at two: nobody passes
+    assert form.fields["taker"].choices == [("0", "Anna"), ("1", "Bert")]
+    form = form_for(form.sheet, post(taker=1, bouts=2, points=45))
+    assert form.is_valid(), form.errors
+    assert form.hand_data == {
+        "dealer": None,
+        "taker": "Bert",
+        "bouts": 2,
+        "points": 45,
+        "petit_au_bout": None,
+        "chelem": None,
+    }
+    assert form.result.scores == {"Anna": -29, "Bert": 29}
 
 
 # ---------------------------------------------------------------- defaults

@@ -263,6 +263,8 @@ def test_unknown_sheet_and_hand_are_404(scorer_client, sheet, seeded):
         ("hand_edit", [sheet.pk, 99]),
         ("hand_delete", [sheet.pk, 99]),
         ("hand_restore", [sheet.pk, 99]),
+        ("hand_create", [int("9" * 30)]),  # beyond any database integer
+        ("hand", [sheet.pk, int("9" * 30)]),
     ]:
         path = reverse(f"scoresheet:{name}", args=[slug, *args])
         posted = name in ("hand_preview", "hand_delete", "hand_restore")
@@ -270,6 +272,8 @@ def test_unknown_sheet_and_hand_are_404(scorer_client, sheet, seeded):
         assert response.status_code == 404, (name, args)
     assert scorer_client.post(url("hand_preview", sheet) + "?hand=99", {}).status_code == 404
     assert scorer_client.post(url("hand_preview", sheet) + "?hand=x", {}).status_code == 404
+    big = url("hand_preview", sheet) + "?hand=" + "9" * 30
+    assert scorer_client.post(big, {}).status_code == 404
 
 
 # ---------------------------------------------------------------- reading a hand
