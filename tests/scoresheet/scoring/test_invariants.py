@@ -181,7 +181,7 @@ def test_a_hand_sums_to_zero(case):
     assert str(result.explanation)
 
 
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=100, deadline=None)
 @given(sheet_st("mouches"))
 def test_a_mouches_sheet_with_its_pools_sums_to_zero(sheet):
     result = score_sheet(sheet)
@@ -191,7 +191,7 @@ def test_a_mouches_sheet_with_its_pools_sums_to_zero(sheet):
         assert all(pool > 0 for pool in hand.pools) or sheet.rules.ante == 0
 
 
-@settings(max_examples=75, deadline=None)
+@settings(max_examples=50, deadline=None)
 @given(sheet_st())
 def test_a_sheet_sums_to_zero(sheet):
     result = score_sheet(sheet)
@@ -265,7 +265,7 @@ def test_json_round_trip_scores_the_same(case):
     assert out["scores"] == expected
 
 
-@settings(max_examples=75, deadline=None)
+@settings(max_examples=50, deadline=None)
 @given(sheet_st())
 def test_json_sheet_round_trip(sheet):
     data = {
