@@ -10,5 +10,6 @@ urlpatterns = [
     # set_language: the language switcher in base.html posts here
     path("i18n/", include("django.conf.urls.i18n")),
     path("admin/", admin.site.urls),
+    path("", include("clubs.urls_standings")),
     path("", include("clubs.urls_manage")),
 ]

@@ -1,0 +1,75 @@
+"""The club's standings: all seasons (with a season filter) and one season's.
+
+A constant number of queries whatever the size of the ledger: the club (the
+permission gate), its seasons (the season links and filter choices, loaded
+once), the number of players (for the pagination) and the page's rows, both
+over the summary tables of ``clubs.standings``. ``?_export=csv`` or ``xlsx``
+downloads every row (not just the page), filtered and sorted as shown.
+"""
+
+from django.http import Http404
+from django.utils.text import slugify
+from django.utils.translation import gettext_lazy as _
+from django.views.generic import TemplateView
+from django_tables2 import SingleTableMixin
+from django_tables2.export import ExportMixin, TableExport
+
+from clubs.filters_standings import StandingsFilter
+from clubs.permissions import club_view
+from clubs.tables_standings import StandingsTable
+
+PER_PAGE = 50
+
+
+class StandingsView(ExportMixin, SingleTableMixin, TemplateView):
+    template_name = "clubs/standings.html"
+    table_class = StandingsTable
+    table_pagination = {"per_page": PER_PAGE}
+    export_formats = (TableExport.CSV, TableExport.XLSX)
+
+    def get(self, request, *args, season_id=None, **kwargs):
+        club = request.club
+        self.seasons = list(club.seasons.order_by("-start_date", "-pk"))
+        season = None
+        if season_id is not None:
+            season = next((s for s in self.seasons if s.pk == season_id), None)
+            if season is None:
+                raise Http404
+        self.filter = StandingsFilter(
+            request.GET, club=club, seasons=self.seasons, season=season, request=request
+        )
+        return super().get(request, *args, **kwargs)
+
+    def exporting(self):
+        return TableExport.is_valid_format(self.request.GET.get(self.export_trigger_param))
+
+    def get_table_data(self):
+        return self.filter.qs
+
+    def get_table_pagination(self, table):
+        # An export takes every row; the page it was asked from needs no count.
+        return False if self.exporting() else super().get_table_pagination(table)
+
+    def get_export_filename(self, export_format):
+        season = self.filter.selected_season
+        label = slugify(season.name) if season else "all-seasons"
+        return f"standings-{self.request.club.slug}-{label}.{export_format}"
+
+    def get_dataset_kwargs(self):
+        return {"title": str(_("Standings"))}
+
+    def get_context_data(self, **kwargs):
+        context = super().get_context_data(**kwargs)
+        context.update(
+            club=self.request.club,
+            seasons=self.seasons,
+            season=self.filter.selected_season,
+            season_page=self.filter.season is not None,
+            filter=self.filter,
+            export_formats=self.export_formats,
+        )
+        return context
+
+
+club_standings = club_view("read")(StandingsView.as_view())
+season_standings = club_view("read")(StandingsView.as_view())
