@@ -237,26 +237,45 @@ def score_hand(rules: Rules, hand: Hand, pools: tuple = ()) -> HandResult:
 
     halves = [0] * nseat
     if hand.taker is None:
-        result = HandResult(players, (0,) * nseat, "passed", sits_out=out)
+        core = _PASSED
     elif preset == "two_players":
-        result = _score_two(rules, hand, players, out, halves)
+        core = _score_two(rules, hand, players, out, halves)
     else:
-        result = _score_contract(rules, hand, players, n, out, halves)
+        core = _score_contract(rules, hand, players, n, out, halves)
     if not miseres and preset != "mouches":
-        return result
+        return HandResult(
+            players, tuple(halves), *core[:15], out, (), 0, None, None, (), *core[15:]
+        )
 
     # Rarer path: misère payments and mouches pools come on top of the card scores.
+    misere_value = 0
     if miseres:
-        value = rules.misere
+        misere_value = rules.misere
         for name in miseres:
             for i, player in enumerate(players):
                 if player != out:
-                    halves[i] -= 2 * value
-            halves[players.index(name)] += 2 * value * n
-        result = result._replace(miseres=tuple(miseres), misere_value=value)
+                    halves[i] -= 2 * misere_value
+            halves[players.index(name)] += 2 * misere_value * n
+    before = after = None
+    moves = ()
     if preset == "mouches":
-        result = _pools(rules, result, players, dealer, pools, halves)
-    return result._replace(halves=tuple(halves))
+        before, after, moves = _pools(rules, core[1], core[7], players, dealer, pools, halves)
+    return HandResult(
+        players,
+        tuple(halves),
+        *core[:15],
+        out,
+        tuple(miseres),
+        misere_value,
+        before,
+        after,
+        moves,
+        *core[15:],
+    )
+
+
+# The components of a hand where everybody passed (HandResult's fields after halves).
+_PASSED = ("passed", None, None, None, 0, 0, 0, False, 0, 0, 0, 0, 0, 0, (), 0, 0, "two_to_one")
 
 
 def _score_contract(rules, hand, players, n, out, halves):
@@ -343,9 +362,7 @@ def _score_contract(rules, hand, players, n, out, halves):
             halves[ti] = 2 * s2
             halves[pi] = s2
         playing = (ti, pi)
-    return HandResult(
-        players,
-        tuple(halves),
+    return (
         "contract",
         taker,
         partner,
@@ -361,12 +378,6 @@ def _score_contract(rules, hand, players, n, out, halves):
         amount,
         per_defender,
         playing,
-        out,
-        (),
-        0,
-        None,
-        None,
-        (),
         ph,
         bouts,
         rules.five_player_split,
@@ -412,9 +423,7 @@ def _score_two(rules, hand, players, out, halves):
         if players[i] != out:
             halves[i] = -2 * per_defender
     halves[ti] = 2 * per_defender
-    return HandResult(
-        players,
-        tuple(halves),
+    return (
         "two_players",
         taker,
         None,
@@ -430,12 +439,6 @@ def _score_two(rules, hand, players, out, halves):
         amount,
         per_defender,
         (ti,),
-        out,
-        (),
-        0,
-        None,
-        None,
-        (),
         ph,
         bouts,
         "two_to_one",
@@ -536,8 +539,12 @@ def _petit_chelem(rules, hand):
     return table[key]
 
 
-def _pools(rules, result, players, dealer, pools, halves):
-    """Mouches: antes, the dealer's stake, and the taker's take or payment."""
+def _pools(rules, taker, made, players, dealer, pools, halves):
+    """Mouches: antes, the dealer's stake, and the taker's take or payment.
+
+    Returns the pools before and after the hand and the payments, as
+    (event, player, amount) with event "ante", "stake", "take" or "pay".
+    """
     before = tuple(pools)
     pools = list(before)
     moves = []
@@ -552,11 +559,10 @@ def _pools(rules, result, players, dealer, pools, halves):
     pools[index] += rules.dealer_stake
     halves[players.index(dealer)] -= 2 * rules.dealer_stake
     moves.append(("stake", dealer, -rules.dealer_stake))
-    taker = result.taker
     if taker is not None:
         largest = max(pools)
         ti = players.index(taker)
-        if result.made:
+        if made:
             pools.pop(pools.index(largest))
             halves[ti] += 2 * largest
             moves.append(("take", taker, largest))
@@ -564,7 +570,7 @@ def _pools(rules, result, players, dealer, pools, halves):
             pools.append(largest)
             halves[ti] -= 2 * largest
             moves.append(("pay", taker, -largest))
-    return result._replace(pools_before=before, pools=tuple(pools), pool_moves=tuple(moves))
+    return before, tuple(pools), tuple(moves)
 
 
 def score_sheet(sheet: Sheet) -> SheetResult:
@@ -573,7 +579,6 @@ def score_sheet(sheet: Sheet) -> SheetResult:
     players = sheet.players
     results = []
     pools = ()
-    totals = [0] * len(players)
     for number, hand in enumerate(sheet.hands, start=1):
         try:
             result = score_hand(rules, hand, pools)
@@ -582,6 +587,9 @@ def score_sheet(sheet: Sheet) -> SheetResult:
             raise
         if result.pools is not None:
             pools = result.pools
-        totals = [a + b for a, b in zip(totals, result.halves)]
         results.append(result)
-    return SheetResult(players, tuple(results), tuple(totals), pools if rules.has_pools else None)
+    if results:
+        totals = tuple(sum(column) for column in zip(*(r.halves for r in results)))
+    else:
+        totals = (0,) * len(players)
+    return SheetResult(players, tuple(results), totals, pools if rules.has_pools else None)
