@@ -1,8 +1,24 @@
 """Site-wide views that belong to no app."""
 
+from django.db.models import Q
 from django.shortcuts import render
+
+from clubs.models import Club, Membership, Role
 
 
 def home(request):
-    """The landing page. Apps add their links to templates/home.html."""
-    return render(request, "home.html")
+    """The landing page: the clubs this user may read (public ones and their own)."""
+    user = request.user
+    clubs = Club.objects.all()
+    roles = {}
+    if user.is_authenticated:
+        roles = dict(Membership.objects.filter(user=user).values_list("club_id", "role"))
+        if not user.is_superuser:
+            clubs = clubs.filter(Q(is_public=True) | Q(pk__in=roles))
+    else:
+        clubs = clubs.filter(is_public=True)
+    clubs = list(clubs.order_by("name"))
+    for club in clubs:
+        club.role = Role(roles[club.pk]).label if club.pk in roles else ""
+        club.members_only = not club.is_public
+    return render(request, "home.html", {"clubs": clubs})

@@ -1,0 +1,389 @@
+"""Opening a sheet: the form, the club's current season and house rules in words.
+
+The seats are six selects of the club's players, in dealing order, plus one text
+box for players the club does not know yet: new names take the empty seats in
+order (leave seat 2 empty and type "Zoé": Zoé sits second). That works without
+JavaScript on any phone and keeps the dealing order explicit.
+"""
+
+from django import forms
+from django.db.models import Q
+from django.utils import timezone
+from django.utils.translation import gettext_lazy as _
+from django.utils.translation import ngettext, pgettext_lazy
+
+from clubs.models import Player, Season
+from scoresheet.scoring import ScoringError
+from scoresheet.scoring.jsonformat import parse_rules
+from scoresheet.scoring.rules import PRESETS
+
+SEATS = 6
+
+PRESET_LABELS = {
+    "fft": pgettext_lazy("preset", "FFT"),
+    "pousse": pgettext_lazy("preset", "FFT with pousse"),
+    "contre5": pgettext_lazy("preset", "garde contre ×5, petit chelem"),
+    "fixed": pgettext_lazy("preset", "fixed scores"),
+    "mouches": pgettext_lazy("preset", "mouches (pools)"),
+    "two_players": pgettext_lazy("preset", "two players"),
+}
+ROUNDING_CHOICES = [
+    ("1", pgettext_lazy("rounding", "none")),
+    ("5", "5"),
+    ("10", "10"),
+]
+SPLIT_CHOICES = [
+    ("two_to_one", pgettext_lazy("five_player_split", "taker 2, partner 1")),
+    ("equal", pgettext_lazy("five_player_split", "equal")),
+]
+
+
+def describe_rules(rules) -> str:
+    """House rules in words: "FFT, rounding 10, misère 10" (defaults left out).
+
+    ``rules`` is a preset name, an options dict (as stored) or a ``Rules``.
+    """
+    try:
+        ruleset = rules if hasattr(rules, "preset") else parse_rules(rules)
+    except ScoringError:
+        return str(_("unreadable rules"))
+    parts = [str(PRESET_LABELS.get(ruleset.preset, ruleset.preset))]
+    if ruleset.rounding != 1:
+        parts.append(str(_("rounding %(value)s")) % {"value": ruleset.rounding})
+    if ruleset.poignee != (20, 30, 40):
+        parts.append(str(_("poignée %(values)s")) % {"values": "/".join(map(str, ruleset.poignee))})
+    if ruleset.misere:
+        parts.append(str(_("misère %(value)s")) % {"value": ruleset.misere})
+    if ruleset.no_prise:
+        parts.append(str(_("no prise")))
+    if ruleset.five_player_split == "equal":
+        parts.append(str(_("taker and partner split equally")))
+    if ruleset.has_pools:
+        parts.append(
+            str(_("ante %(ante)s, dealer %(stake)s"))
+            % {"ante": ruleset.ante, "stake": ruleset.dealer_stake}
+        )
+    return ", ".join(parts)
+
+
+def current_season(club, today=None, seasons=None):
+    """The season covering today (the latest starting, if several), else the latest one.
+
+    ``seasons``: the club's seasons already fetched, newest first (saves a query).
+    """
+    today = today or timezone.localdate()
+    if seasons is None:
+        seasons = list(club.seasons.order_by("-start_date", "-pk"))
+    for season in seasons:
+        if season.start_date <= today and (season.end_date is None or season.end_date >= today):
+            return season
+    return seasons[0] if seasons else None
+
+
+class SeasonChoiceField(forms.ModelChoiceField):
+    def label_from_instance(self, obj):
+        return f"{obj.name} — {describe_rules(obj.rules)}"
+
+
+class DateInput(forms.DateInput):
+    input_type = "date"
+
+    def __init__(self, attrs=None):
+        super().__init__(attrs, format="%Y-%m-%d")
+
+
+class SheetForm(forms.Form):
+    """A new sheet: season, date, table, seats in dealing order, and its rules."""
+
+    season = SeasonChoiceField(queryset=Season.objects.none(), label=_("Season"), empty_label=None)
+    date = forms.DateField(label=_("Date"), widget=DateInput())
+    table = forms.CharField(label=_("Table (optional)"), max_length=40, required=False)
+    new_players = forms.CharField(
+        label=_("New players"),
+        max_length=400,
+        required=False,
+        help_text=_(
+            "Names the club does not know yet, separated by commas. "
+            "They take the empty seats, in order."
+        ),
+    )
+
+    custom_rules = forms.BooleanField(
+        label=_("Play other rules at this table"),
+        required=False,
+        help_text=_("Unticked, the sheet follows the season's house rules."),
+    )
+    preset = forms.ChoiceField(
+        label=_("Rules"),
+        choices=[(p, PRESET_LABELS[p]) for p in PRESETS],
+        widget=forms.RadioSelect,
+        initial="fft",
+    )
+    rounding = forms.TypedChoiceField(
+        label=_("Round the amount per defender to"),
+        choices=ROUNDING_CHOICES,
+        coerce=int,
+        widget=forms.RadioSelect,
+        initial="1",
+    )
+    poignee_single = forms.IntegerField(label=_("Single poignée"), min_value=0, initial=20)
+    poignee_double = forms.IntegerField(label=_("Double poignée"), min_value=0, initial=30)
+    poignee_triple = forms.IntegerField(label=_("Triple poignée"), min_value=0, initial=40)
+    misere = forms.IntegerField(
+        label=_("Misère"),
+        min_value=0,
+        initial=0,
+        help_text=_("What each other player pays a player who declares misère; 0: no misère."),
+    )
+    no_prise = forms.BooleanField(label=_("No prise: the lowest bid is garde"), required=False)
+    five_player_split = forms.ChoiceField(
+        label=_("At five, taker and partner share"),
+        choices=SPLIT_CHOICES,
+        widget=forms.RadioSelect,
+        initial="two_to_one",
+    )
+    ante = forms.IntegerField(
+        label=_("Ante"),
+        min_value=0,
+        initial=10,
+        help_text=_("Mouches: what each player pays into a new pool."),
+    )
+    dealer_stake = forms.IntegerField(
+        label=_("Dealer's stake"),
+        min_value=0,
+        initial=5,
+        help_text=_("Mouches: what the dealer adds to the pool before each hand."),
+    )
+
+    RULE_FIELDS = (
+        "preset",
+        "rounding",
+        "poignee_single",
+        "poignee_double",
+        "poignee_triple",
+        "misere",
+        "no_prise",
+        "five_player_split",
+        "ante",
+        "dealer_stake",
+    )
+    #: LedgerError/ScoringError ``field`` → the form field that shows it.
+    ERROR_FIELDS = {"rules": "preset", "poignee": "poignee_single", "players": None}
+
+    def __init__(self, *args, club, today=None, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.club = club
+        self.fields["season"].queryset = club.seasons.order_by("-start_date", "-pk")
+        players = Player.objects.filter(club=club).order_by("name")
+        for i in range(1, SEATS + 1):
+            field = forms.ModelChoiceField(
+                queryset=players,
+                required=False,
+                label=_("Seat %(n)s") % {"n": i},
+                empty_label="—",
+            )
+            self.fields[f"seat_{i}"] = field
+        # Seats right after the date and table, in the order they are shown.
+        order = ["season", "date", "table", *self.seat_names, "new_players"]
+        self.order_fields(order)
+        if not self.is_bound:
+            season = current_season(club, today)
+            self.initial.setdefault("date", today or timezone.localdate())
+            if season is not None:
+                self.initial.setdefault("season", season.pk)
+                for name, value in self.rule_initial(season.rules).items():
+                    self.initial.setdefault(name, value)
+
+    # ---------------------------------------------------------------- helpers
+
+    @property
+    def seat_names(self):
+        return [f"seat_{i}" for i in range(1, SEATS + 1)]
+
+    def seat_fields(self):
+        return [self[name] for name in self.seat_names]
+
+    def rule_fields(self):
+        return [self[name] for name in self.RULE_FIELDS]
+
+    def rule_errors(self):
+        return any(self[name].errors for name in self.RULE_FIELDS)
+
+    @staticmethod
+    def rule_initial(rules) -> dict:
+        """The option fields' values for stored rules."""
+        try:
+            ruleset = parse_rules(rules)
+        except ScoringError:
+            return {}
+        single, double, triple = ruleset.poignee
+        return {
+            "preset": ruleset.preset,
+            "rounding": str(ruleset.rounding),
+            "poignee_single": single,
+            "poignee_double": double,
+            "poignee_triple": triple,
+            "misere": ruleset.misere,
+            "no_prise": ruleset.no_prise,
+            "five_player_split": ruleset.five_player_split,
+            "ante": ruleset.ante,
+            "dealer_stake": ruleset.dealer_stake,
+        }
+
+    def field_for_error(self, field):
+        """The form field that shows an error the services raised about ``field``."""
+        name = self.ERROR_FIELDS.get(field, field)
+        return name if name in self.fields else None
+
+    # ---------------------------------------------------------------- validation
+
+    def _new_names(self):
+        text = self.cleaned_data.get("new_players") or ""
+        return [" ".join(name.split()) for name in text.split(",") if name.strip()]
+
+    def clean_new_players(self):
+        names = [" ".join(n.split()) for n in self.cleaned_data["new_players"].split(",")]
+        names = [n for n in names if n]
+        too_long = [n for n in names if len(n) > Player._meta.get_field("name").max_length]
+        if too_long:
+            raise forms.ValidationError(_("A name is too long: %(name)s") % {"name": too_long[0]})
+        folded = [n.casefold() for n in names]
+        if len(set(folded)) != len(folded):
+            raise forms.ValidationError(_("A new name is typed twice."))
+        return ", ".join(names)
+
+    def clean(self):
+        cleaned = super().clean()
+        seat_fields = [*self.seat_names, "new_players"]
+        seated = None
+        if not any(self[name].errors for name in seat_fields):
+            seated = self._clean_seats(cleaned)
+        ruleset = None
+        if not any(self[name].errors for name in ("season", *self.RULE_FIELDS)):
+            ruleset = self._clean_rules(cleaned)
+        if seated is not None and ruleset is not None:
+            self._check_table_size(ruleset, len(seated))
+        if seated is not None:
+            cleaned["seated"] = seated
+        return cleaned
+
+    def _clean_seats(self, cleaned):
+        """The players in dealing order: a ``Player``, or the name of one to create."""
+        seats = [cleaned.get(name) for name in self.seat_names]
+        names = self._new_names()
+        # A name the club knows (in any case) is that player, not a new one.
+        known = {}
+        if names:
+            query = Q()
+            for name in names:
+                query |= Q(name__iexact=name)
+            for player in Player.objects.filter(Q(club=self.club) & query):
+                known[player.name.casefold()] = player
+        pending = [known.get(n.casefold(), n) for n in names]
+        seated = []
+        for seat in seats:
+            if seat is None:
+                if pending:
+                    seated.append(pending.pop(0))
+            else:
+                seated.append(seat)
+        seated.extend(pending)
+        if len(seated) > SEATS:
+            self.add_error(
+                None,
+                _("A table seats at most %(max)s players; %(n)s are named.")
+                % {"max": SEATS, "n": len(seated)},
+            )
+            return None
+        if len(seated) < 2:
+            self.add_error(None, _("Seat at least 2 players."))
+            return None
+        seen = set()
+        for player in seated:
+            key = player.pk if isinstance(player, Player) else player.casefold()
+            if key in seen:
+                label = player.name if isinstance(player, Player) else player
+                message = _("%(name)s is seated twice.") % {"name": label}
+                self.add_error(self._seat_of(player) or "new_players", message)
+                return None
+            seen.add(key)
+        return seated
+
+    def _clean_rules(self, cleaned):
+        """The sheet's ruleset (the season's unless custom rules are ticked)."""
+        if cleaned.get("season") is None:
+            return None
+        try:
+            rules = self.rules_value()
+            return parse_rules(rules if rules is not None else cleaned["season"].rules)
+        except ScoringError as error:
+            self.add_error(self.field_for_error(error.field), error.message)
+            return None
+
+    def _seat_of(self, player):
+        """The last seat field holding ``player`` (where a duplicate shows)."""
+        found = None
+        for name in self.seat_names:
+            if self.cleaned_data.get(name) == player:
+                found = name
+        return found
+
+    def _check_table_size(self, ruleset, n):
+        if ruleset.preset == "two_players":
+            if n > 3:
+                self.add_error(
+                    None,
+                    ngettext(
+                        "The two-player rules seat 2 players (3 when one sits out each "
+                        "hand); %(n)s player is seated.",
+                        "The two-player rules seat 2 players (3 when one sits out each "
+                        "hand); %(n)s players are seated.",
+                        n,
+                    )
+                    % {"n": n},
+                )
+        elif n == 2:
+            self.add_error(
+                None,
+                _(
+                    "Two players play the two-player rules: tick “Play other rules at "
+                    "this table” and choose “two players”."
+                ),
+            )
+
+    def rules_value(self):
+        """The sheet's rules as the services take them; None: the season's house rules."""
+        data = self.cleaned_data
+        if not data.get("custom_rules"):
+            return None
+        rules = {
+            "preset": data["preset"],
+            "rounding": data["rounding"],
+            "poignee": [data["poignee_single"], data["poignee_double"], data["poignee_triple"]],
+            "misere": data["misere"],
+            "no_prise": data["no_prise"],
+            "five_player_split": data["five_player_split"],
+            "ante": data["ante"],
+            "dealer_stake": data["dealer_stake"],
+        }
+        return parse_rules(rules).as_dict()
+
+    def full_clean(self):
+        # The rule options only count with custom rules: otherwise they are not
+        # validated at all (disabled fields keep their initial values).
+        ignored = []
+        if self.is_bound and not self._custom_rules_ticked():
+            ignored = [f for n in self.RULE_FIELDS if not (f := self.fields[n]).disabled]
+        for field in ignored:
+            field.disabled = True
+        try:
+            super().full_clean()
+        finally:
+            for field in ignored:
+                field.disabled = False
+
+    def _custom_rules_ticked(self):
+        widget = self.fields["custom_rules"].widget
+        return bool(
+            widget.value_from_datadict(self.data, self.files, self.add_prefix("custom_rules"))
+        )
