@@ -1,19 +1,295 @@
-"""Placeholder until the views are written (replaced in this session)."""
+"""A club's sheets: the list, opening a sheet, the sheet as the paper feuille de marque,
+and its export in the JSON format of HAND_FORMAT.md.
 
-from django.http import Http404
+The sheet page reads the ledger, never the engine: a constant number of queries
+(the sheet, its seats, its hands, its score rows), running totals summed in Python.
+"""
+
+import json
+from dataclasses import dataclass, field
+from decimal import Decimal
+
+from django.contrib import messages
+from django.db import transaction
+from django.http import HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.utils.text import slugify
+from django.utils.translation import gettext as _
+from django.utils.translation import pgettext
+from django_tables2 import RequestConfig
+
+from clubs.models import Player
+from clubs.permissions import can, club_view
+from scoresheet import services
+from scoresheet.filters import SheetFilter
+from scoresheet.forms_sheets import SheetForm, describe_rules
+from scoresheet.models import Contract, ScoreRow, Sheet
+from scoresheet.tables import SheetTable, sheet_rows
+
+PER_PAGE = 25
 
 
-def sheet_list(request, *args, **kwargs):
-    raise Http404
+# ---------------------------------------------------------------- list
 
 
-def sheet_create(request, *args, **kwargs):
-    raise Http404
+@club_view("read")
+def sheet_list(request, slug):
+    club = request.club
+    data = request.GET.copy()
+    data.setdefault("players", "")
+    sheet_filter = SheetFilter(data, queryset=sheet_rows(club), request=request)
+    table = SheetTable(sheet_filter.qs, club=club)
+    RequestConfig(request, paginate={"per_page": PER_PAGE}).configure(table)
+    return render(
+        request,
+        "scoresheet/sheet_list.html",
+        {
+            "club": club,
+            "filter": sheet_filter,
+            "table": table,
+            "may_score": can(request.user, club, "score"),
+        },
+    )
 
 
-def sheet_detail(request, *args, **kwargs):
-    raise Http404
+# ---------------------------------------------------------------- create
 
 
-def sheet_export(request, *args, **kwargs):
-    raise Http404
+@club_view("score")
+def sheet_create(request, slug):
+    club = request.club
+    has_season = club.seasons.exists()
+    form = SheetForm(request.POST or None, club=club)
+    if request.method == "POST" and has_season and form.is_valid():
+        try:
+            sheet = _open_sheet(club, form, request.user)
+        except services.LedgerError as error:
+            form.add_error(form.field_for_error(error.field), error.message)
+        else:
+            messages.success(request, _("Sheet opened. Enter the first hand when it is played."))
+            return redirect("scoresheet:sheet", club.slug, sheet.pk)
+    return render(
+        request,
+        "scoresheet/sheet_form.html",
+        {"club": club, "form": form, "has_season": has_season},
+    )
+
+
+def _open_sheet(club, form, user):
+    """New players and the sheet in one transaction: a refusal leaves nothing behind."""
+    data = form.cleaned_data
+    with transaction.atomic():
+        players = [
+            p if isinstance(p, Player) else Player.objects.create(club=club, name=p)
+            for p in data["seated"]
+        ]
+        return services.create_sheet(
+            season=data["season"],
+            players=players,
+            date=data["date"],
+            table=data["table"].strip(),
+            rules=form.rules_value(),
+            user=user,
+        )
+
+
+# ---------------------------------------------------------------- the sheet
+
+
+@dataclass
+class Cell:
+    score: Decimal
+    running: Decimal
+
+
+@dataclass
+class HandLine:
+    """One row of the feuille de marque, everything the template shows."""
+
+    hand: object
+    dealer: str = ""
+    taker: str = ""
+    partner: str = ""
+    sits_out: str = ""
+    contract: str = ""
+    made: bool | None = None
+    bonuses: list = field(default_factory=list)  # (css class, text)
+    cells: list = field(default_factory=list)  # a Cell per seat, in dealing order
+    pools: list = field(default_factory=list)
+    pool_total: int = 0
+    balanced: bool = True
+
+
+def _bonuses(hand, name):
+    """Petit au bout, poignées, chelem, misères: short words for the row."""
+    out = []
+    if hand.petit_au_bout:
+        side = _("attack") if hand.petit_au_bout == "attack" else _("defence")
+        out.append(("pab", _("petit au bout: %(side)s") % {"side": side}))
+    sizes = {
+        "single": pgettext("poignee", "single"),
+        "double": pgettext("poignee", "double"),
+        "triple": pgettext("poignee", "triple"),
+    }
+    for poignee in hand.poignees:
+        size = sizes.get(poignee["size"], poignee["size"])
+        out.append(
+            (
+                "poignee",
+                _("%(size)s poignée: %(player)s")
+                % {"size": size, "player": name(poignee["player"])},
+            )
+        )
+    for label, chelem in ((_("chelem"), hand.chelem), (_("petit chelem"), hand.petit_chelem)):
+        if chelem:
+            out.append(("chelem", f"{label}: {_chelem_words(chelem)}"))
+    for player_id in hand.miseres:
+        out.append(("misere", _("misère: %(player)s") % {"player": name(player_id)}))
+    return out
+
+
+def _chelem_words(chelem):
+    announced, made_by = chelem.get("announced"), chelem.get("made_by")
+    if made_by == "defence":
+        return _("made by the defence")
+    if announced:
+        return _("announced, made") if made_by == "attack" else _("announced, failed")
+    return _("made, not announced")
+
+
+def _next_dealer(lines, names):
+    """The seat after the last live hand's dealer, in dealing order; the first seat
+    before any hand. The same rule as the hand form's ``forms.suggested_dealer``,
+    computed from the hands already loaded (no query)."""
+    if not names:
+        return ""
+    for line in reversed(lines):
+        if not line.hand.is_deleted and line.dealer in names:
+            return names[(names.index(line.dealer) + 1) % len(names)]
+    return names[0]
+
+
+def _sheet_lines(table, hands, rows, has_pools):
+    """Each hand's line with running totals, from the ledger rows (no scoring here)."""
+    seats = len(table.names)
+
+    def name(player_id):
+        player = table.by_id.get(player_id)
+        return player.name if player else ""
+
+    scores = {}  # hand id → [score per position]
+    made = {}
+    for hand_id, position, score, hand_made in rows:
+        scores.setdefault(hand_id, [Decimal(0)] * seats)[position] = score
+        made[hand_id] = hand_made
+    running = [Decimal(0)] * seats
+    pools_before = 0
+    lines = []
+    for hand in hands:
+        line = HandLine(
+            hand=hand,
+            dealer=name(hand.dealer_id),
+            taker=name(hand.taker_id),
+            partner=(
+                _("alone")
+                if hand.partner_id and hand.partner_id == hand.taker_id
+                else name(hand.partner_id)
+            ),
+            sits_out=name(hand.sits_out_id),
+            contract=Contract(hand.contract).label if hand.contract in Contract.values else "",
+            bonuses=_bonuses(hand, name),
+        )
+        if not hand.is_deleted:
+            row = scores.get(hand.pk, [Decimal(0)] * seats)
+            running = [total + score for total, score in zip(running, row)]
+            line.cells = [Cell(score, total) for score, total in zip(row, running)]
+            line.made = made.get(hand.pk) if hand.contract else None
+            pools_after = sum(hand.pools or ()) if has_pools else 0
+            line.pools = list(hand.pools or ())
+            line.pool_total = pools_after
+            line.balanced = sum(row) + pools_after - pools_before == 0
+            pools_before = pools_after
+        lines.append(line)
+    return lines, running, pools_before
+
+
+@club_view("read")
+def sheet_detail(request, slug, sheet_id):
+    club = request.club
+    sheet = get_object_or_404(Sheet.objects.select_related("season"), club=club, pk=sheet_id)
+    table = services.Table.of(sheet)
+    hands = list(sheet.hands.order_by("number"))
+    rows = ScoreRow.objects.filter(sheet=sheet).values_list("hand_id", "position", "score", "made")
+    ruleset = sheet.ruleset
+    has_pools = ruleset.has_pools
+    lines, totals, pools = _sheet_lines(table, hands, rows, has_pools)
+    live = [line for line in lines if not line.hand.is_deleted]
+    names = list(table.names)
+    may_score = can(request.user, club, "score")
+    show_partner = len(names) >= 5
+    show_sits_out = any(line.sits_out for line in lines)
+    show_bonuses = any(line.bonuses for line in lines)
+    # after the scores: dealer, [partner], [sits out], bouts, points, [bonuses]
+    detail_columns = 3 + show_partner + show_sits_out + show_bonuses
+    return render(
+        request,
+        "scoresheet/sheet_detail.html",
+        {
+            "club": club,
+            "sheet": sheet,
+            "rules_text": describe_rules(ruleset),
+            "names": names,
+            "lines": lines,
+            "live_count": len(live),
+            "deleted_count": len(lines) - len(live),
+            "totals": totals,
+            "standings": list(zip(names, totals)),
+            "has_pools": has_pools,
+            "pools": pools,
+            "balanced": sum(totals) + pools == 0,
+            "show_partner": show_partner,
+            "show_sits_out": show_sits_out,
+            "show_bonuses": show_bonuses,
+            "detail_columns": detail_columns,
+            "pools_col": int(has_pools),
+            # number, taker and contract, the players, [pools], the zero mark, the details
+            "columns": 2 + len(names) + has_pools + 1 + detail_columns,
+            "next_dealer": _next_dealer(lines, names),
+            "may_score": may_score,
+        },
+    )
+
+
+# ---------------------------------------------------------------- export
+
+
+def _json_number(value):
+    if isinstance(value, Decimal):
+        return int(value) if value == value.to_integral_value() else float(value)
+    raise TypeError(f"not JSON serialisable: {value!r}")
+
+
+def sheet_json(sheet) -> dict:
+    """The sheet in HAND_FORMAT.md's sheet format (live hands, names), plus date and table."""
+    table = services.Table.of(sheet)
+    hands = []
+    for hand in sheet.hands.live().order_by("number"):
+        data = services.hand_data(hand, table)
+        hands.append({k: v for k, v in data.items() if v not in (None, [], "")})
+    out = {"rules": sheet.rules, "players": list(table.names)}
+    out["date"] = sheet.date.isoformat()
+    if sheet.table:
+        out["table"] = sheet.table
+    out["hands"] = hands
+    return out
+
+
+@club_view("read")
+def sheet_export(request, slug, sheet_id):
+    """One JSON line: ``manage.py import_sheets`` reads the file back as it is."""
+    sheet = get_object_or_404(Sheet, club=request.club, pk=sheet_id)
+    text = json.dumps(sheet_json(sheet), ensure_ascii=False, default=_json_number)
+    response = HttpResponse(text + "\n", content_type="application/json; charset=utf-8")
+    label = slugify(f"{request.club.slug} {sheet.date.isoformat()} {sheet.table}")
+    response["Content-Disposition"] = f'attachment; filename="{label}-{sheet.pk}.json"'
+    return response
