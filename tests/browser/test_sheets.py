@@ -1,0 +1,145 @@
+"""A club's sheets on a phone: home → club → sheets → a new sheet; the feuille de marque."""
+
+import datetime
+import re
+
+import pytest
+from playwright.sync_api import expect
+
+from scoresheet import services
+from scoresheet.models import Sheet
+from tests.scoresheet.conftest import *  # noqa: F403 (club, season, players, scorer, make_sheet)
+from tests.scoresheet.conftest import SEED_HANDS
+
+pytestmark = pytest.mark.browser
+
+MINUS = "\u2212"
+
+
+def no_sideways_scroll(page):
+    """The page fits a 390px phone; only the sheet's own table may scroll sideways."""
+    assert page.evaluate("document.documentElement.scrollWidth") <= 390
+
+
+def test_scorer_opens_a_sheet_from_the_home_page(
+    page, live_server, log_in, club, season, players, scorer
+):
+    log_in(page, scorer)
+    page.goto(live_server.url + "/")
+    page.get_by_role("link", name=re.compile("Club de la Rive")).click()
+
+    expect(page.get_by_role("heading", level=1)).to_have_text("Club de la Rive")
+    expect(page.locator(".season")).to_contain_text("FFT")
+    no_sideways_scroll(page)
+    page.get_by_role("link", name="All sheets").click()
+
+    expect(page.get_by_role("heading", level=1)).to_have_text("Sheets of Club de la Rive")
+    page.get_by_role("link", name="New sheet").click()
+
+    expect(page.get_by_label("Season")).to_have_value(str(season.pk))
+    no_sideways_scroll(page)
+    for seat, name in enumerate(["Anna", "Bert", "Carl"], start=1):
+        page.get_by_label(f"Seat {seat}").select_option(label=name)
+    # a newcomer takes the first empty seat
+    page.get_by_label("New players").fill("Zoé")
+    page.get_by_label("Table (optional)").fill("2")
+    page.get_by_role("button", name="Open the sheet").click()
+
+    sheet = Sheet.objects.get()
+    expect(page).to_have_url(f"{live_server.url}/clubs/rive/sheets/{sheet.pk}/")
+    expect(page.locator(".notice")).to_contain_text("Sheet opened")
+    strip = page.locator(".totals-strip li")
+    expect(strip).to_have_count(4)
+    for i, name in enumerate(["Anna", "Bert", "Carl", "Zoé"]):
+        expect(strip.nth(i)).to_contain_text(name)
+    expect(page.locator(".next-dealer")).to_contain_text("Anna")
+    expect(page.get_by_role("link", name="Enter a hand")).to_be_visible()
+    no_sideways_scroll(page)
+
+
+def test_form_errors_are_shown_and_nothing_is_stored(
+    page, live_server, log_in, club, season, players, scorer
+):
+    log_in(page, scorer)
+    page.goto(f"{live_server.url}/clubs/rive/sheets/new/")
+    page.get_by_label("Seat 1").select_option(label="Anna")
+    page.get_by_role("button", name="Open the sheet").click()
+
+    expect(page.locator(".error-summary")).to_contain_text("Seat at least 2 players.")
+    expect(page.get_by_label("Seat 1")).to_have_value(str(players[0].pk))
+    assert not Sheet.objects.exists()
+
+
+def test_seeded_sheet_shows_the_totals_and_explains_a_hand(page, live_server, make_sheet, scorer):
+    sheet = make_sheet()
+    for data in SEED_HANDS:
+        services.record_hand(sheet, data, user=scorer)
+    page.goto(f"{live_server.url}/clubs/rive/sheets/{sheet.pk}/")
+
+    expected = {"Anna": "+108", "Bert": "+172", "Carl": f"{MINUS}380", "Dora": "+100"}
+    for name, total in expected.items():
+        expect(page.locator(f'.totals-strip li[data-player="{name}"] .totals-score')).to_have_text(
+            total
+        )
+    footer = page.locator("tfoot .total")
+    expect(footer).to_have_text(list(expected.values()))
+    expect(page.locator("tbody .check-col .visually-hidden")).to_have_count(5)
+    no_sideways_scroll(page)
+
+    explanation = page.locator("#hand-1 + .explain-row .explanation")
+    expect(explanation).to_be_hidden()
+    page.get_by_text("Why? Hand 1").tap()
+    expect(explanation).to_be_visible()
+    expect(explanation).to_have_text("(25 + 15) × 2 = 80 per defender; taker +240")
+    box = explanation.bounding_box()
+    assert box["x"] >= 0 and box["x"] + box["width"] <= 390
+
+    # the table scrolls sideways under a sticky hand number
+    number = page.locator("#hand-3 th")
+    before = number.bounding_box()["x"]
+    page.locator(".sheet-scroll").evaluate("el => el.scrollLeft = 200")
+    assert page.locator(".sheet-scroll").evaluate("el => el.scrollLeft") > 0
+    assert abs(number.bounding_box()["x"] - before) < 1
+
+
+@pytest.mark.parametrize("browser_locale", ["fr-FR"])
+def test_sheet_in_french(page, live_server, make_sheet, scorer):
+    sheet = make_sheet()
+    for data in SEED_HANDS:
+        services.record_hand(sheet, data, user=scorer)
+    page.goto(f"{live_server.url}/clubs/rive/sheets/{sheet.pk}/")
+
+    expect(page.locator('.totals-strip li[data-player="Carl"] .totals-score')).to_have_text(
+        f"{MINUS}380"
+    )
+    expect(page.locator(".next-dealer")).to_contain_text("Prochain donneur")
+    page.get_by_text("Pourquoi\u202f? Donne 1").tap()
+    expect(page.locator("#hand-1 + .explain-row .explanation")).to_contain_text("par défenseur")
+
+
+def test_sheets_list_filter(page, live_server, club, season, make_sheet):
+    make_sheet(4, date=datetime.date(2026, 3, 1), table="A")
+    make_sheet(5, date=datetime.date(2026, 4, 1), table="B")
+    make_sheet(3, date=datetime.date(2026, 5, 1), table="C")
+    page.goto(f"{live_server.url}/clubs/rive/sheets/")
+
+    rows = page.locator("table.sheet-list tbody tr")
+    expect(rows).to_have_count(3)
+    no_sideways_scroll(page)
+    page.get_by_text("Filter", exact=True).tap()
+    page.locator(".filter-form label", has_text=re.compile(r"^\s*5\s*$")).tap()
+    page.get_by_role("button", name="Show").tap()
+
+    expect(page).to_have_url(re.compile(r"players=5"))
+    expect(rows).to_have_count(1)
+    expect(rows.first).to_contain_text("Emil")
+    expect(page.locator(".sheet-filter")).to_have_attribute("open", "")
+
+    page.get_by_label("From").fill("2026-04-15")
+    page.locator(".filter-form label", has_text="Any").tap()
+    page.get_by_role("button", name="Show").tap()
+    expect(rows).to_have_count(1)
+    expect(rows.first).to_contain_text("C")
+
+    page.get_by_role("link", name="Clear").tap()
+    expect(rows).to_have_count(3)
