@@ -11,5 +11,6 @@ urlpatterns = [
     path("i18n/", include("django.conf.urls.i18n")),
     path("admin/", admin.site.urls),
     path("", include("clubs.urls_standings")),
+    path("", include("clubs.urls_stats")),
     path("", include("clubs.urls_manage")),
 ]

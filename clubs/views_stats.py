@@ -1,0 +1,172 @@
+"""Statistics pages: a player's (all seasons, or one) and a club's season.
+
+Every figure comes from ``clubs.statistics`` (SQL aggregates over the ledger)
+and the total and rank from ``clubs.standings`` (the standings' summary), so a
+page runs a fixed number of queries whatever the number of hands: see
+``tests/clubs/test_statistics.py`` where each count is pinned. Nothing here
+scores a hand.
+
+The charts are drawn by ``static/js/charts.js`` with the vendored Chart.js from
+the data of ``{{ …|json_script }}``; each has a table of the same numbers.
+"""
+
+from decimal import Decimal
+
+from django.http import Http404
+from django.shortcuts import get_object_or_404, render
+from django.utils.formats import date_format
+from django.utils.translation import gettext as _
+
+from clubs import statistics as stats
+from clubs.models import Player
+from clubs.permissions import club_view
+from clubs.standings import standings
+from scoresheet.models import ScoreRow
+
+#: How many of the best players the side-by-side chart shows.
+TOP = 5
+
+
+def _number(value):
+    """A Decimal for JSON: an int when whole, else a float (json_script would quote it)."""
+    value = Decimal(value)
+    return int(value) if value == value.to_integral_value() else float(value)
+
+
+def _short_date(date):
+    return date_format(date, "j M")
+
+
+def _season(seasons, season_id):
+    if season_id is None:
+        return None
+    for season in seasons:
+        if season.pk == season_id:
+            return season
+    raise Http404
+
+
+def _top_chart(rows, ranking, player=None):
+    """The running totals of the top players (and ``player`` if not among them), by evening."""
+    shown = ranking[:TOP]
+    if player is not None and all(row["player_id"] != player.pk for row in shown):
+        shown += [row for row in ranking if row["player_id"] == player.pk]
+    running = stats.running_by_evening(rows, [row["player_id"] for row in shown])
+    dates = running["dates"]
+    datasets = [
+        {
+            "label": f"{row['rank']}. {row['name']}",
+            "data": [_number(v) for v in running["series"][row["player_id"]]],
+            "main": player is not None and row["player_id"] == player.pk,
+        }
+        for row in shown
+    ]
+    chart = {
+        "labels": [_short_date(d) for d in dates],
+        "titles": [date_format(d, "DATE_FORMAT") for d in dates],
+        "datasets": datasets,
+        "xTitle": _("Evenings"),
+        "yTitle": _("Running total"),
+    }
+    table = [
+        {"date": date, "values": [running["series"][row["player_id"]][i] for row in shown]}
+        for i, date in enumerate(dates)
+    ]
+    return {
+        "chart": chart,
+        "players": shown,
+        "count": min(TOP, len(ranking)),
+        "rows": table,
+        "points": len(dates),
+    }
+
+
+@club_view("read")
+def player_statistics(request, slug, player_id, season_id=None):
+    """A player's statistics: in one season, or in all the club's seasons."""
+    club = request.club
+    player = get_object_or_404(Player, club=club, pk=player_id)
+    seasons = list(club.seasons.order_by("-start_date", "-pk"))
+    season = _season(seasons, season_id)
+    rows = stats.player_rows(player, season)
+    scope = stats.season_rows(season) if season else ScoreRow.objects.filter(season__club=club)
+
+    ranking = list(standings(club, season=season))
+    standing = next((row for row in ranking if row["player_id"] == player.pk), None)
+    tied = standing is not None and sum(r["rank"] == standing["rank"] for r in ranking) > 1
+    summary = stats.player_summary(rows)
+    per_evening = stats.evenings(rows)
+    context = {
+        "club": club,
+        "player": player,
+        "season": season,
+        "seasons": seasons,
+        "standing": standing,
+        "tied": tied,
+        "ranked": len(ranking),
+        "summary": summary,
+    }
+    if summary["seated"]:
+        if season is not None:
+            # The season by hand: a window SUM over the player's rows in hand order.
+            hands = stats.running_by_hand(rows)
+            running = {
+                "labels": [str(i) for i in range(1, len(hands) + 1)],
+                "titles": [
+                    _("%(date)s, table %(table)s, hand %(number)s")
+                    % {
+                        "date": date_format(h["date"], "DATE_FORMAT"),
+                        "table": h["table"] or "–",
+                        "number": h["number"],
+                    }
+                    for h in hands
+                ],
+                "xTitle": _("Hands"),
+            }
+            values = [h["running"] for h in hands]
+            context["hands"] = hands
+        else:
+            # All seasons by evening: the running total after each date.
+            running = {
+                "labels": [_short_date(e["date"]) for e in per_evening],
+                "titles": [date_format(e["date"], "DATE_FORMAT") for e in per_evening],
+                "xTitle": _("Evenings"),
+            }
+            values = [e["running"] for e in per_evening]
+            context["season_ranks"] = stats.season_ranks(club, player)
+        running["yTitle"] = _("Running total")
+        running["datasets"] = [
+            {"label": player.name, "data": [_number(v) for v in values], "main": True}
+        ]
+        context.update(
+            running_chart=running,
+            running_points=len(values),
+            top=_top_chart(scope, ranking, player),
+            contracts=stats.contracts(rows),
+            streak=stats.taker_streak(rows),
+            evenings=per_evening,
+            best=stats.best_hands(rows),
+            worst=stats.worst_hands(rows),
+        )
+    return render(request, "clubs/stats/player.html", context)
+
+
+@club_view("read")
+def season_statistics(request, slug, season_id):
+    """A club's season: contracts, everybody passed, table sizes, bonuses, players."""
+    club = request.club
+    seasons = list(club.seasons.order_by("-start_date", "-pk"))
+    season = _season(seasons, season_id)
+    rows = stats.season_rows(season)
+    summary = stats.season_summary(rows)
+    context = {"club": club, "season": season, "seasons": seasons, "summary": summary}
+    if summary["hands"]:
+        ranking = list(standings(club, season=season))
+        context.update(
+            contracts=stats.contracts(rows, hands=summary["hands"]),
+            table_sizes=stats.table_sizes(rows),
+            evenings=stats.season_evenings(rows),
+            ranking=ranking,
+            top=_top_chart(rows, ranking),
+        )
+    return render(request, "clubs/stats/season.html", context)

@@ -1,0 +1,689 @@
+"""Season statistics: every figure on a ledger computed by hand, the pages, their gate
+and their query counts.
+
+The ledger (``ledger`` fixture), season "2026", four players at one table:
+
+14 March, the seed's five hands (RULES §1; tests/scoresheet/conftest.py), all gardes:
+  1 Anna  2 bouts 56: made by 15, (25+15)×2 = 80 a defender   Anna +240, others −80
+  2 Bert  3 bouts 49, petit au bout attack: made by 13, 76+20  Bert +288, others −96
+  3 Carl  2 bouts 40, petit au bout defence: failed by 1, 52+20 Carl −216, others +72
+  4 Carl  2 bouts 41, petit au bout defence: made by 0, 50−20  Carl +90, others −30
+  5 Dora  3 bouts 40, Anna (defence) shows a single poignée:
+          made by 4, 58+20                                      Dora +234, others −78
+  totals: Anna 108, Bert 172, Carl −380, Dora 100
+
+21 March (SECOND_EVENING), Anna takes four times:
+  1 Anna prise 2 bouts 45: made by 4, 29                       Anna +87, others −29
+  2 Anna garde 1 bout 51: made by 0, 25×2 = 50                  Anna +150, others −50
+  3 Anna prise 0 bouts 50: failed by 6, 31                      Anna −93, others +31
+  4 everybody passed                                            0
+  5 Anna garde sans 3 bouts 36: made by 0, 25×4 = 100           Anna +300, others −100
+  totals: Anna 444, the others −148 each
+
+Season: Anna 552 (1st), Bert 24 (2nd), Dora −48 (3rd), Carl −528 (4th).
+"""
+
+import datetime
+from decimal import Decimal
+
+import pytest
+from django.urls import reverse
+
+from clubs import statistics as stats
+from clubs.models import Club, Membership, Player, Role, Season
+from scoresheet import services
+from tests.scoresheet.conftest import *  # noqa: F403 (club, season, players, scorer, make_sheet)
+from tests.scoresheet.conftest import SEED_HANDS, SEED_TOTALS
+
+pytestmark = pytest.mark.django_db
+
+MARCH_14, MARCH_21, MARCH_28 = (datetime.date(2026, 3, d) for d in (14, 21, 28))
+
+SECOND_EVENING = [
+    {"dealer": "Bert", "taker": "Anna", "contract": "prise", "bouts": 2, "points": 45},
+    {"dealer": "Carl", "taker": "Anna", "contract": "garde", "bouts": 1, "points": 51},
+    {"dealer": "Dora", "taker": "Anna", "contract": "prise", "bouts": 0, "points": 50},
+    {"dealer": "Anna", "taker": None},
+    {"dealer": "Bert", "taker": "Anna", "contract": "garde_sans", "bouts": 3, "points": 36},
+]
+SECOND_TOTALS = {"Anna": 444, "Bert": -148, "Carl": -148, "Dora": -148}
+
+#: Five at the table (28 March):
+#:  1 Bert garde, calls Anna, 2 bouts 51: made by 10, 70    Bert +140, Anna +70, others −70
+#:  2 Carl prise, calls Anna, 1 bout 45.5: failed by 6, 31   Carl −62, Anna −31, others +31
+#:  3 Dora garde, calls herself, 3 bouts 40: made by 4, 58  Dora +232, others −58
+FIVE = [
+    {
+        "dealer": "Emil",
+        "taker": "Bert",
+        "contract": "garde",
+        "partner": "Anna",
+        "bouts": 2,
+        "points": 51,
+    },
+    {
+        "dealer": "Anna",
+        "taker": "Carl",
+        "contract": "prise",
+        "partner": "Anna",
+        "bouts": 1,
+        "points": Decimal("45.5"),
+    },
+    {
+        "dealer": "Bert",
+        "taker": "Dora",
+        "contract": "garde",
+        "partner": "Dora",
+        "bouts": 3,
+        "points": 40,
+    },
+]
+#: Six seated, the dealer Fred sits out; Anna garde, calls Bert, 2 bouts 51: 70 a defender.
+SIX = {
+    "dealer": "Fred",
+    "sits_out": "Fred",
+    "taker": "Anna",
+    "contract": "garde",
+    "partner": "Bert",
+    "bouts": 2,
+    "points": 51,
+}
+
+
+def record(sheet, hands, user):
+    for data in hands:
+        services.record_hand(sheet, data, user=user)
+    return sheet
+
+
+@pytest.fixture
+def ledger(make_sheet, scorer):
+    """The two evenings of the module docstring; returns the two sheets."""
+    first = record(make_sheet(4, date=MARCH_14), SEED_HANDS, scorer)
+    second = record(make_sheet(4, date=MARCH_21), SECOND_EVENING, scorer)
+    return first, second
+
+
+@pytest.fixture
+def by_name(players):
+    return {p.name: p for p in players}
+
+
+def d(value):
+    return Decimal(str(value))
+
+
+# ---------------------------------------------------------------- a player's figures
+
+
+def test_the_ledger_is_the_one_computed_by_hand(ledger, by_name, season):
+    for name, total in SEED_TOTALS.items():
+        figures = stats.player_summary(stats.player_rows(by_name[name], season))
+        assert figures["total"] == total + SECOND_TOTALS[name]
+
+
+def test_anna_summary(ledger, by_name, season):
+    s = stats.player_summary(stats.player_rows(by_name["Anna"], season))
+    assert s["total"] == 552
+    assert (s["seated"], s["played"], s["passed"]) == (10, 10, 1)
+    assert (s["evenings"], s["sheets"]) == (2, 2)
+    assert (s["taken"], s["made"], s["failed"], s["made_pct"]) == (5, 4, 1, 80)
+    # 240 + 87 + 150 − 93 + 300 = 684 over five takes
+    assert s["taker_score"] == 684
+    assert s["taker_average"] == d("136.8")
+    # margins 15, 4, 0, −6, 0; bouts 2, 2, 1, 0, 3
+    assert s["margin_average"] == d("2.6")
+    assert s["bouts_average"] == d("1.6")
+    assert [b["count"] for b in s["bouts"]] == [1, 1, 2, 1]
+    assert {m["key"]: m["count"] for m in s["margins"]} == {
+        "failed_21": 0,
+        "failed_11": 0,
+        "failed_1": 1,
+        "made_0": 3,
+        "made_11": 1,
+        "made_21": 0,
+    }
+    assert [m["width"] for m in s["margins"]] == [0, 0, 33, 100, 33, 0]
+    # in defence: the attack's petit au bout in hand 2, the defence's in hands 3 and 4
+    assert s["petit_au_bout"] == {
+        "attack_won": 0,
+        "attack_lost": 0,
+        "defence_won": 2,
+        "defence_lost": 1,
+    }
+    assert [(p["size"], p["attack"], p["defence"]) for p in s["poignees"]] == [
+        ("single", 0, 1),
+        ("double", 0, 0),
+        ("triple", 0, 0),
+    ]
+    assert s["poignees_total"] == 1
+    assert s["chelems"] == []
+    assert s["miseres"] == 0
+    assert s["five"]["played"] == 0
+    assert s["five"]["called"] == 0
+
+
+def test_carl_as_taker(ledger, by_name, season):
+    """Carl fails a garde by 1 then makes one by 0, the petit lost at the end both times."""
+    rows = stats.player_rows(by_name["Carl"], season)
+    s = stats.player_summary(rows)
+    assert s["total"] == -528
+    assert (s["taken"], s["made"], s["made_pct"]) == (2, 1, 50)
+    assert s["margin_average"] == d("-0.5")
+    assert s["taker_average"] == d("-63.0")  # (−216 + 90) / 2
+    assert {m["key"]: m["count"] for m in s["margins"] if m["count"]} == {
+        "failed_1": 1,
+        "made_0": 1,
+    }
+    assert s["petit_au_bout"] == {
+        "attack_won": 0,
+        "attack_lost": 2,
+        "defence_won": 0,
+        "defence_lost": 1,
+    }
+    streak = stats.taker_streak(rows)
+    assert streak["length"] == 1
+    assert (
+        streak["first"]
+        == streak["last"]
+        == {"date": MARCH_14, "sheet_id": ledger[0].pk, "number": 4}
+    )
+    assert streak["current"] == 1
+
+
+def test_contracts_of_a_player(ledger, by_name, season):
+    rows = stats.contracts(stats.player_rows(by_name["Anna"], season))
+    assert [(r["contract"], r["taken"], r["made"], r["failed"], r["made_pct"]) for r in rows] == [
+        ("prise", 2, 1, 1, 50),
+        ("garde", 2, 2, 0, 100),
+        ("garde_sans", 1, 1, 0, 100),
+    ]
+    # prise: (87 − 93) / 2, margins (4 − 6) / 2; garde: (240 + 150) / 2, (15 + 0) / 2
+    assert [(r["score_average"], r["margin_average"]) for r in rows] == [
+        (d("-3.0"), d("-1.0")),
+        (d("195.0"), d("7.5")),
+        (d("300.0"), d("0.0")),
+    ]
+    assert rows[0]["label"] == "prise" and rows[2]["label"] == "garde sans"
+
+
+def test_evenings_of_a_player(ledger, by_name, season):
+    rows = stats.evenings(stats.player_rows(by_name["Anna"], season))
+    assert [
+        (r["date"], r["played"], r["taken"], r["made"], r["total"], r["running"]) for r in rows
+    ] == [
+        (MARCH_14, 5, 1, 1, 108, 108),
+        (MARCH_21, 5, 4, 3, 444, 552),
+    ]
+    assert [(r["sheets"], r["sheet_id"]) for r in rows] == [(1, ledger[0].pk), (1, ledger[1].pk)]
+
+
+def test_running_total_by_hand(ledger, by_name, season):
+    rows = stats.running_by_hand(stats.player_rows(by_name["Anna"], season))
+    assert [r["running"] for r in rows] == [240, 144, 216, 186, 108, 195, 345, 252, 252, 552]
+    assert [r["score"] for r in rows] == [240, -96, 72, -30, -78, 87, 150, -93, 0, 300]
+    assert [(r["date"], r["number"]) for r in rows[4:6]] == [(MARCH_14, 5), (MARCH_21, 1)]
+    assert rows[0]["role"] == "taker" and rows[8]["role"] == "passed"
+
+
+def test_best_and_worst_hands(ledger, by_name, season):
+    rows = stats.player_rows(by_name["Anna"], season)
+    first, second = ledger
+    best = stats.best_hands(rows)
+    assert [(h["score"], h["sheet_id"], h["number"]) for h in best] == [
+        (300, second.pk, 5),
+        (240, first.pk, 1),
+        (150, second.pk, 2),
+        (87, second.pk, 1),
+        (72, first.pk, 3),
+    ]
+    assert (best[0]["contract_label"], best[0]["made"], best[0]["by"]) == ("garde sans", True, 0)
+    worst = stats.worst_hands(rows)
+    assert [(h["score"], h["sheet_id"], h["number"]) for h in worst] == [
+        (-96, first.pk, 2),
+        (-93, second.pk, 3),
+        (-78, first.pk, 5),
+        (-30, first.pk, 4),
+        (0, second.pk, 4),
+    ]
+    assert (worst[1]["role"], worst[1]["made"], worst[1]["by"]) == ("taker", False, 6)
+
+
+def test_longest_winning_streak_runs_across_evenings(ledger, by_name, season):
+    """Anna: made (14/3 #1), made (21/3 #1), made (#2), failed (#3), made (#5)."""
+    first, second = ledger
+    streak = stats.taker_streak(stats.player_rows(by_name["Anna"], season))
+    assert streak == {
+        "length": 3,
+        "first": {"date": MARCH_14, "sheet_id": first.pk, "number": 1},
+        "last": {"date": MARCH_21, "sheet_id": second.pk, "number": 2},
+        "current": 1,
+    }
+
+
+def test_a_streak_is_zero_without_a_contract_made(make_sheet, scorer, by_name, season):
+    record(make_sheet(4), [SEED_HANDS[2]], scorer)  # Carl fails
+    assert stats.taker_streak(stats.player_rows(by_name["Carl"], season)) == {
+        "length": 0,
+        "first": None,
+        "last": None,
+        "current": 0,
+    }
+    assert stats.taker_streak(stats.player_rows(by_name["Anna"], season))["length"] == 0
+
+
+def test_at_five_partner_and_alone(make_sheet, scorer, by_name, season):
+    record(make_sheet(5, date=MARCH_28), FIVE, scorer)
+    record(make_sheet(6, date=MARCH_28, table="2"), [SIX], scorer)
+    anna = stats.player_summary(stats.player_rows(by_name["Anna"], season))
+    assert anna["total"] == 70 - 31 - 58 + 140
+    assert anna["five"] == {
+        "played": 4,
+        "called": 2,
+        "called_made": 1,
+        "called_failed": 1,
+        "called_pct": 50,
+        "called_score": 39,
+        "called_average": d("19.5"),
+        "alone": 0,
+        "alone_made": 0,
+    }
+    dora = stats.player_summary(stats.player_rows(by_name["Dora"], season))
+    assert (dora["five"]["alone"], dora["five"]["alone_made"], dora["five"]["called"]) == (1, 1, 0)
+    bert = stats.player_summary(stats.player_rows(by_name["Bert"], season))
+    assert (bert["five"]["called"], bert["five"]["called_score"]) == (1, 70)
+    fred = stats.player_summary(stats.player_rows(by_name["Fred"], season))
+    assert (fred["seated"], fred["played"], fred["total"], fred["five"]["played"]) == (1, 0, 0, 0)
+    # the running total of a player who sat out still has the hand (0)
+    assert [r["running"] for r in stats.running_by_hand(stats.player_rows(by_name["Fred"]))] == [0]
+
+
+def test_chelems_on_both_sides(make_sheet, scorer, by_name, season):
+    """An unannounced chelem: garde, 91 points with 3 bouts, made by 55: (25 + 55) × 2 + 200."""
+    sheet = make_sheet(4)
+    record(
+        sheet,
+        [
+            {
+                "dealer": "Dora",
+                "taker": "Anna",
+                "contract": "garde",
+                "bouts": 3,
+                "points": 91,
+                "chelem": {"announced": False, "made_by": "attack"},
+            }
+        ],
+        scorer,
+    )
+    anna = stats.player_summary(stats.player_rows(by_name["Anna"], season))
+    assert anna["total"] == 3 * 360
+    assert [(c["code"], c["attack"], c["defence"]) for c in anna["chelems"]] == [("made", 1, 0)]
+    assert anna["margins"][-1]["count"] == 1  # made by 21 or more
+    bert = stats.player_summary(stats.player_rows(by_name["Bert"], season))
+    assert [(c["code"], c["attack"], c["defence"]) for c in bert["chelems"]] == [("made", 0, 1)]
+    club = stats.season_summary(stats.season_rows(season))
+    assert [(c["code"], c["count"]) for c in club["chelems"]] == [("made", 1)]
+
+
+def test_all_seasons_and_season_ranks(ledger, make_sheet, scorer, club, players, by_name, season):
+    """A second season where Bert wins: Anna is 1st of 4 in 2026 and 2nd of 4 in 2027."""
+    later = Season.objects.create(club=club, name="2027", start_date=datetime.date(2027, 1, 1))
+    sheet = services.create_sheet(
+        season=later, players=players[:4], date=datetime.date(2027, 2, 1), user=scorer
+    )
+    record(sheet, [SEED_HANDS[1]], scorer)  # Bert +288, others −96
+    anna = by_name["Anna"]
+    assert stats.player_summary(stats.player_rows(anna))["total"] == 552 - 96
+    ranks = stats.season_ranks(club, anna)
+    assert [(r["name"], r["total"], r["rank"], r["players"], r["played"]) for r in ranks] == [
+        ("2027", -96, 2, 4, 1),
+        ("2026", 552, 1, 4, 10),
+    ]
+    assert (ranks[1]["taken"], ranks[1]["made"], ranks[1]["made_pct"]) == (5, 4, 80)
+    assert stats.season_ranks(club, by_name["Emil"]) == []
+
+
+def test_ties_share_a_season_rank(make_sheet, scorer, club, by_name):
+    """Carl's failed garde: the three defenders each +72, tied 1st; Carl 4th."""
+    record(make_sheet(4), [SEED_HANDS[2]], scorer)
+    ranks = {
+        name: stats.season_ranks(club, by_name[name])[0]["rank"]
+        for name in ("Anna", "Bert", "Carl", "Dora")
+    }
+    assert ranks == {"Anna": 1, "Bert": 1, "Dora": 1, "Carl": 4}
+
+
+def test_running_totals_of_several_players_by_evening(ledger, by_name, season):
+    ids = [by_name[n].pk for n in ("Anna", "Bert", "Emil")]
+    running = stats.running_by_evening(stats.season_rows(season), ids)
+    assert running["dates"] == [MARCH_14, MARCH_21]
+    assert running["series"] == {ids[0]: [108, 552], ids[1]: [172, 24], ids[2]: [0, 0]}
+
+
+def test_a_player_who_misses_an_evening_keeps_their_total(
+    ledger, make_sheet, scorer, by_name, season, players
+):
+    sheet = services.create_sheet(
+        season=season, players=[players[0], players[4], players[5]], date=MARCH_28, user=scorer
+    )
+    # three players: Anna garde 2 bouts 56 → (25+15)×2 = 80 a defender, Anna +160
+    record(
+        sheet,
+        [{"dealer": "Emil", "taker": "Anna", "contract": "garde", "bouts": 2, "points": 56}],
+        scorer,
+    )
+    ids = [by_name["Anna"].pk, by_name["Bert"].pk, by_name["Emil"].pk]
+    running = stats.running_by_evening(stats.season_rows(season), ids)
+    assert running["dates"] == [MARCH_14, MARCH_21, MARCH_28]
+    assert running["series"][ids[0]] == [108, 552, 712]
+    assert running["series"][ids[1]] == [172, 24, 24]
+    assert running["series"][ids[2]] == [0, 0, -80]
+
+
+# ---------------------------------------------------------------- a club's season
+
+
+def test_season_summary(ledger, season):
+    s = stats.season_summary(stats.season_rows(season))
+    assert (s["hands"], s["sheets"], s["evenings"], s["players"]) == (10, 2, 2, 4)
+    assert (s["passed"], s["passed_pct"]) == (1, 10)
+    # made: 14/3 #1 #2 #4 #5, 21/3 #1 #2 #5; failed: 14/3 #3, 21/3 #3
+    assert (s["taken"], s["made"], s["made_pct"]) == (9, 7, 78)
+    assert s["petit_au_bout"] == {"attack": 1, "defence": 2, "total": 3}
+    assert [(p["size"], p["count"]) for p in s["poignees"]] == [
+        ("single", 1),
+        ("double", 0),
+        ("triple", 0),
+    ]
+    assert (s["chelems"], s["miseres"], s["five"]) == ([], 0, {"hands": 0, "called": 0, "alone": 0})
+
+
+def test_season_contracts(ledger, season):
+    rows = stats.contracts(stats.season_rows(season), hands=10)
+    assert [(r["contract"], r["taken"], r["share"], r["made"], r["made_pct"]) for r in rows] == [
+        ("prise", 2, 20, 1, 50),
+        ("garde", 6, 60, 5, 83),
+        ("garde_sans", 1, 10, 1, 100),
+    ]
+    # garde margins 15, 13, −1, 0, 4, 0; the takers' scores 240, 288, −216, 90, 234, 150
+    assert (rows[1]["margin_average"], rows[1]["score_average"]) == (d("5.2"), d("131.0"))
+
+
+def test_table_sizes_and_evenings(ledger, make_sheet, scorer, season):
+    record(make_sheet(5, date=MARCH_28), FIVE, scorer)
+    record(make_sheet(6, date=MARCH_28, table="2"), [SIX], scorer)
+    rows = stats.season_rows(season)
+    assert stats.table_sizes(rows) == [
+        {"seats": 4, "playing": 4, "sheets": 2, "hands": 10},
+        {"seats": 5, "playing": 5, "sheets": 1, "hands": 3},
+        {"seats": 6, "playing": 5, "sheets": 1, "hands": 1},
+    ]
+    assert stats.season_evenings(rows) == [
+        {"date": MARCH_14, "sheets": 1, "players": 4, "hands": 5, "passed": 0},
+        {"date": MARCH_21, "sheets": 1, "players": 4, "hands": 5, "passed": 1},
+        {"date": MARCH_28, "sheets": 2, "players": 6, "hands": 4, "passed": 0},
+    ]
+    five = stats.season_summary(rows)["five"]
+    assert five == {"hands": 4, "called": 3, "alone": 1}
+
+
+def test_a_deleted_hand_leaves_the_statistics(ledger, by_name, season, scorer):
+    first, _second = ledger
+    services.delete_hand(first.hands.get(number=1), user=scorer)  # Anna's +240
+    s = stats.player_summary(stats.player_rows(by_name["Anna"], season))
+    assert (s["total"], s["taken"], s["played"]) == (552 - 240, 4, 9)
+
+
+def test_mouches_everybody_passed_counts_as_passed(make_sheet, scorer, by_name, season):
+    """Under mouches, a hand where all passed still costs the ante (10) and the dealer's stake."""
+    sheet = make_sheet(4, rules={"preset": "mouches"})
+    record(sheet, [{"dealer": "Anna", "taker": None}], scorer)
+    s = stats.season_summary(stats.season_rows(season))
+    assert (s["hands"], s["passed"], s["taken"]) == (1, 1, 0)
+    anna = stats.player_summary(stats.player_rows(by_name["Anna"], season))
+    assert (anna["passed"], anna["total"], anna["pools"]) == (1, -15, -15)
+
+
+# ---------------------------------------------------------------- the pages
+
+
+def player_url(club, player, season=None):
+    if season is None:
+        return reverse("stats:player", args=[club.slug, player.pk])
+    return reverse("stats:player_season", args=[club.slug, player.pk, season.pk])
+
+
+def season_url(club, season):
+    return reverse("stats:season", args=[club.slug, season.pk])
+
+
+def test_player_season_page(client, ledger, club, season, by_name):
+    response = client.get(player_url(club, by_name["Anna"], season))
+    assert response.status_code == 200
+    context = response.context
+    assert context["standing"]["total"] == 552
+    assert (context["standing"]["rank"], context["ranked"], context["tied"]) == (1, 4, False)
+    assert context["running_points"] == 10
+    chart = context["running_chart"]
+    assert chart["datasets"][0]["data"] == [240, 144, 216, 186, 108, 195, 345, 252, 252, 552]
+    assert chart["labels"][0] == "1" and len(chart["titles"]) == 10
+    top = context["top"]
+    assert [p["name"] for p in top["players"]] == ["Anna", "Bert", "Dora", "Carl"]
+    assert [ds["data"] for ds in top["chart"]["datasets"]] == [
+        [108, 552],
+        [172, 24],
+        [100, -48],
+        [-380, -528],
+    ]
+    assert [ds["main"] for ds in top["chart"]["datasets"]] == [True, False, False, False]
+    html = response.content.decode()
+    assert 'data-stat="total">+552<' in html
+    assert 'id="chart-running-data"' in html and 'id="chart-top-data"' in html
+    assert "vendor/chartjs/chart.umd.js" in html and "js/charts.js" in html
+    first, second = ledger
+    hand_url = reverse("scoresheet:hand", args=[club.slug, second.pk, 5])
+    assert f'href="{hand_url}"' in html  # the best hand
+    assert reverse("scoresheet:sheet", args=[club.slug, first.pk]) in html  # an evening
+
+
+def test_player_rank_is_shown_with_ties(client, make_sheet, scorer, club, season, by_name):
+    record(make_sheet(4), [SEED_HANDS[2]], scorer)
+    response = client.get(player_url(club, by_name["Anna"], season))
+    assert (response.context["standing"]["rank"], response.context["tied"]) == (1, True)
+    assert "tied" in response.content.decode()
+
+
+def test_the_top_chart_adds_the_player_when_not_among_the_top(
+    client, make_sheet, scorer, club, season, players
+):
+    """Seven players: the top five and, sixth line, the player whose page it is."""
+    others = [Player.objects.create(club=club, name=n) for n in ("Gus", "Hans")]
+    record(make_sheet(4, date=MARCH_14), SEED_HANDS, scorer)
+    sheet = services.create_sheet(
+        season=season, players=[players[4], players[5], *others], date=MARCH_21, user=scorer
+    )
+    # Emil takes a garde made by 15: +240, the others −80 each
+    record(
+        sheet,
+        [{"dealer": "Gus", "taker": "Emil", "contract": "garde", "bouts": 2, "points": 56}],
+        scorer,
+    )
+    hans = others[1]
+    response = client.get(player_url(club, hans, season))
+    top = response.context["top"]
+    assert [p["name"] for p in top["players"]] == ["Emil", "Bert", "Anna", "Dora", "Fred", "Hans"]
+    assert top["count"] == 5
+    assert top["chart"]["datasets"][-1] == {"label": "5. Hans", "data": [0, -80], "main": True}
+
+
+def test_player_all_seasons_page(client, ledger, club, season, by_name):
+    response = client.get(player_url(club, by_name["Anna"]))
+    assert response.status_code == 200
+    context = response.context
+    assert context["season"] is None
+    assert (context["standing"]["total"], context["standing"]["rank"]) == (552, 1)
+    # by evening: the totals after 14 and 21 March
+    assert context["running_chart"]["datasets"][0]["data"] == [108, 552]
+    assert context["running_points"] == 2
+    assert [(r["name"], r["rank"]) for r in context["season_ranks"]] == [("2026", 1)]
+    assert player_url(club, by_name["Anna"], season) in response.content.decode()
+
+
+def test_player_without_hands(client, ledger, club, season, by_name):
+    response = client.get(player_url(club, by_name["Emil"], season))
+    assert response.status_code == 200
+    assert response.context["standing"] is None
+    html = response.content.decode()
+    assert "No hand played in this season." in html
+    assert "chart.umd.js" not in html
+
+
+def test_season_page(client, ledger, club, season, by_name):
+    response = client.get(season_url(club, season))
+    assert response.status_code == 200
+    context = response.context
+    assert context["summary"]["hands"] == 10
+    assert [c["contract"] for c in context["contracts"]] == ["prise", "garde", "garde_sans"]
+    assert [(p["name"], p["rank"], p["total"]) for p in context["ranking"]] == [
+        ("Anna", 1, 552),
+        ("Bert", 2, 24),
+        ("Dora", 3, -48),
+        ("Carl", 4, -528),
+    ]
+    assert context["top"]["points"] == 2
+    assert all(not ds["main"] for ds in context["top"]["chart"]["datasets"])
+    html = response.content.decode()
+    assert 'data-stat="passed">1<' in html
+    assert player_url(club, by_name["Carl"], season) in html
+
+
+def test_empty_season_page(client, club, season):
+    response = client.get(season_url(club, season))
+    assert response.status_code == 200
+    assert "No hand played in this season." in response.content.decode()
+
+
+def test_in_french(client, ledger, club, season, by_name):
+    client.cookies["django_language"] = "fr"
+    response = client.get(player_url(club, by_name["Anna"], season), HTTP_ACCEPT_LANGUAGE="fr")
+    html = response.content.decode()
+    assert "Total cumulé" in html
+    assert "Chelems" in html or "Chelem" in html
+    response = client.get(season_url(club, season), HTTP_ACCEPT_LANGUAGE="fr")
+    assert "Tout le monde passe" in response.content.decode()
+
+
+# ---------------------------------------------------------------- the gate
+
+
+@pytest.fixture
+def other_club(db):
+    club = Club.objects.create(name="Autre club", slug="autre")
+    season = Season.objects.create(club=club, name="Autre", start_date=datetime.date(2026, 1, 1))
+    player = Player.objects.create(club=club, name="Zoé")
+    return club, season, player
+
+
+def test_public_club_is_readable_by_anyone(client, ledger, club, season, by_name):
+    for url in (
+        player_url(club, by_name["Anna"]),
+        player_url(club, by_name["Anna"], season),
+        season_url(club, season),
+    ):
+        assert client.get(url).status_code == 200
+
+
+def test_members_only_club(client, make_user, ledger, club, season, by_name):
+    club.is_public = False
+    club.save()
+    urls = (
+        player_url(club, by_name["Anna"]),
+        player_url(club, by_name["Anna"], season),
+        season_url(club, season),
+    )
+    for url in urls:
+        assert client.get(url).status_code == 404
+    stranger = make_user("stranger")
+    client.force_login(stranger)
+    for url in urls:
+        assert client.get(url).status_code == 404
+    Membership.objects.create(club=club, user=stranger, role=Role.MEMBER)
+    for url in urls:
+        assert client.get(url).status_code == 200
+
+
+def test_another_clubs_player_or_season_is_not_found(
+    client, ledger, club, season, by_name, other_club
+):
+    _club, other_season, other_player = other_club
+    anna = by_name["Anna"]
+    assert client.get(player_url(club, other_player)).status_code == 404
+    assert client.get(player_url(club, other_player, season)).status_code == 404
+    assert client.get(player_url(club, anna, other_season)).status_code == 404
+    assert client.get(season_url(club, other_season)).status_code == 404
+    assert client.get(f"/clubs/{club.slug}/players/999999/").status_code == 404
+    assert client.get(f"/clubs/{club.slug}/seasons/999999/statistics/").status_code == 404
+    assert client.get(f"/clubs/nowhere/players/{anna.pk}/").status_code == 404
+
+
+def test_every_statistics_view_goes_through_the_gate():
+    from clubs import views_stats
+
+    for view in (views_stats.player_statistics, views_stats.season_statistics):
+        assert view.club_level == "read"
+
+
+# ---------------------------------------------------------------- query counts
+
+#: club, player, seasons, standings, summary, evenings, running by hand (or the
+#: season ranks), top players' running totals, contracts, streak, best, worst.
+PLAYER_QUERIES = 12
+#: club, seasons, summary, standings, contracts, table sizes, evenings, top players.
+SEASON_QUERIES = 8
+#: a logged-in member adds the session, the user and the membership (role_of).
+LOGGED_IN = 3
+
+
+def more_hands(make_sheet, scorer):
+    """Another evening at five and one at six: more hands, players and tables."""
+    record(make_sheet(5, date=MARCH_28), FIVE * 4, scorer)
+    record(make_sheet(6, date=MARCH_28, table="2"), [SIX] * 3, scorer)
+
+
+@pytest.mark.parametrize("scope", ["season", "all"])
+def test_player_page_queries_do_not_grow_with_the_hands(
+    client, django_assert_num_queries, ledger, make_sheet, scorer, club, season, by_name, scope
+):
+    url = player_url(club, by_name["Anna"], season if scope == "season" else None)
+    with django_assert_num_queries(PLAYER_QUERIES):
+        assert client.get(url).status_code == 200
+    more_hands(make_sheet, scorer)
+    with django_assert_num_queries(PLAYER_QUERIES):
+        response = client.get(url)
+    assert response.context["summary"]["played"] == 10 + 12 + 3
+
+
+def test_season_page_queries_do_not_grow_with_the_hands(
+    client, django_assert_num_queries, ledger, make_sheet, scorer, club, season
+):
+    url = season_url(club, season)
+    with django_assert_num_queries(SEASON_QUERIES):
+        assert client.get(url).status_code == 200
+    more_hands(make_sheet, scorer)
+    with django_assert_num_queries(SEASON_QUERIES):
+        response = client.get(url)
+    assert response.context["summary"]["hands"] == 10 + 12 + 3
+
+
+def test_queries_of_a_logged_in_member(
+    client, django_assert_num_queries, make_user, ledger, club, season, by_name
+):
+    club.is_public = False
+    club.save()
+    member = make_user("member")
+    Membership.objects.create(club=club, user=member, role=Role.MEMBER)
+    client.force_login(member)
+    with django_assert_num_queries(PLAYER_QUERIES + LOGGED_IN):
+        assert client.get(player_url(club, by_name["Anna"], season)).status_code == 200
+    with django_assert_num_queries(SEASON_QUERIES + LOGGED_IN):
+        assert client.get(season_url(club, season)).status_code == 200
