@@ -331,8 +331,9 @@ def running_by_hand(rows) -> list[dict]:
         .order_by(*_hand_order())
         .values("date", "sheet_id", "table", "number", "role", "score", "running")
     )
+    labels = {role: str(label) for role, label in Role.choices}
     for row in found:
-        row["role_label"] = Role(row["role"]).label
+        row["role_label"] = labels[row["role"]]
     return found
 
 

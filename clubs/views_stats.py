@@ -110,17 +110,17 @@ def player_statistics(request, slug, player_id, season_id=None):
         if season is not None:
             # The season by hand: a window SUM over the player's rows in hand order.
             hands = stats.running_by_hand(rows)
+            title = _("%(date)s, table %(table)s, hand %(number)s")
+            dates = {h["date"]: date_format(h["date"], "SHORT_DATE_FORMAT") for h in hands}
+            for h in hands:  # the tooltip's title, and the table's link to the hand
+                h["title"] = title % {
+                    "date": dates[h["date"]],
+                    "table": h["table"] or "–",
+                    "number": h["number"],
+                }
             running = {
                 "labels": [str(i) for i in range(1, len(hands) + 1)],
-                "titles": [
-                    _("%(date)s, table %(table)s, hand %(number)s")
-                    % {
-                        "date": date_format(h["date"], "DATE_FORMAT"),
-                        "table": h["table"] or "–",
-                        "number": h["number"],
-                    }
-                    for h in hands
-                ],
+                "titles": [h["title"] for h in hands],
                 "xTitle": _("Hands"),
             }
             values = [h["running"] for h in hands]
