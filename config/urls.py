@@ -11,6 +11,8 @@ urlpatterns = [
     path("i18n/", include("django.conf.urls.i18n")),
     path("admin/", admin.site.urls),
     path("", include("clubs.urls_standings")),
+    path("", include("clubs.urls")),
     path("", include("clubs.urls_stats")),
     path("", include("clubs.urls_manage")),
+    path("", include("scoresheet.urls")),
 ]

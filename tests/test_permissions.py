@@ -1,0 +1,260 @@
+"""Who may read and write what: every URL of the project, every kind of user.
+
+For each URL: anonymous, a user of another club, a member, a scorer and a
+manager of the club, on a public and on a members-only club; reads (GET) and
+writes (POST); a denied write must change nothing. Every object id of one club
+given under another club's URL must answer 404, even to that club's manager.
+A URL missing from the matrix fails ``test_every_url_is_in_the_matrix``.
+"""
+
+import datetime
+
+import pytest
+from django.contrib.auth import get_user_model
+from django.urls import get_resolver, reverse
+from django.urls.resolvers import URLResolver
+
+from clubs.models import Club, Membership, Player, Role, Season
+from scoresheet import services
+from scoresheet.models import Hand, HandRevision, ScoreRow, Sheet
+
+USERS = ("anonymous", "outsider", "member", "scorer", "manager")
+HAND = {"dealer": "P1", "taker": "P1", "contract": "garde", "bouts": 2, "points": 56}
+
+# name -> (level, methods, the objects its URL needs)
+CLUB_URLS = {
+    "clubs:detail": ("read", "G", ()),
+    "standings:club": ("read", "G", ()),
+    "standings:season": ("read", "G", ("season",)),
+    "stats:player": ("read", "G", ("player",)),
+    "stats:player_season": ("read", "G", ("player", "season")),
+    "stats:season": ("read", "G", ("season",)),
+    "scoresheet:sheets": ("read", "G", ()),
+    "scoresheet:sheet": ("read", "G", ("sheet",)),
+    "scoresheet:sheet_export": ("read", "G", ("sheet",)),
+    "scoresheet:hand": ("read", "G", ("sheet", "live")),
+    "scoresheet:sheet_create": ("score", "GP", ()),
+    "scoresheet:hand_create": ("score", "GP", ("sheet",)),
+    "scoresheet:hand_preview": ("score", "P", ("sheet",)),
+    "scoresheet:hand_edit": ("score", "GP", ("sheet", "live")),
+    "scoresheet:hand_delete": ("score", "P", ("sheet", "live")),
+    "scoresheet:hand_restore": ("score", "P", ("sheet", "deleted")),
+    "manage:overview": ("manage", "GP", ()),
+    "manage:members": ("manage", "GP", ()),
+    "manage:member": ("manage", "P", ("membership",)),
+    "manage:member_remove": ("manage", "P", ("membership",)),
+    "manage:member_invite": ("manage", "P", ("membership",)),
+    "manage:seasons": ("manage", "GP", ()),
+    "manage:season": ("manage", "GP", ("season",)),
+}
+# URLs outside any club: who may GET them
+SITE_URLS = {
+    "home": "all",
+    "login": "all",
+    "logout": "post",  # Django 5: POST only
+    "password_change": "login",
+    "password_change_done": "login",
+    "password_reset": "all",
+    "password_reset_done": "all",
+    "password_reset_confirm": "all",
+    "password_reset_complete": "all",
+    "set_language": "redirect",  # a GET changes nothing and goes back
+    "profile": "login",
+}
+ALLOWED = {
+    "read": {"member", "scorer", "manager"},
+    "score": {"scorer", "manager"},
+    "manage": {"manager"},
+}
+
+
+class World:
+    """Two clubs with the same shape: a season, players, a sheet, a live and a deleted hand."""
+
+    def __init__(self):
+        User = get_user_model()
+        self.users = {
+            name: User.objects.create_user(name, password="pw-matrix-1")
+            for name in ("outsider", "member", "scorer", "manager")
+        }
+        self.clubs = {}
+        for slug, public in (("open", True), ("closed", False), ("other", True)):
+            club = Club.objects.create(name=slug.title(), slug=slug, is_public=public)
+            season = Season.objects.create(
+                club=club, name="S", start_date=datetime.date(2026, 1, 1)
+            )
+            players = [Player.objects.create(club=club, name=f"P{i}") for i in range(1, 5)]
+            sheet = services.create_sheet(season=season, players=players, date=season.start_date)
+            live = services.record_hand(sheet, HAND)
+            deleted = services.delete_hand(services.record_hand(sheet, HAND))
+            self.clubs[slug] = {
+                "club": club,
+                "season": season,
+                "player": players[0],
+                "sheet": sheet,
+                "live": live,
+                "deleted": deleted,
+            }
+        other = self.clubs["other"]
+        other["membership"] = Membership.objects.create(
+            club=other["club"], user=self.users["outsider"], role=Role.MANAGER
+        )
+        for slug in ("open", "closed"):
+            club = self.clubs[slug]["club"]
+            for role in ("member", "scorer", "manager"):
+                m = Membership.objects.create(club=club, user=self.users[role], role=role)
+                if role == "member":
+                    self.clubs[slug]["membership"] = m
+
+    def url(self, name, slug, objects_of=None):
+        objects = self.clubs[objects_of or slug]
+        kwargs = {"slug": slug}
+        for need in CLUB_URLS[name][2]:
+            if need in ("live", "deleted"):
+                kwargs["number"] = objects[need].number
+            else:
+                kwargs[f"{need}_id"] = objects[need].pk
+        return reverse(name, kwargs=kwargs)
+
+
+def state():
+    """Everything a write could change."""
+    return (
+        list(Hand.objects.order_by("pk").values_list("pk", "is_deleted", "points", "taker_id")),
+        ScoreRow.objects.count(),
+        HandRevision.objects.count(),
+        Sheet.objects.count(),
+        list(Membership.objects.order_by("pk").values_list("pk", "role")),
+        list(Season.objects.order_by("pk").values_list("pk", "name", "rules")),
+        list(Club.objects.order_by("pk").values_list("pk", "name", "is_public")),
+    )
+
+
+def client_for(client, world, who):
+    if who != "anonymous":
+        client.force_login(world.users[who])
+    return client
+
+
+def expected(level, visibility, who, method):
+    """The status a request should get, or "ok" for any allowed answer."""
+    member = who in ALLOWED["read"]
+    if who in ALLOWED[level] or (level == "read" and visibility == "open"):
+        return "ok"
+    if who == "anonymous":
+        return 404 if level == "read" else "login"
+    if visibility == "closed" and not member:
+        return 404  # a members-only club is not revealed to strangers
+    return 403
+
+
+def check(response, want):
+    if want == "ok":
+        denied = response.status_code in (403, 404, 405) or (
+            response.status_code == 302 and "/accounts/login/" in response["Location"]
+        )
+        return not denied and response.status_code < 500
+    if want == "login":
+        return response.status_code == 302 and "/accounts/login/" in response["Location"]
+    return response.status_code == want
+
+
+@pytest.fixture
+def world(db):
+    return World()
+
+
+@pytest.mark.parametrize("visibility", ["open", "closed"])
+@pytest.mark.parametrize("name", sorted(CLUB_URLS))
+def test_club_url_matrix(world, client, django_user_model, name, visibility):
+    level, methods, _needs = CLUB_URLS[name]
+    url = world.url(name, visibility)
+    wrong = []
+    for who in USERS:
+        for method in methods:
+            client.logout()
+            client_for(client, world, who)
+            want = expected(level, visibility, who, method)
+            before = state()
+            response = client.get(url) if method == "G" else client.post(url, {})
+            if not check(response, want):
+                wrong.append(f"{method} {who}: got {response.status_code}, want {want}")
+            if method == "P" and want != "ok" and state() != before:
+                wrong.append(f"POST {who}: denied but the database changed")
+    assert not wrong, f"{name} ({visibility}): " + "; ".join(wrong)
+
+
+@pytest.mark.parametrize("name", sorted(n for n, v in CLUB_URLS.items() if v[2]))
+def test_objects_of_another_club_are_not_reachable(world, client, name):
+    """The open club's manager, on their own club's URL, with the other club's ids."""
+    client.force_login(world.users["manager"])
+    url = world.url(name, "open", objects_of="other")
+    before = state()
+    for method in CLUB_URLS[name][1]:
+        response = client.get(url) if method == "G" else client.post(url, {})
+        assert response.status_code == 404, (method, url, response.status_code)
+    assert state() == before
+
+
+@pytest.mark.parametrize("who", USERS)
+def test_site_urls(world, client, who):
+    client_for(client, world, who)
+    wrong = []
+    for name, rule in SITE_URLS.items():
+        kwargs = (
+            {"uidb64": "MQ", "token": "set-password"} if name == "password_reset_confirm" else {}
+        )
+        url = reverse(name, kwargs=kwargs)
+        response = client.get(url)
+        if rule == "post":
+            ok = response.status_code == 405
+        elif rule == "redirect":
+            ok = response.status_code == 302
+        elif rule == "login" and who == "anonymous":
+            ok = response.status_code == 302 and "/accounts/login/" in response["Location"]
+        else:
+            ok = response.status_code == 200
+        if not ok:
+            wrong.append(f"{name}: {response.status_code}")
+    assert not wrong, wrong
+
+
+@pytest.mark.parametrize("who", USERS)
+def test_members_only_club_never_leaks(world, client, who):
+    """Pages anyone can reach never show a members-only club to a non-member."""
+    client_for(client, world, who)
+    member = who in ALLOWED["read"]
+    for url in (reverse("home"), reverse("profile") if who != "anonymous" else reverse("home")):
+        page = client.get(url).content.decode()
+        assert ("Closed" in page) == member, (url, who)
+    club = world.clubs["open"]
+    page = client.get(world.url("scoresheet:sheets", "open")).content.decode()
+    assert "/clubs/closed/" not in page
+    assert club["club"].name in page
+
+
+def test_admin_is_staff_only(world, client):
+    for who in USERS:
+        client.logout()
+        client_for(client, world, who)
+        response = client.get("/admin/")
+        assert response.status_code == 302 and "/admin/login/" in response["Location"], who
+
+
+def test_every_url_is_in_the_matrix():
+    names = set()
+
+    def walk(resolver, namespace=None):
+        for pattern in resolver.url_patterns:
+            if isinstance(pattern, URLResolver):
+                ns = pattern.namespace or namespace
+                if ns != "admin":
+                    walk(pattern, ns)
+            elif pattern.name:
+                names.add(f"{namespace}:{pattern.name}" if namespace else pattern.name)
+
+    walk(get_resolver())
+    missing = names - set(CLUB_URLS) - set(SITE_URLS)
+    assert not missing, f"URLs without a permission check in the matrix: {sorted(missing)}"
+    stale = (set(CLUB_URLS) | set(SITE_URLS)) - names
+    assert not stale, f"matrix names no longer routed: {sorted(stale)}"
