@@ -174,7 +174,8 @@ def standings(club, *, season=None, date_from=None, date_to=None, seats=None):
 
     Keys: ``player_id``, ``name``, ``rank``, ``total``, ``sheets_played``,
     ``hands_played``, ``hands_taken``, ``contracts_made``, ``made_pct`` (None
-    without a take), ``average`` (None without a hand played). One query,
+    without a take), ``average`` (None without a hand played), ``players``
+    (the number of rows of the whole result, for the pagination). One query,
     ordered by rank then name; order it by any key instead and the ranks stay
     those of the whole result.
 
@@ -211,6 +212,7 @@ def standings(club, *, season=None, date_from=None, date_to=None, seats=None):
             made_pct=Cast("contracts_made", FloatField()) * 100 / NullIf(F("hands_taken"), 0),
             average=Cast("total", FloatField()) / NullIf(F("hands_played"), 0),
             rank=Window(Rank(), order_by=F("total").desc()),
+            players=Window(Count("*")),  # COUNT(*) OVER (): the pagination's count
         )
         .order_by("rank", "name")
     )

@@ -9,6 +9,7 @@ those of the whole result. Cells show locale-formatted numbers; exports
 from decimal import Decimal
 
 import django_tables2 as tables
+from django.core.paginator import EmptyPage, PageNotAnInteger, Paginator
 from django.db.models import F
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
@@ -31,6 +32,31 @@ def _rounded(value, places):
 
 def _score_class(value):
     return "pos" if value > 0 else "neg" if value < 0 else "zero"
+
+
+class StandingsPaginator(Paginator):
+    """Reads the number of players from the page's own rows (``players``, a
+    ``COUNT(*) OVER ()`` of ``standings()``) rather than from a COUNT query,
+    which on a filtered page would aggregate the matching sheets a second time.
+    Only a page past the end (no row to read it from) costs a COUNT, as usual.
+    """
+
+    def page(self, number):
+        try:
+            number = int(number)
+        except (TypeError, ValueError):
+            raise PageNotAnInteger(number) from None
+        if number < 1:
+            raise EmptyPage(number)
+        bottom = (number - 1) * self.per_page
+        rows = list(self.object_list[bottom : bottom + self.per_page])
+        if rows:
+            self.__dict__["count"] = rows[0].record["players"]  # Paginator.count is cached
+        elif number > 1:
+            raise EmptyPage(number)  # django-tables2 then shows the last page
+        else:
+            self.__dict__["count"] = 0
+        return self._get_page(rows, number, self)
 
 
 class SortedColumn(tables.Column):

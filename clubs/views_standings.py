@@ -2,8 +2,8 @@
 
 A constant number of queries whatever the size of the ledger: the club (the
 permission gate), its seasons (the season links and filter choices, loaded
-once), the number of players (for the pagination) and the page's rows, both
-over the summary tables of ``clubs.standings``. ``?_export=csv`` or ``xlsx``
+once) and the page's rows from the summary tables of ``clubs.standings``,
+which carry the number of players for the pagination (no COUNT query). ``?_export=csv`` or ``xlsx``
 downloads every row (not just the page), filtered and sorted as shown.
 """
 
@@ -16,7 +16,7 @@ from django_tables2.export import ExportMixin, TableExport
 
 from clubs.filters_standings import StandingsFilter
 from clubs.permissions import club_view
-from clubs.tables_standings import StandingsTable
+from clubs.tables_standings import StandingsPaginator, StandingsTable
 
 PER_PAGE = 50
 
@@ -24,7 +24,7 @@ PER_PAGE = 50
 class StandingsView(ExportMixin, SingleTableMixin, TemplateView):
     template_name = "clubs/standings.html"
     table_class = StandingsTable
-    table_pagination = {"per_page": PER_PAGE}
+    table_pagination = {"per_page": PER_PAGE, "paginator_class": StandingsPaginator}
     export_formats = (TableExport.CSV, TableExport.XLSX)
 
     def get(self, request, *args, season_id=None, **kwargs):
