@@ -37,7 +37,7 @@ def test_log_in_with_the_form(page, live_server, user):
 
     expect(page).to_have_url(live_server.url + "/")
     expect(page.locator(".account-name")).to_have_text("alice")
-    expect(page.get_by_role("button", name="Log out")).to_be_visible()
+    expect(page.locator(".account-name")).to_have_attribute("href", "/accounts/profile/")
     expect(page.get_by_role("link", name="Change my password")).to_be_visible()
 
 
@@ -53,15 +53,29 @@ def test_wrong_password_shows_the_error_summary(page, live_server, user):
     expect(page.get_by_role("button", name="Log out")).to_have_count(0)
 
 
-def test_log_out_is_a_post_form(page, live_server, user, log_in):
+def test_log_out_from_my_account_on_a_phone(page, live_server, user, log_in):
+    """On a phone the top bar keeps its room for the menu: log out from "My account"."""
     log_in(page, user)
     page.goto(live_server.url + "/")
-    expect(page.locator(".account-name")).to_have_text("alice")
+    expect(page.locator(".account").get_by_role("button", name="Log out")).to_be_hidden()
+    page.locator(".account-name").click()
+    expect(page).to_have_url(live_server.url + "/accounts/profile/")
 
-    page.get_by_role("button", name="Log out").click()
+    page.locator("main").get_by_role("button", name="Log out").click()
 
     expect(page).to_have_url(live_server.url + "/")
     expect(page.get_by_role("button", name="Log out")).to_have_count(0)
+    expect(page.locator(".account").get_by_role("link", name="Log in")).to_be_visible()
+
+
+def test_log_out_from_the_top_bar_on_a_wide_screen(page, live_server, user, log_in):
+    page.set_viewport_size({"width": 1024, "height": 768})
+    log_in(page, user)
+    page.goto(live_server.url + "/")
+
+    page.locator(".account").get_by_role("button", name="Log out").click()
+
+    expect(page).to_have_url(live_server.url + "/")
     expect(page.locator(".account").get_by_role("link", name="Log in")).to_be_visible()
 
 
