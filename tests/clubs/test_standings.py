@@ -3,6 +3,7 @@
 import csv
 import datetime
 import io
+import random
 import threading
 from decimal import Decimal
 
@@ -14,7 +15,7 @@ from django.urls import reverse
 from clubs.models import Club, Membership, Player, Role, Season
 from clubs.standings import rebuild_season_totals, standings
 from scoresheet import services
-from scoresheet.models import ScoreRow, SeasonTotal, SheetTotal
+from scoresheet.models import Hand, ScoreRow, SeasonTotal, SheetTotal
 from tests.scoresheet.conftest import NAMES, SEED_HANDS, SEED_TOTALS
 
 pytestmark = pytest.mark.django_db
@@ -546,3 +547,39 @@ def test_an_empty_club_has_an_empty_table(client, club, season):
     assert response.status_code == 200
     assert "No hand on the ledger yet." in response.content.decode()
     assert "0 players" in response.content.decode()
+
+
+# ---------------------------------------------------------------- the benchmark's ledger
+
+
+def test_bench_bulk_load_reads_like_the_services_ledger(club, season, players):
+    """bench_standings copies hands recorded through the services onto other tables:
+    each copy scores (engine, now) as its rows say, and the rebuilt summary is the ledger's."""
+    from clubs.management.commands.bench_standings import Command
+
+    command = Command()
+    command.verbosity = 0
+    rng = random.Random(7)
+    templates = command.record_templates(rng, per_size=15)
+    n_rows = command.load(season, [p.pk for p in players], 200, templates, rng)
+    rebuild_season_totals(season)
+
+    hands = Hand.objects.filter(sheet__season=season).select_related("sheet")
+    assert hands.count() == 200
+    assert ScoreRow.objects.filter(season=season).count() == n_rows
+    scores = {}
+    for hand_id, name, score in ScoreRow.objects.filter(season=season).values_list(
+        "hand_id", "player__name", "score"
+    ):
+        scores.setdefault(hand_id, {})[name] = score
+    tables = {}
+    for hand in hands:
+        table = tables.get(hand.sheet_id) or tables.setdefault(
+            hand.sheet_id, services.Table.of(hand.sheet)
+        )
+        result = services.preview_hand(hand.sheet, services.hand_data(hand, table), table)
+        assert (
+            dict(zip(result.players, (Decimal(h) / 2 for h in result.halves))) == (scores[hand.pk])
+        )
+        assert sum(scores[hand.pk].values()) == 0
+    assert summarised(club, season=season) == from_ledger(club)
