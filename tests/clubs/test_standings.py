@@ -583,3 +583,11 @@ def test_bench_bulk_load_reads_like_the_services_ledger(club, season, players):
         )
         assert sum(scores[hand.pk].values()) == 0
     assert summarised(club, season=season) == from_ledger(club)
+
+
+def test_the_club_page_links_to_the_standings(client, club, season):
+    older = Season.objects.create(club=club, name="2025", start_date=datetime.date(2025, 1, 1))
+    html = client.get(reverse("clubs:detail", args=[club.slug])).content.decode()
+    assert f'href="{club_url(club)}"' in html
+    for s in (season, older):
+        assert f'href="{season_url(s)}" aria-describedby="season-{s.pk}"' in html
