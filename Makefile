@@ -37,3 +37,4 @@ messages: setup
 
 bench: setup
 	$(PY) manage.py bench_scoring
+	$(PY) manage.py bench_standings --hands 10000 1000000

@@ -11,6 +11,7 @@ from decimal import Decimal
 import django_tables2 as tables
 from django.core.paginator import EmptyPage, PageNotAnInteger, Paginator
 from django.db.models import F
+from django.urls import reverse
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
@@ -104,7 +105,17 @@ class StandingsTable(tables.Table):
         cost more than the whole query at 50 rows a page.
         """
         rows = self.page.object_list if self.page else self.rows
-        return [_display(row.record) for row in rows]
+        context = getattr(self, "context", None) or {}
+        club, season = context.get("club"), context.get("season")
+        display = [_display(row.record) for row in rows]
+        if club is not None:  # each name links to the player's statistics
+            for item in display:
+                if season is not None:
+                    args = [club.slug, item["player_id"], season.pk]
+                    item["url"] = reverse("stats:player_season", args=args)
+                else:
+                    item["url"] = reverse("stats:player", args=[club.slug, item["player_id"]])
+        return display
 
     def value_total(self, value):
         return _number(value)
@@ -129,6 +140,7 @@ def _display(record):
     made_pct = _rounded(record["made_pct"], 0)
     return {
         "rank": record["rank"],
+        "player_id": record["player_id"],
         "name": record["name"],
         "total": format_signed(total),
         "total_class": _score_class(total),
