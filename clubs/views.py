@@ -3,7 +3,8 @@
 from django.shortcuts import render
 
 from clubs.permissions import can, club_view
-from scoresheet.forms_sheets import current_season, describe_rules
+from scoresheet.forms_sheets import current_season
+from scoresheet.rules_forms import describe_rules
 from scoresheet.tables import sheet_rows
 
 RECENT_SHEETS = 8

@@ -22,11 +22,11 @@ from clubs.forms_manage import (
     MemberForm,
     SeasonForm,
     add_club_error,
-    describe_rules,
 )
 from clubs.models import Membership, Role
 from clubs.permissions import can, club_view
 from clubs.services import ClubError
+from scoresheet.rules_forms import rules_parts
 
 GET_POST = require_http_methods(["GET", "POST"])
 
@@ -232,7 +232,7 @@ def seasons(request, slug):
                 name=form.cleaned_data["name"],
                 start_date=form.cleaned_data["start_date"],
                 end_date=form.cleaned_data["end_date"],
-                rules=form.rules(),
+                rules=form.cleaned_data["rules"],
                 by=request.user,
             )
         except ClubError as error:
@@ -241,7 +241,7 @@ def seasons(request, slug):
             messages.success(request, _("Season %(name)s created.") % {"name": season.name})
             return redirect("manage:seasons", club.slug)
     for season in seasons:
-        season.rules_summary = describe_rules(season.rules)
+        season.rules_summary = rules_parts(season.rules)
     context = {
         "seasons": seasons,
         "form": form,
@@ -264,7 +264,7 @@ def season_edit(request, slug, season_id):
                 name=form.cleaned_data["name"],
                 start_date=form.cleaned_data["start_date"],
                 end_date=form.cleaned_data["end_date"],
-                rules=form.rules(),
+                rules=form.cleaned_data["rules"],
                 by=request.user,
             )
         except ClubError as error:
@@ -275,7 +275,7 @@ def season_edit(request, slug, season_id):
     context = {
         "season": season,
         "form": form,
-        "rules_summary": describe_rules(season.rules),
+        "rules_summary": rules_parts(season.rules),
         "section": "seasons",
     }
     return render(request, "clubs/manage/season.html", context)

@@ -1,4 +1,4 @@
-"""Opening a sheet: the form, the club's current season and house rules in words.
+"""Opening a sheet: the form and the club's current season.
 
 The seats are six selects of the club's players, in dealing order, plus one text
 box for players the club does not know yet: new names take the empty seats in
@@ -10,60 +10,14 @@ from django import forms
 from django.db.models import Q
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
-from django.utils.translation import ngettext, pgettext_lazy
+from django.utils.translation import ngettext
 
 from clubs.models import Player, Season
+from scoresheet.rules_forms import RulesFields, describe_rules
 from scoresheet.scoring import ScoringError
 from scoresheet.scoring.jsonformat import parse_rules
-from scoresheet.scoring.rules import PRESETS
 
 SEATS = 6
-
-PRESET_LABELS = {
-    "fft": pgettext_lazy("preset", "FFT"),
-    "pousse": pgettext_lazy("preset", "FFT with pousse"),
-    "contre5": pgettext_lazy("preset", "garde contre ×5, petit chelem"),
-    "fixed": pgettext_lazy("preset", "fixed scores"),
-    "mouches": pgettext_lazy("preset", "mouches (pools)"),
-    "two_players": pgettext_lazy("preset", "two players"),
-}
-ROUNDING_CHOICES = [
-    ("1", pgettext_lazy("rounding", "none")),
-    ("5", "5"),
-    ("10", "10"),
-]
-SPLIT_CHOICES = [
-    ("two_to_one", pgettext_lazy("five_player_split", "taker 2, partner 1")),
-    ("equal", pgettext_lazy("five_player_split", "equal")),
-]
-
-
-def describe_rules(rules) -> str:
-    """House rules in words: "FFT, rounding 10, misère 10" (defaults left out).
-
-    ``rules`` is a preset name, an options dict (as stored) or a ``Rules``.
-    """
-    try:
-        ruleset = rules if hasattr(rules, "preset") else parse_rules(rules)
-    except ScoringError:
-        return str(_("unreadable rules"))
-    parts = [str(PRESET_LABELS.get(ruleset.preset, ruleset.preset))]
-    if ruleset.rounding != 1:
-        parts.append(str(_("rounding %(value)s")) % {"value": ruleset.rounding})
-    if ruleset.poignee != (20, 30, 40):
-        parts.append(str(_("poignée %(values)s")) % {"values": "/".join(map(str, ruleset.poignee))})
-    if ruleset.misere:
-        parts.append(str(_("misère %(value)s")) % {"value": ruleset.misere})
-    if ruleset.no_prise:
-        parts.append(str(_("no prise")))
-    if ruleset.five_player_split == "equal":
-        parts.append(str(_("taker and partner split equally")))
-    if ruleset.has_pools:
-        parts.append(
-            str(_("ante %(ante)s, dealer %(stake)s"))
-            % {"ante": ruleset.ante, "stake": ruleset.dealer_stake}
-        )
-    return ", ".join(parts)
 
 
 def current_season(club, today=None, seasons=None):
@@ -92,8 +46,12 @@ class DateInput(forms.DateInput):
         super().__init__(attrs, format="%Y-%m-%d")
 
 
-class SheetForm(forms.Form):
-    """A new sheet: season, date, table, seats in dealing order, and its rules."""
+class SheetForm(RulesFields):
+    """A new sheet: season, date, table, seats in dealing order, and its rules.
+
+    The rule fields count only with "Play other rules at this table" ticked;
+    otherwise the sheet follows the season's house rules.
+    """
 
     season = SeasonChoiceField(queryset=Season.objects.none(), label=_("Season"), empty_label=None)
     date = forms.DateField(label=_("Date"), widget=DateInput())
@@ -113,62 +71,9 @@ class SheetForm(forms.Form):
         required=False,
         help_text=_("Unticked, the sheet follows the season's house rules."),
     )
-    preset = forms.ChoiceField(
-        label=_("Rules"),
-        choices=[(p, PRESET_LABELS[p]) for p in PRESETS],
-        widget=forms.RadioSelect,
-        initial="fft",
-    )
-    rounding = forms.TypedChoiceField(
-        label=_("Round the amount per defender to"),
-        choices=ROUNDING_CHOICES,
-        coerce=int,
-        widget=forms.RadioSelect,
-        initial="1",
-    )
-    poignee_single = forms.IntegerField(label=_("Single poignée"), min_value=0, initial=20)
-    poignee_double = forms.IntegerField(label=_("Double poignée"), min_value=0, initial=30)
-    poignee_triple = forms.IntegerField(label=_("Triple poignée"), min_value=0, initial=40)
-    misere = forms.IntegerField(
-        label=_("Misère"),
-        min_value=0,
-        initial=0,
-        help_text=_("What each other player pays a player who declares misère; 0: no misère."),
-    )
-    no_prise = forms.BooleanField(label=_("No prise: the lowest bid is garde"), required=False)
-    five_player_split = forms.ChoiceField(
-        label=_("At five, taker and partner share"),
-        choices=SPLIT_CHOICES,
-        widget=forms.RadioSelect,
-        initial="two_to_one",
-    )
-    ante = forms.IntegerField(
-        label=_("Ante"),
-        min_value=0,
-        initial=10,
-        help_text=_("Mouches: what each player pays into a new pool."),
-    )
-    dealer_stake = forms.IntegerField(
-        label=_("Dealer's stake"),
-        min_value=0,
-        initial=5,
-        help_text=_("Mouches: what the dealer adds to the pool before each hand."),
-    )
 
-    RULE_FIELDS = (
-        "preset",
-        "rounding",
-        "poignee_single",
-        "poignee_double",
-        "poignee_triple",
-        "misere",
-        "no_prise",
-        "five_player_split",
-        "ante",
-        "dealer_stake",
-    )
     #: LedgerError/ScoringError ``field`` → the form field that shows it.
-    ERROR_FIELDS = {"rules": "preset", "poignee": "poignee_single", "players": None}
+    ERROR_FIELDS = {**RulesFields.ERROR_FIELDS, "players": None}
 
     def __init__(self, *args, club, today=None, **kwargs):
         super().__init__(*args, **kwargs)
@@ -183,16 +88,15 @@ class SheetForm(forms.Form):
                 empty_label="—",
             )
             self.fields[f"seat_{i}"] = field
-        # Seats right after the date and table, in the order they are shown.
-        order = ["season", "date", "table", *self.seat_names, "new_players"]
-        self.order_fields(order)
+        # Seats right after the date and table, in the order they are shown; the rules last.
+        order = ["season", "date", "table", *self.seat_names, "new_players", "custom_rules"]
+        self.order_fields([*order, *self.RULE_FIELDS])
         if not self.is_bound:
             season = current_season(club, today)
             self.initial.setdefault("date", today or timezone.localdate())
             if season is not None:
                 self.initial.setdefault("season", season.pk)
-                for name, value in self.rule_initial(season.rules).items():
-                    self.initial.setdefault(name, value)
+                self.set_rules_initial(season.rules)
 
     # ---------------------------------------------------------------- helpers
 
@@ -202,38 +106,6 @@ class SheetForm(forms.Form):
 
     def seat_fields(self):
         return [self[name] for name in self.seat_names]
-
-    def rule_fields(self):
-        return [self[name] for name in self.RULE_FIELDS]
-
-    def rule_errors(self):
-        return any(self[name].errors for name in self.RULE_FIELDS)
-
-    @staticmethod
-    def rule_initial(rules) -> dict:
-        """The option fields' values for stored rules."""
-        try:
-            ruleset = parse_rules(rules)
-        except ScoringError:
-            return {}
-        single, double, triple = ruleset.poignee
-        return {
-            "preset": ruleset.preset,
-            "rounding": str(ruleset.rounding),
-            "poignee_single": single,
-            "poignee_double": double,
-            "poignee_triple": triple,
-            "misere": ruleset.misere,
-            "no_prise": ruleset.no_prise,
-            "five_player_split": ruleset.five_player_split,
-            "ante": ruleset.ante,
-            "dealer_stake": ruleset.dealer_stake,
-        }
-
-    def field_for_error(self, field):
-        """The form field that shows an error the services raised about ``field``."""
-        name = self.ERROR_FIELDS.get(field, field)
-        return name if name in self.fields else None
 
     # ---------------------------------------------------------------- validation
 
@@ -259,7 +131,7 @@ class SheetForm(forms.Form):
         if not any(self[name].errors for name in seat_fields):
             seated = self._clean_seats(cleaned)
         ruleset = None
-        if not any(self[name].errors for name in ("season", *self.RULE_FIELDS)):
+        if "rules" in cleaned and not self["season"].errors:
             ruleset = self._clean_rules(cleaned)
         if seated is not None and ruleset is not None:
             self._check_table_size(ruleset, len(seated))
@@ -313,8 +185,8 @@ class SheetForm(forms.Form):
         """The sheet's ruleset (the season's unless custom rules are ticked)."""
         if cleaned.get("season") is None:
             return None
+        rules = cleaned["rules"]
         try:
-            rules = self.rules_value()
             return parse_rules(rules if rules is not None else cleaned["season"].rules)
         except ScoringError as error:
             self.add_error(self.field_for_error(error.field), error.message)
@@ -347,40 +219,13 @@ class SheetForm(forms.Form):
                 None,
                 _(
                     "Two players play the two-player rules: tick “Play other rules at "
-                    "this table” and choose “two players”."
+                    "this table” and choose “Two players”."
                 ),
             )
 
-    def rules_value(self):
-        """The sheet's rules as the services take them; None: the season's house rules."""
-        data = self.cleaned_data
-        if not data.get("custom_rules"):
-            return None
-        rules = {
-            "preset": data["preset"],
-            "rounding": data["rounding"],
-            "poignee": [data["poignee_single"], data["poignee_double"], data["poignee_triple"]],
-            "misere": data["misere"],
-            "no_prise": data["no_prise"],
-            "five_player_split": data["five_player_split"],
-            "ante": data["ante"],
-            "dealer_stake": data["dealer_stake"],
-        }
-        return parse_rules(rules).as_dict()
-
-    def full_clean(self):
-        # The rule options only count with custom rules: otherwise they are not
-        # validated at all (disabled fields keep their initial values).
-        ignored = []
-        if self.is_bound and not self._custom_rules_ticked():
-            ignored = [f for n in self.RULE_FIELDS if not (f := self.fields[n]).disabled]
-        for field in ignored:
-            field.disabled = True
-        try:
-            super().full_clean()
-        finally:
-            for field in ignored:
-                field.disabled = False
+    def rules_fields_apply(self):
+        # cleaned_data["rules"] is None unticked: the season's house rules.
+        return self._custom_rules_ticked()
 
     def _custom_rules_ticked(self):
         widget = self.fields["custom_rules"].widget

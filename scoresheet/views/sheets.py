@@ -22,8 +22,9 @@ from clubs.models import Player
 from clubs.permissions import can, club_view
 from scoresheet import services
 from scoresheet.filters import SheetFilter
-from scoresheet.forms_sheets import SheetForm, describe_rules
+from scoresheet.forms_sheets import SheetForm
 from scoresheet.models import Contract, ScoreRow, Sheet
+from scoresheet.rules_forms import describe_rules
 from scoresheet.tables import SheetTable, sheet_rows
 
 PER_PAGE = 25
@@ -88,7 +89,7 @@ def _open_sheet(club, form, user):
             players=players,
             date=data["date"],
             table=data["table"].strip(),
-            rules=form.rules_value(),
+            rules=data["rules"],  # None: the season's house rules
             user=user,
         )
 

@@ -1,7 +1,9 @@
 /* Tarot Ledger: the little JavaScript the pages need. Everything works without it.
    - marks <html> with .js (CSS shows the notices' close buttons only then);
    - dismisses a notice when its × is tapped;
-   - asks before submitting a form or following a link carrying data-confirm="…". */
+   - asks before submitting a form or following a link carrying data-confirm="…";
+   - in house-rules fields (templates/includes/rules_fields.html), shows a
+     [data-only-preset="mouches"] group only while that preset is chosen. */
 (function () {
   "use strict";
   document.documentElement.classList.remove("no-js");
@@ -23,5 +25,18 @@
     var message =
       (submitter && submitter.dataset.confirm) || event.target.dataset.confirm;
     if (message && !window.confirm(message)) event.preventDefault();
+  });
+
+  document.querySelectorAll("[data-rules-fields]").forEach(function (fields) {
+    var preset = fields.querySelector("select[name$='preset']");
+    var groups = fields.querySelectorAll("[data-only-preset]");
+    if (!preset || !groups.length) return;
+    function sync() {
+      groups.forEach(function (group) {
+        group.hidden = preset.value !== group.dataset.onlyPreset;
+      });
+    }
+    preset.addEventListener("change", sync);
+    sync();
   });
 })();

@@ -70,6 +70,38 @@ def test_form_errors_are_shown_and_nothing_is_stored(
     assert not Sheet.objects.exists()
 
 
+def test_scorer_opens_a_sheet_with_other_rules(
+    page, live_server, log_in, club, season, players, scorer
+):
+    log_in(page, scorer)
+    page.goto(f"{live_server.url}/clubs/rive/sheets/new/")
+    for seat, name in enumerate(["Anna", "Bert", "Carl", "Dora"], start=1):
+        page.get_by_label(f"Seat {seat}").select_option(label=name)
+    page.get_by_text("Rules: the season's, or others for this table").tap()
+    page.get_by_label("Play other rules at this table").check()
+    # the same house-rules fields as a season's: the pools only for mouches
+    ante = page.get_by_label("Ante")
+    expect(ante).to_be_hidden()
+    page.get_by_label("Scoring rules").select_option("mouches")
+    expect(ante).to_be_visible()
+    no_sideways_scroll(page)
+    ante.fill("20")
+    page.get_by_text("To 10", exact=True).tap()
+    page.get_by_label("Single").fill("10")
+    page.get_by_role("button", name="Open the sheet").click()
+
+    expect(page.locator(".notice")).to_contain_text("Sheet opened")
+    assert Sheet.objects.get().rules == {
+        "preset": "mouches",
+        "rounding": 10,
+        "ante": 20,
+        "poignee": [10, 30, 40],
+    }
+    expect(page.locator(".sheet-facts")).to_contain_text(
+        "Mouches: with pools, rounded to 10, poignées 10/30/40, ante 20, dealer's stake 5"
+    )
+
+
 def test_seeded_sheet_shows_the_totals_and_explains_a_hand(page, live_server, make_sheet, scorer):
     sheet = make_sheet()
     for data in SEED_HANDS:

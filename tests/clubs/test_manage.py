@@ -8,6 +8,7 @@ from django.urls import reverse
 
 from clubs.models import Club, Membership, Player, Role, Season
 from tests.conftest import PASSWORD
+from tests.scoresheet.conftest import RULES_POST
 
 pytestmark = pytest.mark.django_db
 
@@ -63,20 +64,7 @@ def url(name, *args, club="rive"):
 
 
 def season_data(**changes):
-    data = {
-        "name": "2026",
-        "start_date": "2026-01-01",
-        "end_date": "",
-        "preset": "fft",
-        "rounding": "1",
-        "poignee_single": "20",
-        "poignee_double": "30",
-        "poignee_triple": "40",
-        "misere": "0",
-        "five_player_split": "two_to_one",
-        "ante": "10",
-        "dealer_stake": "5",
-    }
+    data = {"name": "2026", "start_date": "2026-01-01", "end_date": "", **RULES_POST}
     data.update(changes)
     return {k: v for k, v in data.items() if v is not None}
 

@@ -7,7 +7,7 @@ from django.urls import reverse
 
 from clubs.models import Club, Membership, Role, Season
 from scoresheet import services
-from scoresheet.forms_sheets import current_season, describe_rules
+from scoresheet.forms_sheets import current_season
 from tests.scoresheet.conftest import SEED_HANDS
 
 
@@ -69,7 +69,7 @@ def test_club_page_seasons_rules_and_recent_sheets(client, club, season, make_sh
     assert response.status_code == 200
     html = response.content.decode()
     assert "<h1>Club de la Rive</h1>" in html
-    assert "2025" in html and "FFT, rounding 10, misère 10" in html
+    assert "2025" in html and "FFT: the official rules, rounded to 10, misère 10" in html
     assert reverse("scoresheet:sheet", args=["rive", sheet.pk]) in html
     assert "Anna, Bert, Carl, Dora" in html and "1 hand" in html and "table 7" in html
     assert reverse("scoresheet:sheets", args=["rive"]) in html
@@ -109,26 +109,6 @@ def test_unknown_club_is_404(client, db):
 
 
 # ---------------------------------------------------------------- helpers
-
-
-@pytest.mark.parametrize(
-    ("rules", "words"),
-    [
-        ("fft", "FFT"),
-        ({"preset": "fft", "rounding": 10, "misere": 10}, "FFT, rounding 10, misère 10"),
-        ({"preset": "pousse", "no_prise": True}, "FFT with pousse, no prise"),
-        ({"preset": "fixed", "poignee": [10, 20, 40]}, "fixed scores, poignée 10/20/40"),
-        ({"preset": "mouches"}, "mouches (pools), ante 10, dealer 5"),
-        (
-            {"preset": "contre5", "five_player_split": "equal"},
-            "garde contre ×5, petit chelem, taker and partner split equally",
-        ),
-        ("two_players", "two players"),
-        ({"preset": "nope"}, "unreadable rules"),
-    ],
-)
-def test_describe_rules(rules, words):
-    assert describe_rules(rules) == words
 
 
 def test_current_season(club):

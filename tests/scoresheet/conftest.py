@@ -7,6 +7,20 @@ from scoresheet import services
 
 NAMES = ["Anna", "Bert", "Carl", "Dora", "Emil", "Fred"]
 
+#: The house-rules fields as a browser posts them untouched (plain FFT), for the
+#: season form and the sheet form's "other rules" alike.
+RULES_POST = {
+    "preset": "fft",
+    "rounding": "1",
+    "poignee_single": "20",
+    "poignee_double": "30",
+    "poignee_triple": "40",
+    "misere": "0",
+    "five_player_split": "two_to_one",
+    "ante": "10",
+    "dealer_stake": "5",
+}
+
 
 @pytest.fixture
 def club(db):

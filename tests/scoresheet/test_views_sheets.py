@@ -14,7 +14,7 @@ from clubs.models import Club, Membership, Player, Role, Season
 from scoresheet import services
 from scoresheet.importing import import_sheet_line
 from scoresheet.models import ScoreRow, Sheet
-from tests.scoresheet.conftest import SEED_HANDS, SEED_TOTALS
+from tests.scoresheet.conftest import RULES_POST, SEED_HANDS, SEED_TOTALS
 
 MINUS = "\u2212"
 
@@ -319,7 +319,7 @@ def test_sheet_form_defaults_to_the_current_season_and_today(scorer_client, club
     assert form.initial["date"] == today
     assert form.initial["preset"] == "fixed"
     html = response.content.decode()
-    assert "now — fixed scores" in html
+    assert "now — Fixed scores: garde 80, 160, 320" in html
 
 
 def test_create_sheet_with_players_and_new_names(scorer_client, club, season, players):
@@ -371,7 +371,7 @@ def test_create_sheet_with_other_rules(scorer_client, season, players):
     sheet = Sheet.objects.get()
     assert sheet.rules == {"preset": "fft", "rounding": 10, "misere": 10, "poignee": [10, 20, 40]}
     html = scorer_client.get(url("sheet", "rive", sheet.pk)).content.decode()
-    assert "FFT, rounding 10, poignée 10/20/40, misère 10" in html
+    assert "FFT: the official rules, rounded to 10, poignées 10/20/40, misère 10" in html
 
 
 def test_unticked_custom_rules_keep_the_seasons_house_rules(scorer_client, season, players):
@@ -426,18 +426,7 @@ def test_create_sheet_form_errors_store_nothing(
 ):
     data = {k: players[v].pk if k.startswith("seat_") else v for k, v in data.items()}
     if data.get("custom_rules"):
-        rule_defaults = {
-            "preset": "fft",
-            "rounding": "1",
-            "poignee_single": "20",
-            "poignee_double": "30",
-            "poignee_triple": "40",
-            "misere": "0",
-            "five_player_split": "two_to_one",
-            "ante": "10",
-            "dealer_stake": "5",
-        }
-        data = {**rule_defaults, **data}
+        data = {**RULES_POST, **data}
     response = post_sheet(scorer_client, **data)
     assert response.status_code == 200
     form = response.context["form"]
