@@ -13,6 +13,7 @@ from django.contrib import messages
 from django.db import transaction
 from django.http import HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
 from django.utils.text import slugify
 from django.utils.translation import gettext as _
 from django.utils.translation import pgettext
@@ -244,7 +245,10 @@ def sheet_detail(request, slug, sheet_id):
             "live_count": len(live),
             "deleted_count": len(lines) - len(live),
             "totals": totals,
-            "standings": list(zip(names, totals)),
+            "standings": [
+                (name, total, _player_url(club, table.by_name[name].pk, sheet.season_id))
+                for name, total in zip(names, totals)
+            ],
             "has_pools": has_pools,
             "pools": pools,
             "balanced": sum(totals) + pools == 0,
@@ -294,3 +298,8 @@ def sheet_export(request, slug, sheet_id):
     label = slugify(f"{request.club.slug} {sheet.date.isoformat()} {sheet.table}")
     response["Content-Disposition"] = f'attachment; filename="{label}-{sheet.pk}.json"'
     return response
+
+
+def _player_url(club, player_id, season_id):
+    """A player's statistics for the season (a link from the sheet's totals)."""
+    return reverse("stats:player_season", args=[club.slug, player_id, season_id])
