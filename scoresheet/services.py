@@ -128,55 +128,30 @@ def record_hand(sheet: Sheet, data: dict, *, user=None) -> Hand:
         engine_hand, result = _score(sheet, table, data, pools)
         last = sheet.hands.order_by("-number").values_list("number", flat=True).first()
         hand = Hand(sheet=sheet, number=(last or 0) + 1, entered_by=user)
-        _apply(hand, engine_hand, result, table)
-        hand.save()
-        _write_rows(hand, sheet, table, result)
-        HandRevision.objects.create(
-            hand=hand,
-            action=HandRevision.Action.CREATED,
-            user=user,
-            after=_snapshot(engine_hand, result),
-        )
-        refresh_sheet_totals(sheet)
+        _store(sheet, table, hand, engine_hand, result, HandRevision.Action.CREATED, user)
     return hand
 
 
 def correct_hand(hand: Hand, data: dict, *, user=None) -> Hand:
     """Replace a hand's entry; re-score it (and, under mouches, every later hand)."""
     with transaction.atomic():
-        sheet = _lock(hand.sheet)
-        hand = Hand.objects.select_for_update().get(pk=hand.pk)
-        if hand.is_deleted:
-            raise LedgerError("hand_deleted", _("Restore the hand before correcting it."))
+        refusal = _("Restore the hand before correcting it.")
+        sheet, hand = _lock_hand(hand, deleted=False, refusal=refusal)
         table = Table.of(sheet)
-        before_hand = engine_hand_of(hand, table)
-        before = _snapshot(before_hand, None, _stored_scores(hand, table))
+        before = _snapshot(engine_hand_of(hand, table), None, _stored_scores(hand, table))
         pools = _pools_before(sheet, hand) if sheet.ruleset.has_pools else ()
         engine_hand, result = _score(sheet, table, data, pools)
-        _apply(hand, engine_hand, result, table)
-        hand.save()
         hand.scores.all().delete()
-        _write_rows(hand, sheet, table, result)
-        HandRevision.objects.create(
-            hand=hand,
-            action=HandRevision.Action.CORRECTED,
-            user=user,
-            before=before,
-            after=_snapshot(engine_hand, result),
-        )
-        if result.pools is not None:
-            _rescore_after(sheet, table, hand, result.pools)
-        refresh_sheet_totals(sheet)
+        action = HandRevision.Action.CORRECTED
+        _store(sheet, table, hand, engine_hand, result, action, user, before)
     return hand
 
 
 def delete_hand(hand: Hand, *, user=None) -> Hand:
     """Take a hand off the ledger; it is kept, with its history, and can be restored."""
     with transaction.atomic():
-        sheet = _lock(hand.sheet)
-        hand = Hand.objects.select_for_update().get(pk=hand.pk)
-        if hand.is_deleted:
-            raise LedgerError("hand_deleted", _("This hand is already deleted."))
+        refusal = _("This hand is already deleted.")
+        sheet, hand = _lock_hand(hand, deleted=False, refusal=refusal)
         table = Table.of(sheet)
         before = _snapshot(engine_hand_of(hand, table), None, _stored_scores(hand, table))
         hand.is_deleted = True
@@ -194,10 +169,8 @@ def delete_hand(hand: Hand, *, user=None) -> Hand:
 def restore_hand(hand: Hand, *, user=None) -> Hand:
     """Put a deleted hand back on the ledger, re-scored in its place."""
     with transaction.atomic():
-        sheet = _lock(hand.sheet)
-        hand = Hand.objects.select_for_update().get(pk=hand.pk)
-        if not hand.is_deleted:
-            raise LedgerError("hand_not_deleted", _("This hand is not deleted."))
+        refusal = _("This hand is not deleted.")
+        sheet, hand = _lock_hand(hand, deleted=True, refusal=refusal)
         table = Table.of(sheet)
         engine_hand = engine_hand_of(hand, table)
         pools = _pools_before(sheet, hand) if sheet.ruleset.has_pools else ()
@@ -205,19 +178,8 @@ def restore_hand(hand: Hand, *, user=None) -> Hand:
             result = score_hand(sheet.ruleset, engine_hand, pools)
         except ScoringError as error:
             raise LedgerError.from_scoring(error) from None
-        _apply(hand, engine_hand, result, table)
         hand.is_deleted = False
-        hand.save()
-        _write_rows(hand, sheet, table, result)
-        HandRevision.objects.create(
-            hand=hand,
-            action=HandRevision.Action.RESTORED,
-            user=user,
-            after=_snapshot(engine_hand, result),
-        )
-        if result.pools is not None:
-            _rescore_after(sheet, table, hand, result.pools)
-        refresh_sheet_totals(sheet)
+        _store(sheet, table, hand, engine_hand, result, HandRevision.Action.RESTORED, user)
     return hand
 
 
@@ -227,6 +189,29 @@ def restore_hand(hand: Hand, *, user=None) -> Hand:
 def _lock(sheet: Sheet) -> Sheet:
     """Serialise writes to one sheet (hand numbers, mouches pools)."""
     return Sheet.objects.select_for_update().get(pk=sheet.pk)
+
+
+def _lock_hand(hand: Hand, *, deleted: bool, refusal: str):
+    """Lock the hand's sheet and the hand; refuse (``refusal``) unless it is (not) deleted."""
+    sheet = _lock(hand.sheet)
+    hand = Hand.objects.select_for_update().get(pk=hand.pk)
+    if hand.is_deleted != deleted:
+        raise LedgerError("hand_deleted" if hand.is_deleted else "hand_not_deleted", refusal)
+    return sheet, hand
+
+
+def _store(sheet, table, hand, engine_hand, result, action, user, before=None):
+    """Write a scored hand, its ledger rows and its history entry, in the open
+    transaction; then keep the later hands (mouches pools) and totals in step."""
+    _apply(hand, engine_hand, result, table)
+    hand.save()
+    _write_rows(hand, sheet, table, result)
+    HandRevision.objects.create(
+        hand=hand, action=action, user=user, before=before, after=_snapshot(engine_hand, result)
+    )
+    if result.pools is not None:
+        _rescore_after(sheet, table, hand, result.pools)
+    refresh_sheet_totals(sheet)
 
 
 def _score(sheet, table, data, pools):
