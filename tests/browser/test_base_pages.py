@@ -140,3 +140,24 @@ def test_password_reset_mail_is_french_for_a_french_browser(page, live_server, u
     assert len(mailoutbox) == 1
     assert mailoutbox[0].subject.startswith("Réinitialisez votre mot de passe Tarot Ledger")
     assert "Bonjour alice," in mailoutbox[0].body
+
+
+def test_change_password_from_my_account(page, live_server, user, log_in):
+    log_in(page, user)
+    page.goto(live_server.url + "/accounts/profile/")
+    page.get_by_role("link", name="Change my password").click()
+    expect(page).to_have_url(live_server.url + "/accounts/password_change/")
+
+    page.locator("input[name=old_password]").fill("not it")
+    page.locator("input[name=new_password1]").fill("a-new-pass-phrase-77")
+    page.locator("input[name=new_password2]").fill("a-new-pass-phrase-77")
+    page.locator("main form button[type=submit]").click()
+    expect(page.locator(".error-summary")).to_be_visible()  # the old password was wrong
+
+    page.locator("input[name=old_password]").fill(PASSWORD)
+    page.locator("input[name=new_password1]").fill("a-new-pass-phrase-77")
+    page.locator("input[name=new_password2]").fill("a-new-pass-phrase-77")
+    page.locator("main form button[type=submit]").click()
+    expect(page).to_have_url(live_server.url + "/accounts/password_change/done/")
+    user.refresh_from_db()
+    assert user.check_password("a-new-pass-phrase-77")
