@@ -8,6 +8,8 @@ scores a hand.
 
 The charts are drawn by ``static/js/charts.js`` with the vendored Chart.js from
 the data of ``{{ …|json_script }}``; each has a table of the same numbers.
+The tables are ``clubs.tables_stats`` tables, built here from those same
+figures (no query of their own), in the context's ``tables``.
 """
 
 from decimal import Decimal
@@ -18,6 +20,7 @@ from django.utils.formats import date_format
 from django.utils.translation import gettext as _
 
 from clubs import statistics as stats
+from clubs import tables_stats as t
 from clubs.models import Player
 from clubs.permissions import club_view
 from clubs.standings import standings
@@ -125,6 +128,7 @@ def player_statistics(request, slug, player_id, season_id=None):
             }
             values = [h["running"] for h in hands]
             context["hands"] = hands
+            running_table = t.RunningHandsTable(hands, table_id="table-running", club=club)
         else:
             # All seasons by evening: the running total after each date.
             running = {
@@ -134,20 +138,44 @@ def player_statistics(request, slug, player_id, season_id=None):
             }
             values = [e["running"] for e in per_evening]
             context["season_ranks"] = stats.season_ranks(club, player)
+            running_table = t.RunningEveningsTable(per_evening, table_id="table-running")
         running["yTitle"] = _("Running total")
         running["datasets"] = [
             {"label": player.name, "data": [_number(v) for v in values], "main": True}
         ]
+        top = _top_chart(scope, ranking, player)
+        contracts = stats.contracts(rows)
         context.update(
             running_chart=running,
             running_points=len(values),
-            top=_top_chart(scope, ranking, player),
-            contracts=stats.contracts(rows),
+            top=top,
+            contracts=contracts,
             streak=stats.taker_streak(rows),
             evenings=per_evening,
             best=stats.best_hands(rows),
             worst=stats.worst_hands(rows),
         )
+        context["tables"] = {
+            "running": running_table,
+            "top": t.TopTable(top, player=player, table_id="table-top"),
+            "contracts": t.PlayerContractsTable(
+                contracts, totals=summary, table_id="table-contracts"
+            ),
+            "bouts": t.BoutsTable(summary["bouts"], table_id="table-bouts"),
+            "margins": t.MarginsTable(
+                summary["margins"], table_id="table-margins", css="table bars"
+            ),
+            "pab": t.PetitAuBoutTable(summary["petit_au_bout"], table_id="table-pab"),
+            "poignees": t.PoigneesTable(summary["poignees"], table_id="table-poignees"),
+            "chelems": t.ChelemsTable(summary["chelems"], table_id="table-chelems"),
+            "evenings": t.PlayerEveningsTable(per_evening, table_id="table-evenings", club=club),
+            "best": t.HandsTable(context["best"], table_id="table-best", club=club),
+            "worst": t.HandsTable(context["worst"], table_id="table-worst", club=club),
+        }
+        if context.get("season_ranks"):
+            context["tables"]["seasons"] = t.SeasonRanksTable(
+                context["season_ranks"], player=player, table_id="table-seasons", club=club
+            )
     return render(request, "clubs/stats/player.html", context)
 
 
@@ -162,11 +190,24 @@ def season_statistics(request, slug, season_id):
     context = {"club": club, "season": season, "seasons": seasons, "summary": summary}
     if summary["hands"]:
         ranking = list(standings(club, season=season))
+        contracts = stats.contracts(rows, hands=summary["hands"])
+        sizes = stats.table_sizes(rows)
+        evenings = stats.season_evenings(rows)
+        top = _top_chart(rows, ranking)
         context.update(
-            contracts=stats.contracts(rows, hands=summary["hands"]),
-            table_sizes=stats.table_sizes(rows),
-            evenings=stats.season_evenings(rows),
+            contracts=contracts,
+            table_sizes=sizes,
+            evenings=evenings,
             ranking=ranking,
-            top=_top_chart(rows, ranking),
+            top=top,
         )
+        context["tables"] = {
+            "top": t.TopTable(top, table_id="table-top"),
+            "contracts": t.SeasonContractsTable(
+                contracts, totals=summary, table_id="table-contracts"
+            ),
+            "sizes": t.TableSizesTable(sizes, table_id="table-sizes"),
+            "players": t.PlayersTable(ranking, season=season, table_id="table-players", club=club),
+            "evenings": t.SeasonEveningsTable(evenings, table_id="table-evenings"),
+        }
     return render(request, "clubs/stats/season.html", context)
