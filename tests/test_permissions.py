@@ -224,7 +224,8 @@ def test_members_only_club_never_leaks(world, client, who):
     """Pages anyone can reach never show a members-only club to a non-member."""
     client_for(client, world, who)
     member = who in ALLOWED["read"]
-    for url in (reverse("home"), reverse("profile") if who != "anonymous" else reverse("home")):
+    urls = [reverse("home")] + ([reverse("profile")] if who != "anonymous" else [])
+    for url in urls:
         page = client.get(url).content.decode()
         assert ("Closed" in page) == member, (url, who)
     club = world.clubs["open"]

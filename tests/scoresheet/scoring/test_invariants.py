@@ -27,7 +27,13 @@ from scoresheet.scoring import (
     score_hand,
     score_sheet,
 )
-from scoresheet.scoring.jsonformat import hand_to_dict, parse_hand, parse_sheet, score_line
+from scoresheet.scoring.jsonformat import (
+    HAND_FIELDS,
+    hand_to_dict,
+    parse_hand,
+    parse_sheet,
+    score_line,
+)
 
 NAMES = ("Anna", "Bert", "Carl", "Dora", "Emil", "Fritz")
 SIDES = ("attack", "defence", None)
@@ -300,23 +306,8 @@ json_values = st.recursive(
     max_leaves=12,
 )
 
-FIELDS = (
-    "rules",
-    "players",
-    "sits_out",
-    "dealer",
-    "taker",
-    "contract",
-    "partner",
-    "bouts",
-    "points",
-    "petit_au_bout",
-    "poignees",
-    "chelem",
-    "petit_chelem",
-    "miseres",
-    "hands",
-)
+# Every field a hand line may carry (sorted, so examples replay), and a sheet's hands.
+FIELDS = (*sorted(HAND_FIELDS - {"number"}), "hands")
 RULE_KEYS = ("preset", "rounding", "poignee", "misere", "no_prise", "five_player_split", "ante")
 
 
