@@ -11,6 +11,7 @@ import datetime
 
 import pytest
 from django.contrib.auth import get_user_model
+from django.db import transaction
 from django.urls import get_resolver, reverse
 from django.urls.resolvers import URLResolver
 
@@ -159,9 +160,18 @@ def check(response, want):
     return response.status_code == want
 
 
+@pytest.fixture(scope="module")
+def _module_world(django_db_setup, django_db_blocker):
+    """The world, built once for the module inside a transaction rolled back at its end."""
+    with django_db_blocker.unblock(), transaction.atomic():
+        yield World()
+        transaction.set_rollback(True)
+
+
 @pytest.fixture
-def world(db):
-    return World()
+def world(_module_world, db):
+    """Each test runs in a savepoint of the module's transaction, so its writes roll back."""
+    return _module_world
 
 
 @pytest.mark.parametrize("visibility", ["open", "closed"])
