@@ -48,6 +48,7 @@ INSTALLED_APPS = [
     "axes",
     "scoresheet",
     "clubs",
+    "benchmarks",  # manage.py bench_*: development tools, not shipped
 ]
 
 MIDDLEWARE = [

@@ -555,7 +555,7 @@ def test_an_empty_club_has_an_empty_table(client, club, season):
 def test_bench_bulk_load_reads_like_the_services_ledger(club, season, players):
     """bench_standings copies hands recorded through the services onto other tables:
     each copy scores (engine, now) as its rows say, and the rebuilt summary is the ledger's."""
-    from clubs.management.commands.bench_standings import Command
+    from benchmarks.management.commands.bench_standings import Command
 
     command = Command()
     command.verbosity = 0
