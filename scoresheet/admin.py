@@ -1,12 +1,43 @@
-"""Admin for sheets and hands.
+"""Admin for sheets and hands: it reads the ledger, it never edits it.
 
-The ledger (score rows) and the history are read-only here: hands are changed
-through the services, which keep the rows and the history in step.
+Hands, seats, score rows and the history are read-only here: hands change
+through the services, which keep the score rows, the totals and the history in
+step. A sheet is opened on the club's pages; once it has a hand, its date,
+season, rules and seating are read-only too and it cannot be deleted here (a
+changed seat would orphan its hands' score rows, a changed season its totals).
+A sheet with no hand yet may be corrected (its rules are validated) or deleted.
 """
 
+from django import forms
 from django.contrib import admin
+from django.utils.translation import gettext_lazy as _
 
 from scoresheet.models import Hand, HandRevision, ScoreRow, Seat, Sheet
+from scoresheet.scoring import ScoringError
+from scoresheet.scoring.jsonformat import parse_rules
+
+
+def _has_hands(sheet) -> bool:
+    return sheet is not None and sheet.pk is not None and sheet.hands.exists()
+
+
+class SheetAdminForm(forms.ModelForm):
+    class Meta:
+        model = Sheet
+        fields = ["club", "season", "date", "table", "rules"]
+
+    def clean_rules(self):
+        try:
+            return parse_rules(self.cleaned_data["rules"]).as_dict()
+        except ScoringError as error:
+            raise forms.ValidationError(error.message, code=error.code) from None
+
+    def clean(self):
+        cleaned = super().clean()
+        season = cleaned.get("season")
+        if season is not None and cleaned.get("club") not in (None, season.club):
+            self.add_error("season", _("This season belongs to another club."))
+        return cleaned
 
 
 class SeatInline(admin.TabularInline):
@@ -14,15 +45,39 @@ class SeatInline(admin.TabularInline):
     extra = 0
     raw_id_fields = ["player"]
 
+    def has_add_permission(self, request, obj=None):
+        return not _has_hands(obj) and super().has_add_permission(request, obj)
+
+    def has_change_permission(self, request, obj=None):
+        return not _has_hands(obj) and super().has_change_permission(request, obj)
+
+    def has_delete_permission(self, request, obj=None):
+        return not _has_hands(obj) and super().has_delete_permission(request, obj)
+
 
 @admin.register(Sheet)
 class SheetAdmin(admin.ModelAdmin):
+    form = SheetAdminForm
     list_display = ["__str__", "club", "season", "date", "table", "created_by"]
     list_filter = ["club", "season"]
     date_hierarchy = "date"
     list_select_related = ["club", "season", "created_by"]
     raw_id_fields = ["season", "created_by"]
     inlines = [SeatInline]
+
+    def has_add_permission(self, request):
+        return False  # sheets are opened on the club's pages, seats and rules together
+
+    def has_change_permission(self, request, obj=None):
+        return not _has_hands(obj) and super().has_change_permission(request, obj)
+
+    def has_delete_permission(self, request, obj=None):
+        return not _has_hands(obj) and super().has_delete_permission(request, obj)
+
+    def get_actions(self, request):
+        actions = super().get_actions(request)
+        actions.pop("delete_selected", None)  # it would delete sheets with hands
+        return actions
 
 
 class ReadOnlyAdmin(admin.ModelAdmin):
@@ -80,4 +135,7 @@ class HandRevisionAdmin(ReadOnlyAdmin):
     list_select_related = ["hand__sheet", "user"]
 
 
-admin.site.register(Seat)
+@admin.register(Seat)
+class SeatAdmin(ReadOnlyAdmin):
+    list_display = ["sheet", "position", "player"]
+    list_select_related = ["sheet", "player"]
