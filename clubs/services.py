@@ -31,6 +31,7 @@ from django.utils.translation import gettext as _
 
 from clubs.models import Club, Membership, Player, Role, Season
 from clubs.permissions import can
+from core.errors import ServiceError
 from scoresheet.scoring import ScoringError
 from scoresheet.scoring.jsonformat import parse_rules
 
@@ -40,18 +41,8 @@ NAME_MAX = {"club": Club._meta.get_field("name").max_length}
 NAME_MAX["season"] = Season._meta.get_field("name").max_length
 
 
-class ClubError(Exception):
-    """A write refused. ``code`` is stable snake_case; ``field`` names the input at fault."""
-
-    def __init__(self, code: str, message: str, field: str | None = None):
-        super().__init__(message)
-        self.code = code
-        self.message = message
-        self.field = field
-
-    @classmethod
-    def from_scoring(cls, error: ScoringError):
-        return cls(error.code, error.message, error.field)
+class ClubError(ServiceError):
+    """A write to a club, its members or seasons refused (``code``, ``message``, ``field``)."""
 
     def __repr__(self) -> str:
         return f"ClubError({self.code!r}, {self.message!r}, field={self.field!r})"

@@ -15,7 +15,7 @@ from django.urls import reverse
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
-from scoresheet.explain_labels import format_number, format_signed
+from core.formatting import format_number, format_signed
 
 NUM = {"th": {"class": "num"}, "td": {"class": "num"}}
 

@@ -16,7 +16,7 @@ from django.utils.html import format_html
 from django.utils.translation import gettext, ngettext
 from django.utils.translation import gettext_lazy as _
 
-from scoresheet.templatetags.tarot import score, score_class, signed_score
+from core.templatetags.tarot import score, score_class, signed_score
 
 
 def percent(value):

@@ -46,6 +46,7 @@ INSTALLED_APPS = [
     "django_tables2",
     "django_filters",
     "axes",
+    "core",
     "scoresheet",
     "clubs",
     "benchmarks",  # manage.py bench_*: development tools, not shipped

@@ -14,26 +14,20 @@ from django.utils.translation import gettext as _
 
 from clubs.models import Player, Season
 from clubs.standings import refresh_sheet_totals
-from scoresheet.explain_json import terms_to_json
+from core.errors import ServiceError
+from core.explain_json import terms_to_json
 from scoresheet.models import Hand, HandRevision, Role, ScoreRow, Seat, Sheet
 from scoresheet.scoring import HandResult, ScoringError, score_hand
 from scoresheet.scoring.engine import TARGET_HALVES, halves_to_decimal
 from scoresheet.scoring.jsonformat import hand_to_dict, number, parse_hand, parse_rules
 
 
-class LedgerError(Exception):
-    """A write refused. ``code`` is stable snake_case; ``field`` names the input at fault."""
+class LedgerError(ServiceError):
+    """A write to sheets and hands refused (``code``, ``message``, ``field``)."""
 
     def __init__(self, code: str, message: str, field: str | None = None):
-        super().__init__(message)
-        self.code = code
-        self.message = message
-        self.field = field
+        super().__init__(code, message, field)
         self.hand = None  # set by imports: the hand's number within its sheet
-
-    @classmethod
-    def from_scoring(cls, error: ScoringError):
-        return cls(error.code, error.message, error.field)
 
 
 @dataclass(frozen=True)

@@ -16,8 +16,9 @@ from django.utils.translation import ngettext
 from django.views.decorators.http import require_POST
 
 from clubs.permissions import can, club_view
+from core.explain_labels import render_explanation
+from core.formatting import format_number
 from scoresheet import services
-from scoresheet.explain_labels import format_number, render_explanation
 from scoresheet.forms import CHELEM_LABELS, POIGNEE_LABELS, SIDE_LABELS, HandForm, chelem_code
 from scoresheet.models import Contract, Hand, Role, Sheet
 from scoresheet.scoring.engine import TARGET_HALVES

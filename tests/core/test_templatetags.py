@@ -12,8 +12,8 @@ import pytest
 from django.template import Context, Template
 from django.utils import translation
 
-from scoresheet.explain_json import terms_from_json, terms_to_json
-from scoresheet.explain_labels import EXPLANATION_LABELS, render_explanation
+from core.explain_json import terms_from_json, terms_to_json
+from core.explain_labels import EXPLANATION_LABELS, render_explanation
 from scoresheet.scoring import LABELS, Hand, Rules, score_hand
 from scoresheet.scoring.explain import Explanation, Signed, Term
 from scoresheet.scoring.hand import Poignee

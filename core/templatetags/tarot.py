@@ -12,7 +12,7 @@ from decimal import Decimal, InvalidOperation
 
 from django import template
 
-from scoresheet import explain_labels
+from core import explain_labels, formatting
 
 register = template.Library()
 logger = logging.getLogger(__name__)
@@ -47,7 +47,7 @@ def score(value):
     """A score in the active locale: no decimals when whole, "−" for negatives."""
     if _is_blank(value):
         return ""
-    return explain_labels.format_number(value)
+    return formatting.format_number(value)
 
 
 @register.filter
@@ -55,7 +55,7 @@ def signed_score(value):
     """A score with its sign always shown: "+12", "−12", "0"."""
     if _is_blank(value):
         return ""
-    return explain_labels.format_signed(value)
+    return formatting.format_signed(value)
 
 
 @register.filter

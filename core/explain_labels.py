@@ -1,4 +1,4 @@
-"""The engine's explanation words, translated, and numbers in the active locale.
+"""The engine's explanation words, translated, rendered with numbers in the active locale.
 
 ``EXPLANATION_LABELS`` has the keys of ``scoring.explain.LABELS`` with the same
 English text, marked for translation (context "explanation"). Tarot words
@@ -10,13 +10,12 @@ and the French spacing before ";".
 """
 
 import json
-from decimal import Decimal, InvalidOperation
 
-from django.utils import formats
 from django.utils.translation import get_language, pgettext_lazy
 
-from scoresheet.explain_json import terms_from_json
-from scoresheet.scoring.explain import LABELS, MINUS, Explanation, Term
+from core.explain_json import terms_from_json
+from core.formatting import format_number
+from scoresheet.scoring.explain import LABELS, Explanation, Term
 
 EXPLANATION_LABELS = {
     "petit_au_bout": pgettext_lazy("explanation", "petit au bout"),
@@ -58,44 +57,6 @@ _LABELS = _WithEnglishFallback(EXPLANATION_LABELS)
 #: French typography: a narrow no-break space before ";" (and a no-break space
 #: before ":", which lives in the translations themselves).
 NARROW_NBSP = "\u202f"
-
-
-def _to_decimal(value):
-    if isinstance(value, Decimal):
-        return value
-    if isinstance(value, float):
-        return Decimal(repr(value))
-    return Decimal(value)
-
-
-def format_number(value) -> str:
-    """A number in the active locale: 22.5 → "22,5" in French; −5 with a real minus.
-
-    Whole numbers show no decimals; others show exactly the decimals they have.
-    """
-    try:
-        number = _to_decimal(value)
-    except (InvalidOperation, TypeError, ValueError):
-        return str(value)
-    if not number.is_finite():
-        return str(value)
-    if number == number.to_integral_value():
-        places = 0
-        number = number.to_integral_value()
-    else:
-        places = max(0, -number.normalize().as_tuple().exponent)
-    text = formats.number_format(abs(number), places, use_l10n=True)
-    return MINUS + text if number < 0 else text
-
-
-def format_signed(value) -> str:
-    """Like ``format_number`` with an explicit "+" on positive numbers; zero stays "0"."""
-    text = format_number(value)
-    try:
-        positive = _to_decimal(value) > 0
-    except (InvalidOperation, TypeError, ValueError):
-        return text
-    return "+" + text if positive else text
 
 
 def _explanation(value) -> Explanation:

@@ -1,0 +1,45 @@
+"""Numbers in the active locale, as every page shows scores: 22,5 in French, a real minus."""
+
+from decimal import Decimal, InvalidOperation
+
+from django.utils import formats
+
+from scoresheet.scoring.explain import MINUS
+
+
+def _to_decimal(value):
+    if isinstance(value, Decimal):
+        return value
+    if isinstance(value, float):
+        return Decimal(repr(value))
+    return Decimal(value)
+
+
+def format_number(value) -> str:
+    """A number in the active locale: 22.5 → "22,5" in French; −5 with a real minus.
+
+    Whole numbers show no decimals; others show exactly the decimals they have.
+    """
+    try:
+        number = _to_decimal(value)
+    except (InvalidOperation, TypeError, ValueError):
+        return str(value)
+    if not number.is_finite():
+        return str(value)
+    if number == number.to_integral_value():
+        places = 0
+        number = number.to_integral_value()
+    else:
+        places = max(0, -number.normalize().as_tuple().exponent)
+    text = formats.number_format(abs(number), places, use_l10n=True)
+    return MINUS + text if number < 0 else text
+
+
+def format_signed(value) -> str:
+    """Like ``format_number`` with an explicit "+" on positive numbers; zero stays "0"."""
+    text = format_number(value)
+    try:
+        positive = _to_decimal(value) > 0
+    except (InvalidOperation, TypeError, ValueError):
+        return text
+    return "+" + text if positive else text
