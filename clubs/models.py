@@ -3,6 +3,7 @@
 from django.conf import settings
 from django.db import models
 from django.urls import reverse
+from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 from scoresheet.scoring.jsonformat import parse_rules
@@ -59,6 +60,40 @@ class Player(models.Model):
         return self.name
 
 
+def season_covering(seasons, date):
+    """Of ``seasons`` (newest first), the one covering ``date``, else the newest; or None.
+
+    When several seasons cover the date, the latest starting wins.
+    """
+    seasons = list(seasons)
+    for season in seasons:
+        if season.start_date <= date and (season.end_date is None or season.end_date >= date):
+            return season
+    return seasons[0] if seasons else None
+
+
+class SeasonQuerySet(models.QuerySet):
+    def newest_first(self):
+        """The latest start first (the latest created first on the same day)."""
+        return self.order_by("-start_date", "-pk")
+
+    def covering(self, date):
+        """The season covering ``date`` (the latest starting, if several), else the newest
+        season; None when there is none. One query."""
+        return season_covering(self.newest_first(), date)
+
+
+def current_season(club, today=None, seasons=None):
+    """The club's season covering today (the latest starting, if several), else the latest one.
+
+    ``seasons``: the club's seasons already fetched, newest first (saves a query).
+    """
+    today = today or timezone.localdate()
+    if seasons is None:
+        return club.seasons.covering(today)
+    return season_covering(seasons, today)
+
+
 class Season(models.Model):
     club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="seasons")
     name = models.CharField(_("name"), max_length=80)
@@ -69,6 +104,8 @@ class Season(models.Model):
         default=default_rules,
         help_text=_("A preset and options, as in the hand format."),
     )
+
+    objects = SeasonQuerySet.as_manager()
 
     class Meta:
         ordering = ["-start_date", "name"]

@@ -1,9 +1,25 @@
+"""The managers' pages of a club (namespace ``manage``), relative to the club's URL,
+and "My account" (``account_patterns``: ``profile``, outside any club)."""
+
 from django.urls import path
 
 from clubs import views
 
-app_name = "clubs"
+app_name = "manage"
+
+manage = "manage/"
+member = manage + "members/<int:membership_id>/"
 
 urlpatterns = [
-    path("clubs/<slug:slug>/", views.club_detail, name="detail"),
+    path(manage, views.overview, name="overview"),
+    path(manage + "members/", views.members, name="members"),
+    path(member, views.member_update, name="member"),
+    path(member + "remove/", views.member_remove, name="member_remove"),
+    path(member + "invite/", views.member_invite, name="member_invite"),
+    path(manage + "seasons/", views.seasons, name="seasons"),
+    path(manage + "seasons/<int:season_id>/", views.season_edit, name="season"),
+]
+
+account_patterns = [
+    path("accounts/profile/", views.profile, name="profile"),
 ]

@@ -1,32 +1,302 @@
-"""A club's home page: its seasons with their house rules, its latest sheets."""
+"""The managers' pages of a club (settings, members, seasons) and "My account".
 
-from django.shortcuts import render
+Every club page goes through ``club_view("manage")``; every object is looked up
+through ``request.club`` (another club's → 404); every write is a POST that
+calls ``clubs.services`` and lands a refusal on the form field it names.
+"""
 
+from dataclasses import dataclass
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.db import transaction
+from django.db.models import Count, Q
+from django.shortcuts import get_object_or_404, redirect, render
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_http_methods, require_POST
+
+from clubs import services
+from clubs.forms import (
+    AddMemberForm,
+    ClubSettingsForm,
+    MemberForm,
+    SeasonForm,
+    add_club_error,
+)
+from clubs.models import Membership, Role
 from clubs.permissions import can, club_view
-from scoresheet.forms_sheets import current_season
-from scoresheet.rules_forms import describe_rules
-from scoresheet.tables import sheet_rows
+from clubs.rules_forms import rules_parts
+from clubs.services import ClubError
 
-RECENT_SHEETS = 8
+GET_POST = require_http_methods(["GET", "POST"])
 
 
-@club_view("read")
-def club_detail(request, slug):
+# ---------------------------------------------------------------- overview
+
+
+@club_view("manage")
+@GET_POST
+def overview(request, slug):
     club = request.club
-    seasons = list(club.seasons.order_by("-start_date", "-pk"))
-    current = current_season(club, seasons=seasons)
-    for season in seasons:
-        season.rules_text = describe_rules(season.rules)
-        season.is_current = season == current
-    sheets = list(sheet_rows(club).order_by("-date", "-pk")[:RECENT_SHEETS])
-    return render(
-        request,
-        "clubs/club_detail.html",
-        {
-            "club": club,
-            "seasons": seasons,
-            "sheets": sheets,
-            "may_score": can(request.user, club, "score"),
-            "may_manage": can(request.user, club, "manage"),
-        },
+    form = ClubSettingsForm.for_club(club, request.POST if request.method == "POST" else None)
+    if form.is_bound and form.is_valid():
+        try:
+            services.update_club(
+                club, name=form.cleaned_data["name"], is_public=form.is_public, by=request.user
+            )
+        except ClubError as error:
+            add_club_error(form, error)
+        else:
+            messages.success(request, _("The club's settings are saved."))
+            return redirect("manage:overview", club.slug)
+    counts = club.memberships.aggregate(
+        members=Count("pk"), managers=Count("pk", filter=Q(role=Role.MANAGER))
     )
+    context = {
+        "form": form,
+        "members": counts["members"],
+        "managers": counts["managers"],
+        "seasons": club.seasons.count(),
+        "section": "overview",
+    }
+    return render(request, "clubs/manage/overview.html", context)
+
+
+# ---------------------------------------------------------------- members
+
+
+@dataclass
+class MemberRow:
+    membership: Membership
+    form: MemberForm
+    error: str = ""
+
+    @property
+    def has_errors(self) -> bool:
+        return bool(self.error or (self.form.is_bound and self.form.errors))
+
+    @property
+    def invitation_pending(self) -> bool:
+        user = self.membership.user
+        return not user.has_usable_password() and user.last_login is None
+
+
+@club_view("manage")
+@GET_POST
+def members(request, slug):
+    club = request.club
+    add_form = AddMemberForm(request.POST if request.method == "POST" else None)
+    if add_form.is_bound and add_form.is_valid():
+        try:
+            membership = services.add_member(
+                club,
+                username_or_email=add_form.cleaned_data["username_or_email"],
+                role=add_form.cleaned_data["role"],
+                by=request.user,
+                request=request,
+            )
+        except ClubError as error:
+            add_club_error(add_form, error)
+        else:
+            values = {
+                "user": membership.user.get_username(),
+                "role": membership.get_role_display(),
+                "email": membership.user.email,
+            }
+            if membership.invitation:
+                text = _("%(user)s is now %(role)s; an invitation went to %(email)s.")
+            elif membership.invitation is False:
+                text = _(
+                    "%(user)s is now %(role)s, but the invitation could not be sent: "
+                    "try “Send the invitation again” later."
+                )
+            else:
+                text = _("%(user)s is now %(role)s.")
+            messages.success(request, text % values)
+            return redirect("manage:members", club.slug)
+    return _members_page(request, add_form=add_form)
+
+
+@club_view("manage")
+@require_POST
+def member_update(request, slug, membership_id):
+    """One row of the table: the member's role and the player their login is linked to."""
+    membership = _membership(request, membership_id)
+    players, linked = _players(request.club)
+    form = MemberForm(request.POST, membership=membership, players=players, linked=linked)
+    if form.is_valid():
+        role, player = form.cleaned_data["role"], form.cleaned_data["player"]
+        try:
+            with transaction.atomic():  # both or neither
+                if role != membership.role:
+                    services.change_role(membership, role, by=request.user)
+                if player != form.current_player:
+                    services.link_player(membership, player, by=request.user)
+        except ClubError as error:
+            add_club_error(form, error)
+        else:
+            messages.success(
+                request, _("%(user)s is saved.") % {"user": membership.user.get_username()}
+            )
+            return _back_to_members(request)
+    return _members_page(request, bound=form)
+
+
+@club_view("manage")
+@require_POST
+def member_remove(request, slug, membership_id):
+    membership = _membership(request, membership_id)
+    try:
+        services.remove_member(membership, by=request.user)
+    except ClubError as error:
+        return _members_page(request, row_error=(membership.pk, error.message))
+    messages.success(
+        request,
+        _("%(user)s is no longer a member of the club.") % {"user": membership.user.get_username()},
+    )
+    return _back_to_members(request)
+
+
+@club_view("manage")
+@require_POST
+def member_invite(request, slug, membership_id):
+    membership = _membership(request, membership_id)
+    try:
+        services.send_invitation(membership, by=request.user, request=request)
+    except ClubError as error:
+        return _members_page(request, row_error=(membership.pk, error.message))
+    messages.success(
+        request, _("The invitation went to %(email)s.") % {"email": membership.user.email}
+    )
+    return redirect("manage:members", request.club.slug)
+
+
+def _membership(request, membership_id) -> Membership:
+    return get_object_or_404(request.club.memberships.select_related("user"), pk=membership_id)
+
+
+def _players(club):
+    players = list(club.players.all())
+    return players, {p.pk: p.user_id for p in players if p.user_id is not None}
+
+
+def _back_to_members(request):
+    """The members page; "My account" for a manager who just gave up managing."""
+    if not can(request.user, request.club, "manage"):
+        return redirect("profile")
+    return redirect("manage:members", request.club.slug)
+
+
+def _members_page(request, *, add_form=None, bound=None, row_error=None):
+    club = request.club
+    players, linked = _players(club)
+    rows = []
+    for membership in club.memberships.select_related("user").order_by("user__username"):
+        if bound is not None and bound.membership.pk == membership.pk:
+            form = bound
+        else:
+            form = MemberForm(membership=membership, players=players, linked=linked)
+        error = row_error[1] if row_error and row_error[0] == membership.pk else ""
+        rows.append(MemberRow(membership, form, error))
+    context = {
+        "rows": rows,
+        "row_errors": [row for row in rows if row.has_errors],
+        "form": add_form or AddMemberForm(),
+        "players_count": len(players),
+        "section": "members",
+    }
+    return render(request, "clubs/manage/members.html", context)
+
+
+# ---------------------------------------------------------------- seasons
+
+
+@club_view("manage")
+@GET_POST
+def seasons(request, slug):
+    club = request.club
+    # Meta.ordering does not apply to an aggregate: order explicitly, latest first.
+    seasons = list(
+        club.seasons.annotate(sheet_count=Count("sheets")).order_by("-start_date", "name")
+    )
+    latest = seasons[0] if seasons else None
+    # A new season starts with the house rules of the latest one.
+    form = SeasonForm(
+        request.POST if request.method == "POST" else None,
+        rules=latest.rules if latest else None,
+    )
+    if form.is_bound and form.is_valid():
+        try:
+            season = services.create_season(
+                club,
+                name=form.cleaned_data["name"],
+                start_date=form.cleaned_data["start_date"],
+                end_date=form.cleaned_data["end_date"],
+                rules=form.cleaned_data["rules"],
+                by=request.user,
+            )
+        except ClubError as error:
+            add_club_error(form, error, SeasonForm.ERROR_FIELDS)
+        else:
+            messages.success(request, _("Season %(name)s created.") % {"name": season.name})
+            return redirect("manage:seasons", club.slug)
+    for season in seasons:
+        season.rules_summary = rules_parts(season.rules)
+    context = {
+        "seasons": seasons,
+        "form": form,
+        "section": "seasons",
+        "open_form": form.is_bound or not seasons,
+    }
+    return render(request, "clubs/manage/seasons.html", context)
+
+
+@club_view("manage")
+@GET_POST
+def season_edit(request, slug, season_id):
+    club = request.club
+    season = get_object_or_404(club.seasons.annotate(sheet_count=Count("sheets")), pk=season_id)
+    form = SeasonForm(request.POST if request.method == "POST" else None, season=season)
+    if form.is_bound and form.is_valid():
+        try:
+            season = services.update_season(
+                season,
+                name=form.cleaned_data["name"],
+                start_date=form.cleaned_data["start_date"],
+                end_date=form.cleaned_data["end_date"],
+                rules=form.cleaned_data["rules"],
+                by=request.user,
+            )
+        except ClubError as error:
+            add_club_error(form, error, SeasonForm.ERROR_FIELDS)
+        else:
+            messages.success(request, _("Season %(name)s saved.") % {"name": season.name})
+            return redirect("manage:season", club.slug, season.pk)
+    context = {
+        "season": season,
+        "form": form,
+        "rules_summary": rules_parts(season.rules),
+        "section": "seasons",
+    }
+    return render(request, "clubs/manage/season.html", context)
+
+
+# ---------------------------------------------------------------- my account
+
+
+@login_required
+def profile(request):
+    """Any logged-in user: their clubs, role and linked player in each."""
+    user = request.user
+    players = {p.club_id: p for p in user.players.all()}
+    clubs = []
+    for membership in user.memberships.select_related("club").order_by("club__name"):
+        clubs.append(
+            {
+                "club": membership.club,
+                "role": membership.get_role_display(),
+                "is_manager": membership.role == Role.MANAGER,
+                "player": players.get(membership.club_id),
+            }
+        )
+    return render(request, "clubs/manage/profile.html", {"clubs": clubs})

@@ -49,6 +49,8 @@ INSTALLED_APPS = [
     "core",
     "scoresheet",
     "clubs",
+    "standings",
+    "stats",
     "benchmarks",  # manage.py bench_*: development tools, not shipped
 ]
 

@@ -4,7 +4,7 @@ import django_filters
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
-from scoresheet.forms_sheets import DateInput
+from core.widgets import DateInput
 from scoresheet.models import Sheet
 
 
@@ -13,7 +13,7 @@ def _seasons(request):
 
 
 class SheetFilter(django_filters.FilterSet):
-    """Filters ``scoresheet.tables.sheet_rows`` (which annotates ``seat_count``)."""
+    """Filters ``Sheet.objects.with_counts()`` (which annotates ``seat_count``)."""
 
     season = django_filters.ModelChoiceFilter(
         label=_("Season"), queryset=_seasons, empty_label=_("All seasons")

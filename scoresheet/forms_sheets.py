@@ -1,4 +1,4 @@
-"""Opening a sheet: the form and the club's current season.
+"""Opening a sheet: the form, which starts at the club's current season.
 
 The seats are six selects of the club's players, in dealing order, plus one text
 box for players the club does not know yet: new names take the empty seats in
@@ -12,38 +12,18 @@ from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import ngettext
 
-from clubs.models import Player, Season
-from scoresheet.rules_forms import RulesFields, describe_rules
+from clubs.models import Player, Season, current_season
+from clubs.rules_forms import RulesFields, describe_rules
+from core.widgets import DateInput
 from scoresheet.scoring import ScoringError
 from scoresheet.scoring.jsonformat import parse_rules
 
 SEATS = 6
 
 
-def current_season(club, today=None, seasons=None):
-    """The season covering today (the latest starting, if several), else the latest one.
-
-    ``seasons``: the club's seasons already fetched, newest first (saves a query).
-    """
-    today = today or timezone.localdate()
-    if seasons is None:
-        seasons = list(club.seasons.order_by("-start_date", "-pk"))
-    for season in seasons:
-        if season.start_date <= today and (season.end_date is None or season.end_date >= today):
-            return season
-    return seasons[0] if seasons else None
-
-
 class SeasonChoiceField(forms.ModelChoiceField):
     def label_from_instance(self, obj):
         return f"{obj.name} — {describe_rules(obj.rules)}"
-
-
-class DateInput(forms.DateInput):
-    input_type = "date"
-
-    def __init__(self, attrs=None):
-        super().__init__(attrs, format="%Y-%m-%d")
 
 
 class SheetForm(RulesFields):
@@ -78,7 +58,7 @@ class SheetForm(RulesFields):
     def __init__(self, *args, club, today=None, **kwargs):
         super().__init__(*args, **kwargs)
         self.club = club
-        self.fields["season"].queryset = club.seasons.order_by("-start_date", "-pk")
+        self.fields["season"].queryset = club.seasons.newest_first()
         players = Player.objects.filter(club=club).order_by("name")
         for i in range(1, SEATS + 1):
             field = forms.ModelChoiceField(

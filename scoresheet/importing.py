@@ -32,19 +32,15 @@ class LineResult:
 
 
 def _season_for(club: Club, name, date):
-    seasons = club.seasons.all()
+    """The season named ``name``, else the one covering ``date`` (else the latest)."""
     if name:
-        season = seasons.filter(name=name).first()
+        season = club.seasons.filter(name=name).first()
         if season is None:
             raise services.LedgerError(
                 "season_unknown", _("No season named %(name)s") % {"name": name}, "season"
             )
         return season
-    covering = seasons.filter(start_date__lte=date).order_by("-start_date")
-    for season in covering:
-        if season.end_date is None or season.end_date >= date:
-            return season
-    season = seasons.order_by("-start_date").first()
+    season = club.seasons.covering(date)
     if season is None:
         raise services.LedgerError(
             "season_missing", _("The club has no season to put the sheet in."), "season"

@@ -8,6 +8,8 @@ data and history but has no score rows.
 
 from django.conf import settings
 from django.db import models
+from django.db.models import Count, IntegerField, OuterRef, Prefetch, Subquery, Value
+from django.db.models.functions import Coalesce
 from django.urls import reverse
 from django.utils.translation import gettext_lazy as _
 
@@ -36,6 +38,33 @@ class Role(models.TextChoices):
     PASSED = "passed", _("passed")
 
 
+def _count(queryset):
+    """A correlated COUNT(*) subquery of rows per sheet (0 when there is none)."""
+    counted = queryset.order_by().values("sheet").annotate(n=Count("*")).values("n")
+    return Coalesce(Subquery(counted, output_field=IntegerField()), Value(0))
+
+
+class SheetQuerySet(models.QuerySet):
+    def with_counts(self):
+        """The sheets with ``seat_count``, ``hand_count`` (live hands), their season and
+        ``seated`` (the seats with their players, in dealing order): lists and tables
+        show them without a query per row."""
+        return (
+            self.select_related("season")
+            .annotate(
+                seat_count=_count(Seat.objects.filter(sheet=OuterRef("pk"))),
+                hand_count=_count(Hand.objects.live().filter(sheet=OuterRef("pk"))),
+            )
+            .prefetch_related(
+                Prefetch(
+                    "seats",
+                    queryset=Seat.objects.select_related("player").order_by("position"),
+                    to_attr="seated",
+                )
+            )
+        )
+
+
 class Sheet(models.Model):
     club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="sheets")
     season = models.ForeignKey(Season, on_delete=models.PROTECT, related_name="sheets")
@@ -47,6 +76,8 @@ class Sheet(models.Model):
         settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, related_name="+"
     )
     created_at = models.DateTimeField(_("created"), auto_now_add=True)
+
+    objects = SheetQuerySet.as_manager()
 
     class Meta:
         ordering = ["-date", "table", "-id"]
@@ -144,6 +175,20 @@ class Hand(models.Model):
         return reverse("scoresheet:hand", args=[self.sheet.club.slug, self.sheet_id, self.number])
 
 
+class ScoreRowQuerySet(models.QuerySet):
+    def of_player(self, player, season=None):
+        """A player's ledger rows: in one season, or in every season (``None``)."""
+        rows = self.filter(player=player)
+        return rows if season is None else rows.filter(season=season)
+
+    def of_season(self, season):
+        return self.filter(season=season)
+
+    def of_club(self, club):
+        """The rows of every season of the club."""
+        return self.filter(season__club=club)
+
+
 class ScoreRow(models.Model):
     """The ledger: one row per seated player per live hand, written with the hand.
 
@@ -169,6 +214,8 @@ class ScoreRow(models.Model):
     chelem = models.CharField(max_length=20, blank=True)
     score = models.DecimalField(max_digits=10, decimal_places=1)  # pools and misère included
     pool = models.IntegerField(default=0)  # this player's payments to (−) or from (+) pools
+
+    objects = ScoreRowQuerySet.as_manager()
 
     class Meta:
         ordering = ["hand", "position"]
@@ -215,9 +262,9 @@ class HandRevision(models.Model):
 class SheetTotal(models.Model):
     """Standings summary: one player's totals on one sheet, beside the ledger.
 
-    Rewritten from the sheet's score rows by ``clubs.standings.refresh_sheet_totals``
+    Rewritten from the sheet's score rows by ``scoresheet.totals.refresh_sheet_totals``
     in the transaction of every hand write (the sheet is locked then), and rebuilt
-    in SQL by ``clubs.standings.rebuild_season_totals``. Date and table size are
+    in SQL by ``scoresheet.totals.rebuild_season_totals``. Date and table size are
     the sheet's, so the standings' date and table-size filters read this table.
     """
 
@@ -245,7 +292,7 @@ class SheetTotal(models.Model):
 class SeasonTotal(models.Model):
     """Standings summary: one player's totals in one season (the sum of their SheetTotals).
 
-    Kept in step by ``clubs.standings.refresh_sheet_totals`` (it adds the change
+    Kept in step by ``scoresheet.totals.refresh_sheet_totals`` (it adds the change
     of a sheet's totals), so a season's standings read one row per player.
     """
 

@@ -13,13 +13,13 @@ from django.db import transaction
 from django.utils.translation import gettext as _
 
 from clubs.models import Player, Season
-from clubs.standings import refresh_sheet_totals
 from core.errors import ServiceError
 from core.explain_json import terms_to_json
 from scoresheet.models import Hand, HandRevision, Role, ScoreRow, Seat, Sheet
 from scoresheet.scoring import HandResult, ScoringError, score_hand
 from scoresheet.scoring.engine import TARGET_HALVES, halves_to_decimal
 from scoresheet.scoring.jsonformat import hand_to_dict, number, parse_hand, parse_rules
+from scoresheet.totals import refresh_sheet_totals
 
 
 class LedgerError(ServiceError):

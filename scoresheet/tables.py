@@ -1,43 +1,17 @@
 """The club's sheets as a django-tables2 table.
 
-``sheet_rows`` annotates the counts and prefetches the seats' players, so neither
-the ``render_*`` methods nor the templates query the database per row.
+It reads ``Sheet.objects.with_counts()``, which annotates the counts and prefetches
+the seats' players, so neither the ``render_*`` methods nor the templates query the
+database per row.
 """
 
 import django_tables2 as tables
-from django.db.models import Count, IntegerField, OuterRef, Prefetch, Subquery, Value
-from django.db.models.functions import Coalesce
 from django.urls import reverse
 from django.utils.formats import date_format
 from django.utils.html import format_html, format_html_join
 from django.utils.translation import gettext_lazy as _
 
-from scoresheet.models import Hand, Seat, Sheet
-
-
-def _count(queryset):
-    """A correlated COUNT(*) subquery (0 when there is no row)."""
-    counted = queryset.order_by().values("sheet").annotate(n=Count("*")).values("n")
-    return Coalesce(Subquery(counted, output_field=IntegerField()), Value(0))
-
-
-def sheet_rows(club):
-    """The club's sheets with ``seat_count``, ``hand_count`` (live hands) and ``seated``."""
-    return (
-        Sheet.objects.filter(club=club)
-        .select_related("season")
-        .annotate(
-            seat_count=_count(Seat.objects.filter(sheet=OuterRef("pk"))),
-            hand_count=_count(Hand.objects.filter(sheet=OuterRef("pk"), is_deleted=False)),
-        )
-        .prefetch_related(
-            Prefetch(
-                "seats",
-                queryset=Seat.objects.select_related("player").order_by("position"),
-                to_attr="seated",
-            )
-        )
-    )
+from scoresheet.models import Sheet
 
 
 class SheetTable(tables.Table):

@@ -1,15 +1,18 @@
+"""A club's sheets and hands (namespace ``scoresheet``), relative to the club's URL, and
+the club's own page (``club_page``: namespace ``clubs``, at the club's URL itself)."""
+
 from django.urls import path
 
-from scoresheet.views import hands, sheets
+from scoresheet.views import club, hands, sheets
 
 app_name = "scoresheet"
 
-sheet = "clubs/<slug:slug>/sheets/<int:sheet_id>/"
+sheet = "sheets/<int:sheet_id>/"
 hand = sheet + "hands/<int:number>/"
 
 urlpatterns = [
-    path("clubs/<slug:slug>/sheets/", sheets.sheet_list, name="sheets"),
-    path("clubs/<slug:slug>/sheets/new/", sheets.sheet_create, name="sheet_create"),
+    path("sheets/", sheets.sheet_list, name="sheets"),
+    path("sheets/new/", sheets.sheet_create, name="sheet_create"),
     path(sheet, sheets.sheet_detail, name="sheet"),
     path(sheet + "export.json", sheets.sheet_export, name="sheet_export"),
     path(sheet + "hands/new/", hands.hand_create, name="hand_create"),
@@ -19,3 +22,6 @@ urlpatterns = [
     path(hand + "delete/", hands.hand_delete, name="hand_delete"),
     path(hand + "restore/", hands.hand_restore, name="hand_restore"),
 ]
+
+#: ``clubs:detail``: ``include(club_page)`` under the club's URL.
+club_page = ([path("", club.club_detail, name="detail")], "clubs")

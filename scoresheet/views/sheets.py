@@ -21,12 +21,12 @@ from django_tables2 import RequestConfig
 
 from clubs.models import Player
 from clubs.permissions import can, club_view
+from clubs.rules_forms import describe_rules
 from scoresheet import services
 from scoresheet.filters import SheetFilter
 from scoresheet.forms_sheets import SheetForm
 from scoresheet.models import Contract, ScoreRow, Sheet
-from scoresheet.rules_forms import describe_rules
-from scoresheet.tables import SheetTable, sheet_rows
+from scoresheet.tables import SheetTable
 
 PER_PAGE = 25
 
@@ -39,7 +39,8 @@ def sheet_list(request, slug):
     club = request.club
     data = request.GET.copy()
     data.setdefault("players", "")
-    sheet_filter = SheetFilter(data, queryset=sheet_rows(club), request=request)
+    sheets = Sheet.objects.filter(club=club).with_counts()
+    sheet_filter = SheetFilter(data, queryset=sheets, request=request)
     table = SheetTable(sheet_filter.qs, club=club)
     RequestConfig(request, paginate={"per_page": PER_PAGE}).configure(table)
     return render(

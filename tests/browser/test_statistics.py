@@ -2,7 +2,7 @@
 no console error) with one point per hand or evening, and the numbers on a player's
 page are the sheets' own totals.
 
-The ledger is tests/clubs/test_statistics.py's: the seed's five hands on 14 March,
+The ledger is tests/stats/test_statistics.py's: the seed's five hands on 14 March,
 five more on 21 March (Anna 108 then 444: 552 in all).
 """
 

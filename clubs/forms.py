@@ -1,14 +1,15 @@
 """Forms of the managers' pages. They check the shape of the input; the rules
 (last manager, dates…) are the services', whose ``ClubError`` lands on the field
 it names (``add_error``). A season's house rules are the fields and checks of
-``scoresheet.rules_forms``, the same as a new sheet's "other rules"."""
+``clubs.rules_forms``, the same as a new sheet's "other rules"."""
 
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
 from clubs.models import Player, Role
+from clubs.rules_forms import RulesFields
 from clubs.services import ClubError
-from scoresheet.rules_forms import RulesFields
+from core.widgets import DateInput
 
 VISIBILITY_CHOICES = [("public", _("Public")), ("members", _("Members only"))]
 
@@ -101,13 +102,6 @@ class MemberForm(forms.Form):
 
 
 # ---------------------------------------------------------------- seasons
-
-
-class DateInput(forms.DateInput):
-    input_type = "date"
-
-    def __init__(self, attrs=None):
-        super().__init__(attrs, format="%Y-%m-%d")
 
 
 class SeasonForm(RulesFields):

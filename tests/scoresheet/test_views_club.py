@@ -7,7 +7,6 @@ from django.urls import reverse
 
 from clubs.models import Club, Membership, Role, Season
 from scoresheet import services
-from scoresheet.forms_sheets import current_season
 from tests.scoresheet.conftest import SEED_HANDS
 
 
@@ -106,25 +105,6 @@ def test_members_only_club_page(client, private_club, django_user_model):
 
 def test_unknown_club_is_404(client, db):
     assert client.get(detail("nope")).status_code == 404
-
-
-# ---------------------------------------------------------------- helpers
-
-
-def test_current_season(club):
-    assert current_season(club) is None
-    old = Season.objects.create(
-        club=club,
-        name="old",
-        start_date=datetime.date(2024, 1, 1),
-        end_date=datetime.date(2024, 12, 31),
-    )
-    later = Season.objects.create(club=club, name="later", start_date=datetime.date(2027, 1, 1))
-    # nothing covers the day: the latest season
-    assert current_season(club, today=datetime.date(2025, 6, 1)) == later
-    assert current_season(club, today=datetime.date(2024, 6, 1)) == old
-    open_ended = Season.objects.create(club=club, name="now", start_date=datetime.date(2025, 1, 1))
-    assert current_season(club, today=datetime.date(2025, 6, 1)) == open_ended
 
 
 def test_club_page_links_to_standings_and_managers_to_their_pages(

@@ -29,10 +29,10 @@ from decimal import Decimal
 import pytest
 from django.urls import reverse
 
-from clubs import statistics as stats
 from clubs.models import Club, Membership, Player, Role, Season
 from scoresheet import services
-from tests.scoresheet.conftest import *  # noqa: F403 (club, season, players, scorer, make_sheet)
+from scoresheet.models import ScoreRow
+from stats import queries as stats
 from tests.scoresheet.conftest import SEED_HANDS, SEED_TOTALS
 
 pytestmark = pytest.mark.django_db
@@ -118,12 +118,12 @@ def d(value):
 
 def test_the_ledger_is_the_one_computed_by_hand(ledger, by_name, season):
     for name, total in SEED_TOTALS.items():
-        figures = stats.player_summary(stats.player_rows(by_name[name], season))
+        figures = stats.player_summary(ScoreRow.objects.of_player(by_name[name], season))
         assert figures["total"] == total + SECOND_TOTALS[name]
 
 
 def test_anna_summary(ledger, by_name, season):
-    s = stats.player_summary(stats.player_rows(by_name["Anna"], season))
+    s = stats.player_summary(ScoreRow.objects.of_player(by_name["Anna"], season))
     assert s["total"] == 552
     assert (s["seated"], s["played"], s["passed"]) == (10, 10, 1)
     assert (s["evenings"], s["sheets"]) == (2, 2)
@@ -165,7 +165,7 @@ def test_anna_summary(ledger, by_name, season):
 
 def test_carl_as_taker(ledger, by_name, season):
     """Carl fails a garde by 1 then makes one by 0, the petit lost at the end both times."""
-    rows = stats.player_rows(by_name["Carl"], season)
+    rows = ScoreRow.objects.of_player(by_name["Carl"], season)
     s = stats.player_summary(rows)
     assert s["total"] == -528
     assert (s["taken"], s["made"], s["made_pct"]) == (2, 1, 50)
@@ -192,7 +192,7 @@ def test_carl_as_taker(ledger, by_name, season):
 
 
 def test_contracts_of_a_player(ledger, by_name, season):
-    rows = stats.contracts(stats.player_rows(by_name["Anna"], season))
+    rows = stats.contracts(ScoreRow.objects.of_player(by_name["Anna"], season))
     assert [(r["contract"], r["taken"], r["made"], r["failed"], r["made_pct"]) for r in rows] == [
         ("prise", 2, 1, 1, 50),
         ("garde", 2, 2, 0, 100),
@@ -208,7 +208,7 @@ def test_contracts_of_a_player(ledger, by_name, season):
 
 
 def test_evenings_of_a_player(ledger, by_name, season):
-    rows = stats.evenings(stats.player_rows(by_name["Anna"], season))
+    rows = stats.evenings(ScoreRow.objects.of_player(by_name["Anna"], season))
     assert [
         (r["date"], r["played"], r["taken"], r["made"], r["total"], r["running"]) for r in rows
     ] == [
@@ -219,7 +219,7 @@ def test_evenings_of_a_player(ledger, by_name, season):
 
 
 def test_running_total_by_hand(ledger, by_name, season):
-    rows = stats.running_by_hand(stats.player_rows(by_name["Anna"], season))
+    rows = stats.running_by_hand(ScoreRow.objects.of_player(by_name["Anna"], season))
     assert [r["running"] for r in rows] == [240, 144, 216, 186, 108, 195, 345, 252, 252, 552]
     assert [r["score"] for r in rows] == [240, -96, 72, -30, -78, 87, 150, -93, 0, 300]
     assert [(r["date"], r["number"]) for r in rows[4:6]] == [(MARCH_14, 5), (MARCH_21, 1)]
@@ -227,7 +227,7 @@ def test_running_total_by_hand(ledger, by_name, season):
 
 
 def test_best_and_worst_hands(ledger, by_name, season):
-    rows = stats.player_rows(by_name["Anna"], season)
+    rows = ScoreRow.objects.of_player(by_name["Anna"], season)
     first, second = ledger
     best = stats.best_hands(rows)
     assert [(h["score"], h["sheet_id"], h["number"]) for h in best] == [
@@ -252,7 +252,7 @@ def test_best_and_worst_hands(ledger, by_name, season):
 def test_longest_winning_streak_runs_across_evenings(ledger, by_name, season):
     """Anna: made (14/3 #1), made (21/3 #1), made (#2), failed (#3), made (#5)."""
     first, second = ledger
-    streak = stats.taker_streak(stats.player_rows(by_name["Anna"], season))
+    streak = stats.taker_streak(ScoreRow.objects.of_player(by_name["Anna"], season))
     assert streak == {
         "length": 3,
         "first": {"date": MARCH_14, "sheet_id": first.pk, "number": 1},
@@ -263,19 +263,19 @@ def test_longest_winning_streak_runs_across_evenings(ledger, by_name, season):
 
 def test_a_streak_is_zero_without_a_contract_made(make_sheet, scorer, by_name, season):
     record(make_sheet(4), [SEED_HANDS[2]], scorer)  # Carl fails
-    assert stats.taker_streak(stats.player_rows(by_name["Carl"], season)) == {
+    assert stats.taker_streak(ScoreRow.objects.of_player(by_name["Carl"], season)) == {
         "length": 0,
         "first": None,
         "last": None,
         "current": 0,
     }
-    assert stats.taker_streak(stats.player_rows(by_name["Anna"], season))["length"] == 0
+    assert stats.taker_streak(ScoreRow.objects.of_player(by_name["Anna"], season))["length"] == 0
 
 
 def test_at_five_partner_and_alone(make_sheet, scorer, by_name, season):
     record(make_sheet(5, date=MARCH_28), FIVE, scorer)
     record(make_sheet(6, date=MARCH_28, table="2"), [SIX], scorer)
-    anna = stats.player_summary(stats.player_rows(by_name["Anna"], season))
+    anna = stats.player_summary(ScoreRow.objects.of_player(by_name["Anna"], season))
     assert anna["total"] == 70 - 31 - 58 + 140
     assert anna["five"] == {
         "played": 4,
@@ -288,14 +288,15 @@ def test_at_five_partner_and_alone(make_sheet, scorer, by_name, season):
         "alone": 0,
         "alone_made": 0,
     }
-    dora = stats.player_summary(stats.player_rows(by_name["Dora"], season))
+    dora = stats.player_summary(ScoreRow.objects.of_player(by_name["Dora"], season))
     assert (dora["five"]["alone"], dora["five"]["alone_made"], dora["five"]["called"]) == (1, 1, 0)
-    bert = stats.player_summary(stats.player_rows(by_name["Bert"], season))
+    bert = stats.player_summary(ScoreRow.objects.of_player(by_name["Bert"], season))
     assert (bert["five"]["called"], bert["five"]["called_score"]) == (1, 70)
-    fred = stats.player_summary(stats.player_rows(by_name["Fred"], season))
+    fred = stats.player_summary(ScoreRow.objects.of_player(by_name["Fred"], season))
     assert (fred["seated"], fred["played"], fred["total"], fred["five"]["played"]) == (1, 0, 0, 0)
     # the running total of a player who sat out still has the hand (0)
-    assert [r["running"] for r in stats.running_by_hand(stats.player_rows(by_name["Fred"]))] == [0]
+    fred_rows = ScoreRow.objects.of_player(by_name["Fred"])
+    assert [r["running"] for r in stats.running_by_hand(fred_rows)] == [0]
 
 
 def test_chelems_on_both_sides(make_sheet, scorer, by_name, season):
@@ -315,13 +316,13 @@ def test_chelems_on_both_sides(make_sheet, scorer, by_name, season):
         ],
         scorer,
     )
-    anna = stats.player_summary(stats.player_rows(by_name["Anna"], season))
+    anna = stats.player_summary(ScoreRow.objects.of_player(by_name["Anna"], season))
     assert anna["total"] == 3 * 360
     assert [(c["code"], c["attack"], c["defence"]) for c in anna["chelems"]] == [("made", 1, 0)]
     assert anna["margins"][-1]["count"] == 1  # made by 21 or more
-    bert = stats.player_summary(stats.player_rows(by_name["Bert"], season))
+    bert = stats.player_summary(ScoreRow.objects.of_player(by_name["Bert"], season))
     assert [(c["code"], c["attack"], c["defence"]) for c in bert["chelems"]] == [("made", 0, 1)]
-    club = stats.season_summary(stats.season_rows(season))
+    club = stats.season_summary(ScoreRow.objects.of_season(season))
     assert [(c["code"], c["count"]) for c in club["chelems"]] == [("made", 1)]
 
 
@@ -333,7 +334,7 @@ def test_all_seasons_and_season_ranks(ledger, make_sheet, scorer, club, players,
     )
     record(sheet, [SEED_HANDS[1]], scorer)  # Bert +288, others −96
     anna = by_name["Anna"]
-    assert stats.player_summary(stats.player_rows(anna))["total"] == 552 - 96
+    assert stats.player_summary(ScoreRow.objects.of_player(anna))["total"] == 552 - 96
     ranks = stats.season_ranks(club, anna)
     assert [(r["name"], r["total"], r["rank"], r["players"], r["played"]) for r in ranks] == [
         ("2027", -96, 2, 4, 1),
@@ -355,7 +356,7 @@ def test_ties_share_a_season_rank(make_sheet, scorer, club, by_name):
 
 def test_running_totals_of_several_players_by_evening(ledger, by_name, season):
     ids = [by_name[n].pk for n in ("Anna", "Bert", "Emil")]
-    running = stats.running_by_evening(stats.season_rows(season), ids)
+    running = stats.running_by_evening(ScoreRow.objects.of_season(season), ids)
     assert running["dates"] == [MARCH_14, MARCH_21]
     assert running["series"] == {ids[0]: [108, 552], ids[1]: [172, 24], ids[2]: [0, 0]}
 
@@ -373,7 +374,7 @@ def test_a_player_who_misses_an_evening_keeps_their_total(
         scorer,
     )
     ids = [by_name["Anna"].pk, by_name["Bert"].pk, by_name["Emil"].pk]
-    running = stats.running_by_evening(stats.season_rows(season), ids)
+    running = stats.running_by_evening(ScoreRow.objects.of_season(season), ids)
     assert running["dates"] == [MARCH_14, MARCH_21, MARCH_28]
     assert running["series"][ids[0]] == [108, 552, 712]
     assert running["series"][ids[1]] == [172, 24, 24]
@@ -384,7 +385,7 @@ def test_a_player_who_misses_an_evening_keeps_their_total(
 
 
 def test_season_summary(ledger, season):
-    s = stats.season_summary(stats.season_rows(season))
+    s = stats.season_summary(ScoreRow.objects.of_season(season))
     assert (s["hands"], s["sheets"], s["evenings"], s["players"]) == (10, 2, 2, 4)
     assert (s["passed"], s["passed_pct"]) == (1, 10)
     # made: 14/3 #1 #2 #4 #5, 21/3 #1 #2 #5; failed: 14/3 #3, 21/3 #3
@@ -399,7 +400,7 @@ def test_season_summary(ledger, season):
 
 
 def test_season_contracts(ledger, season):
-    rows = stats.contracts(stats.season_rows(season), hands=10)
+    rows = stats.contracts(ScoreRow.objects.of_season(season), hands=10)
     assert [(r["contract"], r["taken"], r["share"], r["made"], r["made_pct"]) for r in rows] == [
         ("prise", 2, 20, 1, 50),
         ("garde", 6, 60, 5, 83),
@@ -412,7 +413,7 @@ def test_season_contracts(ledger, season):
 def test_table_sizes_and_evenings(ledger, make_sheet, scorer, season):
     record(make_sheet(5, date=MARCH_28), FIVE, scorer)
     record(make_sheet(6, date=MARCH_28, table="2"), [SIX], scorer)
-    rows = stats.season_rows(season)
+    rows = ScoreRow.objects.of_season(season)
     assert stats.table_sizes(rows) == [
         {"seats": 4, "playing": 4, "sheets": 2, "hands": 10},
         {"seats": 5, "playing": 5, "sheets": 1, "hands": 3},
@@ -430,7 +431,7 @@ def test_table_sizes_and_evenings(ledger, make_sheet, scorer, season):
 def test_a_deleted_hand_leaves_the_statistics(ledger, by_name, season, scorer):
     first, _second = ledger
     services.delete_hand(first.hands.get(number=1), user=scorer)  # Anna's +240
-    s = stats.player_summary(stats.player_rows(by_name["Anna"], season))
+    s = stats.player_summary(ScoreRow.objects.of_player(by_name["Anna"], season))
     assert (s["total"], s["taken"], s["played"]) == (552 - 240, 4, 9)
 
 
@@ -438,9 +439,9 @@ def test_mouches_everybody_passed_counts_as_passed(make_sheet, scorer, by_name, 
     """Under mouches, a hand where all passed still costs the ante (10) and the dealer's stake."""
     sheet = make_sheet(4, rules={"preset": "mouches"})
     record(sheet, [{"dealer": "Anna", "taker": None}], scorer)
-    s = stats.season_summary(stats.season_rows(season))
+    s = stats.season_summary(ScoreRow.objects.of_season(season))
     assert (s["hands"], s["passed"], s["taken"]) == (1, 1, 0)
-    anna = stats.player_summary(stats.player_rows(by_name["Anna"], season))
+    anna = stats.player_summary(ScoreRow.objects.of_player(by_name["Anna"], season))
     assert (anna["passed"], anna["total"], anna["pools"]) == (1, -15, -15)
 
 
@@ -627,9 +628,9 @@ def test_another_clubs_player_or_season_is_not_found(
 
 
 def test_every_statistics_view_goes_through_the_gate():
-    from clubs import views_stats
+    from stats import views
 
-    for view in (views_stats.player_statistics, views_stats.season_statistics):
+    for view in (views.player_statistics, views.season_statistics):
         assert view.club_level == "read"
 
 

@@ -1,4 +1,4 @@
-"""Club standings: the totals kept beside the ledger, and the queries that rank them.
+"""The standings' summary tables, kept in step with the ledger by the write side.
 
 The ledger (``ScoreRow``: one row per seated player per live hand) grows with
 every hand; standings never aggregate it per request. Two small summary tables
@@ -13,30 +13,19 @@ are kept in step instead, in the transaction of every hand write:
                 sheet's rows with one ``INSERT … ON CONFLICT DO UPDATE SET x = x +
                 excluded.x``, so concurrent sheets of a season add up, not overwrite.
 
-A season's (or the club's) standings read SeasonTotal: one row per player and
-season, whatever the number of hands. With a date range or a table size they
-aggregate the SheetTotals of the matching sheets. ``rebuild_season_totals``
-rewrites both tables of a season from the ledger in SQL (bulk loads, repair).
-
-Definitions: a hand is *played* by every seated player but the one who sits out;
-*sheets* counts sheets with at least one hand played; *made %* is contracts made
-over contracts taken; *average* is the total over the hands played. Equal totals
-share a rank and the next rank skips (1, 2, 2, 4): ``RANK()`` over the whole
-result, so ranks do not depend on the page or the column sorted by.
+``rebuild_season_totals`` rewrites both tables of a season from the ledger in
+SQL (bulk loads, repair). ``standings.queries`` reads them.
 """
 
 from decimal import Decimal
 
 from django.db import connection
-from django.db.models import Count, F, FloatField, Q, Sum, Window
-from django.db.models.functions import Cast, NullIf, Rank
+from django.db.models import Count, Q, Sum
 
 from scoresheet.models import Role, ScoreRow, SeasonTotal, SheetTotal
 
 #: The counters of both summary tables, in the order the SQL below writes them.
 COUNTERS = ("seated", "hands", "taken", "made", "score")
-
-# ---------------------------------------------------------------- keeping the totals
 
 
 def _sheet_rows(score_rows):
@@ -164,55 +153,3 @@ def rebuild_sql(*, where_season: bool) -> list[str]:
             FROM {sheet_totals} {where}
             GROUP BY season_id, player_id""",
     ]
-
-
-# ---------------------------------------------------------------- reading them
-
-
-def standings(club, *, season=None, date_from=None, date_to=None, seats=None):
-    """The club's standings, as dicts, ranked by total (ties share a rank).
-
-    Keys: ``player_id``, ``name``, ``rank``, ``total``, ``sheets_played``,
-    ``hands_played``, ``hands_taken``, ``contracts_made``, ``made_pct`` (None
-    without a take), ``average`` (None without a hand played), ``players``
-    (the number of rows of the whole result, for the pagination). One query,
-    ordered by rank then name; order it by any key instead and the ranks stay
-    those of the whole result.
-
-    ``season``: one season (already known to be the club's), else all seasons.
-    ``date_from``/``date_to``/``seats`` narrow to the matching sheets.
-    """
-    if date_from or date_to or seats:
-        rows = SheetTotal.objects.all()
-        if date_from:
-            rows = rows.filter(date__gte=date_from)
-        if date_to:
-            rows = rows.filter(date__lte=date_to)
-        if seats:
-            rows = rows.filter(seats=seats)
-        sheets = Count("pk", filter=Q(hands__gt=0))
-    else:
-        rows = SeasonTotal.objects.all()
-        sheets = Sum("sheets")
-    if season is not None:
-        rows = rows.filter(season_id=getattr(season, "pk", season))
-    else:
-        rows = rows.filter(season__club=club)
-    return (
-        rows.values("player_id")
-        .annotate(
-            name=F("player__name"),
-            total=Sum("score"),
-            sheets_played=sheets,
-            hands_played=Sum("hands"),
-            hands_taken=Sum("taken"),
-            contracts_made=Sum("made"),
-        )
-        .annotate(
-            made_pct=Cast("contracts_made", FloatField()) * 100 / NullIf(F("hands_taken"), 0),
-            average=Cast("total", FloatField()) / NullIf(F("hands_played"), 0),
-            rank=Window(Rank(), order_by=F("total").desc()),
-            players=Window(Count("*")),  # COUNT(*) OVER (): the pagination's count
-        )
-        .order_by("rank", "name")
-    )

@@ -2,7 +2,7 @@
 
 A constant number of queries whatever the size of the ledger: the club (the
 permission gate), its seasons (the season links and filter choices, loaded
-once) and the page's rows from the summary tables of ``clubs.standings``,
+once) and the page's rows from the summary tables (``standings.queries``),
 which carry the number of players for the pagination (no COUNT query). ``?_export=csv`` or ``xlsx``
 downloads every row (not just the page), filtered and sorted as shown.
 """
@@ -14,9 +14,9 @@ from django.views.generic import TemplateView
 from django_tables2 import SingleTableMixin
 from django_tables2.export import ExportMixin, TableExport
 
-from clubs.filters_standings import StandingsFilter
 from clubs.permissions import club_view
-from clubs.tables_standings import StandingsPaginator, StandingsTable
+from standings.filters import StandingsFilter
+from standings.tables import StandingsPaginator, StandingsTable
 
 PER_PAGE = 50
 
@@ -29,7 +29,7 @@ class StandingsView(ExportMixin, SingleTableMixin, TemplateView):
 
     def get(self, request, *args, season_id=None, **kwargs):
         club = request.club
-        self.seasons = list(club.seasons.order_by("-start_date", "-pk"))
+        self.seasons = list(club.seasons.newest_first())
         season = None
         if season_id is not None:
             season = next((s for s in self.seasons if s.pk == season_id), None)

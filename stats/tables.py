@@ -1,7 +1,7 @@
 """The tables of the statistics pages, as django-tables2 tables over plain data.
 
-Each table is built in ``clubs.views_stats`` from the lists of dicts that
-``clubs.statistics`` (and the standings) already returned, so rendering one
+Each table is built in ``stats.views`` from the lists of dicts that
+``stats.queries`` (and the standings) already returned, so rendering one
 runs no query: the ``render_*`` methods only format numbers, dates and links.
 They are small, so neither sorted nor paginated, and are drawn by
 ``clubs/stats/table.html`` (row headers as ``<th scope="row">``, a footer row).
@@ -158,7 +158,7 @@ class RunningEveningsTable(StatsTable):
 
 
 class TopTable(StatsTable):
-    """The top players' running totals, a column each (``views_stats._top_chart``)."""
+    """The top players' running totals, a column each (``stats.views._top_chart``)."""
 
     date = RowHeader(verbose_name=_("Evening"))
 

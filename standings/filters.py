@@ -1,7 +1,7 @@
 """The standings' filters: season (on the club's page), a date range, the table size.
 
 The filter set validates the query string; ``filter_queryset`` hands the
-values to ``clubs.standings.standings``, which picks the summary table that
+values to ``standings.queries.standings``, which picks the summary table that
 answers them (the season totals, or the sheet totals of the matching sheets).
 """
 
@@ -9,18 +9,12 @@ import django_filters
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
-from clubs.standings import standings
+from core.widgets import DateInput
 from scoresheet.models import SeasonTotal
+from standings.queries import standings
 
 #: A table seats 2 to 6 players (at six the dealer sits out each hand).
 TABLE_SIZES = [(str(n), str(n)) for n in range(2, 7)]
-
-
-class DateInput(forms.DateInput):
-    input_type = "date"
-
-    def __init__(self, attrs=None):
-        super().__init__(attrs, format="%Y-%m-%d")
 
 
 class StandingsFilter(django_filters.FilterSet):

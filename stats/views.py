@@ -1,14 +1,14 @@
 """Statistics pages: a player's (all seasons, or one) and a club's season.
 
-Every figure comes from ``clubs.statistics`` (SQL aggregates over the ledger)
-and the total and rank from ``clubs.standings`` (the standings' summary), so a
+Every figure comes from ``stats.queries`` (SQL aggregates over the ledger)
+and the total and rank from ``standings.queries`` (the standings' summary), so a
 page runs a fixed number of queries whatever the number of hands: see
-``tests/clubs/test_statistics.py`` where each count is pinned. Nothing here
+``tests/stats/test_statistics.py`` where each count is pinned. Nothing here
 scores a hand.
 
 The charts are drawn by ``static/js/charts.js`` with the vendored Chart.js from
 the data of ``{{ …|json_script }}``; each has a table of the same numbers.
-The tables are ``clubs.tables_stats`` tables, built here from those same
+The tables are ``stats.tables`` tables, built here from those same
 figures (no query of their own), in the context's ``tables``.
 """
 
@@ -19,12 +19,12 @@ from django.shortcuts import get_object_or_404, render
 from django.utils.formats import date_format
 from django.utils.translation import gettext as _
 
-from clubs import statistics as stats
-from clubs import tables_stats as t
 from clubs.models import Player
 from clubs.permissions import club_view
-from clubs.standings import standings
 from scoresheet.models import ScoreRow
+from standings.queries import standings
+from stats import queries as stats
+from stats import tables as t
 
 #: How many of the best players the side-by-side chart shows.
 TOP = 5
@@ -89,10 +89,10 @@ def player_statistics(request, slug, player_id, season_id=None):
     """A player's statistics: in one season, or in all the club's seasons."""
     club = request.club
     player = get_object_or_404(Player, club=club, pk=player_id)
-    seasons = list(club.seasons.order_by("-start_date", "-pk"))
+    seasons = list(club.seasons.newest_first())
     season = _season(seasons, season_id)
-    rows = stats.player_rows(player, season)
-    scope = stats.season_rows(season) if season else ScoreRow.objects.filter(season__club=club)
+    rows = ScoreRow.objects.of_player(player, season)
+    scope = ScoreRow.objects.of_season(season) if season else ScoreRow.objects.of_club(club)
 
     ranking = list(standings(club, season=season))
     standing = next((row for row in ranking if row["player_id"] == player.pk), None)
@@ -183,9 +183,9 @@ def player_statistics(request, slug, player_id, season_id=None):
 def season_statistics(request, slug, season_id):
     """A club's season: contracts, everybody passed, table sizes, bonuses, players."""
     club = request.club
-    seasons = list(club.seasons.order_by("-start_date", "-pk"))
+    seasons = list(club.seasons.newest_first())
     season = _season(seasons, season_id)
-    rows = stats.season_rows(season)
+    rows = ScoreRow.objects.of_season(season)
     summary = stats.season_summary(rows)
     context = {"club": club, "season": season, "seasons": seasons, "summary": summary}
     if summary["hands"]:

@@ -13,9 +13,10 @@ from django.db import connection, connections
 from django.urls import reverse
 
 from clubs.models import Club, Membership, Player, Role, Season
-from clubs.standings import rebuild_season_totals, standings
 from scoresheet import services
 from scoresheet.models import Hand, ScoreRow, SeasonTotal, SheetTotal
+from scoresheet.totals import rebuild_season_totals
+from standings.queries import standings
 from tests.scoresheet.conftest import NAMES, SEED_HANDS, SEED_TOTALS
 
 pytestmark = pytest.mark.django_db

@@ -2,13 +2,13 @@
 
 Every function here takes a *scope*, a queryset of ``ScoreRow`` (the ledger:
 one row per seated player per live hand), and runs one query on it, whatever the
-number of hands: a player's rows in a season (``player_rows(player, season)``),
-in all the club's seasons (``season=None``), or a whole season's rows
-(``season_rows(season)``). Nothing here scores a hand again: the rows already
-hold each player's score, role, contract, result, margin, bouts, petit au bout,
-poignée and chelem.
+number of hands: a player's rows in a season
+(``ScoreRow.objects.of_player(player, season)``), in all the club's seasons
+(``season=None``), or a whole season's rows (``ScoreRow.objects.of_season(season)``).
+Nothing here scores a hand again: the rows already hold each player's score,
+role, contract, result, margin, bouts, petit au bout, poignée and chelem.
 
-Definitions (the same as ``clubs.standings``): a hand is *played* by every
+Definitions (the same as ``standings.queries``): a hand is *played* by every
 seated player but the one who sits out (a hand where everybody passed is
 played); the *attack* is the taker and the called partner, the *defence* the
 other players; *hand order* is date, sheet, hand number. Averages and shares
@@ -96,21 +96,6 @@ def percent(part, whole):
 
 def _count(condition):
     return Count("pk", filter=condition)
-
-
-# ---------------------------------------------------------------- scopes
-
-
-def player_rows(player, season=None):
-    """A player's ledger rows: in one season, or in every season (``None``)."""
-    rows = ScoreRow.objects.filter(player=player)
-    if season is not None:
-        rows = rows.filter(season=season)
-    return rows
-
-
-def season_rows(season):
-    return ScoreRow.objects.filter(season=season)
 
 
 # ---------------------------------------------------------------- a player
@@ -407,7 +392,7 @@ def season_ranks(club, player) -> list[dict]:
     # would make Django add the window itself to the GROUP BY.
     season = Min("season_id")
     found = (
-        ScoreRow.objects.filter(season__club=club)
+        ScoreRow.objects.of_club(club)
         .values("season_id", "player_id")
         .annotate(
             name=F("season__name"),

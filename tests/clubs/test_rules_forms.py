@@ -1,11 +1,11 @@
-"""House rules in words and in forms (scoresheet.rules_forms), shared by seasons and sheets."""
+"""House rules in words and in forms (clubs.rules_forms), shared by seasons and sheets."""
 
 import pytest
 
-from clubs.forms_manage import SeasonForm
-from scoresheet import rules_forms
+from clubs import rules_forms
+from clubs.forms import SeasonForm
+from clubs.rules_forms import RulesFields, describe_rules, rules_initial, rules_parts
 from scoresheet.forms_sheets import SheetForm
-from scoresheet.rules_forms import RulesFields, describe_rules, rules_initial, rules_parts
 from scoresheet.scoring import ScoringError
 from scoresheet.scoring.jsonformat import parse_rules
 from tests.scoresheet.conftest import RULES_POST
