@@ -12,15 +12,15 @@ import pytest
 from django.urls import reverse
 from playwright.sync_api import expect
 
-from tests.clubs.test_statistics import (
+from tests.scoresheet.conftest import *  # noqa: F403 (club, season, players, scorer, make_sheet)
+from tests.scoresheet.conftest import SEED_HANDS, SEED_TOTALS
+from tests.stats.test_statistics import (
     MARCH_14,
     MARCH_21,
     SECOND_EVENING,
     SECOND_TOTALS,
     record,
 )
-from tests.scoresheet.conftest import *  # noqa: F403 (club, season, players, scorer, make_sheet)
-from tests.scoresheet.conftest import SEED_HANDS, SEED_TOTALS
 
 pytestmark = pytest.mark.browser
 
