@@ -42,7 +42,7 @@ CODES = {
     "bouts_out_of_range": "bouts outside 0 to 3",
     "points_out_of_range": "points outside 0 to 91",
     "points_step": "points that are not a multiple of 0.5",
-    "half_point_impossible": "a half point with 2 or 4 players",
+    "half_point_impossible": "a half point where the count is in whole points (two players)",
     "points_bouts_inconsistent": "points that the bouts make impossible",
     "petit_au_bout_inconsistent": "petit au bout to the attack with 0 bouts, or to the "
     "defence with 3",
@@ -50,6 +50,8 @@ CODES = {
     "poignee_twice": "two poignées by one player",
     "poignee_size_unknown": "a poignée size other than single, double, triple",
     "poignee_not_allowed": "a poignée where the preset has none (two players)",
+    "chelem_points_inconsistent": "a chelem the card points contradict: by the attack with "
+    "fewer than 87 points, by the defence with more than 4 points or 1 bout for the attack",
     "chelem_invalid": "a chelem that is not announced true/false with made_by attack, "
     "defence or none",
     "petit_chelem_not_scored": "a petit chelem under a preset that does not score it",

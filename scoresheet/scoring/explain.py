@@ -4,12 +4,16 @@ An explanation is a tuple of ``Term``s in the shape of the rule, e.g.
 ``(25 + 4) × 2 + 20 poignée = 78 per defender; taker +234``. Numbers stay numbers
 and words are message keys, so the web layer renders the same terms in French by
 passing its own ``labels`` (translated templates) and number format.
+
+The ruleset chooses the shape (``Ruleset.explanation``, a key of ``STYLES``):
+nothing here guesses a preset from its figures. This module imports the result
+type's helpers only, never the engine.
 """
 
 from decimal import Decimal
 from typing import NamedTuple
 
-from .engine import HandResult, halves_to_decimal
+from .result import HandResult, halves_to_decimal
 
 MINUS = "\u2212"
 
@@ -120,14 +124,15 @@ def _add(terms, amount, label):
         terms.append(_num(abs(amount), label))
 
 
-def explain_hand(result: HandResult) -> Explanation:
+def explain_hand(result: HandResult, style: str | None = None) -> Explanation:
+    """The explanation of a result in the ruleset's ``style`` (by default its own)."""
+    if style is None:
+        style = result.ruleset.explanation
     terms = []
     if result.kind == "passed":
         terms.append(_text("passed"))
-    elif result.kind == "two_players":
-        _explain_two(result, terms)
     else:
-        _explain_contract(result, terms)
+        STYLES[style](result, terms)
     if result.miseres:
         n = len(result.players) - (result.sits_out is not None)
         for name in result.miseres:
@@ -158,31 +163,35 @@ def explain_hand(result: HandResult) -> Explanation:
     return Explanation(tuple(terms))
 
 
-def _explain_contract(result, terms):
+def _explain_base(result, terms):
+    """``(25 + margin + pab) × multiplier …``: fft, pousse, contre5."""
     sign = 1 if result.made else -1
-    if result.base == 25:
-        terms += [_op("("), _num(25), _op("+"), _num(result.margin)]
-        _add(terms, sign * result.pab // result.multiplier, "petit_au_bout")
-        terms += [_op(")"), _op("×"), _num(result.multiplier)]
-    elif result.base:  # fixed: a flat base by contract, no multiplier
-        terms += [_num(result.base, result.contract)]
-        _add(terms, result.margin, None)
-        _add(terms, sign * result.pab, "petit_au_bout")
-    else:  # mouches: no base
-        if result.pab:
-            terms += [_op("("), _num(result.margin)]
-            _add(terms, sign * result.pab // result.multiplier, "petit_au_bout")
-            terms += [_op(")")]
-        else:
-            terms += [_num(result.margin)]
-        terms += [_op("×"), _num(result.multiplier)]
+    terms += [_op("("), _num(result.base), _op("+"), _num(result.margin)]
+    _add(terms, sign * result.pab // result.multiplier, "petit_au_bout")
+    terms += [_op(")"), _op("×"), _num(result.multiplier)]
     _tail(result, terms, sign)
-    taker, partner = _attack_halves(result)
-    terms.append(_op(";"))
-    terms.append(_text("role_taker", value=Signed(halves_to_decimal(taker))))
-    if result.partner is not None:
-        terms.append(_op(","))
-        terms.append(_text("role_partner", value=Signed(halves_to_decimal(partner))))
+
+
+def _explain_flat(result, terms):
+    """``80 garde + 20 + 10 petit au bout …``: fixed, a flat base by contract."""
+    sign = 1 if result.made else -1
+    terms += [_num(result.base, result.contract)]
+    _add(terms, result.margin, None)
+    _add(terms, sign * result.pab, "petit_au_bout")
+    _tail(result, terms, sign)
+
+
+def _explain_no_base(result, terms):
+    """``(margin + pab) × multiplier …``: mouches, no base."""
+    sign = 1 if result.made else -1
+    if result.pab:
+        terms += [_op("("), _num(result.margin)]
+        _add(terms, sign * result.pab // result.multiplier, "petit_au_bout")
+        terms += [_op(")")]
+    else:
+        terms += [_num(result.margin)]
+    terms += [_op("×"), _num(result.multiplier)]
+    _tail(result, terms, sign)
 
 
 def _attack_halves(result):
@@ -197,6 +206,7 @@ def _attack_halves(result):
 
 
 def _tail(result, terms, sign):
+    """Bonuses, the per-defender amount and the attack's scores."""
     _add(terms, result.poignee, "poignee")
     _add(terms, sign * result.chelem, "chelem")
     _add(terms, sign * result.petit_chelem, "petit_chelem")
@@ -205,6 +215,12 @@ def _tail(result, terms, sign):
     if result.per_defender != result.exact:
         terms += [_op(","), _text("rounded", value=sign * result.per_defender)]
     terms.append(_text("per_defender" if result.made else "to_each_defender"))
+    taker, partner = _attack_halves(result)
+    terms.append(_op(";"))
+    terms.append(_text("role_taker", value=Signed(halves_to_decimal(taker))))
+    if result.partner is not None:
+        terms.append(_op(","))
+        terms.append(_text("role_partner", value=Signed(halves_to_decimal(partner))))
 
 
 def _explain_two(result, terms):
@@ -224,3 +240,12 @@ def _explain_two(result, terms):
         terms.append(_op(";" if name == taker else ","))
         value = result.per_defender if name == taker else -result.per_defender
         terms.append(_text("player_score", player=name, value=Signed(Decimal(value))))
+
+
+#: Explanation shapes a ruleset may choose (``Ruleset.explanation``).
+STYLES = {
+    "base": _explain_base,
+    "flat": _explain_flat,
+    "no_base": _explain_no_base,
+    "two_players": _explain_two,
+}

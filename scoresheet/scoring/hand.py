@@ -1,13 +1,20 @@
 """What a scorer records for one hand, and a sheet of hands (HAND_FORMAT.md)."""
 
+from __future__ import annotations
+
 from dataclasses import dataclass
 from decimal import Decimal
 from fractions import Fraction
+from typing import TYPE_CHECKING
 
-from .rules import Rules
+from .deck import ATTACK, DEFENCE
 
-ATTACK = "attack"
-DEFENCE = "defence"
+if TYPE_CHECKING:  # rules imports the rulesets, which import this module
+    from .rules import Rules
+
+__all__ = ["ATTACK", "DEFENCE", "POIGNEE_SIZES", "Chelem", "Hand", "Poignee", "Sheet"]
+
+POIGNEE_SIZES = ("single", "double", "triple")
 
 
 @dataclass(frozen=True, slots=True)

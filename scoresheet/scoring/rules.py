@@ -3,24 +3,19 @@
 from dataclasses import dataclass, field
 
 from .errors import ScoringError
+from .hand import POIGNEE_SIZES
+from .rulesets import PRESETS, REGISTRY
+from .rulesets.fixed import RULESET as _FIXED
 
-PRESETS = ("fft", "pousse", "contre5", "fixed", "mouches", "two_players")
+__all__ = ["CONTRACTS", "FIXED_BASE", "MULTIPLIERS", "POIGNEE_SIZES", "PRESETS", "Rules"]
+
 CONTRACTS = ("prise", "pousse", "garde", "garde_sans", "garde_contre")
-POIGNEE_SIZES = ("single", "double", "triple")
 SPLITS = ("two_to_one", "equal")
 ROUNDINGS = (1, 5, 10)
 
-# Multiplier of each contract, by preset. ``fixed`` scores a flat base instead.
-_FFT = {"prise": 1, "garde": 2, "garde_sans": 4, "garde_contre": 6}
-MULTIPLIERS = {
-    "fft": _FFT,
-    "pousse": {"prise": 1, "pousse": 2, "garde": 4, "garde_sans": 8, "garde_contre": 12},
-    "contre5": {"prise": 1, "garde": 2, "garde_sans": 4, "garde_contre": 5},
-    "fixed": {"garde": 1, "garde_sans": 1, "garde_contre": 1},
-    "mouches": _FFT,
-    "two_players": {},
-}
-FIXED_BASE = {"garde": 80, "garde_sans": 160, "garde_contre": 320}
+# Kept for older callers: the registry's rulesets hold these now.
+MULTIPLIERS = {name: dict(ruleset.multipliers) for name, ruleset in REGISTRY.items()}
+FIXED_BASE = dict(_FIXED.bases)
 
 
 @dataclass(frozen=True, slots=True)
@@ -37,9 +32,12 @@ class Rules:
     dealer_stake: int = 5
     # Derived once: contract -> multiplier for the contracts this ruleset allows.
     multipliers: dict = field(init=False, repr=False, compare=False, hash=False)
+    # Derived once: the registry's ruleset object of the preset (rulesets.REGISTRY).
+    ruleset: object = field(init=False, repr=False, compare=False, hash=False)
 
     def __post_init__(self):
-        if self.preset not in PRESETS:
+        ruleset = REGISTRY.get(self.preset) if isinstance(self.preset, str) else None
+        if ruleset is None:
             raise ScoringError(
                 "rules_invalid",
                 f"rules: unknown preset {self.preset!r}; allowed: {', '.join(PRESETS)}",
@@ -72,10 +70,8 @@ class Rules:
                 "rules: five_player_split must be two_to_one or equal",
                 field="five_player_split",
             )
-        multipliers = dict(MULTIPLIERS[self.preset])
-        if self.no_prise:
-            multipliers.pop("prise", None)
-        object.__setattr__(self, "multipliers", multipliers)
+        object.__setattr__(self, "multipliers", ruleset.contracts(self.no_prise))
+        object.__setattr__(self, "ruleset", ruleset)
 
     @property
     def contracts(self) -> tuple[str, ...]:
@@ -84,11 +80,20 @@ class Rules:
 
     @property
     def scores_petit_chelem(self) -> bool:
-        return self.preset in ("contre5", "fixed")
+        return self.ruleset.scores_petit_chelem
 
     @property
     def has_pools(self) -> bool:
-        return self.preset == "mouches"
+        return self.ruleset.has_pools
+
+    @property
+    def deck(self):
+        """The ruleset's ``Deck`` (total, targets, bounds, chelem bounds)."""
+        return self.ruleset.deck
+
+    def describe(self) -> dict:
+        """Plain data for the hand form: contracts, player counts, pools, the deck."""
+        return self.ruleset.describe(self)
 
     def as_dict(self) -> dict:
         """The JSON form of HAND_FORMAT.md: only what differs from the defaults."""

@@ -1,13 +1,16 @@
 """Properties of the engine over generated hands (Hypothesis).
 
-The strategies build only *valid* hands, for every preset and option: 3, 4 and 5
-players (and 2 under ``two_players``), a player sitting out at a table seating
-one more, partners, petit au bout, poignées by anybody, chelems, petit chelems
-where the preset scores them, misères, rounding, the equal split, and whole
-sheets under ``mouches``. The fuzz tests throw arbitrary (mostly invalid) JSON
-at the parser.
+The hands come from the engine's one generator (``scoring.randomhands``, profile
+``THOROUGH``), driven by a ``random.Random`` that Hypothesis draws
+(``st.randoms``), so the examples still shrink: every preset and option, 3, 4
+and 5 players (and 2 under ``two_players``), a player sitting out at a table
+seating one more, partners, petit au bout, poignées by anybody, chelems within
+the deck's bounds, petit chelems where the preset scores them, misères,
+rounding, the equal split, and whole sheets under ``mouches``. The fuzz tests
+throw arbitrary (mostly invalid) JSON at the parser.
 """
 
+import dataclasses
 import json
 from decimal import Decimal
 from fractions import Fraction
@@ -18,9 +21,9 @@ from hypothesis import strategies as st
 from scoresheet.scoring import (
     CODES,
     PRESETS,
+    REGISTRY,
     Chelem,
     Hand,
-    Poignee,
     Rules,
     ScoringError,
     Sheet,
@@ -34,9 +37,10 @@ from scoresheet.scoring.jsonformat import (
     parse_sheet,
     score_line,
 )
+from scoresheet.scoring.randomhands import THOROUGH, random_hand
 
 NAMES = ("Anna", "Bert", "Carl", "Dora", "Emil", "Fritz")
-SIDES = ("attack", "defence", None)
+NEVER_PASSED = dataclasses.replace(THOROUGH, passed=0.0)
 
 FAST = settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
@@ -47,7 +51,7 @@ FAST = settings(max_examples=200, deadline=None, suppress_health_check=[HealthCh
 @st.composite
 def rules_st(draw, preset=None):
     preset = preset or draw(st.sampled_from(PRESETS))
-    has_prise = preset not in ("fixed", "two_players")
+    has_prise = "prise" in REGISTRY[preset].multipliers
     return Rules(
         preset=preset,
         rounding=draw(st.sampled_from((1, 5, 10))),
@@ -60,11 +64,6 @@ def rules_st(draw, preset=None):
     )
 
 
-def bounds(bouts):
-    """Lowest and highest points, in half points, the bouts allow (RULES.md §5)."""
-    return 8 * bouts, 182 - 8 * (3 - bouts)
-
-
 def as_points(halves, kind):
     if halves % 2 == 0 and kind == "int":
         return halves // 2
@@ -75,73 +74,19 @@ def as_points(halves, kind):
 
 @st.composite
 def seating_st(draw, rules):
-    """(players, sits_out, playing): everybody seated, and who plays the hand."""
-    n = 2 if rules.preset == "two_players" else draw(st.integers(3, 5))
+    """(players, sits_out): everybody seated, and who sits this hand out."""
+    n = draw(st.sampled_from(rules.ruleset.player_counts))
     seats = n + draw(st.integers(0, 1))
     players = NAMES[:seats]
     sits_out = draw(st.sampled_from(players)) if seats > n else None
-    playing = tuple(p for p in players if p != sits_out)
-    return players, sits_out, playing
+    return players, sits_out
 
 
 @st.composite
-def hand_st(draw, rules, players, sits_out, playing, passed=True):
+def hand_st(draw, rules, players, sits_out, passed=True):
     """A valid hand at this seating under these rules (taker None: all passed)."""
-    n = len(playing)
-    two = rules.preset == "two_players"
-    dealer = draw(st.sampled_from(players))
-    if rules.preset != "mouches" and draw(st.booleans()):
-        dealer = None
-    miseres = ()
-    if rules.misere:
-        miseres = tuple(draw(st.lists(st.sampled_from(playing), unique=True, max_size=2)))
-    if passed and draw(st.integers(0, 9)) == 0:
-        return Hand(players=players, sits_out=sits_out, dealer=dealer, miseres=miseres)
-    taker = draw(st.sampled_from(playing))
-    contract = None if two else draw(st.sampled_from(rules.contracts))
-    partner = None
-    if n == 5:
-        partner = draw(st.sampled_from((None, *playing)))
-    bouts = draw(st.integers(0, 3))
-    low, high = bounds(bouts)
-    points_halves = draw(st.integers(low, high))
-    if n in (2, 4):
-        points_halves -= points_halves % 2
-        if points_halves < low:
-            points_halves += 2
-    points = as_points(points_halves, draw(st.sampled_from(("int", "decimal", "fraction"))))
-    pab_choices = [None]
-    if bouts > 0:
-        pab_choices.append("attack")
-    if bouts < 3:
-        pab_choices.append("defence")
-    pab = draw(st.sampled_from(pab_choices))
-    poignees = ()
-    if not two:
-        shown = draw(st.lists(st.sampled_from(playing), unique=True, max_size=3))
-        poignees = tuple(
-            Poignee(p, draw(st.sampled_from(("single", "double", "triple")))) for p in shown
-        )
-    chelem = draw(st.none() | st.builds(Chelem, st.booleans(), st.sampled_from(SIDES)))
-    if rules.scores_petit_chelem:
-        petit = draw(st.none() | st.builds(Chelem, st.booleans(), st.sampled_from(SIDES)))
-    else:
-        petit = draw(st.sampled_from((None, Chelem(False, None))))
-    return Hand(
-        players=players,
-        taker=taker,
-        contract=contract,
-        bouts=bouts,
-        points=points,
-        partner=partner,
-        sits_out=sits_out,
-        dealer=dealer,
-        petit_au_bout=pab,
-        poignees=poignees,
-        chelem=chelem,
-        petit_chelem=petit,
-        miseres=miseres,
-    )
+    rng = draw(st.randoms(use_true_random=False))
+    return random_hand(rng, rules, players, sits_out, None, THOROUGH if passed else NEVER_PASSED)
 
 
 pools_st = st.lists(st.integers(1, 200), max_size=3).map(tuple)
@@ -151,8 +96,8 @@ pools_st = st.lists(st.integers(1, 200), max_size=3).map(tuple)
 def scored_hand_st(draw, preset=None, passed=True):
     """(rules, hand, pools): a valid hand and, under mouches, the pools before it."""
     rules = draw(rules_st(preset))
-    players, sits_out, playing = draw(seating_st(rules))
-    hand = draw(hand_st(rules, players, sits_out, playing, passed))
+    players, sits_out = draw(seating_st(rules))
+    hand = draw(hand_st(rules, players, sits_out, passed))
     pools = draw(pools_st) if rules.has_pools else ()
     return rules, hand, pools
 
@@ -160,14 +105,13 @@ def scored_hand_st(draw, preset=None, passed=True):
 @st.composite
 def sheet_st(draw, preset=None):
     rules = draw(rules_st(preset))
-    n = 2 if rules.preset == "two_players" else draw(st.integers(3, 5))
+    n = draw(st.sampled_from(rules.ruleset.player_counts))
     seats = n + draw(st.integers(0, 1))
     players = NAMES[:seats]
     hands = []
     for _ in range(draw(st.integers(1, 8))):
         sits_out = draw(st.sampled_from(players)) if seats > n else None
-        playing = tuple(p for p in players if p != sits_out)
-        hands.append(draw(hand_st(rules, players, sits_out, playing)))
+        hands.append(draw(hand_st(rules, players, sits_out)))
     return Sheet(rules, players, tuple(hands))
 
 
@@ -213,9 +157,12 @@ def test_a_sheet_sums_to_zero(sheet):
 @given(scored_hand_st(passed=False), st.data())
 def test_more_points_never_lower_the_takers_score(case, data):
     rules, hand, pools = case
-    low, high = bounds(hand.bouts)
+    deck = rules.deck
+    low, high = deck.bounds_halves[hand.bouts]
+    if hand.chelem is not None and hand.chelem.made_by == "defence":
+        high = min(high, 2 * deck.chelem_defence_max_points)  # the chelem must still fit
     n = len(hand.players) - (hand.sits_out is not None)
-    step = 2 if n in (2, 4) else 1
+    step = 1 if deck.half_point_allowed(n) else 2
     now = int(hand.points * 2)
     assume(now + step <= high)
     more = data.draw(st.integers(now + step, high).map(lambda h: h - (h - now) % step))

@@ -172,18 +172,13 @@ REFUSALS = [
         "points_step",
         "points",
     ),
-    case(hand(points=41.5), "half_point_impossible", "points"),
+    # a half point is possible at 3, 4 and 5 players (RULES.md §1.2), not at two
+    case(two(points=41.5), "half_point_impossible", "points"),
     case(
-        hand(players=FIVE, sits_out="Emil", points=41.5),
+        two(players=["Anna", "Bert", "Carl"], sits_out="Carl", points=41.5),
         "half_point_impossible",
         "points",
-        "half_point_impossible-five-seats-playing-four",
-    ),
-    case(
-        two(points=41.5),
-        "half_point_impossible",
-        "points",
-        "half_point_impossible-two",
+        "half_point_impossible-two-of-three-seats",
     ),
     # a bout is worth 4.5, but the excuse counts 4 for a side without a trick
     case(hand(points=88, bouts=2), "points_bouts_inconsistent", "points"),
@@ -239,6 +234,39 @@ REFUSALS = [
         "poignee_size_unknown-not-a-string",
     ),
     case(two(poignees=[{"player": "Anna", "size": "single"}]), "poignee_not_allowed", "poignees"),
+    # chelem: the card points must allow it (RULES.md §5)
+    # the attack's chelem leaves the defence at most the excuse: 86.5 < 87
+    case(
+        hand(points=86.5, bouts=3, chelem={"announced": True, "made_by": "attack"}),
+        "chelem_points_inconsistent",
+        "chelem",
+    ),
+    case(
+        hand(points=56, bouts=2, chelem={"announced": False, "made_by": "attack"}),
+        "chelem_points_inconsistent",
+        "chelem",
+        "chelem_points_inconsistent-unannounced",
+    ),
+    # the defence's chelem leaves the attack at most the excuse: 4 points, 1 bout
+    case(
+        hand(points=4.5, bouts=1, chelem={"announced": False, "made_by": "defence"}),
+        "chelem_points_inconsistent",
+        "chelem",
+        "chelem_points_inconsistent-defence-4.5",
+    ),
+    case(
+        hand(points=8, bouts=2, chelem={"announced": True, "made_by": "defence"}),
+        "chelem_points_inconsistent",
+        "chelem",
+        "chelem_points_inconsistent-defence-2-bouts",
+    ),
+    # two players: the recorded player is the attack
+    case(
+        two(points=80, bouts=3, chelem={"announced": False, "made_by": "attack"}),
+        "chelem_points_inconsistent",
+        "chelem",
+        "chelem_points_inconsistent-two",
+    ),
     # chelem
     case(hand(chelem={"announced": "yes", "made_by": "attack"}), "chelem_invalid", "chelem"),
     case(

@@ -15,6 +15,7 @@ from scoresheet.scoring import (
     Hand,
     Poignee,
     Rules,
+    ScoringError,
     Sheet,
     halves_to_decimal,
     score_hand,
@@ -246,7 +247,7 @@ def test_equal_split_half_points_exact():
     assert str(result.explanation) == ("(25 + 6) × 1 = 31 per defender; taker +46.5, partner +46.5")
 
 
-# --- Half points at 3 and 5 players (§1.2) ------------------------------------
+# --- Half points at 3, 4 and 5 players (§1.2) ---------------------------------
 
 HALF_POINTS = [
     # garde: (25 + ceil(0.5)) × 2 = 52, made by 1
@@ -267,6 +268,20 @@ HALF_POINTS = [
         [-104, -52, 52, 52, 52],
         id="5-players-40.5-failed-by-1-fraction",
     ),
+    # 4 players (the excuse changed sides in the last trick): garde, 2 bouts, target 41;
+    # 40.5 − 41 = −0.5, failed by ceil(0.5) = 1 → (25 + 1) × 2 = 52 per defender,
+    # the taker pays 3 × 52 = 156
+    pytest.param(FOUR, {}, Decimal("40.5"), [-156, 52, 52, 52], id="4-players-40.5-failed-by-1"),
+    # 4 players: 44.5 − 41 = 3.5, made by 4 → (25 + 4) × 2 = 58; taker 3 × 58 = 174
+    pytest.param(FOUR, {}, Decimal("44.5"), [174, -58, -58, -58], id="4-players-44.5-made-by-4"),
+    # five seated, four play: the same hand, the fifth scores 0
+    pytest.param(
+        FIVE,
+        {"sits_out": "Emil"},
+        Decimal("40.5"),
+        [-156, 52, 52, 52, 0],
+        id="4-of-5-seats-40.5-failed-by-1",
+    ),
     # 3 bouts: target 36; 35.5 fails by 1 → (25 + 1) × 2
     pytest.param(
         THREE,
@@ -282,6 +297,21 @@ HALF_POINTS = [
 def test_half_points(players, extra, points, expected):
     fields = {"taker": "Anna", "contract": "garde", "bouts": 2, "points": points, **extra}
     assert scores(FFT, players, **fields) == expected
+
+
+def test_four_player_half_point_result_fields():
+    # garde, 2 bouts, 40.5: points − target = 40.5 − 41 = −0.5 = −1 half point;
+    # the half point goes to the defence, which wins: failed by 1
+    fields = {"taker": "Anna", "contract": "garde", "bouts": 2, "points": Decimal("40.5")}
+    result = score_hand(FFT, Hand(players=FOUR, **fields))
+    assert result.margin_halves == -1
+    assert result.card_margin == -1
+    assert result.margin == 1
+    assert result.scoring_margin == -1
+    assert result.made is False
+    assert result.per_defender == -52
+    assert result.roles == ("taker", "defender", "defender", "defender")
+    assert str(result.explanation) == "(25 + 1) × 2 = 52 to each defender; taker −156"
 
 
 def test_half_point_through_json():
@@ -306,6 +336,15 @@ CHELEMS = [
     # defence's chelem (+200 to the defence): −162 − 400
     pytest.param(0, 0, Chelem(True, DEF), -562, id="announced-and-defence-made-it"),
     pytest.param(56, 2, Chelem(False, None), 80, id="no-chelem-object-is-nothing"),
+    # §5 bounds, the lowest the attack's chelem allows: 87 points (the defence kept the
+    # excuse, 4 points, so the attack has 2 bouts): (25 + 87 − 41) × 2 = 142; + 200
+    pytest.param(87, 2, Chelem(False, ATT), 342, id="attack-chelem-at-87"),
+    # the most the defence's chelem leaves the attack: the excuse, 4 points and 1 bout:
+    # −(25 + 51 − 4) × 2 = −144; − 200
+    pytest.param(4, 1, Chelem(False, DEF), -344, id="defence-chelem-excuse-4-points-1-bout"),
+    # 0 points with 1 bout is impossible (a bout is at least 4): 4 with 0 bouts is fine:
+    # −(25 + 56 − 4) × 2 = −154; − 200
+    pytest.param(4, 0, Chelem(False, DEF), -354, id="defence-chelem-4-points-0-bouts"),
 ]
 
 
@@ -315,6 +354,52 @@ def test_chelem(points, bouts, chelem, per_defender):
     result = score_hand(FFT, Hand(players=FOUR, chelem=chelem, **fields))
     assert result.per_defender == per_defender
     assert [result.score(p) for p in FOUR] == [3 * per_defender] + [-per_defender] * 3
+
+
+CHELEM_REFUSED = [
+    # the attack's chelem with 86.5 points: the defence would have 4.5, more than the excuse
+    pytest.param(Decimal("86.5"), 3, Chelem(True, ATT), id="attack-86.5"),
+    pytest.param(56, 2, Chelem(False, ATT), id="attack-56-unannounced"),
+    # the defence's chelem with 4.5 points for the attack: more than the excuse
+    pytest.param(Decimal("4.5"), 1, Chelem(False, DEF), id="defence-4.5"),
+    # the defence's chelem with 2 bouts for the attack: it keeps at most one, the excuse
+    pytest.param(8, 2, Chelem(False, DEF), id="defence-2-bouts"),
+    pytest.param(8, 2, Chelem(True, DEF), id="defence-2-bouts-announced"),
+]
+
+
+@pytest.mark.parametrize(("points", "bouts", "chelem"), CHELEM_REFUSED)
+def test_chelem_the_points_contradict_is_refused(points, bouts, chelem):
+    fields = {"taker": "Anna", "contract": "garde", "bouts": bouts, "points": points}
+    with pytest.raises(ScoringError) as caught:
+        score_hand(FFT, Hand(players=FOUR, chelem=chelem, **fields))
+    assert caught.value.code == "chelem_points_inconsistent"
+    assert caught.value.field == "chelem"
+    assert "excuse" in caught.value.message
+
+
+def test_chelem_bounds_on_the_deck():
+    deck = FFT.deck
+    assert deck.chelem_allowed(ATT, 87, 2)
+    assert not deck.chelem_allowed(ATT, Decimal("86.5"), 3)
+    assert deck.chelem_allowed(DEF, 4, 1)
+    assert not deck.chelem_allowed(DEF, Decimal("4.5"), 1)
+    assert not deck.chelem_allowed(DEF, 4, 2)
+    assert deck.chelem_allowed(None, 40, 2)  # announced and failed: no bound
+
+
+def test_two_players_chelem_bounds_see_the_recorded_player_as_attack():
+    # Anna recorded with 87 points and 2 bouts made the chelem: 25 + 87 − 41 = 71; + 200
+    fields = {"taker": "Anna", "bouts": 2, "points": 87, "chelem": Chelem(False, ATT)}
+    assert scores(TWO_PLAYERS, TWO, **fields) == [271, -271]
+    # Anna recorded with 4 points, Bert made the chelem ("defence"):
+    # Bert has 87 with 2 bouts: 25 + 46 = 71, + 200
+    fields = {"taker": "Anna", "bouts": 1, "points": 4, "chelem": Chelem(False, DEF)}
+    assert scores(TWO_PLAYERS, TWO, **fields) == [-271, 271]
+    with pytest.raises(ScoringError) as caught:
+        hand = Hand(players=TWO, taker="Anna", bouts=3, points=86, chelem=Chelem(False, ATT))
+        score_hand(TWO_PLAYERS, hand)
+    assert caught.value.code == "chelem_points_inconsistent"
 
 
 def test_chelem_at_five_with_partner():
