@@ -1,79 +1,37 @@
-"""Realistic random hands for the demo club, reproducible from a seed."""
+"""Realistic random hands for the demo club, reproducible from a seed.
+
+The hands come from the engine's one generator (``scoring.randomhands``, profile
+``DEMO``: contracts and bouts weighted as at a club, points around the target),
+so they are valid by the same rules the engine checks, chelems included.
+"""
 
 import random
-from decimal import Decimal
 
-from scoresheet.scoring.engine import TARGETS
+from scoresheet.scoring.jsonformat import hand_to_dict, parse_rules
+from scoresheet.scoring.randomhands import DEMO, EXTRAS
+from scoresheet.scoring.randomhands import random_hand as engine_hand
 
-CONTRACT_WEIGHTS = {"prise": 40, "garde": 45, "garde_sans": 10, "garde_contre": 5}
-BOUTS_BY_CONTRACT = {
-    "prise": (20, 45, 30, 5),
-    "garde": (8, 37, 42, 13),
-    "garde_sans": (2, 20, 50, 28),
-    "garde_contre": (0, 10, 50, 40),
-}
-POIGNEE_SIZES = ("single", "double", "triple")
+__all__ = ["EXTRAS", "random_hand"]
 
 
-def random_hand(rng: random.Random, names, rules: dict, dealer: str, *, extras=()) -> dict:
+def random_hand(rng: random.Random, names, rules, dealer: str, *, extras=()) -> dict:
     """One plausible hand (a HAND_FORMAT dict without players and rules).
 
-    ``extras`` forces rarer events so a demo shows each at least once:
-    "petit_au_bout_attack", "petit_au_bout_defence", "poignee_<size>",
-    "chelem_announced", "chelem_unannounced", "chelem_defence", "misere", "passed".
+    ``rules`` is the sheet's rules (a preset name or options dict, or ``Rules``).
+    At a table seating more than the rules play (six at French Tarot), the dealer
+    sits out. ``extras`` forces rarer events so a demo shows each at least once
+    (``randomhands.EXTRAS``): "petit_au_bout_attack", "petit_au_bout_defence",
+    "poignee_<size>", "chelem_announced", "chelem_unannounced", "chelem_defence",
+    "misere", "passed".
     """
-    names = list(names)
-    preset = rules.get("preset", "fft")
-    hand = {"dealer": dealer}
-    playing = names
-    if len(names) == 6:  # six seated: the dealer sits out, five play
-        hand["sits_out"] = dealer
-        playing = [n for n in names if n != dealer]
-    if "passed" in extras or (rng.random() < 0.05 and not extras):
-        hand["taker"] = None
-        return hand
-    taker = rng.choice(playing)
-    hand["taker"] = taker
-    contracts = dict(CONTRACT_WEIGHTS)
-    if rules.get("no_prise"):
-        contracts.pop("prise")
-    contract = rng.choices(list(contracts), weights=list(contracts.values()))[0]
-    if preset != "two_players":
-        hand["contract"] = contract
-    bouts = rng.choices(range(4), weights=BOUTS_BY_CONTRACT[contract])[0]
-    target = TARGETS[bouts]
-    n = len(playing)
-    half = n in (3, 5)
-    spread = rng.gauss(3 + 2 * list(CONTRACT_WEIGHTS).index(contract), 9)
-    points = round((target + spread) * (2 if half else 1)) / (2 if half else 1)
-    points = min(max(points, 4 * bouts), 91 - 4 * (3 - bouts))
-    if "chelem_announced" in extras or "chelem_unannounced" in extras:
-        bouts, points = 3, 91
-    if "chelem_defence" in extras:
-        bouts, points = 0, 0
-    hand["bouts"] = bouts
-    hand["points"] = int(points) if points == int(points) else Decimal(str(points))
-    if n == 5:
-        others = [p for p in playing if p != taker]
-        hand["partner"] = taker if rng.random() < 0.1 else rng.choice(others)
-    if "petit_au_bout_attack" in extras or (bouts and rng.random() < 0.08):
-        hand["petit_au_bout"] = "attack" if bouts else None
-    elif "petit_au_bout_defence" in extras or (bouts < 3 and rng.random() < 0.04):
-        hand["petit_au_bout"] = "defence" if bouts < 3 else None
-    poignees = []
-    for size in POIGNEE_SIZES:
-        if f"poignee_{size}" in extras:
-            poignees.append({"player": taker, "size": size})
-    if not poignees and rng.random() < 0.08:
-        poignees.append({"player": rng.choice(playing), "size": rng.choice(POIGNEE_SIZES[:2])})
-    if poignees:
-        hand["poignees"] = poignees
-    if "chelem_announced" in extras:
-        hand["chelem"] = {"announced": True, "made_by": "attack"}
-    elif "chelem_unannounced" in extras:
-        hand["chelem"] = {"announced": False, "made_by": "attack"}
-    elif "chelem_defence" in extras:
-        hand["chelem"] = {"announced": False, "made_by": "defence"}
-    if ("misere" in extras or rng.random() < 0.02) and rules.get("misere"):
-        hand["miseres"] = [rng.choice([p for p in playing if p != taker])]
-    return hand
+    if not hasattr(rules, "ruleset"):
+        rules = parse_rules(rules)
+    names = tuple(names)
+    sits_out = dealer if len(names) > max(rules.ruleset.player_counts) else None
+    hand = engine_hand(rng, rules, names, sits_out, dealer, DEMO, tuple(extras))
+    data = hand_to_dict(hand)
+    if hand.taker is not None:
+        data["points"] = hand.points  # exact (int or Decimal), not the export's float
+    else:
+        data["taker"] = None
+    return data

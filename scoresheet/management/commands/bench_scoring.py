@@ -28,121 +28,29 @@ import random
 import resource
 import sys
 import time
-from decimal import Decimal
 
 from django.core.management.base import BaseCommand, CommandError
 
-from scoresheet.scoring import (
-    PRESETS,
-    Chelem,
-    Hand,
-    Poignee,
-    Rules,
-    ScoringError,
-    Sheet,
-    score_hand,
-    score_sheet,
-)
-
-NAMES = ("Anna", "Bert", "Carl", "Dora", "Emil", "Fred")
-SEATINGS = {n: tuple(NAMES[:n]) for n in range(2, 7)}
-HALF = {h: Decimal(h) / 2 for h in range(1, 183, 2)}  # half points, shared
-CHELEMS = tuple(
-    Chelem(announced, made_by)
-    for announced in (False, True)
-    for made_by in ("attack", "defence", None)
-)
-SIZES = ("single", "double", "triple")
-POIGNEES = {(p, s): Poignee(p, s) for p in NAMES for s in SIZES}
-
-
-def rule_variants(preset):
-    """Every combination of the options the benchmark draws from, for one preset."""
-    no_prise = (False,) if preset in ("fixed", "two_players") else (False, True)
-    return [
-        Rules(preset, rounding=r, poignee=p, misere=m, no_prise=np, five_player_split=split)
-        for r in (1, 5, 10)
-        for p in ((20, 30, 40), (10, 20, 40))
-        for m in (0, 10)
-        for np in no_prise
-        for split in ("two_to_one", "equal")
-    ]
-
-
-def seating(rng, preset):
-    """(players, sits_out, playing) for one hand."""
-    if preset == "two_players":
-        n = 2
-    else:
-        roll = rng.random()
-        n = 4 if roll < 0.6 else 5 if roll < 0.85 else 3
-    players = SEATINGS[n + 1] if rng.random() < 0.15 else SEATINGS[n]
-    if len(players) > n:
-        sits_out = players[rng.randrange(len(players))]
-        playing = tuple(p for p in players if p != sits_out)
-    else:
-        sits_out = None
-        playing = players
-    return players, sits_out, playing
-
-
-def random_hand(rng, rules, players, sits_out, playing, dealer):
-    """One valid hand (RULES.md §5) under ``rules`` at this seating."""
-    n = len(playing)
-    miseres = ()
-    if rules.misere and rng.random() < 0.05:
-        miseres = (playing[rng.randrange(n)],)
-    if rng.random() < 0.05:
-        return Hand(players=players, dealer=dealer, sits_out=sits_out, miseres=miseres)
-    two = n == 2
-    taker = playing[rng.randrange(n)]
-    contracts = rules.contracts
-    contract = None if two else contracts[rng.randrange(len(contracts))]
-    partner = playing[rng.randrange(n)] if n == 5 else None
-    bouts = rng.randrange(4)
-    low, high = 8 * bouts, 182 - 8 * (3 - bouts)
-    halves = rng.randint(low, high)
-    if halves & 1 and n in (2, 4):
-        halves += 1 if halves < high else -1
-    points = HALF[halves] if halves & 1 else halves >> 1
-    pab = None
-    if rng.random() < 0.1:
-        pab = "attack" if bouts == 3 or (bouts and rng.random() < 0.6) else "defence"
-    poignees = ()
-    if not two and rng.random() < 0.1:
-        shower = playing[rng.randrange(n)]
-        poignees = (POIGNEES[shower, SIZES[rng.randrange(3)]],)
-    chelem = CHELEMS[rng.randrange(6)] if rng.random() < 0.01 else None
-    petit = None
-    if rules.scores_petit_chelem and rng.random() < 0.01:
-        petit = CHELEMS[rng.randrange(6)]
-    return Hand(
-        players=players,
-        taker=taker,
-        contract=contract,
-        bouts=bouts,
-        points=points,
-        partner=partner,
-        sits_out=sits_out,
-        dealer=dealer,
-        petit_au_bout=pab,
-        poignees=poignees,
-        chelem=chelem,
-        petit_chelem=petit,
-        miseres=miseres,
-    )
+from scoresheet.scoring import PRESETS, REGISTRY, ScoringError, Sheet, score_hand, score_sheet
+from scoresheet.scoring.randomhands import BENCH, random_hand, random_seating, rule_variants
 
 
 def generate(total, seed, sheet_size):
-    """The benchmark's input: {preset: [(rules, hand), ...]} and mouches sheets."""
+    """The benchmark's input: {preset: [(rules, hand), ...]} and mouches sheets.
+
+    Hands come from the engine's one generator (``scoring.randomhands``, profile
+    ``BENCH``), so they are valid by the same deck and ruleset data the engine
+    checks.
+    """
     rng = random.Random(seed)
     counts = dict.fromkeys(PRESETS, 0)
     for _ in range(total):
         counts[PRESETS[rng.randrange(len(PRESETS))]] += 1
     work = {}
     for preset in PRESETS:
-        variants = rule_variants(preset)
-        if preset == "mouches":
+        ruleset = REGISTRY[preset]
+        variants = rule_variants(ruleset)
+        if ruleset.has_pools:
             sheets = []
             left = counts[preset]
             while left:
@@ -150,23 +58,21 @@ def generate(total, seed, sheet_size):
                 left -= size
                 rules = variants[rng.randrange(len(variants))]
                 # a table of n players, or of n + 1 where the dealer sits out (the mort)
-                players, _, playing = seating(rng, preset)
-                mort = len(players) > len(playing)
+                players, out = random_seating(rng, rules, BENCH)
                 hands = []
                 for number in range(size):
                     dealer = players[number % len(players)]
-                    sits_out = dealer if mort else None
-                    playing = tuple(p for p in players if p != sits_out)
-                    hands.append(random_hand(rng, rules, players, sits_out, playing, dealer))
+                    sits_out = dealer if out is not None else None
+                    hands.append(random_hand(rng, rules, players, sits_out, dealer, BENCH))
                 sheets.append(Sheet(rules, players, tuple(hands)))
             work[preset] = sheets
             continue
         items = []
         for _ in range(counts[preset]):
             rules = variants[rng.randrange(len(variants))]
-            players, sits_out, playing = seating(rng, preset)
+            players, sits_out = random_seating(rng, rules, BENCH)
             dealer = players[rng.randrange(len(players))]
-            items.append((rules, random_hand(rng, rules, players, sits_out, playing, dealer)))
+            items.append((rules, random_hand(rng, rules, players, sits_out, dealer, BENCH)))
         work[preset] = items
     return work, counts
 
