@@ -1,6 +1,18 @@
-"""Fixtures shared by the whole suite. Browser fixtures live in tests/browser/conftest.py."""
+"""Fixtures shared by the whole suite. Browser fixtures live in tests/browser/conftest.py.
+
+A club "rive" with a season "2026" (FFT rules), six players (``tests.data.NAMES``),
+a scorer, and ``make_sheet(n, rules=None, date=…, table=…)`` that opens a sheet of
+the first n players. A module that defines a fixture of the same name keeps its own.
+Shared constants (the seed's hands, form posts) live in ``tests/data.py``.
+"""
+
+import datetime
 
 import pytest
+
+from clubs.models import Club, Membership, Player, Role, Season
+from scoresheet import services
+from tests.data import NAMES
 
 #: The password of every user made by ``make_user``.
 PASSWORD = "correct-horse-battery-42"
@@ -21,3 +33,43 @@ def make_user(django_user_model):
 def user(make_user):
     """A plain user "alice" (alice@example.org) with the password ``PASSWORD``."""
     return make_user()
+
+
+@pytest.fixture
+def club(db):
+    return Club.objects.create(name="Club de la Rive", slug="rive")
+
+
+@pytest.fixture
+def season(club):
+    return Season.objects.create(
+        club=club, name="2026", start_date=datetime.date(2026, 1, 1), rules={"preset": "fft"}
+    )
+
+
+@pytest.fixture
+def players(club):
+    return [Player.objects.create(club=club, name=name) for name in NAMES]
+
+
+@pytest.fixture
+def scorer(django_user_model, club):
+    """A user with the scorer role in ``club``."""
+    user = django_user_model.objects.create_user("scorer", password="a-long-passphrase-1")
+    Membership.objects.create(club=club, user=user, role=Role.SCORER)
+    return user
+
+
+@pytest.fixture
+def make_sheet(season, players, scorer):
+    def make(n=4, rules=None, **kwargs):
+        return services.create_sheet(
+            season=season,
+            players=players[:n],
+            date=kwargs.pop("date", datetime.date(2026, 3, 14)),
+            table=kwargs.pop("table", "1"),
+            rules=rules,
+            user=scorer,
+        )
+
+    return make

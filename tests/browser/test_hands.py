@@ -10,8 +10,7 @@ from playwright.sync_api import expect
 
 from scoresheet import services
 from scoresheet.models import ScoreRow
-from tests.scoresheet.conftest import *  # noqa: F403 (club, players, scorer, make_sheet…)
-from tests.scoresheet.conftest import SEED_HANDS, SEED_TOTALS
+from tests.data import SEED_HANDS, SEED_TOTALS
 
 pytestmark = pytest.mark.browser
 

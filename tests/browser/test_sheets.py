@@ -8,8 +8,7 @@ from playwright.sync_api import expect
 
 from scoresheet import services
 from scoresheet.models import Sheet
-from tests.scoresheet.conftest import *  # noqa: F403 (club, season, players, scorer, make_sheet)
-from tests.scoresheet.conftest import SEED_HANDS
+from tests.data import SEED_HANDS
 
 pytestmark = pytest.mark.browser
 

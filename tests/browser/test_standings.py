@@ -12,7 +12,7 @@ from playwright.sync_api import expect
 
 from clubs.models import Club, Player, Season
 from scoresheet import services
-from tests.scoresheet.conftest import NAMES, SEED_HANDS
+from tests.data import NAMES, SEED_HANDS
 
 pytestmark = pytest.mark.browser
 

@@ -12,8 +12,7 @@ import pytest
 from django.urls import reverse
 from playwright.sync_api import expect
 
-from tests.scoresheet.conftest import *  # noqa: F403 (club, season, players, scorer, make_sheet)
-from tests.scoresheet.conftest import SEED_HANDS, SEED_TOTALS
+from tests.data import SEED_HANDS, SEED_TOTALS
 from tests.stats.test_statistics import (
     MARCH_14,
     MARCH_21,

@@ -8,7 +8,7 @@ from django.urls import reverse
 
 from clubs.models import Club, Membership, Player, Role, Season
 from tests.conftest import PASSWORD
-from tests.scoresheet.conftest import RULES_POST
+from tests.data import RULES_POST
 
 pytestmark = pytest.mark.django_db
 

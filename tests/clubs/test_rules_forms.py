@@ -8,7 +8,7 @@ from clubs.rules_forms import RulesFields, describe_rules, rules_initial, rules_
 from scoresheet.forms_sheets import SheetForm
 from scoresheet.scoring import ScoringError
 from scoresheet.scoring.jsonformat import parse_rules
-from tests.scoresheet.conftest import RULES_POST
+from tests.data import RULES_POST
 
 
 @pytest.mark.parametrize(

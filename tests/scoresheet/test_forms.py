@@ -7,7 +7,7 @@ import pytest
 from scoresheet import services
 from scoresheet.forms import HandForm, suggested_dealer
 from scoresheet.models import Hand, HandRevision, ScoreRow
-from tests.scoresheet.conftest import SEED_HANDS
+from tests.data import SEED_HANDS
 
 # Seats in dealing order: Anna 0, Bert 1, Carl 2, Dora 3, Emil 4, Fred 5.
 

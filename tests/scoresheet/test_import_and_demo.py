@@ -7,7 +7,7 @@ from django.db.models import Sum
 
 from clubs.models import Club, Player
 from scoresheet.models import Hand, ScoreRow, Sheet
-from tests.scoresheet.conftest import SEED_HANDS, SEED_TOTALS
+from tests.data import SEED_HANDS, SEED_TOTALS
 
 
 def write_lines(tmp_path, lines):

@@ -6,7 +6,7 @@ from django.db.models import Sum
 from core.explain_json import terms_from_json
 from scoresheet import services
 from scoresheet.models import Hand, HandRevision, ScoreRow
-from tests.scoresheet.conftest import SEED_HANDS, SEED_TOTALS
+from tests.data import SEED_HANDS, SEED_TOTALS
 
 
 def totals(sheet):

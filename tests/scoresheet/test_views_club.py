@@ -7,7 +7,7 @@ from django.urls import reverse
 
 from clubs.models import Club, Membership, Role, Season
 from scoresheet import services
-from tests.scoresheet.conftest import SEED_HANDS
+from tests.data import SEED_HANDS
 
 
 @pytest.fixture

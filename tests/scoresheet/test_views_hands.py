@@ -10,7 +10,7 @@ from django.urls import reverse
 from clubs.models import Club, Membership, Player, Role, Season
 from scoresheet import services
 from scoresheet.models import Hand, HandRevision, ScoreRow
-from tests.scoresheet.conftest import SEED_HANDS, SEED_TOTALS
+from tests.data import SEED_HANDS, SEED_TOTALS
 
 SEED_POSTS = [
     # the seed's five hands as the form posts them (seats: Anna 0, Bert 1, Carl 2, Dora 3)

@@ -14,7 +14,7 @@ from clubs.models import Club, Membership, Player, Role, Season
 from scoresheet import services
 from scoresheet.importing import import_sheet_line
 from scoresheet.models import ScoreRow, Sheet
-from tests.scoresheet.conftest import RULES_POST, SEED_HANDS, SEED_TOTALS
+from tests.data import RULES_POST, SEED_HANDS, SEED_TOTALS
 
 MINUS = "\u2212"
 

@@ -17,7 +17,7 @@ from scoresheet import services
 from scoresheet.models import Hand, ScoreRow, SeasonTotal, SheetTotal
 from scoresheet.totals import rebuild_season_totals
 from standings.queries import standings
-from tests.scoresheet.conftest import NAMES, SEED_HANDS, SEED_TOTALS
+from tests.data import NAMES, SEED_HANDS, SEED_TOTALS
 
 pytestmark = pytest.mark.django_db
 

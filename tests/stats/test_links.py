@@ -3,7 +3,7 @@
 from django.urls import reverse
 
 from scoresheet import services
-from tests.scoresheet.conftest import SEED_HANDS
+from tests.data import SEED_HANDS
 
 
 def test_pages_link_to_player_and_season_statistics(client, make_sheet, players, season, club):

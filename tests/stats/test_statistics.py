@@ -33,7 +33,7 @@ from clubs.models import Club, Membership, Player, Role, Season
 from scoresheet import services
 from scoresheet.models import ScoreRow
 from stats import queries as stats
-from tests.scoresheet.conftest import SEED_HANDS, SEED_TOTALS
+from tests.data import SEED_HANDS, SEED_TOTALS
 
 pytestmark = pytest.mark.django_db
 

@@ -46,11 +46,11 @@ from django.urls import reverse
 from django.utils import timezone
 
 from clubs.models import Club, Player, Season
-from clubs.standings import rebuild_season_totals
 from scoresheet import services
 from scoresheet.demo import random_hand
 from scoresheet.models import Hand, ScoreRow, SeasonTotal, Seat, Sheet, SheetTotal
 from scoresheet.scoring.jsonformat import parse_rules
+from scoresheet.totals import rebuild_season_totals
 
 SEASON_START = datetime.date(2025, 9, 1)
 SEASON_DAYS = 300

@@ -1,9 +1,4 @@
-import datetime
-
-import pytest
-
-from clubs.models import Club, Membership, Player, Role, Season
-from scoresheet import services
+"""Test data shared across the suite: club names, the seed's hands, form posts."""
 
 NAMES = ["Anna", "Bert", "Carl", "Dora", "Emil", "Fred"]
 
@@ -20,46 +15,6 @@ RULES_POST = {
     "ante": "10",
     "dealer_stake": "5",
 }
-
-
-@pytest.fixture
-def club(db):
-    return Club.objects.create(name="Club de la Rive", slug="rive")
-
-
-@pytest.fixture
-def season(club):
-    return Season.objects.create(
-        club=club, name="2026", start_date=datetime.date(2026, 1, 1), rules={"preset": "fft"}
-    )
-
-
-@pytest.fixture
-def players(club):
-    return [Player.objects.create(club=club, name=name) for name in NAMES]
-
-
-@pytest.fixture
-def scorer(django_user_model, club):
-    """A user with the scorer role in ``club``."""
-    user = django_user_model.objects.create_user("scorer", password="a-long-passphrase-1")
-    Membership.objects.create(club=club, user=user, role=Role.SCORER)
-    return user
-
-
-@pytest.fixture
-def make_sheet(season, players, scorer):
-    def make(n=4, rules=None, **kwargs):
-        return services.create_sheet(
-            season=season,
-            players=players[:n],
-            date=kwargs.pop("date", datetime.date(2026, 3, 14)),
-            table=kwargs.pop("table", "1"),
-            rules=rules,
-            user=scorer,
-        )
-
-    return make
 
 
 #: The seed's five hands (RULES.md §1; German seed's corrected table).
