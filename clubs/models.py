@@ -73,6 +73,10 @@ def season_covering(seasons, date):
 
 
 class SeasonQuerySet(models.QuerySet):
+    def regular(self):
+        """The club's seasons proper: a tournament's own season stays out of club pages."""
+        return self.filter(kind=Season.Kind.SEASON)
+
     def newest_first(self):
         """The latest start first (the latest created first on the same day)."""
         return self.order_by("-start_date", "-pk")
@@ -95,7 +99,19 @@ def current_season(club, today=None, seasons=None):
 
 
 class Season(models.Model):
+    """A club's season, with its house rules; or the season a tournament keeps its sheets in.
+
+    A tournament's sheets and totals use the same ledger as club evenings, in a
+    season of their own (``kind`` tournament), which club standings and
+    statistics leave out.
+    """
+
+    class Kind(models.TextChoices):
+        SEASON = "season", _("season")
+        TOURNAMENT = "tournament", _("tournament")
+
     club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="seasons")
+    kind = models.CharField(_("kind"), max_length=10, choices=Kind.choices, default=Kind.SEASON)
     name = models.CharField(_("name"), max_length=80)
     start_date = models.DateField(_("start"))
     end_date = models.DateField(_("end"), null=True, blank=True)
