@@ -8,6 +8,7 @@ from .engine import HandResult, SheetResult, score_hand, score_sheet
 from .errors import ScoringError
 from .hand import Chelem, Hand, Poignee, Sheet
 from .rules import Rules
+from .rulesets.base import TAROT_HAND_FIELDS
 
 RULE_OPTIONS = (
     "rounding",
@@ -18,25 +19,8 @@ RULE_OPTIONS = (
     "ante",
     "dealer_stake",
 )
-HAND_FIELDS = frozenset(
-    {
-        "rules",
-        "players",
-        "sits_out",
-        "dealer",
-        "taker",
-        "contract",
-        "partner",
-        "bouts",
-        "points",
-        "petit_au_bout",
-        "poignees",
-        "chelem",
-        "petit_chelem",
-        "miseres",
-        "number",
-    }
-)
+# The fields of a French Tarot hand (a ruleset declares its own: Ruleset.hand_fields).
+HAND_FIELDS = TAROT_HAND_FIELDS
 
 
 def _bad(field, message):

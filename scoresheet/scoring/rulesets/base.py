@@ -164,12 +164,7 @@ class TarotRuleset(Ruleset):
         players = hand.players
         halves = [0] * len(players)
         if taker is None:  # §1.8: everybody passed
-            result = HandResult(
-                players=players, halves=tuple(halves), kind="passed", ruleset=self, sits_out=out
-            )
-            if hand.miseres or self.has_pools:
-                self.extras(rules, hand, n, out, result, pools)
-            return result
+            return self.passed(rules, hand, n, out, halves, pools)
         contract = hand.contract
         margin_h = ph - self.deck.target_halves[bouts]  # §1.1: points − target
         made = margin_h >= 0  # §1.1: made at the target or above
@@ -223,6 +218,9 @@ class TarotRuleset(Ruleset):
                 halves[ti] = 2 * s2
                 halves[pi] = s2
             playing = (ti, pi)
+        extra = None
+        if hand.miseres or self.has_pools:
+            extra = self.extras(rules, hand, n, out, halves, taker, made, pools)
         result = new_result()  # filled by name; see HandResult on why not by keyword
         result.players = players
         result.halves = tuple(halves)
@@ -248,15 +246,43 @@ class TarotRuleset(Ruleset):
         result.points_halves = ph
         result.bouts = bouts
         result.split = rules.five_player_split
-        if hand.miseres or self.has_pools:
-            self.extras(rules, hand, n, out, result, pools)
+        if extra is not None:
+            (
+                result.miseres,
+                result.misere_value,
+                result.pools_before,
+                result.pools,
+                result.pool_moves,
+            ) = extra
         return result
 
-    def extras(self, rules, hand, n, out, result, pools) -> None:
-        """Misère payments (§2) and pools (§3) on top of the card scores, in place."""
+    def passed(self, rules, hand, n, out, halves, pools) -> HandResult:
+        """A hand where everybody passed (§1.8): misères and pools only."""
+        result = new_result()
+        result.players = hand.players
+        extra = None
+        if hand.miseres or self.has_pools:
+            extra = self.extras(rules, hand, n, out, halves, None, False, pools)
+        result.halves = tuple(halves)
+        result.kind = "passed"
+        result.ruleset = self
+        result.sits_out = out
+        if extra is not None:
+            (
+                result.miseres,
+                result.misere_value,
+                result.pools_before,
+                result.pools,
+                result.pool_moves,
+            ) = extra
+        return result
+
+    def extras(self, rules, hand, n, out, halves, taker, made, pools) -> tuple:
+        """Misère payments (§2) and pools (§3) on top of the card scores, paid in
+        ``halves``: ``(miseres, misere_value, pools_before, pools, pool_moves)``."""
         players = hand.players
-        halves = list(result.halves)
         miseres = hand.miseres
+        value = 0
         if miseres:  # §2 misère: the value from every other player of the hand
             value = rules.misere
             for name in miseres:
@@ -264,14 +290,15 @@ class TarotRuleset(Ruleset):
                     if player != out:
                         halves[i] -= 2 * value
                 halves[players.index(name)] += 2 * value * n
-            result.miseres = tuple(miseres)
-            result.misere_value = value
+        before = after = None
+        moves = ()
         if self.has_pools:
-            before, after, moves = self.pools_after(rules, result, hand.dealer, pools, halves)
-            result.pools_before, result.pools, result.pool_moves = before, after, moves
-        result.halves = tuple(halves)
+            before, after, moves = self.pools_after(
+                rules, players, taker, made, hand.dealer, pools, halves
+            )
+        return tuple(miseres), value, before, after, moves
 
-    def pools_after(self, rules, result, dealer, pools, halves):
+    def pools_after(self, rules, players, taker, made, dealer, pools, halves):
         """Pools (§3), for a ruleset with ``has_pools``: ``(before, after, moves)``;
         the payments are made in ``halves``."""
         raise NotImplementedError

@@ -9,13 +9,12 @@ class Mouches(TarotRuleset):
     bases = dict.fromkeys(TarotRuleset.multipliers, 0)  # X = ceil(|margin|) × multiplier
     explanation = "no_base"
 
-    def pools_after(self, rules, result, dealer, pools, halves):
+    def pools_after(self, rules, players, taker, made, dealer, pools, halves):
         """Antes, the dealer's stake, and the taker's take or payment (§3).
 
         Returns the pools before and after the hand and the payments, as
         (event, player, amount) with event "ante", "stake", "take" or "pay".
         """
-        players = result.players
         before = tuple(pools)
         pools = list(before)
         moves = []
@@ -30,11 +29,10 @@ class Mouches(TarotRuleset):
         pools[index] += rules.dealer_stake
         halves[players.index(dealer)] -= 2 * rules.dealer_stake
         moves.append(("stake", dealer, -rules.dealer_stake))
-        taker = result.taker
         if taker is not None:
             largest = max(pools)
             ti = players.index(taker)
-            if result.made:  # the taker takes the largest pool
+            if made:  # the taker takes the largest pool
                 pools.pop(pools.index(largest))
                 halves[ti] += 2 * largest
                 moves.append(("take", taker, largest))

@@ -29,12 +29,7 @@ class TwoPlayers(TarotRuleset):
         players = hand.players
         halves = [0] * len(players)
         if taker is None:
-            result = HandResult(
-                players=players, halves=tuple(halves), kind="passed", ruleset=self, sits_out=out
-            )
-            if hand.miseres:
-                self.extras(rules, hand, n, out, result, pools)
-            return result
+            return self.passed(rules, hand, n, out, halves, pools)
         deck = self.deck
         margin_h = ph - deck.target_halves[bouts]  # §1.1, the recorded player's
         made = margin_h >= 0
@@ -62,6 +57,9 @@ class TwoPlayers(TarotRuleset):
             if players[i] != out:
                 halves[i] = -2 * per_defender
         halves[ti] = 2 * per_defender
+        extra = None
+        if hand.miseres:
+            extra = self.extras(rules, hand, n, out, halves, taker, made, pools)
         result = new_result()  # filled by name; see HandResult on why not by keyword
         result.players = players
         result.halves = tuple(halves)
@@ -82,8 +80,8 @@ class TwoPlayers(TarotRuleset):
         result.sits_out = out
         result.points_halves = ph
         result.bouts = bouts
-        if hand.miseres:
-            self.extras(rules, hand, n, out, result, pools)
+        if extra is not None:
+            result.miseres, result.misere_value = extra[0], extra[1]
         return result
 
 
