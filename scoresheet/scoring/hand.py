@@ -1,16 +1,10 @@
 """What a scorer records for one hand, and a sheet of hands (HAND_FORMAT.md)."""
 
-from __future__ import annotations
-
 from dataclasses import dataclass
 from decimal import Decimal
 from fractions import Fraction
-from typing import TYPE_CHECKING
 
 from .deck import ATTACK, DEFENCE
-
-if TYPE_CHECKING:  # rules imports the rulesets, which import this module
-    from .rules import Rules
 
 __all__ = ["ATTACK", "DEFENCE", "POIGNEE_SIZES", "Chelem", "Hand", "Poignee", "Sheet"]
 
@@ -62,6 +56,6 @@ class Hand:
 class Sheet:
     """A table's hands in order, under one ruleset and one seating."""
 
-    rules: Rules
+    rules: object  # a Rules (not imported: rules imports the rulesets, which import this)
     players: tuple[str, ...]
     hands: tuple[Hand, ...]

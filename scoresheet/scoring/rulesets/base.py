@@ -14,11 +14,10 @@ All arithmetic is on integers of half points where a score can split a point
 RULES.md section it implements.
 """
 
-from .. import explain as _explain
-from .. import validate as check
 from ..deck import ATTACK, DEFENCE, TAROT, Deck
+from ..explain import explain_hand
 from ..result import CHELEM_OUTCOME, HandResult, new_result
-from ..validate import POIGNEE_INDEX
+from ..validate import POIGNEE_INDEX, tarot
 
 #: The fields of a hand in the JSON format (HAND_FORMAT.md), "number" included.
 TAROT_HAND_FIELDS = frozenset(
@@ -114,7 +113,7 @@ class Ruleset:
 
     def explain(self, result: HandResult):
         """The ``Explanation`` of a result this ruleset computed."""
-        return _explain.explain_hand(result, self.explanation)
+        return explain_hand(result, self.explanation)
 
     #: A game other than French Tarot brings its own generator of random valid
     #: hands: a method ``(rng, rules, players, sits_out, dealer, profile, extras)
@@ -151,7 +150,7 @@ class TarotRuleset(Ruleset):
     chelem_table = FFT_CHELEM
 
     #: The refusals (RULES.md §5): a function of ``validate`` (ruleset, rules, hand).
-    checks = staticmethod(check.tarot)
+    checks = staticmethod(tarot)
 
     def validate(self, rules, hand) -> tuple:
         """``(n, out, taker, partner, multiplier, bouts, points_halves, chelem_key,

@@ -5,9 +5,9 @@ format); the other player has the rest. The winner scores ``25 + (winner's
 points − winner's target)``, seen from the winner's side.
 """
 
-from .. import validate as check
 from ..deck import ATTACK
 from ..result import CHELEM_OUTCOME, HandResult, new_result
+from ..validate import two_players
 from .base import FFT_CHELEM, TarotRuleset, round_to
 
 
@@ -22,7 +22,7 @@ class TwoPlayers(TarotRuleset):
     def player_count_message(self, n: int) -> str:
         return f"players: {n} play this hand; the two_players preset is for exactly 2"
 
-    checks = staticmethod(check.two_players)
+    checks = staticmethod(two_players)
 
     def score(self, rules, hand, pools: tuple = ()) -> HandResult:
         n, out, taker, _, _, bouts, ph, ckey, pkey = self.checks(self, rules, hand)
