@@ -165,3 +165,51 @@ class Membership(models.Model):
 
     def __str__(self):
         return f"{self.user} — {self.club} ({self.get_role_display()})"
+
+
+class AuditEntry(models.Model):
+    """One change to a club's data: who, when, what, and the object before and after.
+
+    Written in the transaction of the change by every service that changes
+    something (``clubs.audit.record``): members, roles, linked players, the
+    club's settings, seasons and their house rules, players, sheets. Changes to
+    hands are ``scoresheet.models.HandRevision``; the managers' history page
+    shows both.
+    """
+
+    class Action(models.TextChoices):
+        MEMBER_ADDED = "member_added", _("member added")
+        ROLE_CHANGED = "role_changed", _("role changed")
+        MEMBER_REMOVED = "member_removed", _("member removed")
+        PLAYER_LINKED = "player_linked", _("login linked to a player")
+        CLUB_UPDATED = "club_updated", _("club settings changed")
+        SEASON_CREATED = "season_created", _("season created")
+        SEASON_UPDATED = "season_updated", _("season changed")
+        PLAYER_CREATED = "player_created", _("player created")
+        SHEET_CREATED = "sheet_created", _("sheet opened")
+
+    club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="audit_entries")
+    actor = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="+",
+        verbose_name=_("by"),
+    )
+    at = models.DateTimeField(_("when"), auto_now_add=True)
+    action = models.CharField(_("change"), max_length=20, choices=Action.choices)
+    object_type = models.CharField(max_length=20)  # "membership", "club", "season", …
+    object_id = models.BigIntegerField(null=True, blank=True)
+    object_label = models.CharField(max_length=200, blank=True)
+    before = models.JSONField(null=True, blank=True)
+    after = models.JSONField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-at", "-id"]
+        verbose_name = _("audit entry")
+        verbose_name_plural = _("audit entries")
+        indexes = [models.Index(fields=["club", "-at"], name="audit_club_at")]
+
+    def __str__(self):
+        return f"{self.club_id} {self.action} {self.object_label}"

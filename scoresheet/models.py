@@ -232,13 +232,19 @@ class ScoreRow(models.Model):
 
 
 class HandRevision(models.Model):
-    """Every change to a hand: who, when, and the hand before and after."""
+    """Every change to a hand: who, when, and the hand before and after.
+
+    Under mouches a change re-scores the later hands of the sheet (pools carry):
+    each later hand whose scores or pools change gets a ``rescored`` revision
+    whose ``caused_by`` is the revision of the change that caused it.
+    """
 
     class Action(models.TextChoices):
         CREATED = "created", _("entered")
         CORRECTED = "corrected", _("corrected")
         DELETED = "deleted", _("deleted")
         RESTORED = "restored", _("restored")
+        RESCORED = "rescored", _("re-scored")
 
     hand = models.ForeignKey(Hand, on_delete=models.CASCADE, related_name="revisions")
     action = models.CharField(max_length=10, choices=Action.choices)
@@ -249,6 +255,9 @@ class HandRevision(models.Model):
     # {"hand": <hand in HAND_FORMAT with names>, "scores": {name: number}}
     before = models.JSONField(null=True, blank=True)
     after = models.JSONField(null=True, blank=True)
+    caused_by = models.ForeignKey(
+        "self", on_delete=models.SET_NULL, null=True, blank=True, related_name="consequences"
+    )
 
     class Meta:
         ordering = ["hand", "at", "id"]
