@@ -9,6 +9,8 @@ with ``services.preview_hand`` (nothing is written): the engine's refusals come
 back as errors on the fields at fault, and ``result`` holds the previewed scores.
 """
 
+import json
+import re
 from decimal import Decimal, InvalidOperation
 
 from django import forms
@@ -78,12 +80,31 @@ def chelem_code(value) -> str:
     return ""
 
 
+#: Card points as a scorer types them: digits, and a decimal point or comma
+#: ("45.5", "45,5" on a French keyboard). ASCII digits only: "²" or "٣" are refused.
+POINTS_TEXT = re.compile(r"[0-9]{1,3}(?:[.,][0-9]{1,3})?")
+
+
 class PointsField(forms.DecimalField):
-    """The attack's card points: "40.5" or "40,5" (a French keyboard), 0 to 91."""
+    """The attack's card points: "40.5" or "40,5" (a French keyboard), 0 to the deck's total.
+
+    A text input, not a number input: a French browser's number input reads
+    "45,5" as 455. Anything but digits with one decimal point or comma is
+    refused with a message, never read as another number.
+    """
+
+    default_error_messages = {
+        "invalid": gettext_lazy("Enter the points as a number, such as 45 or 45,5."),
+    }
 
     def to_python(self, value):
+        if value in self.empty_values:
+            return None
         if isinstance(value, str):
-            value = value.strip().replace(",", ".").replace("\u00a0", "")
+            text = value.strip().replace("\u00a0", "").replace(" ", "")
+            if not POINTS_TEXT.fullmatch(text):
+                raise ValidationError(self.error_messages["invalid"], code="invalid")
+            value = text.replace(",", ".")
         return super().to_python(value)
 
 
@@ -142,6 +163,24 @@ class HandForm(forms.Form):
     @property
     def max_playing(self) -> int:
         return 2 if self.two_players else 5
+
+    @property
+    def deck(self):
+        """The cards' arithmetic of the sheet's rules: total, targets, bounds."""
+        return self.rules.ruleset.deck
+
+    @property
+    def playing_counts(self) -> tuple[int, ...]:
+        """How many may play one hand at this table (one fewer when somebody sits out)."""
+        if self.must_sit_out:
+            return (self.max_playing,)
+        if self.may_sit_out:
+            return (self.seats - 1, self.seats)
+        return (self.seats,)
+
+    def deck_json(self) -> str:
+        """What the page's script needs to stop offering impossible entries."""
+        return json.dumps(self.deck.as_dict())
 
     @property
     def must_sit_out(self) -> bool:
@@ -255,20 +294,23 @@ class HandForm(forms.Form):
             widget=radio,
             required=False,
         )
-        half = self.seats in (3, 5, 6) and not self.two_players
+        deck = self.deck
+        # A half point can happen when 3, 4 or 5 play (RULES.md §1.2), never at two.
+        half = any(deck.half_point_allowed(n) for n in self.playing_counts)
         fields["points"] = PointsField(
             label=_("Points") if self.two_players else _("Points (attack)"),
             min_value=0,
-            max_value=91,
+            max_value=deck.total,
             required=False,
-            widget=forms.NumberInput(
+            widget=forms.TextInput(
                 attrs={
                     "inputmode": "decimal",
-                    "step": "0.5" if half else "1",
-                    "min": "0",
-                    "max": "91",
+                    "data-step": "0.5" if half else "1",
+                    "data-total": str(deck.total),
                     "autocomplete": "off",
                     "enterkeyhint": "done",
+                    "maxlength": "6",
+                    "size": "6",
                 }
             ),
         )
@@ -449,15 +491,14 @@ class HandForm(forms.Form):
         code = error.code
         bouts = data.get("bouts")
         if code == "points_bouts_inconsistent" and bouts is not None:
+            low, high = self.deck.points_range(bouts)
             return ngettext(
                 "With %(bouts)s bout the attack has %(low)s to %(high)s points.",
                 "With %(bouts)s bouts the attack has %(low)s to %(high)s points.",
                 bouts,
-            ) % {
-                "bouts": bouts,
-                "low": 4 * bouts,
-                "high": 91 - 4 * (3 - bouts),
-            }
+            ) % {"bouts": bouts, "low": low, "high": high}
+        if code == "chelem_points_inconsistent":
+            return self.chelem_message((data.get("chelem") or {}).get("made_by"))
         if code == "half_point_impossible":
             playing = self.playing_count(data.get("sits_out"))
             return _("No half points when %(n)s play.") % {"n": playing}
@@ -485,18 +526,44 @@ class HandForm(forms.Form):
 
     # ------------------------------------------------------------ display
 
+    def chelem_message(self, side) -> str:
+        """Why a chelem made by ``side`` does not fit the points: what to check."""
+        bounds = self.deck.as_dict()["chelem"]
+        if side == "defence":
+            return _(
+                "A chelem by the defence means every trick: the attack then has at most "
+                "the excuse, %(points)s points and %(bouts)s bout. Check the points and bouts."
+            ) % {
+                "points": bounds["defence"]["max_points"],
+                "bouts": bounds["defence"]["max_bouts"],
+            }
+        return _(
+            "A chelem means every trick: the attack then has at least %(points)s points. "
+            "Check the points, or the chelem."
+        ) % {"points": bounds["attack"]["min_points"]}
+
+    def chelem_message_attack(self) -> str:
+        return self.chelem_message("attack")
+
+    def chelem_message_defence(self) -> str:
+        return self.chelem_message("defence")
+
     def defence_points(self):
-        """91 − the points entered, when they are a number (shown beside them)."""
+        """The deck's total − the points entered, when they are a number (shown beside them)."""
         value = self["points"].value()
         if value in (None, ""):
             return None
+        text = str(value).strip()
+        if not POINTS_TEXT.fullmatch(text):
+            return None
         try:
-            points = Decimal(str(value).strip().replace(",", "."))
+            points = Decimal(text.replace(",", "."))
         except InvalidOperation:
             return None
-        if not points.is_finite() or not 0 <= points <= 91:
+        total = self.deck.total
+        if not 0 <= points <= total:
             return None
-        return _plain_number(Decimal(91) - points)
+        return _plain_number(Decimal(total) - points)
 
     def missing_fields(self):
         """Labels of the fields still to fill (errors of code "required" only)."""
@@ -535,8 +602,9 @@ class HandForm(forms.Form):
         """The player's name picked in a player field (bound or initial)."""
         if field not in self.fields:
             return None
-        value = self[field].value()
-        if value in (None, "") or not str(value).isdigit() or int(value) >= self.seats:
+        value = str(self[field].value() or "")
+        # ASCII digits only: "²".isdigit() is true, and int("²") fails
+        if not re.fullmatch(r"[0-9]{1,2}", value) or int(value) >= self.seats:
             return None
         return self.names[int(value)]
 

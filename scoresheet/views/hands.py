@@ -4,6 +4,7 @@ Every write goes through ``scoresheet.services``; a refusal (``LedgerError``)
 becomes a form error on the field at fault, or a message, never a 500.
 """
 
+import re
 from decimal import Decimal
 
 from django.contrib import messages
@@ -120,7 +121,7 @@ def hand_preview(request, slug, sheet_id):
     hand = None
     number_param = request.GET.get("hand", "")
     if number_param:
-        if not number_param.isdigit():
+        if not re.fullmatch(r"[0-9]{1,9}", number_param):  # "²".isdigit() is true
             return JsonResponse({"errors": {"__all__": [_("Unknown hand.")]}}, status=404)
         hand = _hand(sheet, int(number_param))
     form = HandForm(request.POST, sheet=sheet, hand=hand)

@@ -2,7 +2,11 @@
    Preview button posts it and the server shows the scores.
    - hides (and disables, so they are not posted) what a passed hand ignores,
      and the partner when somebody sits out at a five-seat table;
-   - shows the defence's points, 91 − the attack's, as they are typed;
+   - shows the defence's points (the deck's total − the attack's) as they are
+     typed, "45,5" or "45.5";
+   - stops offering a chelem that the points and bouts make impossible (RULES
+     §5: a chelem by the attack needs 87 points or more, one by the defence
+     leaves the attack at most the excuse), and says why under the field;
    - keeps the summary "Dealer: Dora · Bert sits out" in step, and at six seats
      moves the sitter-out along with the dealer;
    - asks the server for the scores (debounced) whenever the form changes, and
@@ -23,6 +27,12 @@
   var points = form.elements.namedItem("points");
   var defence = form.querySelector("[data-defence]");
   var defencePoints = form.querySelector("[data-defence-points]");
+  var deck = JSON.parse(form.dataset.deck || "{}");
+  var total = deck.total || 91;
+  var chelem = form.elements.namedItem("chelem");
+  var chelemHint = form.querySelector("[data-chelem-hint]");
+  var ATTACK_CHELEM = ["announced_made", "made"];
+  var DEFENCE_CHELEM = ["defence", "announced_defence"];
   var timer = null;
   var sequence = 0;
   var shown = 0;
@@ -52,9 +62,30 @@
 
   function parsePoints(text) {
     var value = String(text || "").trim().replace(",", ".");
-    if (value === "" || !/^\d+(\.\d*)?$/.test(value)) return null;
+    if (value === "" || !/^[0-9]{1,3}(\.[0-9]{1,3})?$/.test(value)) return null;
     var number = Number(value);
-    return number >= 0 && number <= 91 ? number : null;
+    return number >= 0 && number <= total ? number : null;
+  }
+
+  function updateChelem(value) {
+    if (!chelem || !deck.chelem || chelem.tagName !== "SELECT") return;
+    var bouts = checked("bouts");
+    bouts = bouts === null ? null : Number(bouts);
+    var bounds = deck.chelem;
+    var attackOk = value === null || value >= bounds.attack.min_points;
+    var defenceOk =
+      (value === null || value <= bounds.defence.max_points) &&
+      (bouts === null || bouts <= bounds.defence.max_bouts);
+    Array.prototype.forEach.call(chelem.options, function (option) {
+      if (ATTACK_CHELEM.indexOf(option.value) >= 0) option.disabled = !attackOk;
+      if (DEFENCE_CHELEM.indexOf(option.value) >= 0) option.disabled = !defenceOk;
+    });
+    if (chelemHint) {
+      var hint = !attackOk ? form.dataset.chelemAttack : "";
+      if (!defenceOk && !hint) hint = form.dataset.chelemDefence;
+      chelemHint.textContent = hint || "";
+      chelemHint.hidden = !hint;
+    }
   }
 
   function formatNumber(number) {
@@ -82,11 +113,12 @@
         select.disabled = !!out && select.name === "poignee_" + out;
       }
     });
+    var value = points ? parsePoints(points.value) : null;
     if (points && defence) {
-      var value = parsePoints(points.value);
       defence.hidden = value === null;
-      if (value !== null) defencePoints.textContent = formatNumber(91 - value);
+      if (value !== null) defencePoints.textContent = formatNumber(total - value);
     }
+    updateChelem(passed ? null : value);
     var dealer = checked("dealer");
     var dealerShow = form.querySelector('[data-show="dealer"]');
     if (dealerShow && dealer !== null) dealerShow.textContent = labelOf("dealer", dealer);

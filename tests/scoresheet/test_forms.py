@@ -1,5 +1,6 @@
 """The hand form: which fields a sheet gets, its defaults, and cleaned data → HAND_FORMAT."""
 
+import json
 from decimal import Decimal
 
 import pytest
@@ -8,6 +9,8 @@ from scoresheet import services
 from scoresheet.forms import HandForm, suggested_dealer
 from scoresheet.models import Hand, HandRevision, ScoreRow
 from tests.data import SEED_HANDS
+
+NOT_POINTS = "Enter the points as a number, such as 45 or 45,5."
 
 # Seats in dealing order: Anna 0, Bert 1, Carl 2, Dora 3, Emil 4, Fred 5.
 
@@ -45,8 +48,9 @@ def test_four_players_fft_fields(make_sheet):
     assert taker[:4] == [("0", "Anna"), ("1", "Bert"), ("2", "Carl"), ("3", "Dora")]
     assert taker[-1][0] == "pass"
     assert [c[0] for c in form.fields["bouts"].choices] == ["0", "1", "2", "3"]
-    # no half point at four players
-    assert form.fields["points"].widget.attrs["step"] == "1"
+    # a half point can happen at four players (the excuse in the last trick, RULES §1.2)
+    assert form.fields["points"].widget.attrs["data-step"] == "0.5"
+    assert form.fields["points"].widget.input_type == "text"  # "45,5" is not read as 455
     assert form.fields["points"].widget.attrs["inputmode"] == "decimal"
 
 
@@ -62,7 +66,7 @@ def test_five_seats_partner_and_optional_sits_out(make_sheet):
     assert form.fields["sits_out"].required is False
     assert form.fields["sits_out"].choices[0][0] == ""
     assert form.initial["sits_out"] == ""  # nobody by default at five
-    assert form.fields["points"].widget.attrs["step"] == "0.5"
+    assert form.fields["points"].widget.attrs["data-step"] == "0.5"
 
 
 def test_six_seats_the_dealer_sits_out_by_default(make_sheet):
@@ -75,7 +79,7 @@ def test_six_seats_the_dealer_sits_out_by_default(make_sheet):
 
 def test_three_players_half_points(make_sheet):
     form = form_for(make_sheet(3))
-    assert form.fields["points"].widget.attrs["step"] == "0.5"
+    assert form.fields["points"].widget.attrs["data-step"] == "0.5"
     assert "partner" not in form.fields and "sits_out" not in form.fields
 
 
@@ -109,7 +113,7 @@ def test_two_players_has_no_contract_partner_or_poignee(make_sheet):
     form = form_for(make_sheet(2, rules="two_players"))
     for absent in ("contract", "partner", "poignee_0", "sits_out"):
         assert absent not in form.fields
-    assert form.fields["points"].widget.attrs["step"] == "1"
+    assert form.fields["points"].widget.attrs["data-step"] == "1"
     # no bidding at two: nobody passes
     assert form.fields["taker"].choices == [("0", "Anna"), ("1", "Bert")]
     form = form_for(form.sheet, post(taker=1, bouts=2, points=45))
@@ -238,12 +242,51 @@ def test_missing_entries_are_asked_for(make_sheet):
     ("values", "field", "message"),
     [
         ({"bouts": 1, "points": 90}, "points", "With 1 bout the attack has 4 to 83 points."),
-        ({"bouts": 2, "points": "50.5"}, "points", "No half points when 4 play."),
+        (
+            {"bouts": 2, "points": 53, "chelem": "made"},
+            "chelem",
+            "A chelem means every trick: the attack then has at least 87 points.",
+        ),
+        (
+            {"bouts": 1, "points": "4.5", "chelem": "defence"},
+            "chelem",
+            "the attack then has at most the excuse, 4 points and 1 bout",
+        ),
+        ({"bouts": 2, "points": 4, "chelem": "defence"}, "points", "With 2 bouts"),
         ({"bouts": 2, "points": "50.25"}, "points", "Points go by halves: 40 or 40.5."),
         ({"bouts": 2, "points": 92}, "points", "less than or equal to 91"),
-        ({"bouts": 2, "points": -1}, "points", "greater than or equal to 0"),
-        ({"bouts": 2, "points": "lots"}, "points", "Enter a number."),
-        ({"bouts": 2, "points": "NaN"}, "points", "Enter a number."),
+        ({"bouts": 2, "points": -1}, "points", NOT_POINTS),
+        (
+            {"bouts": 2, "points": "lots"},
+            "points",
+            NOT_POINTS,
+        ),
+        (
+            {"bouts": 2, "points": "NaN"},
+            "points",
+            NOT_POINTS,
+        ),
+        (
+            {"bouts": 2, "points": "4²"},
+            "points",
+            NOT_POINTS,
+        ),
+        (
+            {"bouts": 2, "points": "٤٥"},
+            "points",
+            NOT_POINTS,
+        ),
+        (
+            {"bouts": 2, "points": "45.5.5"},
+            "points",
+            NOT_POINTS,
+        ),
+        (
+            {"bouts": 2, "points": "1e2"},
+            "points",
+            NOT_POINTS,
+        ),
+        ({"bouts": 2, "points": 50, "dealer": "²"}, "dealer", "valid choice"),
         ({"bouts": 9, "points": 50}, "bouts", "Select a valid choice."),
         ({"bouts": 0, "points": 60, "petit_au_bout": "attack"}, "petit_au_bout", "no bout"),
         ({"bouts": 3, "points": 60, "petit_au_bout": "defence"}, "petit_au_bout", "three"),
@@ -263,6 +306,32 @@ def test_refusals_land_on_their_field(make_sheet, values, field, message):
     assert message in form.errors[field][0]
     assert form.refusals() == {field: form.errors[field]}
     assert counts() == before
+
+
+@pytest.mark.parametrize(
+    ("typed", "stored"),
+    [("45,5", Decimal("45.5")), ("45.5", Decimal("45.5")), (" 4,5 ", Decimal("4.5")), ("56", 56)],
+)
+def test_points_take_a_decimal_comma_or_point(make_sheet, typed, stored):
+    """A French keyboard types "45,5": it is 45.5, never 455 (a number input's misreading)."""
+    form = form_for(make_sheet(4), post(dealer=0, taker=0, contract="garde", bouts=1, points=typed))
+    assert form.is_valid(), form.errors
+    assert form.hand_data["points"] == stored
+
+
+def test_a_half_point_at_four_players_scores(make_sheet):
+    """RULES §1.2: garde, 2 bouts, 40.5 points is failed by 1: 52 per defender."""
+    sheet = make_sheet(4)
+    form = form_for(sheet, post(dealer=0, taker=0, contract="garde", bouts=2, points="40,5"))
+    assert form.is_valid(), form.errors
+    assert form.result.scores == {"Anna": -156, "Bert": 52, "Carl": 52, "Dora": 52}
+
+
+def test_the_page_gives_the_script_the_decks_bounds(make_sheet):
+    form = form_for(make_sheet(4))
+    deck = json.loads(form.deck_json())
+    assert deck["total"] == 91 and deck["chelem"]["attack"]["min_points"] == 87
+    assert deck["chelem"]["defence"] == {"max_points": 4, "max_bouts": 1}
 
 
 def test_partner_when_four_play_is_refused_on_the_partner(make_sheet):
@@ -335,8 +404,9 @@ def test_ledger_error_fields_map_to_form_fields(make_sheet):
                 "taker": "Bert",
                 "partner": "Carl",
                 "contract": "garde_contre",
-                "bouts": 3,
-                "points": Decimal("80.5"),
+                # the defence's chelem leaves the attack the excuse at most (RULES §5)
+                "bouts": 1,
+                "points": 4,
                 "petit_au_bout": "attack",
                 "poignees": [{"player": "Bert", "size": "triple"}],
                 "chelem": {"announced": True, "made_by": "defence"},

@@ -78,9 +78,15 @@ def test_record_hand_writes_rows_roles_and_history(make_sheet, scorer):
             "points",
         ),
         (
-            {"taker": "Anna", "contract": "garde", "bouts": 1, "points": Decimal("60.5")},
-            "half_point_impossible",
-            "points",
+            {
+                "taker": "Anna",
+                "contract": "garde",
+                "bouts": 1,
+                "points": 53,
+                "chelem": {"announced": False, "made_by": "attack"},
+            },
+            "chelem_points_inconsistent",
+            "chelem",
         ),
         (
             {"taker": "Anna", "contract": "garde", "partner": "Bert", "bouts": 1, "points": 60},

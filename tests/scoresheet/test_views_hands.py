@@ -197,14 +197,18 @@ def test_refused_hand_shows_every_error_and_stores_nothing(scorer_client, seeded
     html = response.content.decode()
     assert "Please fix the following" in html
     assert html.count("Select a valid choice") >= 2
-    # with those fixed, the engine's refusal lands on the points
+    # with those fixed, the engine's refusal lands on the chelem the points contradict
+    response = scorer_client.post(
+        url("hand_create", seeded),
+        {**bad, "poignee_2": "", "chelem": "made", "bouts": "2", "petit_au_bout": ""},
+    )
+    message = "A chelem means every trick: the attack then has at least 87 points."
+    assert list(response.context["form"].errors) == ["chelem"]
+    assert message in response.context["form"].errors["chelem"][0]
+    assert message in response.content.decode()
+    # a half point at four players is a real count (RULES §1.2): the next refusal shows
     response = scorer_client.post(
         url("hand_create", seeded), {**bad, "poignee_2": "", "chelem": ""}
-    )
-    assert response.context["form"].errors == {"points": ["No half points when 4 play."]}
-    assert "No half points when 4 play." in response.content.decode()
-    response = scorer_client.post(
-        url("hand_create", seeded), {**bad, "poignee_2": "", "chelem": "", "points": "60"}
     )
     assert response.context["form"].errors == {
         "petit_au_bout": ["With no bout the attack cannot have the petit at the end."]
