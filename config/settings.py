@@ -106,14 +106,29 @@ AUTHENTICATION_BACKENDS = [
     "config.auth.ThrottledLoginBackend",
     "django.contrib.auth.backends.ModelBackend",
 ]
-# Five failed logins for one username from one address lock them out for an hour.
+# Five failed logins for one username from one address lock them out for an hour;
+# config.accounts adds a limit per address across usernames, and limits on the
+# password change, password reset and invitation pages (core.throttle).
 AXES_FAILURE_LIMIT = int(os.environ.get("DJANGO_LOGIN_FAILURE_LIMIT", "5"))
 AXES_COOLOFF_TIME = 1
 AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
 AXES_LOCKOUT_TEMPLATE = "registration/locked_out.html"
 AXES_RESET_ON_SUCCESS = True
-AXES_IPWARE_PROXY_COUNT = int(os.environ.get("DJANGO_PROXY_COUNT", "0"))
 AXES_VERBOSE = False
+# The client's address: with N reverse proxies in front, the N-th entry from the
+# right of X-Forwarded-For; with none, REMOTE_ADDR (the header is ignored, so a
+# client cannot forge it). One function for axes and the other limits.
+PROXY_COUNT = int(os.environ.get("DJANGO_PROXY_COUNT", "0"))
+AXES_CLIENT_IP_CALLABLE = "core.throttle.client_address"
+
+# The throttles' counters: a database table shared by every worker process
+# (`manage.py createcachetable` makes it; the test database gets it by itself).
+CACHES = {
+    "default": {
+        "BACKEND": "django.core.cache.backends.db.DatabaseCache",
+        "LOCATION": "tarot_cache",
+    }
+}
 
 LOGIN_URL = "login"
 LOGIN_REDIRECT_URL = "home"

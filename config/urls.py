@@ -4,7 +4,7 @@ from django.urls import include, path
 from clubs.urls import account_patterns
 from scoresheet.urls import club_page
 
-from . import views
+from . import accounts, views
 
 #: Every page of a club, under ``clubs/<slug>/``; each app's URLs are relative to the club.
 club_patterns = [
@@ -17,7 +17,20 @@ club_patterns = [
 
 urlpatterns = [
     path("", views.home, name="home"),
-    # login, logout (POST), password_change, password_reset… (templates/registration/)
+    # login, logout (POST), password_change, password_reset… (templates/registration/);
+    # the four that take a password, an email or a token are throttled (config.accounts)
+    path("accounts/login/", accounts.LoginView.as_view(), name="login"),
+    path(
+        "accounts/password_change/",
+        accounts.PasswordChangeView.as_view(),
+        name="password_change",
+    ),
+    path("accounts/password_reset/", accounts.PasswordResetView.as_view(), name="password_reset"),
+    path(
+        "accounts/reset/<uidb64>/<token>/",
+        accounts.PasswordResetConfirmView.as_view(),
+        name="password_reset_confirm",
+    ),
     path("accounts/", include("django.contrib.auth.urls")),
     path("", include(account_patterns)),  # profile: "My account"
     # set_language: the language switcher in base.html posts here

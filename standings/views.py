@@ -4,7 +4,9 @@ A constant number of queries whatever the size of the ledger: the club (the
 permission gate), its seasons (the season links and filter choices, loaded
 once) and the page's rows from the summary tables (``standings.queries``),
 which carry the number of players for the pagination (no COUNT query). ``?_export=csv`` or ``xlsx``
-downloads every row (not just the page), filtered and sorted as shown.
+downloads every row (not just the page), filtered and sorted as shown, through
+``core.exports`` (formulas neutralised; any other format: 400); ``?page=`` and
+``?per_page=`` are bounded by ``core.paging``.
 """
 
 from django.http import Http404
@@ -12,16 +14,18 @@ from django.utils.text import slugify
 from django.utils.translation import gettext_lazy as _
 from django.views.generic import TemplateView
 from django_tables2 import SingleTableMixin
-from django_tables2.export import ExportMixin, TableExport
+from django_tables2.export import TableExport
 
 from clubs.permissions import club_view
+from core.exports import SafeExportMixin
+from core.paging import BoundedTableMixin
 from standings.filters import StandingsFilter
 from standings.tables import StandingsPaginator, StandingsTable
 
 PER_PAGE = 50
 
 
-class StandingsView(ExportMixin, SingleTableMixin, TemplateView):
+class StandingsView(SafeExportMixin, BoundedTableMixin, SingleTableMixin, TemplateView):
     template_name = "clubs/standings.html"
     table_class = StandingsTable
     table_pagination = {"per_page": PER_PAGE, "paginator_class": StandingsPaginator}
@@ -41,7 +45,7 @@ class StandingsView(ExportMixin, SingleTableMixin, TemplateView):
         return super().get(request, *args, **kwargs)
 
     def exporting(self):
-        return TableExport.is_valid_format(self.request.GET.get(self.export_trigger_param))
+        return self.export_format() is not None
 
     def get_table_data(self):
         return self.filter.qs

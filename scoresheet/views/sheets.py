@@ -17,11 +17,11 @@ from django.urls import reverse
 from django.utils.text import slugify
 from django.utils.translation import gettext as _
 from django.utils.translation import pgettext
-from django_tables2 import RequestConfig
 
 from clubs.models import Player
 from clubs.permissions import can, club_view
 from clubs.rules_forms import describe_rules
+from core.paging import BoundedRequestConfig
 from scoresheet import services
 from scoresheet.filters import SheetFilter
 from scoresheet.forms_sheets import SheetForm
@@ -42,7 +42,7 @@ def sheet_list(request, slug):
     sheets = Sheet.objects.filter(club=club).with_counts()
     sheet_filter = SheetFilter(data, queryset=sheets, request=request)
     table = SheetTable(sheet_filter.qs, club=club)
-    RequestConfig(request, paginate={"per_page": PER_PAGE}).configure(table)
+    BoundedRequestConfig(request, paginate={"per_page": PER_PAGE}).configure(table)
     return render(
         request,
         "scoresheet/sheet_list.html",

@@ -1,0 +1,88 @@
+"""The account pages of ``django.contrib.auth``, with limits against guessing and flooding.
+
+* Log in: django-axes locks a username from one address after
+  ``AXES_FAILURE_LIMIT`` failures; on top of that one address may fail
+  ``LOGIN_ADDRESS`` times an hour whatever the usernames (password spraying).
+  A username longer than the field is a form error, not a database error.
+* Change my password: ``PASSWORD_CHANGE`` wrong current passwords an hour per user.
+* Reset my password: ``RESET_ADDRESS`` requests an hour per address and
+  ``RESET_EMAIL`` per email address, so a loop cannot flood a mailbox.
+* The set-password link (a token): ``TOKEN_ADDRESS`` requests an hour per address.
+
+Every refusal is the translated 429 page (``core.throttle.limited``).
+"""
+
+from django.contrib.auth import forms as auth_forms
+from django.contrib.auth import get_user_model
+from django.contrib.auth import views as auth_views
+from django.core.validators import MaxLengthValidator
+from django.utils.decorators import method_decorator
+from django.views.decorators.debug import sensitive_post_parameters
+
+from core.throttle import Limit, client_address, limited
+
+LOGIN_ADDRESS = Limit("login-address", 20, 3600)
+PASSWORD_CHANGE = Limit("password-change", 5, 3600)
+RESET_ADDRESS = Limit("reset-address", 5, 3600)
+RESET_EMAIL = Limit("reset-email", 3, 3600)
+TOKEN_ADDRESS = Limit("token-address", 30, 3600)
+
+USERNAME_MAX = get_user_model()._meta.get_field("username").max_length
+
+
+class LoginForm(auth_forms.AuthenticationForm):
+    """Django's login form whose username has its length checked (Django sets
+    ``max_length`` after the field is built, so no validator enforces it)."""
+
+    def __init__(self, request=None, *args, **kwargs):
+        super().__init__(request, *args, **kwargs)
+        field = self.fields["username"]
+        field.validators.append(MaxLengthValidator(USERNAME_MAX))
+
+
+class LoginView(auth_views.LoginView):
+    form_class = LoginForm
+
+    def post(self, request, *args, **kwargs):
+        if LOGIN_ADDRESS.exceeded(client_address(request)):
+            return limited(request)
+        return super().post(request, *args, **kwargs)
+
+    def form_invalid(self, form):
+        LOGIN_ADDRESS.hit(client_address(self.request))
+        return super().form_invalid(form)
+
+
+class PasswordChangeForm(auth_forms.PasswordChangeForm):
+    def clean_old_password(self):
+        try:
+            return super().clean_old_password()
+        except auth_forms.ValidationError:
+            PASSWORD_CHANGE.hit(self.user.pk)
+            raise
+
+
+class PasswordChangeView(auth_views.PasswordChangeView):
+    form_class = PasswordChangeForm
+
+    def post(self, request, *args, **kwargs):
+        if PASSWORD_CHANGE.exceeded(request.user.pk):
+            return limited(request)
+        return super().post(request, *args, **kwargs)
+
+
+class PasswordResetView(auth_views.PasswordResetView):
+    def post(self, request, *args, **kwargs):
+        email = str(request.POST.get("email", ""))[:254]
+        within = RESET_ADDRESS.hit(client_address(request))
+        if not within or (email and not RESET_EMAIL.hit(email)):
+            return limited(request)
+        return super().post(request, *args, **kwargs)
+
+
+@method_decorator(sensitive_post_parameters(), name="dispatch")
+class PasswordResetConfirmView(auth_views.PasswordResetConfirmView):
+    def dispatch(self, request, *args, **kwargs):
+        if not TOKEN_ADDRESS.hit(client_address(request)):
+            return limited(request)
+        return super().dispatch(request, *args, **kwargs)

@@ -1,0 +1,102 @@
+"""Spreadsheet exports of django-tables2 tables, safe to open: one helper for every export.
+
+* Formula injection (OWASP "CSV injection"): a text cell starting with ``=``,
+  ``+``, ``-``, ``@``, a tab or a carriage return is written with a leading
+  single quote, so a player named ``=HYPERLINK(…)`` stays text in Excel or
+  LibreOffice. Numbers stay numbers (a negative score is not quoted), and so
+  does text that is a plain number (``-12``, ``3.5``).
+* CSV opens right in a spreadsheet of the reader's language: a UTF-8
+  byte-order mark (accents survive Excel) and the separator of the page's
+  language (``;`` in French, where ``,`` is the decimal mark; ``,`` in English).
+* Only the formats a view offers are served: any other ``?_export=`` is a 400,
+  never a 500 (django-tables2 accepts any format tablib names, installed or not).
+
+Use ``SafeExportMixin`` in place of ``django_tables2.export.ExportMixin`` (it
+sets ``export_class = SafeTableExport``), or ``SafeTableExport`` directly.
+"""
+
+import re
+from decimal import Decimal
+
+from django.http import HttpResponseBadRequest
+from django.template.loader import render_to_string
+from django.utils.translation import get_language
+from django_tables2.export import ExportMixin, TableExport
+
+#: What a spreadsheet may read as the start of a formula (OWASP).
+FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
+PLAIN_NUMBER = re.compile(r"[+-]?\d+([.,]\d+)?")
+#: The CSV separator per language: French spreadsheets expect ";".
+CSV_SEPARATORS = {"fr": ";"}
+
+
+def neutralise(value):
+    """``value`` made inert for a spreadsheet: formula-like text gets a leading quote."""
+    if isinstance(value, bool | int | float | Decimal) or value is None:
+        return value
+    text = str(value)
+    if text.startswith(FORMULA_STARTS) and not PLAIN_NUMBER.fullmatch(text):
+        return "'" + text
+    return value
+
+
+def csv_separator(language: str | None = None) -> str:
+    language = (language or get_language() or "en").split("-")[0]
+    return CSV_SEPARATORS.get(language, ",")
+
+
+class SafeTableExport(TableExport):
+    """``TableExport`` with neutralised cells; CSV with a BOM and the language's separator."""
+
+    def table_to_dataset(self, table, exclude_columns, dataset_kwargs=None):
+        dataset = super().table_to_dataset(table, exclude_columns, dataset_kwargs)
+        headers = [neutralise(h) for h in dataset.headers or []]
+        rows = [tuple(neutralise(cell) for cell in row) for row in dataset]
+        dataset.wipe()
+        if headers:
+            dataset.headers = headers
+        for row in rows:
+            dataset.append(row)
+        return dataset
+
+    def export(self):
+        if self.format == self.CSV:
+            return "\ufeff" + self.dataset.export("csv", delimiter=csv_separator())
+        return super().export()
+
+
+class SafeExportMixin(ExportMixin):
+    """``ExportMixin`` that serves only ``export_formats``, through ``SafeTableExport``."""
+
+    export_class = SafeTableExport
+
+    def export_format(self):
+        """The format asked for (``None``: no export); raises ``UnknownFormat`` otherwise."""
+        value = self.request.GET.get(self.export_trigger_param)
+        if value in (None, ""):
+            return None
+        if value not in self.export_formats:
+            raise UnknownFormat(value)
+        return value
+
+    def render_to_response(self, context, **kwargs):
+        export_format = self.export_format()
+        if export_format:
+            return self.create_export(export_format)
+        return super(ExportMixin, self).render_to_response(context, **kwargs)
+
+    def dispatch(self, request, *args, **kwargs):
+        try:
+            return super().dispatch(request, *args, **kwargs)
+        except UnknownFormat:
+            return bad_request(request)
+
+
+class UnknownFormat(Exception):
+    pass
+
+
+def bad_request(request, message=None):
+    """A 400 with the site's translated page (``templates/400.html``)."""
+    html = render_to_string("400.html", {"message": message}, request=request)
+    return HttpResponseBadRequest(html)
