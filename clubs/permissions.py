@@ -46,9 +46,9 @@ def can(user, club, level: str) -> bool:
 def club_view(level: str):
     """Decorate a view taking ``slug``: sets ``request.club`` and checks ``level``.
 
-    Unknown club: 404. A members-only club, to anyone but its members: 404 for a
-    logged-in stranger and for reads, the login page for an anonymous write (its
-    existence is not revealed). A public club: the login page for an anonymous
+    A members-only club, to anyone but its members, answers as an unknown slug
+    does: 404 for a logged-in stranger and for reads, the login page for an
+    anonymous user on a score or manage URL (its existence is not revealed). A public club: the login page for an anonymous
     user who needs more than read; 403 for a logged-in user lacking the role.
     """
 
@@ -57,6 +57,10 @@ def club_view(level: str):
         def wrapped(request, slug, *args, **kwargs):
             club = Club.objects.filter(slug=slug).first()
             if club is None:
+                # Answered as a members-only club is: an unknown slug and a
+                # private club look alike (anonymous writes: the login page).
+                if level != "read" and not request.user.is_authenticated:
+                    return redirect_to_login(request.get_full_path())
                 raise Http404
             if not can(request.user, club, level):
                 if not can(request.user, club, "read"):

@@ -269,3 +269,22 @@ def test_every_url_is_in_the_matrix():
     assert not missing, f"URLs without a permission check in the matrix: {sorted(missing)}"
     stale = (set(CLUB_URLS) | set(SITE_URLS)) - names
     assert not stale, f"matrix names no longer routed: {sorted(stale)}"
+
+
+@pytest.mark.parametrize("who", ["anonymous", "outsider"])
+def test_a_members_only_club_answers_as_an_unknown_slug(world, client, who):
+    """Every club URL, GET and POST: the closed club and a slug nobody uses look alike."""
+    client_for(client, world, who)
+    wrong = []
+    for name, (_level, methods, _needs) in sorted(CLUB_URLS.items()):
+        closed = world.url(name, "closed")
+        unknown = closed.replace("/clubs/closed/", "/clubs/no-such-club/", 1)
+        for method in methods:
+            answers = []
+            for url in (closed, unknown):
+                response = client.get(url) if method == "G" else client.post(url, {})
+                location = response.get("Location", "").replace("no-such-club", "closed")
+                answers.append((response.status_code, location))
+            if answers[0] != answers[1]:
+                wrong.append(f"{method} {name}: closed {answers[0]}, unknown {answers[1]}")
+    assert not wrong, wrong
