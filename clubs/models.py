@@ -1,5 +1,7 @@
 """Clubs, their players and seasons (with the club's house rules)."""
 
+import datetime
+
 from django.conf import settings
 from django.db import models
 from django.urls import reverse
@@ -213,3 +215,59 @@ class AuditEntry(models.Model):
 
     def __str__(self):
         return f"{self.club_id} {self.action} {self.object_label}"
+
+
+class InvitationQuerySet(models.QuerySet):
+    def pending(self):
+        """Neither accepted nor expired: the link still works."""
+        cutoff = timezone.now() - Invitation.LIFETIME
+        return self.filter(accepted_at__isnull=True, created_at__gte=cutoff)
+
+
+class Invitation(models.Model):
+    """An email address invited to a club with a role, until its owner accepts.
+
+    The link mailed carries a random token; only its SHA-256 is stored. The
+    membership is written when the invitation is accepted (by a login that
+    exists, or one made for the address then), never before: a pending
+    invitation counts nowhere.
+    """
+
+    LIFETIME = datetime.timedelta(days=14)
+
+    club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="invitations")
+    email = models.EmailField(_("email"))
+    role = models.CharField(_("role"), max_length=10, choices=Role.choices, default=Role.MEMBER)
+    token_hash = models.CharField(max_length=64, unique=True)
+    invited_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="+",
+        verbose_name=_("invited by"),
+    )
+    created_at = models.DateTimeField(_("sent"), default=timezone.now)
+    accepted_at = models.DateTimeField(_("accepted"), null=True, blank=True)
+    accepted_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="+",
+        verbose_name=_("accepted by"),
+    )
+
+    objects = InvitationQuerySet.as_manager()
+
+    class Meta:
+        ordering = ["-created_at"]
+        verbose_name = _("invitation")
+        verbose_name_plural = _("invitations")
+
+    def __str__(self):
+        return f"{self.email} — {self.club}"
+
+    @property
+    def expired(self) -> bool:
+        return self.created_at < timezone.now() - self.LIFETIME
