@@ -15,45 +15,28 @@ from decimal import Decimal, InvalidOperation
 
 from django import forms
 from django.core.exceptions import ValidationError
+from django.utils.text import capfirst
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext, pgettext_lazy
 
 from scoresheet import services
-from scoresheet.models import Contract
 from scoresheet.scoring.rules import POIGNEE_SIZES
+from scoresheet.vocabulary import (
+    POIGNEE_LABELS,
+    SIDE_LABELS,
+    Chelem,
+    Contract,
+    chelem_code,
+    chelem_json,
+)
 
 PASSED = "pass"  # the taker choice "everybody passed"
 ALONE = "alone"  # the partner choice "the taker plays alone" (five players)
 
-POIGNEE_LABELS = {
-    "single": pgettext_lazy("poignée", "single"),
-    "double": pgettext_lazy("poignée", "double"),
-    "triple": pgettext_lazy("poignée", "triple"),
-}
-
-#: (announced, made_by) of a chelem or petit chelem, by the form's choice value.
-CHELEM_CODES = {
-    "announced_made": (True, "attack"),
-    "announced_failed": (True, None),
-    "made": (False, "attack"),
-    "defence": (False, "defence"),
-    "announced_defence": (True, "defence"),
-}
-CHELEM_LABELS = {
-    "": pgettext_lazy("chelem", "No"),
-    "announced_made": gettext_lazy("Announced and made"),
-    "announced_failed": gettext_lazy("Announced and failed"),
-    "made": gettext_lazy("Made without announcement"),
-    "defence": gettext_lazy("Made by the defence"),
-    "announced_defence": gettext_lazy("Announced, made by the defence"),
-}
-CHELEM_CHOICES = ("", "announced_made", "announced_failed", "made", "defence")
-PETIT_CHELEM_CHOICES = ("", "announced_made", "announced_failed", "made")
-
-SIDE_LABELS = {
-    "attack": pgettext_lazy("side", "Attack"),
-    "defence": pgettext_lazy("side", "Defence"),
-}
+#: The chelem choices the form offers, by the field (rarer stored values are kept
+#: when a hand is corrected). Labels: ``scoresheet.vocabulary.Chelem``.
+CHELEM_CHOICES = ("", Chelem.ANNOUNCED_MADE, Chelem.ANNOUNCED_FAILED, Chelem.MADE, Chelem.DEFENCE)
+PETIT_CHELEM_CHOICES = ("", Chelem.ANNOUNCED_MADE, Chelem.ANNOUNCED_FAILED, Chelem.MADE)
 
 #: Fields that mean nothing when everybody passed: hidden by the page's script,
 #: ignored by the server.
@@ -67,17 +50,6 @@ PLAY_FIELDS = (
     "petit_chelem",
     "miseres",
 )
-
-
-def chelem_code(value) -> str:
-    """A stored chelem object (or None) → the form's choice value."""
-    if not value:
-        return ""
-    key = (value.get("announced", False), value.get("made_by"))
-    for code, pair in CHELEM_CODES.items():
-        if pair == key:
-            return code
-    return ""
 
 
 #: Card points as a scorer types them: digits, and a decimal point or comma
@@ -356,7 +328,8 @@ class HandForm(forms.Form):
         stored = self.initial.get(field)
         if stored and stored not in codes:  # keep a rarer stored value when correcting
             codes.append(stored)
-        return [(code, CHELEM_LABELS[code]) for code in codes]
+        no = pgettext_lazy("chelem", "No")
+        return [(code, capfirst(Chelem(code).label) if code else no) for code in codes]
 
     @property
     def poignee_fields(self):
@@ -452,9 +425,9 @@ class HandForm(forms.Form):
                 for i, name in enumerate(self.names)
                 if cleaned.get(f"poignee_{i}")
             ]
-        data["chelem"] = _chelem(cleaned.get("chelem"))
+        data["chelem"] = chelem_json(cleaned.get("chelem"))
         if "petit_chelem" in self.fields:
-            data["petit_chelem"] = _chelem(cleaned.get("petit_chelem"))
+            data["petit_chelem"] = chelem_json(cleaned.get("petit_chelem"))
         if "miseres" in self.fields:
             data["miseres"] = [name_at(p) for p in cleaned.get("miseres") or ()]
         return data if complete else None
@@ -616,10 +589,3 @@ def _plain_number(value):
     if value == value.to_integral_value():
         return int(value)
     return value.normalize()
-
-
-def _chelem(code):
-    if not code:
-        return None
-    announced, made_by = CHELEM_CODES[code]
-    return {"announced": announced, "made_by": made_by}

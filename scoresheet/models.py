@@ -15,27 +15,7 @@ from django.utils.translation import gettext_lazy as _
 
 from clubs.models import Club, Player, Season
 from scoresheet.scoring.jsonformat import parse_rules
-
-
-class Contract(models.TextChoices):
-    PRISE = "prise", "prise"
-    POUSSE = "pousse", "pousse"
-    GARDE = "garde", "garde"
-    GARDE_SANS = "garde_sans", "garde sans"
-    GARDE_CONTRE = "garde_contre", "garde contre"
-
-
-class Side(models.TextChoices):
-    ATTACK = "attack", _("attack")
-    DEFENCE = "defence", _("defence")
-
-
-class Role(models.TextChoices):
-    TAKER = "taker", _("preneur")
-    PARTNER = "partner", _("partner")
-    DEFENDER = "defender", _("defender")
-    SITS_OUT = "out", _("sits out")
-    PASSED = "passed", _("passed")
+from scoresheet.vocabulary import Contract, Role, Side  # noqa: F401 (the ledger's choices)
 
 
 def _count(queryset):

@@ -23,9 +23,9 @@ from django.db.models import Avg, Case, Count, F, Min, Q, Sum, Value, When, Wind
 from django.db.models.expressions import RowRange
 from django.db.models.functions import Rank
 from django.utils.translation import gettext_lazy as _
-from django.utils.translation import pgettext_lazy
 
-from scoresheet.models import Contract, Role, ScoreRow, Side
+from scoresheet.models import ScoreRow
+from scoresheet.vocabulary import POIGNEE_LABELS, Chelem, Contract, Role, Side, contract_label
 
 #: The order of the hands in a season: evening, then sheet, then hand number.
 HAND_ORDER = ("date", "sheet_id", "hand__number")
@@ -52,27 +52,12 @@ MARGIN_BUCKETS = (
     ("made_21", _("made by 21 or more"), Q(margin__gte=21)),
 )
 
-POIGNEES = (
-    ("single", pgettext_lazy("poignée", "single")),
-    ("double", pgettext_lazy("poignée", "double")),
-    ("triple", pgettext_lazy("poignée", "triple")),
-)
+POIGNEES = tuple(POIGNEE_LABELS.items())
 
-#: ScoreRow.chelem codes (scoresheet.services._CHELEM_CODES), most glorious first.
-CHELEMS = (
-    ("announced_made", _("announced and made")),
-    ("made", _("made without announcement")),
-    ("announced_failed", _("announced and failed")),
-    ("announced_defence", _("announced, made by the defence")),
-    ("defence", _("made by the defence")),
-)
+#: ScoreRow.chelem codes, most glorious first.
+CHELEMS = tuple(Chelem.choices)
 
 CONTRACT_ORDER = {value: i for i, value in enumerate(Contract.values)}
-NO_CONTRACT_LABEL = _("no bidding (two players)")
-
-
-def contract_label(value):
-    return Contract(value).label if value in CONTRACT_ORDER else NO_CONTRACT_LABEL
 
 
 # ---------------------------------------------------------------- numbers
@@ -393,6 +378,7 @@ def season_ranks(club, player) -> list[dict]:
     season = Min("season_id")
     found = (
         ScoreRow.objects.of_club(club)
+        .filter(season__kind="season")  # a tournament's season has its own ranking
         .values("season_id", "player_id")
         .annotate(
             name=F("season__name"),

@@ -16,17 +16,20 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils.text import slugify
 from django.utils.translation import gettext as _
-from django.utils.translation import pgettext
 
 from clubs.models import Player
 from clubs.permissions import can, club_view
 from clubs.rules_forms import describe_rules
+from clubs.services import ClubError, create_player
+from core.db import retry_on_conflict
+from core.idempotency import idempotent, once
 from core.paging import BoundedRequestConfig
 from scoresheet import services
 from scoresheet.filters import SheetFilter
 from scoresheet.forms_sheets import SheetForm
 from scoresheet.models import Contract, ScoreRow, Sheet
 from scoresheet.tables import SheetTable
+from scoresheet.vocabulary import POIGNEE_LABELS, Chelem, chelem_code
 
 PER_PAGE = 25
 
@@ -59,15 +62,18 @@ def sheet_list(request, slug):
 
 
 @club_view("score")
+@idempotent
 def sheet_create(request, slug):
     club = request.club
-    has_season = club.seasons.exists()
+    has_season = club.seasons.regular().exists()
     form = SheetForm(request.POST or None, club=club)
     if request.method == "POST" and has_season and form.is_valid():
         try:
-            sheet = _open_sheet(club, form, request.user)
+            sheet = once(request, lambda: _open_sheet(club, form, request.user), url=_sheet_url)
         except services.LedgerError as error:
             form.add_error(form.field_for_error(error.field), error.message)
+        except ClubError as error:  # a new player's name
+            form.add_error("new_players", error.message)
         else:
             messages.success(request, _("Sheet opened. Enter the first hand when it is played."))
             return redirect("scoresheet:sheet", club.slug, sheet.pk)
@@ -78,13 +84,17 @@ def sheet_create(request, slug):
     )
 
 
+def _sheet_url(sheet):
+    return reverse("scoresheet:sheet", args=[sheet.club.slug, sheet.pk])
+
+
+@retry_on_conflict
 def _open_sheet(club, form, user):
     """New players and the sheet in one transaction: a refusal leaves nothing behind."""
     data = form.cleaned_data
     with transaction.atomic():
         players = [
-            p if isinstance(p, Player) else Player.objects.create(club=club, name=p)
-            for p in data["seated"]
+            p if isinstance(p, Player) else create_player(club, p, by=user) for p in data["seated"]
         ]
         return services.create_sheet(
             season=data["season"],
@@ -129,13 +139,8 @@ def _bonuses(hand, name):
     if hand.petit_au_bout:
         side = _("attack") if hand.petit_au_bout == "attack" else _("defence")
         out.append(("pab", _("petit au bout: %(side)s") % {"side": side}))
-    sizes = {
-        "single": pgettext("poignee", "single"),
-        "double": pgettext("poignee", "double"),
-        "triple": pgettext("poignee", "triple"),
-    }
     for poignee in hand.poignees:
-        size = sizes.get(poignee["size"], poignee["size"])
+        size = POIGNEE_LABELS.get(poignee["size"], poignee["size"])
         out.append(
             (
                 "poignee",
@@ -152,12 +157,8 @@ def _bonuses(hand, name):
 
 
 def _chelem_words(chelem):
-    announced, made_by = chelem.get("announced"), chelem.get("made_by")
-    if made_by == "defence":
-        return _("made by the defence")
-    if announced:
-        return _("announced, made") if made_by == "attack" else _("announced, failed")
-    return _("made, not announced")
+    code = chelem_code(chelem)
+    return Chelem(code).label if code else ""
 
 
 def _next_dealer(lines, names):
