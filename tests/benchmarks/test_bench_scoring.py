@@ -9,7 +9,7 @@ from io import StringIO
 import pytest
 from django.core.management import CommandError, call_command
 
-from scoresheet.management.commands.bench_scoring import generate
+from benchmarks.management.commands.bench_scoring import generate
 from scoresheet.scoring import PRESETS, score_hand, score_sheet
 
 
