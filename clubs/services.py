@@ -10,11 +10,16 @@ Codes: ``forbidden``, ``user_unknown``, ``email_ambiguous``, ``already_member``,
 ``role_invalid``, ``last_manager``, ``not_a_member``, ``player_not_in_club``,
 ``player_taken``, ``email_invalid``, ``invitation_needless``, ``mail_failed``,
 ``name_required``, ``name_too_long``, ``season_name_taken``, ``date_required``,
-``dates_inverted``, ``rules_invalid`` (from ``parse_rules``, with its field).
+``dates_inverted``, ``rules_invalid`` (from ``parse_rules``, with its field),
+``name_invalid``, ``player_exists``.
+
+Every change is an ``AuditEntry`` (``clubs.audit.record``) written in the
+change's transaction: who, when, the object before and after.
 """
 
 import logging
 import re
+import unicodedata
 
 from django.conf import settings
 from django.contrib.auth import get_user_model
@@ -29,6 +34,7 @@ from django.utils.encoding import force_bytes
 from django.utils.http import urlsafe_base64_encode
 from django.utils.translation import gettext as _
 
+from clubs import audit
 from clubs.models import Club, Membership, Player, Role, Season
 from clubs.permissions import can
 from core.errors import ServiceError
@@ -39,6 +45,7 @@ log = logging.getLogger("clubs.audit")
 
 NAME_MAX = {"club": Club._meta.get_field("name").max_length}
 NAME_MAX["season"] = Season._meta.get_field("name").max_length
+NAME_MAX["player"] = Player._meta.get_field("name").max_length
 
 
 class ClubError(ServiceError):
@@ -101,6 +108,14 @@ def add_member(club: Club, *, username_or_email: str, role: str = Role.MEMBER, b
                 "username_or_email",
             )
         membership = Membership.objects.create(club=club, user=user, role=role)
+        audit.record(
+            club,
+            by,
+            audit.Action.MEMBER_ADDED,
+            membership,
+            label=user.get_username(),
+            after={"user": user.get_username(), "role": role, "invited": invited},
+        )
     log.info("%s added %s to %s as %s", by, user, club.slug, role)
     membership.invitation = _send_invitation(membership, by, request) if invited else None
     return membership
@@ -131,6 +146,15 @@ def change_role(membership: Membership, role: str, by) -> Membership:
             _keep_a_manager(membership, "role")
         old, membership.role = membership.role, role
         membership.save(update_fields=["role"])
+        audit.record(
+            membership.club_id,
+            by,
+            audit.Action.ROLE_CHANGED,
+            membership,
+            label=membership.user.get_username(),
+            before={"role": old},
+            after={"role": role},
+        )
     _forget_roles(membership.user, by)
     log.info(
         "%s changed %s in %s from %s to %s", by, membership.user, membership.club.slug, old, role
@@ -149,8 +173,20 @@ def remove_member(membership: Membership, by) -> None:
         membership = Membership.objects.select_for_update().get(pk=membership.pk)
         if membership.role == Role.MANAGER:
             _keep_a_manager(membership, None)
-        Player.objects.filter(club_id=membership.club_id, user_id=membership.user_id).update(
-            user=None
+        linked = Player.objects.filter(club_id=membership.club_id, user_id=membership.user_id)
+        before = {
+            "user": membership.user.get_username(),
+            "role": membership.role,
+            "player": next(iter(linked.values_list("name", flat=True)), None),
+        }
+        linked.update(user=None)
+        audit.record(
+            membership.club_id,
+            by,
+            audit.Action.MEMBER_REMOVED,
+            membership,
+            label=membership.user.get_username(),
+            before=before,
         )
         membership.delete()
     _forget_roles(membership.user, by)
@@ -192,12 +228,24 @@ def link_player(target, player: Player | None, by, *, club: Club | None = None):
                     "player",
                 )
         current = Player.objects.filter(club=club, user=user)
+        was = next(iter(current.values_list("name", flat=True)), None)
         if player is not None:
             current = current.exclude(pk=player.pk)
         current.update(user=None)
         if player is not None and player.user_id != user.pk:
             player.user = user
             player.save(update_fields=["user"])
+        now = player.name if player is not None else None
+        if now != was:
+            audit.record(
+                club,
+                by,
+                audit.Action.PLAYER_LINKED,
+                player,
+                label=user.get_username(),
+                before={"user": user.get_username(), "player": was},
+                after={"user": user.get_username(), "player": now},
+            )
     log.info("%s linked %s in %s to %s", by, user, club.slug, player)
     return player
 
@@ -211,9 +259,13 @@ def update_club(club: Club, name: str, is_public: bool, by) -> Club:
     name = _name(name, NAME_MAX["club"])
     with transaction.atomic():
         club = _lock(club)
+        before = {"name": club.name, "public": club.is_public}
         club.name = name
         club.is_public = bool(is_public)
         club.save(update_fields=["name", "is_public"])
+        after = {"name": club.name, "public": club.is_public}
+        if after != before:
+            audit.record(club, by, audit.Action.CLUB_UPDATED, club, before=before, after=after)
     log.info("%s updated %s: name=%r public=%s", by, club.slug, name, club.is_public)
     return club
 
@@ -234,6 +286,7 @@ def create_season(club: Club, name: str, start_date, end_date, rules, by) -> Sea
         season = Season.objects.create(
             club=club, name=name, start_date=start_date, end_date=end_date, rules=rules
         )
+        audit.record(club, by, audit.Action.SEASON_CREATED, season, after=_season_state(season))
     log.info("%s created season %r of %s with %s", by, name, club.slug, rules)
     return season
 
@@ -250,13 +303,64 @@ def update_season(season: Season, name: str, start_date, end_date, rules, by) ->
         _lock(season.club)
         season = Season.objects.select_for_update().get(pk=season.pk)
         _unique_season_name(season.club, name, season.pk)
+        before = _season_state(season)
         season.name = name
         season.start_date = start_date
         season.end_date = end_date
         season.rules = rules
         season.save(update_fields=["name", "start_date", "end_date", "rules"])
+        after = _season_state(season)
+        if after != before:
+            audit.record(
+                season.club_id, by, audit.Action.SEASON_UPDATED, season, before=before, after=after
+            )
     log.info("%s updated season %s of %s: %r %s", by, season.pk, season.club.slug, name, rules)
     return season
+
+
+# ---------------------------------------------------------------- players
+
+
+def create_player(club: Club, name: str, by=None) -> Player:
+    """A new player of the club (scorers create them when they open a sheet).
+
+    The name is trimmed (inner spaces collapsed), must not be empty, nor longer
+    than the column, nor hold control characters, nor be a name the club already
+    has in another case or with other accents (``name_key``).
+    """
+    name = player_name(name)
+    with transaction.atomic():
+        key = name_key(name)
+        taken = [p for p in Player.objects.filter(club=club) if name_key(p.name) == key]
+        if taken:
+            raise ClubError(
+                "player_exists",
+                _("The club already has a player called %(name)s.") % {"name": taken[0].name},
+                "name",
+            )
+        player = Player.objects.create(club=club, name=name)
+        audit.record(club, by, audit.Action.PLAYER_CREATED, player, after={"name": name})
+    return player
+
+
+def player_name(value) -> str:
+    """A player's name as stored, or ``ClubError`` (``name_required``, ``name_too_long``,
+    ``name_invalid``)."""
+    if not isinstance(value, str):
+        raise ClubError("name_invalid", _("A player's name must be text."), "name")
+    if any(unicodedata.category(c) in ("Cc", "Cs") for c in value if c not in "\t\n\r "):
+        raise ClubError(
+            "name_invalid", _("A player's name cannot hold control characters."), "name"
+        )
+    return _name(value, NAME_MAX["player"])
+
+
+def name_key(name: str) -> str:
+    """The name as compared: accents dropped, case folded, spaces collapsed
+    (“  hélène ” and “Helene” are the same player)."""
+    decomposed = unicodedata.normalize("NFKD", name)
+    bare = "".join(c for c in decomposed if not unicodedata.combining(c))
+    return " ".join(bare.casefold().split())
 
 
 # ---------------------------------------------------------------- internals
@@ -311,6 +415,16 @@ def _name(value, max_length: int) -> str:
             "name",
         )
     return name
+
+
+def _season_state(season: Season) -> dict:
+    """A season as its audit entries keep it."""
+    return {
+        "name": season.name,
+        "start": season.start_date.isoformat() if season.start_date else None,
+        "end": season.end_date.isoformat() if season.end_date else None,
+        "rules": season.rules,
+    }
 
 
 def _season_fields(name, start_date, end_date, rules):

@@ -12,6 +12,7 @@ from django.contrib.auth.decorators import login_required
 from django.db import transaction
 from django.db.models import Count, Q
 from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST
 
@@ -27,6 +28,7 @@ from clubs.models import Membership, Role
 from clubs.permissions import can, club_view
 from clubs.rules_forms import rules_parts
 from clubs.services import ClubError
+from core.idempotency import idempotent, once
 
 GET_POST = require_http_methods(["GET", "POST"])
 
@@ -83,17 +85,23 @@ class MemberRow:
 
 @club_view("manage")
 @GET_POST
+@idempotent
 def members(request, slug):
     club = request.club
     add_form = AddMemberForm(request.POST if request.method == "POST" else None)
     if add_form.is_bound and add_form.is_valid():
+        members_url = reverse("manage:members", args=[club.slug])
         try:
-            membership = services.add_member(
-                club,
-                username_or_email=add_form.cleaned_data["username_or_email"],
-                role=add_form.cleaned_data["role"],
-                by=request.user,
-                request=request,
+            membership = once(
+                request,
+                lambda: services.add_member(
+                    club,
+                    username_or_email=add_form.cleaned_data["username_or_email"],
+                    role=add_form.cleaned_data["role"],
+                    by=request.user,
+                    request=request,
+                ),
+                url=members_url,
             )
         except ClubError as error:
             add_club_error(add_form, error)

@@ -7,13 +7,13 @@ JavaScript on any phone and keeps the dealing order explicit.
 """
 
 from django import forms
-from django.db.models import Q
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import ngettext
 
 from clubs.models import Player, Season, current_season
 from clubs.rules_forms import RulesFields, describe_rules
+from clubs.services import name_key
 from core.widgets import DateInput
 from scoresheet.scoring import ScoringError
 from scoresheet.scoring.jsonformat import parse_rules
@@ -99,7 +99,7 @@ class SheetForm(RulesFields):
         too_long = [n for n in names if len(n) > Player._meta.get_field("name").max_length]
         if too_long:
             raise forms.ValidationError(_("A name is too long: %(name)s") % {"name": too_long[0]})
-        folded = [n.casefold() for n in names]
+        folded = [name_key(n) for n in names]
         if len(set(folded)) != len(folded):
             raise forms.ValidationError(_("A new name is typed twice."))
         return ", ".join(names)
@@ -123,15 +123,12 @@ class SheetForm(RulesFields):
         """The players in dealing order: a ``Player``, or the name of one to create."""
         seats = [cleaned.get(name) for name in self.seat_names]
         names = self._new_names()
-        # A name the club knows (in any case) is that player, not a new one.
+        # A name the club knows (in any case, with or without accents) is that player.
         known = {}
         if names:
-            query = Q()
-            for name in names:
-                query |= Q(name__iexact=name)
-            for player in Player.objects.filter(Q(club=self.club) & query):
-                known[player.name.casefold()] = player
-        pending = [known.get(n.casefold(), n) for n in names]
+            for player in Player.objects.filter(club=self.club):
+                known.setdefault(name_key(player.name), player)
+        pending = [known.get(name_key(n), n) for n in names]
         seated = []
         for seat in seats:
             if seat is None:

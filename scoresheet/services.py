@@ -3,7 +3,13 @@
 Each raises ``LedgerError`` (with a machine-readable ``code``) and writes nothing
 when it refuses. Hand data comes in the JSON format of HAND_FORMAT.md with the
 seated players' names; the engine scores it; the hand, its score rows (the
-ledger) and a history entry are written together.
+ledger) and a history entry are written together. Under mouches, every later
+hand whose scores change is re-scored with a history entry of its own
+(``rescored``, ``caused_by`` the change). Opening a sheet and creating a player
+are audit entries (``clubs.audit``).
+
+A write that meets a deadlock or a serialization failure is run again
+(``core.db.retry_on_conflict``), so the scorer never sees it.
 """
 
 from dataclasses import dataclass
@@ -12,7 +18,10 @@ from decimal import Decimal
 from django.db import transaction
 from django.utils.translation import gettext as _
 
+from clubs import audit
 from clubs.models import Player, Season
+from clubs.services import ClubError, create_player, name_key, player_name
+from core.db import retry_on_conflict
 from core.errors import ServiceError
 from core.explain_json import terms_to_json
 from scoresheet.models import Hand, HandRevision, Role, ScoreRow, Seat, Sheet
@@ -52,6 +61,7 @@ class Table:
 # ---------------------------------------------------------------- sheets
 
 
+@retry_on_conflict
 def create_sheet(*, season: Season, players, date, table: str = "", rules=None, user=None):
     """Open a sheet: 2 to 6 players of the season's club in dealing order.
 
@@ -81,22 +91,70 @@ def create_sheet(*, season: Season, players, date, table: str = "", rules=None, 
         Seat.objects.bulk_create(
             Seat(sheet=sheet, player=player, position=i) for i, player in enumerate(players)
         )
+        after = {
+            "season": season.name,
+            "date": date.isoformat() if hasattr(date, "isoformat") else str(date),
+            "table": table,
+            "players": [p.name for p in players],
+            "rules": sheet.rules,
+        }
+        audit.record(season.club_id, user, audit.Action.SHEET_CREATED, sheet, after=after)
     return sheet
 
 
-def players_by_names(club, names, *, create=False):
-    """The club's players with these names, in order (created when new if asked)."""
-    found = {p.name: p for p in Player.objects.filter(club=club, name__in=names)}
-    missing = [n for n in names if n not in found]
+def players_by_names(club, names, *, create=False, user=None):
+    """The club's players with these names, in order (created when new if asked).
+
+    A name matches a player of the club ignoring case, accents and extra spaces
+    (``clubs.services.name_key``: "ann" is Ann, "Helene" is Hélène); the exact
+    name wins when several players match. Names are checked as
+    ``clubs.services.create_player`` checks them (``name_required``,
+    ``name_too_long``, ``name_invalid``; ``player_ambiguous`` when two players
+    of the club match a name).
+    """
+    cleaned = []
+    for name in names:
+        try:
+            cleaned.append(player_name(name))
+        except ClubError as error:
+            raise LedgerError(error.code, f"{error.message} ({name!r})", "players") from None
+    exact, by_key = {}, {}
+    for player in Player.objects.filter(club=club):
+        exact[player.name] = player
+        by_key.setdefault(name_key(player.name), []).append(player)
+    found, missing = [], []
+    for name in cleaned:
+        player = exact.get(name)
+        if player is None:
+            matches = by_key.get(name_key(name), [])
+            if len(matches) > 1:
+                raise LedgerError(
+                    "player_ambiguous",
+                    _("Several players match %(name)s: %(players)s")
+                    % {"name": name, "players": ", ".join(p.name for p in matches)},
+                    "players",
+                )
+            player = matches[0] if matches else None
+        if player is None:
+            missing.append(name)
+        found.append(player if player is not None else name)
     if missing and not create:
         raise LedgerError(
             "player_unknown",
             _("Unknown player: %(names)s") % {"names": ", ".join(missing)},
             "players",
         )
-    for name in missing:
-        found[name] = Player.objects.create(club=club, name=name)
-    return [found[n] for n in names]
+    created = {}
+    for i, name in enumerate(found):
+        if isinstance(name, str):
+            key = name_key(name)
+            if key not in created:
+                try:
+                    created[key] = create_player(club, name, by=user)
+                except ClubError as error:
+                    raise LedgerError(error.code, error.message, "players") from None
+            found[i] = created[key]
+    return found
 
 
 # ---------------------------------------------------------------- hands
@@ -113,6 +171,7 @@ def preview_hand(
     return _score(sheet, table, data, pools)[1]
 
 
+@retry_on_conflict
 def record_hand(sheet: Sheet, data: dict, *, user=None) -> Hand:
     """Append a hand to the sheet, with its score rows and history."""
     with transaction.atomic():
@@ -126,6 +185,7 @@ def record_hand(sheet: Sheet, data: dict, *, user=None) -> Hand:
     return hand
 
 
+@retry_on_conflict
 def correct_hand(hand: Hand, data: dict, *, user=None) -> Hand:
     """Replace a hand's entry; re-score it (and, under mouches, every later hand)."""
     with transaction.atomic():
@@ -141,6 +201,7 @@ def correct_hand(hand: Hand, data: dict, *, user=None) -> Hand:
     return hand
 
 
+@retry_on_conflict
 def delete_hand(hand: Hand, *, user=None) -> Hand:
     """Take a hand off the ledger; it is kept, with its history, and can be restored."""
     with transaction.atomic():
@@ -151,15 +212,16 @@ def delete_hand(hand: Hand, *, user=None) -> Hand:
         hand.is_deleted = True
         hand.save(update_fields=["is_deleted", "updated_at"])
         hand.scores.all().delete()
-        HandRevision.objects.create(
+        revision = HandRevision.objects.create(
             hand=hand, action=HandRevision.Action.DELETED, user=user, before=before
         )
         if sheet.ruleset.has_pools:
-            _rescore_after(sheet, table, hand, _pools_before(sheet, hand))
+            _rescore_after(sheet, table, hand, _pools_before(sheet, hand), revision)
         refresh_sheet_totals(sheet)
     return hand
 
 
+@retry_on_conflict
 def restore_hand(hand: Hand, *, user=None) -> Hand:
     """Put a deleted hand back on the ledger, re-scored in its place."""
     with transaction.atomic():
@@ -197,15 +259,38 @@ def _lock_hand(hand: Hand, *, deleted: bool, refusal: str):
 def _store(sheet, table, hand, engine_hand, result, action, user, before=None):
     """Write a scored hand, its ledger rows and its history entry, in the open
     transaction; then keep the later hands (mouches pools) and totals in step."""
+    _check_fits(result)
     _apply(hand, engine_hand, result, table)
     hand.save()
     _write_rows(hand, sheet, table, result)
-    HandRevision.objects.create(
+    revision = HandRevision.objects.create(
         hand=hand, action=action, user=user, before=before, after=_snapshot(engine_hand, result)
     )
     if result.pools is not None:
-        _rescore_after(sheet, table, hand, result.pools)
+        _rescore_after(sheet, table, hand, result.pools, revision)
     refresh_sheet_totals(sheet)
+
+
+#: The largest amounts the ledger's columns hold: a score (ScoreRow.score, in half
+#: points) and a player's pool payments (ScoreRow.pool, a 32-bit integer).
+_SCORE_FIELD = ScoreRow._meta.get_field("score")
+SCORE_MAX_HALVES = 2 * 10 ** (_SCORE_FIELD.max_digits - _SCORE_FIELD.decimal_places) - 1
+POOL_MAX = 2**31 - 1
+
+
+def _check_fits(result: HandResult) -> None:
+    """Refuse (``amount_too_large``) a result the ledger's columns cannot hold."""
+    pool_moves = {}
+    for _event, name, amount in result.pool_moves:
+        pool_moves[name] = pool_moves.get(name, 0) + amount
+    if any(abs(h) > SCORE_MAX_HALVES for h in result.halves) or any(
+        abs(a) > POOL_MAX for a in [*pool_moves.values(), *(result.pools or ())]
+    ):
+        raise LedgerError(
+            "amount_too_large",
+            _("A score is too large to be kept (at most %(max)s a hand): check the rules.")
+            % {"max": halves_to_decimal(SCORE_MAX_HALVES)},
+        )
 
 
 def _score(sheet, table, data, pools):
@@ -230,16 +315,35 @@ def _pools_before(sheet, hand):
     return tuple(last or ())
 
 
-def _rescore_after(sheet, table, hand, pools):
-    """Mouches: pools carry, so every later live hand is scored again."""
+def _rescore_after(sheet, table, hand, pools, cause: HandRevision):
+    """Mouches: pools carry, so every later live hand is scored again; each one
+    whose scores or pools change gets a ``rescored`` revision caused by ``cause``."""
     ruleset = sheet.ruleset
     for later in sheet.hands.live().filter(number__gt=hand.number).order_by("number"):
-        result = score_hand(ruleset, engine_hand_of(later, table), tuple(pools))
+        engine_hand = engine_hand_of(later, table)
+        try:
+            result = score_hand(ruleset, engine_hand, tuple(pools))
+        except ScoringError as error:
+            raise LedgerError.from_scoring(error) from None
+        _check_fits(result)
+        before = _snapshot(engine_hand, None, _stored_scores(later, table))
+        if later.pools is not None:
+            before["pools"] = list(later.pools)
+        after = _snapshot(engine_hand, result)
         later.pools = list(result.pools)
         later.explanation = terms_to_json(result.explanation)
         later.save(update_fields=["pools", "explanation", "updated_at"])
         later.scores.all().delete()
         _write_rows(later, sheet, table, result)
+        if before != after:
+            HandRevision.objects.create(
+                hand=later,
+                action=HandRevision.Action.RESCORED,
+                user_id=cause.user_id,
+                before=before,
+                after=after,
+                caused_by=cause,
+            )
         pools = result.pools
 
 

@@ -11,7 +11,10 @@ are kept in step instead, in the transaction of every hand write:
 ``SeasonTotal`` one row per (season, player): the sum of that player's
                 SheetTotals. ``refresh_sheet_totals`` adds the change of the
                 sheet's rows with one ``INSERT … ON CONFLICT DO UPDATE SET x = x +
-                excluded.x``, so concurrent sheets of a season add up, not overwrite.
+                excluded.x``, so concurrent sheets of a season add up, not overwrite;
+                its rows go in (season, player) order, so concurrent sheets that
+                seat the same players lock them in one order and never deadlock
+                (the hand services also run again on a deadlock: ``core.db``).
 
 ``rebuild_season_totals`` rewrites both tables of a season from the ledger in
 SQL (bulk loads, repair). ``standings.queries`` reads them.
@@ -86,17 +89,23 @@ def refresh_sheet_totals(sheet) -> None:
             change[3] += sign * row["taken"]
             change[4] += sign * row["made"]
             change[5] += sign * Decimal(row["score"])
-    changes = {key: change for key, change in changes.items() if any(change)}
+    # Sorted: every writer locks the SeasonTotal rows it adds to in the same order
+    # (season, player), so two sheets seating the same players never deadlock.
+    changes = {key: change for key, change in sorted(changes.items()) if any(change)}
     if not changes:
         return
     _add_to_season_totals(changes)
     if before:
         seasons = {season_id for season_id, _player_id in changes}
-        SeasonTotal.objects.filter(season_id__in=seasons, seated=0).delete()
+        players = {player_id for _season_id, player_id in changes}
+        SeasonTotal.objects.filter(season_id__in=seasons, player_id__in=players, seated=0).delete()
 
 
 def _add_to_season_totals(changes) -> None:
-    """``INSERT … ON CONFLICT DO UPDATE SET x = table.x + excluded.x`` (PostgreSQL, SQLite)."""
+    """``INSERT … ON CONFLICT DO UPDATE SET x = table.x + excluded.x`` (PostgreSQL, SQLite).
+
+    The rows are locked in the order of ``changes`` (the VALUES order): keep it sorted.
+    """
     quote = connection.ops.quote_name
     table = quote(SeasonTotal._meta.db_table)
     columns = ["season_id", "player_id", "seated", "sheets", "hands", "taken", "made", "score"]

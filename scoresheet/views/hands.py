@@ -19,6 +19,7 @@ from django.views.decorators.http import require_POST
 from clubs.permissions import can, club_view
 from core.explain_labels import render_explanation
 from core.formatting import format_number
+from core.idempotency import idempotent, once
 from scoresheet import services
 from scoresheet.forms import CHELEM_LABELS, POIGNEE_LABELS, SIDE_LABELS, HandForm, chelem_code
 from scoresheet.models import Contract, Hand, Role, Sheet
@@ -95,19 +96,25 @@ def _save_requested(request) -> bool:
 
 
 @club_view("score")
+@idempotent
 def hand_create(request, slug, sheet_id):
     sheet = _sheet(request, sheet_id)
     table = services.Table.of(sheet)
     if request.method == "POST":
         form = HandForm(request.POST, sheet=sheet, table=table)
         if form.is_valid() and _save_requested(request):
+            sheet_url = reverse("scoresheet:sheet", args=[request.club.slug, sheet.pk])
             try:
-                hand = services.record_hand(sheet, form.hand_data, user=request.user)
+                hand = once(
+                    request,
+                    lambda: services.record_hand(sheet, form.hand_data, user=request.user),
+                    url=sheet_url,
+                )
             except services.LedgerError as error:
                 form.add_ledger_error(error)
             else:
                 messages.success(request, _("Hand %(number)s saved.") % {"number": hand.number})
-                return redirect("scoresheet:sheet", slug=request.club.slug, sheet_id=sheet.pk)
+                return redirect(sheet_url)
     else:
         form = HandForm(sheet=sheet, table=table)
     return _form_page(request, sheet, form)

@@ -1,0 +1,110 @@
+"""One guard against creating the same thing twice: the idempotency key of a create form.
+
+A form that creates something carries a hidden random key, generated when the
+form is rendered (``{% load idempotency %}{% idempotency_field %}``; a form
+shown again after an error keeps the key it was posted with). The view runs
+the creation through ``once``, which writes the key (``core.models.IdempotencyKey``,
+unique) in the same transaction as the creation, with the URL of the result.
+A second post with the same key — a double tap, a retry after a lost answer,
+two posts at the same instant — creates nothing: ``once`` raises ``Repeated``,
+and the view decorated with ``@idempotent`` answers with a redirect to the first
+result. When two posts race, the second one's insert of the key waits for the
+first one's transaction and then fails on the unique constraint: it answers
+with the first one's result. If the first one was refused (rolled back), its key
+was never stored and the second one runs.
+
+In a view::
+
+    @club_view("score")
+    @idempotent
+    def hand_create(request, slug, sheet_id):
+        ...
+        hand = once(request, lambda: services.record_hand(...), url=sheet_url)
+
+A post without a (well-formed) key runs as before, unguarded.
+"""
+
+import re
+import secrets
+from functools import wraps
+
+from django.contrib import messages
+from django.core.exceptions import PermissionDenied
+from django.db import IntegrityError, transaction
+from django.shortcuts import redirect
+from django.utils.translation import gettext as _
+
+from core.db import retry_on_conflict
+from core.models import IdempotencyKey
+
+FIELD_NAME = "idempotency_key"
+KEY_PATTERN = re.compile(r"[A-Za-z0-9_-]{16,64}")
+
+
+def new_key() -> str:
+    """A fresh random key (32 URL-safe characters)."""
+    return secrets.token_urlsafe(24)
+
+
+def posted_key(request) -> str | None:
+    """The well-formed key the request posted, if any."""
+    if request is None or request.method != "POST":
+        return None
+    key = request.POST.get(FIELD_NAME, "")
+    return key if KEY_PATTERN.fullmatch(key) else None
+
+
+class Repeated(Exception):
+    """This form was already posted and did its work: ``url`` is its result."""
+
+    def __init__(self, url: str):
+        super().__init__(url)
+        self.url = url
+
+
+def once(request, create, *, url):
+    """Run ``create()`` once per key of the posted form; return what it returned.
+
+    ``url``: the page of the result (a string, or a function of ``create()``'s
+    result), where a repeated post is sent. Raises ``Repeated`` for a key already
+    used; any error of ``create()`` goes up with nothing written (the key neither).
+    Runs again on a deadlock (``core.db.retry_on_conflict``).
+    """
+    key = posted_key(request)
+    if key is None:
+        return create()
+    user = request.user if request.user.is_authenticated else None
+
+    @retry_on_conflict
+    def attempt():
+        with transaction.atomic():
+            try:
+                with transaction.atomic():  # a savepoint: the transaction goes on after a clash
+                    row = IdempotencyKey.objects.create(key=key, user=user)
+            except IntegrityError:
+                # Already used; when it races, the insert above waited for the other
+                # transaction to commit, so its result is there to read now.
+                used = IdempotencyKey.objects.get(key=key)
+                if used.user_id != (user.pk if user else None):
+                    raise PermissionDenied from None
+                raise Repeated(used.result_url) from None
+            result = create()
+            row.result_url = url(result) if callable(url) else url
+            row.save(update_fields=["result_url"])
+            return result
+
+    return attempt()
+
+
+def idempotent(view):
+    """Answer a repeated post (``Repeated``) with a redirect to the first result."""
+
+    @wraps(view)
+    def wrapped(request, *args, **kwargs):
+        try:
+            return view(request, *args, **kwargs)
+        except Repeated as repeated:
+            messages.info(request, _("This form was already sent: it was saved once."))
+            return redirect(repeated.url or request.path)
+
+    return wrapped
