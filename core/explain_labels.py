@@ -42,6 +42,37 @@ EXPLANATION_LABELS = {
     "pool_pay": pgettext_lazy("explanation", "{player} pays {amount} into a new pool"),
     "pools_left": pgettext_lazy("explanation", "pools {amounts}"),
     "pools_none": pgettext_lazy("explanation", "no pool left"),
+    # The Savoyard rules (scoring.rulesets.savoyard.LABELS)
+    "sv_margin": pgettext_lazy("explanation", "|{count} − {line}| = {value}"),
+    "sv_under": pgettext_lazy("explanation", "(losers under {value})"),
+    "sv_one_card": pgettext_lazy("explanation", "(solo with one card or none)"),
+    "sv_as_dealt": pgettext_lazy("explanation", "(solo as dealt)"),
+    "sv_tie": pgettext_lazy("explanation", "{count}: exactly the tie line, nobody pays"),
+    "sv_solo_won": pgettext_lazy(
+        "explanation", "each opponent pays {amount}, the soloist takes {total}"
+    ),
+    "sv_solo_lost": pgettext_lazy(
+        "explanation", "the soloist pays {total}, each opponent takes {amount}"
+    ),
+    "sv_call_won": pgettext_lazy(
+        "explanation", "three pay {amount}, the dealer takes {dealer} and the partner {partner}"
+    ),
+    "sv_call_lost": pgettext_lazy(
+        "explanation", "three take {amount}, the dealer pays {dealer} and the partner {partner}"
+    ),
+    "sv_pairs_won": pgettext_lazy("explanation", "each opponent pays {amount} to a declarer"),
+    "sv_pairs_lost": pgettext_lazy("explanation", "each declarer pays {amount} to an opponent"),
+    "sv_each_pays": pgettext_lazy("explanation", "{player} pays {line} − {count} = {value}"),
+    "sv_each_under": pgettext_lazy("explanation", "(under {value})"),
+    "sv_each_share": pgettext_lazy("explanation", "shared by the excess over {line}:"),
+    "sv_each_takes": pgettext_lazy("explanation", "{player} {excess} → {value}"),
+    "sv_each_even": pgettext_lazy("explanation", "everybody at {line}: nobody pays"),
+    "sv_baga": pgettext_lazy("explanation", "baga au bout worth {value}"),
+    "sv_baga_one_card": pgettext_lazy("explanation", "(solo with one card)"),
+    "sv_baga_as_dealt": pgettext_lazy("explanation", "(solo as dealt)"),
+    "sv_baga_announced": pgettext_lazy("explanation", "(announced)"),
+    "sv_to_declarers": pgettext_lazy("explanation", "to the declarers:"),
+    "sv_to_opponents": pgettext_lazy("explanation", "to the opponents:"),
 }
 
 

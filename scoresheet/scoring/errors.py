@@ -58,6 +58,17 @@ CODES = {
     "misere_not_allowed": "a misère when the rules have no misère",
     "dealer_required": "mouches without a dealer",
     "rules_invalid": "an unknown preset or an option out of range",
+    # the Savoyard rules (SAVOYARD.md)
+    "mode_unknown": "a Savoyard mode other than solo, call, partners or each, or none",
+    "mode_not_played": "a Savoyard mode not played at that many players",
+    "count_out_of_range": "a Savoyard count outside 0 to the total, or not whole",
+    "counts_inconsistent": "Savoyard counts missing or adding a player, or not adding up "
+    "to the total",
+    "cards_asked_out_of_range": "a Savoyard solo with cards asked outside 0 to 2",
+    "partner_is_dealer": "a Savoyard called partner who is the dealer",
+    "baga_not_allowed": "a baga au bout at three players or when the rules have none",
+    "sits_out_invalid": "a Savoyard table of six without the player who sits out, or one "
+    "sitting out at fewer than six",
     "invalid_field": "a field of the wrong type or shape",
     "json_invalid": "a line that is not a JSON object",
 }

@@ -8,6 +8,7 @@ from .engine import HandResult, SheetResult, score_hand, score_sheet
 from .errors import ScoringError
 from .hand import Chelem, Hand, Poignee, Sheet
 from .rules import Rules
+from .rulesets import REGISTRY
 from .rulesets.base import TAROT_HAND_FIELDS
 
 RULE_OPTIONS = (
@@ -47,15 +48,25 @@ def parse_rules(value) -> Rules:
         raise ScoringError(
             "rules_invalid", "rules: a preset name or an object with a preset", field="rules"
         )
-    unknown = set(value) - {"preset", *RULE_OPTIONS}
+    preset = value.get("preset", "fft")
+    ruleset = REGISTRY.get(preset) if isinstance(preset, str) else None
+    allowed = RULE_OPTIONS
+    own = {}
+    if ruleset is not None:
+        # a ruleset's own options keep their nulls (a Savoyard "baga": null is no baga)
+        own = {k: value[k] for k in ruleset.option_defaults if k in value}
+        allowed = (*(RULE_OPTIONS if ruleset.tarot_options else ()), *ruleset.option_defaults)
+    unknown = set(value) - {"preset", *allowed}
     if unknown:
         raise ScoringError(
             "rules_invalid",
             f"rules: unknown option {', '.join(sorted(unknown))}; allowed: preset, "
-            + ", ".join(RULE_OPTIONS),
+            + ", ".join(allowed),
             field="rules",
         )
-    options = {k: v for k, v in value.items() if v is not None}
+    options = {k: v for k, v in value.items() if v is not None and k not in own}
+    if own:
+        options["options"] = own
     options.setdefault("preset", "fft")
     if "poignee" in options:
         if not isinstance(options["poignee"], list):
@@ -109,13 +120,16 @@ def parse_hand(data: dict, rules: Rules | None = None, players: tuple | None = N
     """A hand object into ``(rules, Hand)``; a sheet passes its rules and players."""
     if not isinstance(data, dict):
         _bad("hand", "must be a JSON object")
-    unknown = set(data) - HAND_FIELDS
-    if unknown:
-        _bad(sorted(unknown)[0], "is not a field of a hand")
     if rules is None:
         rules = parse_rules(data.get("rules"))
+    ruleset = rules.ruleset
+    unknown = set(data) - ruleset.hand_fields
+    if unknown:
+        _bad(sorted(unknown)[0], "is not a field of a hand")
     if players is None:
         players = _players(data.get("players"))
+    if ruleset.parse_hand is not None:  # a game of its own reads its own fields
+        return rules, ruleset.parse_hand(data, rules, players)
     taker = _name(data, "taker")
     contract = data.get("contract")
     if contract is not None and not isinstance(contract, str):
@@ -220,6 +234,8 @@ def score_line(line: str, explain: bool = False) -> dict:
 
 def hand_to_dict(hand: Hand, with_players: bool = False) -> dict:
     """A hand in the JSON format (for export), leaving out empty fields."""
+    if type(hand) is not Hand:  # a game of its own writes its own fields
+        return hand.as_dict(with_players)
     out = {}
     if with_players:
         out["players"] = list(hand.players)

@@ -116,6 +116,8 @@ THOROUGH = Profile(
 
 def rule_variants(ruleset, **fixed):
     """``Rules`` under every combination of the options a benchmark draws from."""
+    if not ruleset.tarot_options:  # a game of its own: its own options
+        return [Rules(ruleset.name, options=o, **fixed) for o in ruleset.option_variants()]
     no_prise = (False, True) if "prise" in ruleset.multipliers else (False,)
     return [
         Rules(
@@ -142,7 +144,7 @@ def random_seating(rng, rules, profile=BENCH, names=NAMES):
     if not any(weights):
         weights = [1] * len(counts)
     n = rng.choices(counts, weights)[0] if len(counts) > 1 else counts[0]
-    if n < 6 and rng.random() < profile.extra_seat:
+    if n in rules.ruleset.extra_seat_at and rng.random() < profile.extra_seat:
         players = tuple(names[: n + 1])
         return players, players[rng.randrange(n + 1)]
     return tuple(names[:n]), None

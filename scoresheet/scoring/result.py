@@ -107,6 +107,9 @@ class HandResult:
     points_halves: int = 0
     bouts: int = 0
     split: str = "two_to_one"
+    # A ruleset other than French Tarot keeps its own components here (the
+    # Savoyard rules: ``rulesets.savoyard.Detail``); None for French Tarot.
+    detail: object = None
 
     @property
     def scores(self) -> dict[str, Decimal]:

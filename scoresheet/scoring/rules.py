@@ -12,6 +12,17 @@ __all__ = ["CONTRACTS", "FIXED_BASE", "MULTIPLIERS", "POIGNEE_SIZES", "PRESETS",
 CONTRACTS = ("prise", "pousse", "garde", "garde_sans", "garde_contre")
 SPLITS = ("two_to_one", "equal")
 ROUNDINGS = (1, 5, 10)
+#: The French Tarot options and their defaults: a ruleset without
+#: ``tarot_options`` refuses any other value.
+TAROT_DEFAULTS = {
+    "rounding": 1,
+    "poignee": (20, 30, 40),
+    "misere": 0,
+    "no_prise": False,
+    "five_player_split": "two_to_one",
+    "ante": 10,
+    "dealer_stake": 5,
+}
 
 # Kept for older callers: the registry's rulesets hold these now.
 MULTIPLIERS = {name: dict(ruleset.multipliers) for name, ruleset in REGISTRY.items()}
@@ -30,6 +41,12 @@ class Rules:
     five_player_split: str = "two_to_one"
     ante: int = 10
     dealer_stake: int = 5
+    # A ruleset's own options (``Ruleset.option_defaults``), e.g. the Savoyard
+    # ``deck``, ``count`` and ``baga``: given as a dict or (name, value) pairs,
+    # kept as checked pairs with the defaults filled in (``option`` reads one).
+    options: tuple = ()
+    # Derived once: the own options as a dict.
+    opts: dict = field(init=False, repr=False, compare=False, hash=False)
     # Derived once: contract -> multiplier for the contracts this ruleset allows.
     multipliers: dict = field(init=False, repr=False, compare=False, hash=False)
     # Derived once: the registry's ruleset object of the preset (rulesets.REGISTRY).
@@ -43,6 +60,25 @@ class Rules:
                 f"rules: unknown preset {self.preset!r}; allowed: {', '.join(PRESETS)}",
                 field="rules",
             )
+        own = self.options
+        try:
+            own = dict(own)
+        except (TypeError, ValueError):
+            raise ScoringError(
+                "rules_invalid", "rules: options must be names and values", field="rules"
+            ) from None
+        own = ruleset.check_options(own)
+        object.__setattr__(self, "options", tuple(own.items()))
+        object.__setattr__(self, "opts", own)
+        if not ruleset.tarot_options:
+            for name, default in TAROT_DEFAULTS.items():
+                value = getattr(self, name)
+                if value != default or type(value) is not type(default):
+                    raise ScoringError(
+                        "rules_invalid",
+                        f"rules: {name} is not an option of {self.preset}",
+                        field=name,
+                    )
         if not _is_count(self.rounding) or self.rounding not in ROUNDINGS:
             raise ScoringError(
                 "rules_invalid", "rules: rounding must be 1, 5 or 10", field="rounding"
@@ -91,6 +127,10 @@ class Rules:
         """The ruleset's ``Deck`` (total, targets, bounds, chelem bounds)."""
         return self.ruleset.deck
 
+    def option(self, name: str):
+        """One of the ruleset's own options (``KeyError`` for an unknown name)."""
+        return self.opts[name]
+
     def describe(self) -> dict:
         """Plain data for the hand form: contracts, player counts, pools, the deck."""
         return self.ruleset.describe(self)
@@ -106,6 +146,7 @@ class Rules:
             out["dealer_stake"] = self.dealer_stake
         if self.poignee != default.poignee:
             out["poignee"] = list(self.poignee)
+        out.update(self.options)  # a ruleset's own options, all of them (explicit)
         return out
 
 

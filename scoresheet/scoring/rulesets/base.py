@@ -15,6 +15,7 @@ RULES.md section it implements.
 """
 
 from ..deck import ATTACK, DEFENCE, TAROT, Deck
+from ..errors import ScoringError
 from ..explain import explain_hand
 from ..result import CHELEM_OUTCOME, HandResult, new_result
 from ..validate import POIGNEE_INDEX, tarot
@@ -76,7 +77,16 @@ class Ruleset:
     - ``petit_chelem_table``: None when the petit chelem is not scored;
     - ``hand_fields``: the fields its hands may carry in the JSON format;
     - ``has_poignees``: whether a poignée may be shown;
-    - ``explanation``: which explanation it gives (a style of ``explain``).
+    - ``explanation``: which explanation it gives (a style of ``explain``);
+    - ``tarot_options``: whether ``Rules``' French Tarot options (rounding,
+      poignée, misère…) apply; a game of its own leaves them at their defaults;
+    - ``option_defaults``: the ruleset's own options and their defaults, carried
+      by ``Rules.options`` and checked by ``check_options``;
+    - ``extra_seat_at``: the counts of players at which a table seats one more
+      who sits out each hand;
+    - ``parse_hand``: None, or a method ``(data, rules, players) -> hand`` that
+      reads its hands from the JSON format (the fields of ``hand_fields``);
+      its hand dataclass then has ``as_dict(with_players)`` for the export.
     """
 
     name = ""
@@ -88,6 +98,26 @@ class Ruleset:
     hand_fields = TAROT_HAND_FIELDS
     has_poignees = True
     explanation = "base"
+    tarot_options = False
+    option_defaults: dict = {}
+    extra_seat_at: tuple[int, ...] = (2, 3, 4, 5)
+    parse_hand = None
+
+    def check_options(self, options: dict) -> dict:
+        """The ruleset's own options, checked, with the defaults filled in; raise
+        ``ScoringError("rules_invalid")`` naming the option at fault."""
+        if options:
+            name = sorted(options)[0]
+            raise ScoringError(
+                "rules_invalid",
+                f"rules: {name} is not an option of {self.name}",
+                field=name,
+            )
+        return {}
+
+    def option_variants(self) -> list[dict]:
+        """Combinations of its own options the benchmark and tests draw from."""
+        return [{}]
 
     @property
     def scores_petit_chelem(self) -> bool:
@@ -144,6 +174,7 @@ class TarotRuleset(Ruleset):
     """
 
     multipliers = {"prise": 1, "garde": 2, "garde_sans": 4, "garde_contre": 6}
+    tarot_options = True
     bases = dict.fromkeys(multipliers, 25)  # §1.3: the 25 of (25 + margin)
     margin_step = 1  # §2 fixed: 10
     petit_au_bout = 10  # §1.4: 10 × multiplier

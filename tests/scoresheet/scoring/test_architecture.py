@@ -27,6 +27,7 @@ from scoresheet.scoring import (
 )
 from scoresheet.scoring.engine import TARGET_HALVES, TARGETS
 from scoresheet.scoring.randomhands import BENCH, DEMO, EXTRAS, THOROUGH, random_hand
+from scoresheet.scoring.rulesets import TAROT_PRESETS
 from scoresheet.scoring.rulesets.base import Ruleset
 
 ENGINE = Path(scoring.__file__).parent
@@ -54,19 +55,21 @@ def test_explain_does_not_import_the_engine():
 
 
 def test_registry_holds_every_preset_in_order():
-    assert PRESETS == ("fft", "pousse", "contre5", "fixed", "mouches", "two_players")
+    assert PRESETS == ("fft", "pousse", "contre5", "fixed", "mouches", "two_players", "savoyard")
+    assert PRESETS[:-1] == TAROT_PRESETS
     for name in PRESETS:
         ruleset = get_ruleset(name)
         assert isinstance(ruleset, Ruleset)
         assert ruleset.name == name
         assert Rules(name).ruleset is ruleset is REGISTRY[name]
-        assert ruleset.deck is TAROT
+    for name in TAROT_PRESETS:
+        assert get_ruleset(name).deck is TAROT
     assert Rules("mouches").has_pools and not Rules("fft").has_pools
     assert Rules("contre5").scores_petit_chelem and not Rules("pousse").scores_petit_chelem
     assert REGISTRY["two_players"].player_counts == (2,)
     assert Rules("fixed").contracts == ("garde", "garde_sans", "garde_contre")
     with pytest.raises(ScoringError):
-        Rules("savoyard")
+        Rules("savoyard 1902")
 
 
 def test_rules_are_unchanged_by_the_ruleset_field():
@@ -102,6 +105,7 @@ def test_the_explanation_is_the_rulesets_choice():
         "flat",
         "no_base",
         "two_players",
+        "savoyard",
     ]
 
 
@@ -160,7 +164,7 @@ def test_results_are_keyword_built_and_complete():
         HandResult((), (), "passed")  # keywords only
     rng = random.Random(4)
     for preset in PRESETS:
-        rules = Rules(preset, misere=10)
+        rules = Rules(preset, misere=10) if preset in TAROT_PRESETS else Rules(preset)
         players = FOUR[:2] if preset == "two_players" else FOUR
         for _ in range(50):
             hand = random_hand(rng, rules, players, None, "Anna", THOROUGH)
@@ -176,7 +180,8 @@ def test_results_are_keyword_built_and_complete():
 def test_the_generator_makes_valid_hands_at_every_table(preset, profile):
     rng = random.Random(preset)
     names = ("A", "B", "C", "D", "E", "F")
-    for rules in (Rules(preset), Rules(preset, misere=10)):
+    variants = (Rules(preset), Rules(preset, misere=10)) if preset in TAROT_PRESETS else ()
+    for rules in variants or [Rules(preset, options=o) for o in REGISTRY[preset].option_variants()]:
         for n in rules.ruleset.player_counts:
             for seats in (n, n + 1):
                 players = names[:seats]

@@ -20,7 +20,6 @@ from hypothesis import strategies as st
 
 from scoresheet.scoring import (
     CODES,
-    PRESETS,
     REGISTRY,
     Chelem,
     Hand,
@@ -38,6 +37,7 @@ from scoresheet.scoring.jsonformat import (
     score_line,
 )
 from scoresheet.scoring.randomhands import THOROUGH, random_hand
+from scoresheet.scoring.rulesets import TAROT_PRESETS
 
 NAMES = ("Anna", "Bert", "Carl", "Dora", "Emil", "Fritz")
 NEVER_PASSED = dataclasses.replace(THOROUGH, passed=0.0)
@@ -50,7 +50,7 @@ FAST = settings(max_examples=200, deadline=None, suppress_health_check=[HealthCh
 
 @st.composite
 def rules_st(draw, preset=None):
-    preset = preset or draw(st.sampled_from(PRESETS))
+    preset = preset or draw(st.sampled_from(TAROT_PRESETS))  # Savoyard: test_savoyard.py
     has_prise = "prise" in REGISTRY[preset].multipliers
     return Rules(
         preset=preset,

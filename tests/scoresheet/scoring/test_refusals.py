@@ -529,7 +529,10 @@ def test_parse_refuses_before_scoring():
 
 def test_every_code_is_exercised():
     """A new code in CODES without a row in a refusal table fails here."""
+    from tests.scoresheet.scoring.test_savoyard import SAVOYARD_REFUSALS
+
     exercised = {p.values[1] for p in REFUSALS} | {p.values[2] for p in ENGINE_REFUSALS}
+    exercised |= {p.values[1] for p in SAVOYARD_REFUSALS}
     assert exercised == set(CODES)
 
 
