@@ -76,7 +76,8 @@ def test_the_contracts_json_example():
     }
     assert out["explanation"].startswith(
         "|40 − 34| = 6 × 1; three pay 6, the dealer takes 9 and the partner 9; "
-        "baga au bout worth 10 to the declarers: three pay 10, the dealer takes 15 and the partner 15"
+        "baga au bout worth 10 to the declarers: "
+        "three pay 10, the dealer takes 15 and the partner 15"
     )
 
 
