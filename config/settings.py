@@ -51,6 +51,7 @@ INSTALLED_APPS = [
     "clubs",
     "standings",
     "stats",
+    "tournaments",
     "benchmarks",  # manage.py bench_*: development tools, not shipped
 ]
 

@@ -1,0 +1,707 @@
+"""The table draw of a free-deal French Tarot tournament ("tournoi en donnes libres").
+
+Pure Python, no Django: the tournament pages and the ``draw_tables`` command
+call it, and it can be tested and timed on its own.
+
+A round seats everybody present at tables of 4; tables of 5 take the rest, and
+tables of 3 appear only when 4s and 5s cannot seat everybody (3, 6, 7 and 11
+players). Each table is a list of player ids in seat order: North, East, South,
+West, then the fifth seat.
+
+What a draw optimises, in this order:
+
+1. The spread of seats at tables of 5 and 3, a rule: those seats go to the
+   players present who sat there the fewest times, so nobody sits at one twice
+   before everybody has once; among the players the rule allows, the meetings
+   decide. (The rule has a price: with one table of 5 among tables of 4, the
+   five players of a round's table of 5 must spread over the tables of 4 of
+   the next round, so two of them meet again; for 21 players the strict spread
+   costs about two repeated meetings a round.)
+2. Repeated meetings. Two players at the same table *meet*; a draw avoids pairs
+   who met in earlier rounds, and a pair who already met twice costs more than
+   a pair who met once (a pair that met ``k`` times before costs
+   ``k (k + 1) / 2``: 1, then 3, then 6).
+3. Seat rotation: within each table, seats are given so that each player gets
+   the positions he had the fewest times before.
+
+Two ways of drawing:
+
+* ``draw_round(players, history)``: one round at a time, for the players present
+  now, knowing the tables of the previous rounds. Late arrivals and withdrawals
+  are simply players present or not.
+* ``draw_schedule(n_players, rounds)``: every round in advance. When the number
+  of players is 4q for a prime power q >= 4, the first q rounds (5 for 16
+  players) come from a finite-geometry construction (a resolvable transversal
+  design; the affine plane of order 4 for 16 players) where nobody meets
+  anybody twice. Otherwise rounds are drawn one after the other, then the whole
+  schedule is improved by a tabu search that swaps players within a round.
+
+Everything is deterministic for a given ``seed``: randomness comes only from
+``random.Random(seed)``, searches are bounded by iteration counts (never by the
+clock), and players are handled in the order of their ids.
+"""
+
+from __future__ import annotations
+
+import itertools
+import random
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+
+__all__ = [
+    "SEAT_NAMES",
+    "DrawError",
+    "DrawQuality",
+    "draw_round",
+    "draw_schedule",
+    "meeting_counts",
+    "odd_table_counts",
+    "quality",
+    "repeats",
+    "swap",
+    "table_sizes",
+]
+
+#: Seat positions, index 0 to 4, in the order a table lists its players.
+SEAT_NAMES = ("North", "East", "South", "West", "Fifth")
+
+Table = list[int]
+Round = list[Table]
+
+#: Iterations of the tabu search of one round (all restarts together).
+ROUND_ITERATIONS = 1500
+#: Iterations without improvement before a round's search restarts.
+ROUND_STALL = 150
+#: Iterations of the schedule's tabu search.
+SCHEDULE_ITERATIONS = 2000
+#: Iterations without improvement before the schedule's search perturbs its best.
+SCHEDULE_STALL = 400
+#: Players of repeated pairs whose moves an iteration of the schedule's search weighs.
+SCHEDULE_SAMPLE = 12
+
+
+def _again(times: int) -> int:
+    """What seating together a pair who already met ``times`` times costs: 0, 1, 3, 6..."""
+    return times * (times + 1) // 2
+
+
+class DrawError(ValueError):
+    """The draw cannot be made (too few players, a player seated twice, ...)."""
+
+
+# --------------------------------------------------------------------------- sizes
+
+
+def table_sizes(n: int) -> list[int]:
+    """The sizes of the tables that seat ``n`` players: 4s, then 5s, or 3s if needed.
+
+    >>> table_sizes(17), table_sizes(18), table_sizes(11), table_sizes(6)
+    ([4, 4, 4, 5], [4, 4, 5, 5], [4, 4, 3], [3, 3])
+    """
+    if n < 3:
+        raise DrawError(f"A draw needs at least 3 players, not {n}.")
+    fives = n % 4
+    if n >= 5 * fives:
+        return [4] * ((n - 5 * fives) // 4) + [5] * fives
+    # 3, 6, 7 and 11 players: no mix of 4s and 5s seats them.
+    threes = -n % 4
+    return [4] * ((n - 3 * threes) // 4) + [3] * threes
+
+
+# --------------------------------------------------------------------------- measures
+
+
+def _pairs(table: Sequence[int]) -> Iterable[tuple[int, int]]:
+    for a, b in itertools.combinations(table, 2):
+        yield (a, b) if a < b else (b, a)
+
+
+def meeting_counts(history: Iterable[Iterable[Sequence[int]]]) -> dict[tuple[int, int], int]:
+    """How many times each pair ``(a, b)``, ``a < b``, sat at the same table."""
+    counts: dict[tuple[int, int], int] = {}
+    for round_tables in history:
+        for table in round_tables:
+            for pair in _pairs(table):
+                counts[pair] = counts.get(pair, 0) + 1
+    return counts
+
+
+def odd_table_counts(history: Iterable[Iterable[Sequence[int]]]) -> dict[int, int]:
+    """How many times each player sat at a table of 3 or 5."""
+    counts: dict[int, int] = {}
+    for round_tables in history:
+        for table in round_tables:
+            if len(table) != 4:
+                for player in table:
+                    counts[player] = counts.get(player, 0) + 1
+    return counts
+
+
+def repeats(
+    history: Iterable[Iterable[Sequence[int]]], round_tables: Iterable[Sequence[int]]
+) -> list[tuple[int, int, int]]:
+    """The pairs of a proposed round who already met: ``(a, b, times_met_before)``, a < b.
+
+    For the organiser's manual changes: ``repeats(history, swap(tables, a, b))``
+    lists what the swap of ``a`` and ``b`` would cost.
+    """
+    counts = meeting_counts(history)
+    found = []
+    for table in round_tables:
+        for pair in _pairs(table):
+            if counts.get(pair):
+                found.append((pair[0], pair[1], counts[pair]))
+    return sorted(found)
+
+
+def swap(round_tables: Iterable[Sequence[int]], a: int, b: int) -> Round:
+    """A copy of the round with players ``a`` and ``b`` exchanged, seat for seat."""
+    exchange = {a: b, b: a}
+    result = [[exchange.get(p, p) for p in table] for table in round_tables]
+    seated = [p for table in result for p in table]
+    if a not in seated or b not in seated:
+        raise DrawError(f"Players {a} and {b} must both be seated to be swapped.")
+    return result
+
+
+@dataclass(frozen=True)
+class DrawQuality:
+    """A summary of a schedule (or of the rounds played so far)."""
+
+    rounds: int
+    players: int
+    #: Pairs of players who met more than once.
+    repeated_pairs: int
+    #: Meetings beyond each pair's first, summed over the pairs.
+    repeated_meetings: int
+    #: The most times any pair met (0 without any table).
+    max_meetings: int
+    #: The fewest and the most seats at tables of 3 or 5 among the players.
+    odd_seats_min: int
+    odd_seats_max: int
+    #: Times a player sat at a seat position (North, East...) he had had before.
+    seat_repeats: int
+
+    def summary(self) -> str:
+        return (
+            f"{self.players} players, {self.rounds} rounds: "
+            f"{self.repeated_pairs} repeated pairs ({self.repeated_meetings} repeated "
+            f"meetings), worst pair met {self.max_meetings} times, "
+            f"seats at tables of 3 or 5 per player {self.odd_seats_min}-{self.odd_seats_max}, "
+            f"{self.seat_repeats} repeated seat positions"
+        )
+
+
+def quality(rounds: Sequence[Sequence[Sequence[int]]]) -> DrawQuality:
+    """Measure a schedule: repeated meetings, odd-table spread, seat repeats."""
+    counts = meeting_counts(rounds)
+    odd = odd_table_counts(rounds)
+    players = sorted({p for r in rounds for table in r for p in table})
+    seats: set[tuple[int, int]] = set()
+    seat_repeats = 0
+    for round_tables in rounds:
+        for table in round_tables:
+            for position, player in enumerate(table):
+                if (player, position) in seats:
+                    seat_repeats += 1
+                seats.add((player, position))
+    odd_seats = [odd.get(p, 0) for p in players] or [0]
+    return DrawQuality(
+        rounds=len(rounds),
+        players=len(players),
+        repeated_pairs=sum(1 for c in counts.values() if c > 1),
+        repeated_meetings=sum(c - 1 for c in counts.values() if c > 1),
+        max_meetings=max(counts.values(), default=0),
+        odd_seats_min=min(odd_seats),
+        odd_seats_max=max(odd_seats),
+        seat_repeats=seat_repeats,
+    )
+
+
+# --------------------------------------------------------------------------- one round
+
+
+def _round_search(
+    n: int,
+    sizes: list[int],
+    weights: list[int],
+    penalty: list[int],
+    rng: random.Random,
+    iterations: int,
+) -> list[list[int]]:
+    """Tables (of indices 0..n-1) minimising pair weights plus odd-table penalties.
+
+    ``weights[a * n + b]`` is what seating a and b together costs (symmetric, 0
+    on the diagonal); ``penalty[a]`` what seating a at a table of 3 or 5 costs.
+    Greedy construction, then a tabu search over swaps of two players between
+    tables, restarted from a new greedy draw when it stalls.
+    """
+    k = len(sizes)
+    odd = [size != 4 for size in sizes]
+    odd_seats = sum(size for size in sizes if size != 4)
+    floor = sum(sorted(penalty)[:odd_seats])  # no draw costs less
+    best_tables: list[list[int]] = []
+    best_cost = None
+    used = 0
+    while used < iterations and best_cost != floor:
+        # Greedy: players in random order, each at the cheapest table with room.
+        order = list(range(n))
+        rng.shuffle(order)
+        tables: list[list[int]] = [[] for _ in sizes]
+        for x in order:
+            choice, low, ties = -1, None, 0
+            for t in range(k):
+                if len(tables[t]) == sizes[t]:
+                    continue
+                row = x * n
+                cost = sum(weights[row + y] for y in tables[t]) + (penalty[x] if odd[t] else 0)
+                if low is None or cost < low:
+                    choice, low, ties = t, cost, 1
+                elif cost == low:
+                    ties += 1
+                    if rng.randrange(ties) == 0:
+                        choice = t
+            tables[choice].append(x)
+        tables, cost, spent = _round_tabu(
+            n, tables, odd, weights, penalty, floor, rng, iterations - used
+        )
+        used += spent + 1
+        if best_cost is None or cost < best_cost:
+            best_tables, best_cost = tables, cost
+    return best_tables
+
+
+def _round_tabu(
+    n: int,
+    tables: list[list[int]],
+    odd: list[bool],
+    weights: list[int],
+    penalty: list[int],
+    floor: int,
+    rng: random.Random,
+    budget: int,
+) -> tuple[list[list[int]], int, int]:
+    """Tabu search from ``tables``: (best tables, their cost, iterations spent)."""
+    k = len(tables)
+    where = [0] * n
+    for t, table in enumerate(tables):
+        for x in table:
+            where[x] = t
+    # sums[x][t]: what x costs with the players of table t (x itself excluded).
+    sums = [[sum(weights[x * n + y] for y in table) for table in tables] for x in range(n)]
+    cost = sum(sums[x][where[x]] for x in range(n)) // 2
+    cost += sum(penalty[x] for x in range(n) if odd[where[x]])
+    best_cost, best_tables = cost, [list(t) for t in tables]
+    tabu = [0] * (n * k)  # tabu[x * k + t]: x may not go back to t before this iteration
+    last_gain = 0
+    it = 0
+    while it < budget and best_cost != floor and it - last_gain < ROUND_STALL:
+        it += 1
+        even_penalties = [penalty[x] for x in range(n) if not odd[where[x]]]
+        low_even = min(even_penalties) if even_penalties else 0
+        candidates = [
+            x for x in range(n) if sums[x][where[x]] or (odd[where[x]] and penalty[x] > low_even)
+        ]
+        move, low, ties = None, None, 0
+        for a in candidates:
+            ta = where[a]
+            sa = sums[a]
+            row = a * n
+            leave_a = sa[ta]
+            for b in range(n):
+                tb = where[b]
+                if tb == ta:
+                    continue
+                sb = sums[b]
+                delta = sa[tb] - leave_a + sb[ta] - sb[tb] - 2 * weights[row + b]
+                if odd[ta] != odd[tb]:
+                    delta += penalty[b] - penalty[a] if odd[ta] else penalty[a] - penalty[b]
+                if (tabu[a * k + tb] > it or tabu[b * k + ta] > it) and cost + delta >= best_cost:
+                    continue
+                if low is None or delta < low:
+                    move, low, ties = (a, b), delta, 1
+                elif delta == low:
+                    ties += 1
+                    if rng.randrange(ties) == 0:
+                        move = (a, b)
+        if move is None:
+            break
+        a, b = move
+        ta, tb = where[a], where[b]
+        tables[ta][tables[ta].index(a)] = b
+        tables[tb][tables[tb].index(b)] = a
+        where[a], where[b] = tb, ta
+        for x in range(n):
+            wa, wb = weights[x * n + a], weights[x * n + b]
+            sums[x][ta] += wb - wa
+            sums[x][tb] += wa - wb
+        cost += low
+        tabu[a * k + ta] = it + rng.randint(3, 10)
+        tabu[b * k + tb] = it + rng.randint(3, 10)
+        if cost < best_cost:
+            best_cost, best_tables = cost, [list(t) for t in tables]
+            last_gain = it
+    return best_tables, best_cost, it
+
+
+def _present(players: Iterable[int]) -> list[int]:
+    listed = list(players)
+    present = sorted(set(listed))
+    if len(present) != len(listed):
+        raise DrawError("A player is listed twice among those present.")
+    return present
+
+
+def _check_round(round_tables: Sequence[Sequence[int]]) -> None:
+    seated = [p for table in round_tables for p in table]
+    if len(seated) != len(set(seated)):
+        raise DrawError("A player is seated twice in the same round.")
+
+
+def draw_round(
+    players: Iterable[int],
+    history: Sequence[Sequence[Sequence[int]]] = (),
+    *,
+    seed: int | str | None = 0,
+    iterations: int = ROUND_ITERATIONS,
+) -> Round:
+    """Draw the next round's tables for the ``players`` present.
+
+    ``history`` holds the previous rounds' tables (each in seat order); it may
+    name players who are no longer present. Returns the tables, each listing
+    its players in seat order (North, East, South, West, fifth).
+    """
+    present = _present(players)
+    sizes = table_sizes(len(present))
+    for round_tables in history:
+        _check_round(round_tables)
+    rng = random.Random(seed)
+    tables = _draw_indices(present, sizes, history, rng, iterations)
+    return _assign_seats([[present[x] for x in table] for table in tables], history, rng)
+
+
+def _draw_indices(
+    present: list[int],
+    sizes: list[int],
+    history: Sequence[Sequence[Sequence[int]]],
+    rng: random.Random,
+    iterations: int,
+) -> list[list[int]]:
+    n = len(present)
+    index = {p: i for i, p in enumerate(present)}
+    weights = [0] * (n * n)
+    for (a, b), times in meeting_counts(history).items():
+        if a in index and b in index:
+            i, j = index[a], index[b]
+            weights[i * n + j] = weights[j * n + i] = _again(times)
+    # The spread of odd-table seats is a rule, met first: one seat more at a
+    # table of 3 or 5 costs more than all the meetings of a round can, so the
+    # odd tables go to the players who had them least, and the meetings decide
+    # only among those.
+    pairs = sum(size * (size - 1) // 2 for size in sizes)
+    unit = 1 + sum(sorted(weights, reverse=True)[: 2 * pairs])
+    odd = odd_table_counts(history)
+    penalty = [odd.get(p, 0) * unit for p in present]
+    return _round_search(n, sizes, weights, penalty, rng, iterations)
+
+
+# --------------------------------------------------------------------------- seats
+
+
+def _assign_seats(
+    round_tables: list[list[int]],
+    history: Sequence[Sequence[Sequence[int]]],
+    rng: random.Random,
+) -> Round:
+    """Order each table's players so that each gets the seats he had least often."""
+    seat_counts: dict[tuple[int, int], int] = {}
+    for past in history:
+        for table in past:
+            for position, player in enumerate(table):
+                seat_counts[player, position] = seat_counts.get((player, position), 0) + 1
+    result = []
+    for table in round_tables:
+        players = sorted(table)
+        rng.shuffle(players)  # ties go to a random order
+        best, low = players, None
+        for order in itertools.permutations(players):
+            counts = [seat_counts.get((p, pos), 0) for pos, p in enumerate(order)]
+            key = (sum(counts), sum(c * c for c in counts))
+            if low is None or key < low:
+                best, low = list(order), key
+        result.append(best)
+    return result
+
+
+# --------------------------------------------------------------------------- schedules
+
+
+def _field(q: int) -> tuple[list[list[int]], list[list[int]]] | None:
+    """Addition and multiplication tables of GF(q), elements 0..q-1; None if q is no
+    prime power. An element is a polynomial over GF(p) written in base p."""
+    p = next((d for d in range(2, q + 1) if q % d == 0), None)
+    if p is None:
+        return None
+    degree, rest = 0, q
+    while rest % p == 0:
+        rest //= p
+        degree += 1
+    if rest != 1:
+        return None
+
+    def digits(x: int) -> list[int]:
+        return [(x // p**i) % p for i in range(degree)]
+
+    def number(ds: Sequence[int]) -> int:
+        return sum(d * p**i for i, d in enumerate(ds))
+
+    add = [
+        [number([(a + b) % p for a, b in zip(digits(x), digits(y))]) for y in range(q)]
+        for x in range(q)
+    ]
+
+    def poly_mul(a: list[int], b: list[int]) -> list[int]:
+        out = [0] * (len(a) + len(b) - 1)
+        for i, x in enumerate(a):
+            for j, y in enumerate(b):
+                out[i + j] = (out[i + j] + x * y) % p
+        return out
+
+    def reduce(a: list[int], modulus: list[int]) -> list[int]:
+        a = list(a)
+        m = len(modulus) - 1  # modulus is monic
+        for i in range(len(a) - 1, m - 1, -1):
+            factor = a[i]
+            if factor:
+                for j in range(m + 1):
+                    a[i - m + j] = (a[i - m + j] - factor * modulus[j]) % p
+        return (a + [0] * m)[:m]
+
+    # An irreducible monic polynomial of the right degree: no monic factor of
+    # degree 1 .. degree // 2 divides it.
+    modulus = [0] * degree + [1]
+    if degree > 1:
+        for low in range(p**degree):
+            candidate = digits(low) + [1]
+            if all(
+                any(reduce(candidate, number_digits + [1]))
+                for d in range(1, degree // 2 + 1)
+                for number_digits in ([(c // p**i) % p for i in range(d)] for c in range(p**d))
+            ):
+                modulus = candidate
+                break
+    mul = [
+        [
+            number(reduce(poly_mul(digits(x), digits(y)), modulus)) if degree > 1 else x * y % p
+            for y in range(q)
+        ]
+        for x in range(q)
+    ]
+    return add, mul
+
+
+def _constructed_rounds(n: int) -> list[list[list[int]]]:
+    """Rounds of tables of 4 where nobody meets twice, for n = 4q, q a prime power >= 4.
+
+    Players (i, x), i in 0..3, x in GF(q), are numbered i * q + x. In round r,
+    table t seats (i, t + i * r) for i = 0..3: two players (i, x) and (j, y)
+    meet when x - y = (i - j) r, which happens for exactly one r (a resolvable
+    transversal design TD(4, q)). For q = 4 the four groups {(i, x)} make a
+    fifth round (the affine plane of order 4).
+    """
+    if n % 4 or n < 16:
+        return []
+    q = n // 4
+    field = _field(q)
+    if field is None:
+        return []
+    add, mul = field
+    rounds = [[[i * q + add[t][mul[i][r]] for i in range(4)] for t in range(q)] for r in range(q)]
+    if q == 4:
+        rounds.append([[i * q + x for x in range(q)] for i in range(4)])
+    return rounds
+
+
+def draw_schedule(
+    n_players: int,
+    rounds: int,
+    *,
+    seed: int | str | None = 0,
+    constructions: bool = True,
+    iterations: int = SCHEDULE_ITERATIONS,
+) -> list[Round]:
+    """Draw ``rounds`` rounds in advance for players numbered 1 to ``n_players``.
+
+    ``constructions=False`` skips the finite-geometry schedules and always
+    searches; ``iterations`` bounds the schedule's tabu search.
+    """
+    sizes = table_sizes(n_players)
+    if rounds < 0:
+        raise DrawError("The number of rounds cannot be negative.")
+    rng = random.Random(seed)
+    n = n_players
+    built = _constructed_rounds(n) if constructions else []
+    if rounds and len(built) >= rounds:
+        # Relabel the players at random, pick and shuffle rounds and tables.
+        label = list(range(n))
+        rng.shuffle(label)
+        chosen = rng.sample(built, rounds)
+        schedule = []
+        for r in chosen:
+            tables = [[label[x] for x in table] for table in r]
+            rng.shuffle(tables)
+            schedule.append(tables)
+    else:
+        schedule = []
+        for _ in range(rounds):
+            schedule.append(_draw_indices(list(range(n)), sizes, schedule, rng, ROUND_ITERATIONS))
+        if rounds > 1 and quality(schedule).repeated_pairs:
+            schedule = _schedule_tabu(n, schedule, rng, iterations)
+    # Seats last, round after round, players numbered from 1.
+    result: list[Round] = []
+    for r in schedule:
+        result.append(_assign_seats([[x + 1 for x in table] for table in r], result, rng))
+    return result
+
+
+def _schedule_tabu(
+    n: int, schedule: list[list[list[int]]], rng: random.Random, iterations: int
+) -> list[list[list[int]]]:
+    """Reduce a schedule's repeated meetings by swapping two players of a round.
+
+    The cost of a pair that met m times is the sum of ``_again(k)`` for k < m.
+    Only swaps between two tables of 4, or between two odd tables, are made,
+    so who sits at the tables of 3 and 5 in each round (chosen round by round
+    for an even spread: nobody twice before everybody once) never changes.
+
+    Each iteration makes the best non-tabu swap among those moving a player of
+    a repeated pair (a random sample of them when there are many); when no
+    better schedule came for a while, the search goes back to the best one
+    found and shakes it with random swaps. It stops early at the lowest cost
+    the numbers of pairs allow.
+    """
+    R = len(schedule)
+    k = max(len(r) for r in schedule)
+    again = [_again(i) for i in range(R + 1)]
+    owed = [0]  # owed[m]: the cost of a pair that met m times
+    for i in range(R + 1):
+        owed.append(owed[-1] + again[i])
+    pairs = n * (n - 1) // 2
+    meetings = sum(len(t) * (len(t) - 1) // 2 for r in schedule for t in r)
+    times, extra = divmod(meetings, pairs)
+    floor = extra * owed[times + 1] + (pairs - extra) * owed[times]
+
+    tables: list[list[list[int]]] = []
+    where: list[list[int]] = []
+    meet: list[int] = []
+
+    def load(source: list[list[list[int]]]) -> None:
+        tables[:] = [[list(t) for t in r] for r in source]
+        where[:] = [[0] * n for _ in range(R)]
+        meet[:] = [0] * (n * n)
+        for r in range(R):
+            for t, table in enumerate(tables[r]):
+                for x in table:
+                    where[r][x] = t
+                for a, b in itertools.permutations(table, 2):
+                    meet[a * n + b] += 1
+
+    def total() -> int:
+        return sum(owed[meet[a * n + b]] for a in range(n) for b in range(a + 1, n))
+
+    def apply(r: int, a: int, b: int) -> None:
+        ta, tb = where[r][a], where[r][b]
+        table_a, table_b = tables[r][ta], tables[r][tb]
+        for c in table_a:
+            if c != a:
+                meet[a * n + c] -= 1
+                meet[c * n + a] -= 1
+                meet[b * n + c] += 1
+                meet[c * n + b] += 1
+        for c in table_b:
+            if c != b:
+                meet[b * n + c] -= 1
+                meet[c * n + b] -= 1
+                meet[a * n + c] += 1
+                meet[c * n + a] += 1
+        table_a[table_a.index(a)] = b
+        table_b[table_b.index(b)] = a
+        where[r][a], where[r][b] = tb, ta
+
+    def delta(r: int, a: int, b: int) -> int:
+        d = 0
+        ra, rb = a * n, b * n
+        for c in tables[r][where[r][a]]:
+            if c != a:
+                d += again[meet[rb + c]] - again[meet[ra + c] - 1]
+        for c in tables[r][where[r][b]]:
+            if c != b:
+                d += again[meet[ra + c]] - again[meet[rb + c] - 1]
+        return d
+
+    def odd(r: int, x: int) -> bool:
+        return len(tables[r][where[r][x]]) != 4
+
+    load(schedule)
+    cost = total()
+    best_cost, best = cost, [[list(t) for t in r] for r in tables]
+    tabu = [0] * (R * n * k)  # tabu[(r * n + x) * k + t]: x may not go back to t in round r
+    last_gain = 0
+    for it in range(1, iterations + 1):
+        if best_cost == floor:
+            break
+        if it - last_gain > SCHEDULE_STALL:
+            # Back to the best schedule, shaken by a few random swaps.
+            load(best)
+            for _ in range(max(2, n // 8)):
+                r = rng.randrange(R)
+                a, b = rng.sample(range(n), 2)
+                if where[r][a] != where[r][b] and odd(r, a) == odd(r, b):
+                    apply(r, a, b)
+            cost = total()
+            last_gain = it
+        conflicted = [
+            (r, a)
+            for r in range(R)
+            for table in tables[r]
+            for a in table
+            if any(meet[a * n + c] > 1 for c in table if c != a)
+        ]
+        if len(conflicted) > SCHEDULE_SAMPLE:
+            conflicted = rng.sample(conflicted, SCHEDULE_SAMPLE)
+        move: tuple[int, int, int] | None = None
+        low, ties = 0, 0
+        for r, a in conflicted:
+            wr = where[r]
+            ta = wr[a]
+            odd_a = odd(r, a)
+            for b in range(n):
+                tb = wr[b]
+                if tb == ta:
+                    continue
+                if odd(r, b) != odd_a:
+                    continue
+                d = delta(r, a, b)
+                if cost + d >= best_cost and (
+                    tabu[(r * n + a) * k + tb] > it or tabu[(r * n + b) * k + ta] > it
+                ):
+                    continue
+                if move is None or d < low:
+                    move, low, ties = (r, a, b), d, 1
+                elif d == low:
+                    ties += 1
+                    if rng.randrange(ties) == 0:
+                        move = (r, a, b)
+        if move is None:
+            last_gain = it - SCHEDULE_STALL  # nothing to do: shake at once
+            continue
+        r, a, b = move
+        ta, tb = where[r][a], where[r][b]
+        apply(r, a, b)
+        tabu[(r * n + a) * k + ta] = it + rng.randint(4, 20)
+        tabu[(r * n + b) * k + tb] = it + rng.randint(4, 20)
+        cost += low
+        if cost < best_cost:
+            best_cost, best = cost, [[list(t) for t in r] for r in tables]
+            last_gain = it
+    return best
