@@ -1,0 +1,312 @@
+"""The table draw (``tournaments.draw``, pure Python) and its ``draw_tables`` command.
+
+No database: the draw module imports nothing from Django, and the command runs
+without system checks or queries. Timings are printed by the command, never
+asserted here.
+"""
+
+import json
+from collections import Counter
+
+import pytest
+from django.core.management import call_command
+from django.core.management.base import CommandError
+
+from tournaments import draw
+from tournaments.draw import (
+    DrawError,
+    draw_round,
+    draw_schedule,
+    meeting_counts,
+    odd_table_counts,
+    quality,
+    repeats,
+    swap,
+    table_sizes,
+)
+
+EXPECTED_SIZES = {
+    3: [3],
+    4: [4],
+    5: [5],
+    6: [3, 3],
+    7: [4, 3],
+    8: [4, 4],
+    9: [4, 5],
+    10: [5, 5],
+    11: [4, 4, 3],
+    12: [4, 4, 4],
+    13: [4, 4, 5],
+    14: [4, 5, 5],
+    15: [5, 5, 5],
+    16: [4, 4, 4, 4],
+    17: [4, 4, 4, 5],
+    18: [4, 4, 5, 5],
+    19: [4, 5, 5, 5],
+    20: [4] * 5,
+    21: [4] * 4 + [5],
+    22: [4] * 3 + [5] * 2,
+    23: [4] * 2 + [5] * 3,
+    24: [4] * 6,
+    25: [4] * 5 + [5],
+    26: [4] * 4 + [5] * 2,
+    27: [4] * 3 + [5] * 3,
+    28: [4] * 7,
+    29: [4] * 6 + [5],
+    30: [4] * 5 + [5] * 2,
+}
+
+
+def assert_seated_once(round_tables, players):
+    seated = [p for table in round_tables for p in table]
+    assert sorted(seated) == sorted(players)
+    assert sorted(len(t) for t in round_tables) == sorted(table_sizes(len(players)))
+
+
+# ---------------------------------------------------------------- sizes
+
+
+@pytest.mark.parametrize("n", range(3, 31))
+def test_table_sizes(n):
+    sizes = table_sizes(n)
+    assert sizes == EXPECTED_SIZES[n]
+    assert sum(sizes) == n
+    # Tables of 3 only where 4s and 5s cannot seat everybody.
+    assert (3 in sizes) == (n in {3, 6, 7, 11})
+
+
+@pytest.mark.parametrize("n", [-1, 0, 1, 2])
+def test_too_few_players(n):
+    with pytest.raises(DrawError):
+        table_sizes(n)
+    with pytest.raises(DrawError):
+        draw_round(range(n))
+
+
+def test_the_module_imports_no_django():
+    with open(draw.__file__, encoding="utf-8") as module:
+        source = module.read()
+    assert "django" not in source.replace("no Django", "")
+
+
+# ---------------------------------------------------------------- one round
+
+
+@pytest.mark.parametrize("n", [3, 5, 6, 7, 11, 13, 17, 18, 23, 30])
+def test_everybody_seated_once_each_round(n):
+    players = list(range(101, 101 + n))
+    history = []
+    for r in range(4):
+        tables = draw_round(players, history, seed=r)
+        assert_seated_once(tables, players)
+        history.append(tables)
+
+
+def test_same_seed_same_draw_other_seed_other_draw():
+    history = [draw_round(range(1, 23), seed="a")]
+    first = draw_round(range(1, 23), history, seed="x")
+    assert draw_round(range(1, 23), history, seed="x") == first
+    assert draw_round(range(1, 23), history, seed="y") != first
+    # Searches are bounded by iterations, never by the clock.
+    assert draw_schedule(13, 3, seed=5, iterations=150) == draw_schedule(
+        13, 3, seed=5, iterations=150
+    )
+    assert draw_schedule(13, 3, seed=5, iterations=150) != draw_schedule(
+        13, 3, seed=6, iterations=150
+    )
+
+
+def test_players_may_be_given_in_any_order():
+    assert draw_round([5, 3, 9, 1, 7], seed=1) == draw_round([1, 3, 5, 7, 9], seed=1)
+    with pytest.raises(DrawError):
+        draw_round([1, 2, 3, 3], seed=1)
+
+
+def test_a_round_avoids_the_pairs_that_met():
+    history = []
+    for r in range(4):
+        tables = draw_round(range(1, 25), history, seed=r)
+        assert repeats(history, tables) == []
+        history.append(tables)
+
+
+def test_withdrawals_and_late_arrivals():
+    history = [draw_round(range(1, 21), seed=1)]
+    history.append(draw_round(range(1, 21), history, seed=2))
+    # Round 3: players 4 and 11 withdrew, 21 and 22 arrived.
+    present = [p for p in range(1, 23) if p not in (4, 11)]
+    third = draw_round(present, history, seed=3)
+    seated = {p for table in third for p in table}
+    assert 4 not in seated and 11 not in seated
+    assert {21, 22} <= seated
+    assert_seated_once(third, present)
+    assert repeats(history, third) == []
+    # Round 4: player 4 is back; nobody has met twice yet.
+    history.append(third)
+    fourth = draw_round(present + [4], history, seed=4)
+    assert_seated_once(fourth, present + [4])
+    assert quality(history + [fourth]).max_meetings == 1
+
+
+# ---------------------------------------------------------------- schedules
+
+
+@pytest.mark.parametrize(
+    ("n", "rounds"), [(16, 5), (20, 5), (24, 5), (32, 6), (40, 7)], ids=lambda v: str(v)
+)
+def test_no_repeated_meeting_in_the_target_schedules(n, rounds):
+    schedule = draw_schedule(n, rounds, seed=11)
+    assert len(schedule) == rounds
+    for tables in schedule:
+        assert_seated_once(tables, range(1, n + 1))
+    assert quality(schedule).repeated_pairs == 0
+
+
+@pytest.mark.parametrize(("n", "rounds"), [(16, 5), (20, 5), (24, 5)])
+def test_the_search_alone_finds_them_too(n, rounds):
+    """Without the finite-geometry constructions, the tabu search reaches zero."""
+    schedule = draw_schedule(n, rounds, seed=3, constructions=False)
+    assert quality(schedule).repeated_pairs == 0
+
+
+@pytest.mark.parametrize("n", [16, 20, 28, 32, 36])
+def test_constructions_meet_nobody_twice(n):
+    built = draw._constructed_rounds(n)
+    assert len(built) == (5 if n == 16 else n // 4)
+    assert quality(built).max_meetings == 1
+    assert draw._constructed_rounds(24) == []  # 6 is no prime power
+
+
+@pytest.mark.parametrize(("n", "rounds"), [(13, 5), (17, 6)])
+def test_few_repeats_where_none_is_impossible(n, rounds):
+    schedule = draw_schedule(n, rounds, seed=2)
+    for tables in schedule:
+        assert_seated_once(tables, range(1, n + 1))
+    q = quality(schedule)
+    # Lower bounds: 32 repeated meetings for both (pairs seated vs pairs that exist).
+    assert 32 <= q.repeated_meetings <= 50
+    assert q.max_meetings <= 3
+
+
+# ---------------------------------------------------------------- odd tables
+
+
+def test_nobody_at_a_table_of_5_twice_before_everybody_once():
+    # 17 players: one table of 5 a round. Three rounds seat 15 players there, all different.
+    schedule = draw_schedule(17, 3, seed=4, iterations=300)
+    assert max(odd_table_counts(schedule).values()) == 1
+    # A fourth round gives 20 seats to 17 players: the two who never sat there
+    # do now, with three who had once; nobody has three.
+    schedule = draw_schedule(17, 4, seed=4, iterations=300)
+    counts = odd_table_counts(schedule)
+    assert sorted(Counter(counts[p] for p in range(1, 18)).items()) == [(1, 14), (2, 3)]
+    first_three = odd_table_counts(schedule[:3])
+    for table in schedule[3]:
+        if len(table) == 5:
+            assert sum(1 for p in table if p not in first_three) == 2
+
+
+def test_round_by_round_spread_follows_the_counts():
+    players = list(range(1, 23))  # two tables of 5 a round
+    history = []
+    for r in range(4):
+        history.append(draw_round(players, history, seed=r))
+        counts = [odd_table_counts(history).get(p, 0) for p in players]
+        assert max(counts) - min(counts) <= 1
+    # A late arrival has sat at no table of 5: he is among the first to go there.
+    late = draw_round(players + [23], history, seed=9)
+    assert any(23 in table for table in late if len(table) == 5)
+
+
+def test_tables_of_3_spread_too():
+    history = []
+    for r in range(4):  # 7 players: one table of 3 a round, 12 seats in 4 rounds
+        history.append(draw_round(range(1, 8), history, seed=r))
+        counts = [odd_table_counts(history).get(p, 0) for p in range(1, 8)]
+        assert max(counts) - min(counts) <= 1
+
+
+# ---------------------------------------------------------------- seats
+
+
+def distinct_seats(schedule, player):
+    return len({t.index(player) for tables in schedule for t in tables if player in t})
+
+
+def test_seats_rotate():
+    # Four rounds at tables of 4: each player's seats vary. (All four seats for
+    # everybody is not always possible: four players who all sat North before
+    # may share a table.)
+    schedule = draw_schedule(16, 4, seed=8)
+    assert all(distinct_seats(schedule, p) >= 3 for p in range(1, 17))
+    assert quality(schedule).seat_repeats <= 8
+    # Second round: nobody keeps his seat when the table allows it.
+    two = draw_schedule(16, 2, seed=8)
+    assert quality(two).seat_repeats <= 1
+
+
+def test_seats_rotate_round_by_round():
+    history = []
+    for r in range(4):
+        history.append(draw_round(range(1, 21), history, seed=r))
+    assert all(distinct_seats(history, p) >= 3 for p in range(1, 21))
+    assert quality(history).seat_repeats <= 10
+
+
+# ---------------------------------------------------------------- the organiser's tools
+
+
+def test_repeats_and_swap():
+    history = [[[1, 2, 3, 4], [5, 6, 7, 8]], [[1, 5, 2, 6], [3, 7, 4, 8]]]
+    assert meeting_counts(history)[1, 2] == 2
+    proposed = [[1, 3, 6, 8], [2, 4, 5, 7]]
+    assert repeats(history, proposed) == [
+        (1, 3, 1),
+        (1, 6, 1),
+        (2, 4, 1),
+        (2, 5, 1),
+        (3, 8, 1),
+        (4, 7, 1),
+        (5, 7, 1),
+        (6, 8, 1),
+    ]
+    # The organiser tries swapping 3 and 2: 1 and 2 would meet a third time.
+    swapped = swap(proposed, 3, 2)
+    assert swapped == [[1, 2, 6, 8], [3, 4, 5, 7]]
+    assert (1, 2, 2) in repeats(history, swapped)
+    with pytest.raises(DrawError):
+        swap(proposed, 1, 99)
+
+
+def test_quality_summary():
+    q = quality([[[1, 2, 3, 4]], [[1, 2, 3, 5, 6]]])
+    assert (q.repeated_pairs, q.repeated_meetings, q.max_meetings) == (3, 3, 2)
+    assert (q.odd_seats_min, q.odd_seats_max) == (0, 1)
+    assert q.seat_repeats == 3
+    assert "3 repeated pairs" in q.summary()
+
+
+# ---------------------------------------------------------------- the command
+
+
+def test_the_command_prints_json_and_a_summary(capsys):
+    call_command("draw_tables", players=14, rounds=3, seed="7")
+    out, err = capsys.readouterr()
+    schedule = json.loads(out)["rounds"]
+    assert len(schedule) == 3
+    for tables in schedule:
+        assert_seated_once(tables, range(1, 15))
+    assert schedule == draw_schedule(14, 3, seed=7)
+    assert "repeated pairs" in err and "worst pair met" in err and " s" in err
+
+
+def test_the_command_round_by_round(capsys):
+    call_command("draw_tables", "--players", "12", "--rounds", "2", "--incremental")
+    out, err = capsys.readouterr()
+    assert len(json.loads(out)["rounds"]) == 2
+    assert "round by round" in err and "last round" in err
+
+
+def test_the_command_refuses_too_few_players():
+    with pytest.raises(CommandError):
+        call_command("draw_tables", players=2, rounds=1)
