@@ -11,7 +11,7 @@ nothing: the club corrects the hands on the sheet pages.
 from django.core.management.base import BaseCommand, CommandError
 
 from clubs.models import Club
-from scoresheet.audit import check_sheet
+from scoresheet.rules_check import check_sheet
 from scoresheet.models import Sheet
 
 
