@@ -4,6 +4,7 @@ it names (``add_error``). A season's house rules are the fields and checks of
 ``clubs.rules_forms``, the same as a new sheet's "other rules"."""
 
 from django import forms
+from django.contrib.auth import get_user_model, password_validation
 from django.utils.translation import gettext_lazy as _
 
 from clubs.models import Player, Role
@@ -49,20 +50,56 @@ class ClubSettingsForm(forms.Form):
 
 
 class AddMemberForm(forms.Form):
-    username_or_email = forms.CharField(
-        label=_("Username or email"),
+    """Invite an email address: its owner becomes a member once they accept."""
+
+    email = forms.EmailField(
+        label=_("Email address"),
         max_length=254,
         help_text=_(
-            "An email address nobody uses here creates a login and mails it an "
-            "invitation to choose a password."
+            "We mail an invitation to this address; its owner joins the club when they "
+            "accept it (with their login, or a new one)."
         ),
-        widget=forms.TextInput(
+        widget=forms.EmailInput(
             attrs={"autocomplete": "off", "autocapitalize": "none", "spellcheck": "false"}
         ),
     )
     role = forms.ChoiceField(
         label=_("Role"), choices=Role.choices, initial=Role.MEMBER, widget=forms.RadioSelect
     )
+
+
+class AcceptInvitationForm(forms.Form):
+    """A new login for an invited address: its password, twice."""
+
+    password1 = forms.CharField(
+        label=_("Password"),
+        strip=False,
+        max_length=4096,
+        widget=forms.PasswordInput(attrs={"autocomplete": "new-password"}),
+    )
+    password2 = forms.CharField(
+        label=_("Password again"),
+        strip=False,
+        max_length=4096,
+        widget=forms.PasswordInput(attrs={"autocomplete": "new-password"}),
+    )
+
+    def __init__(self, data=None, *, email):
+        super().__init__(data)
+        self.email = email
+
+    def clean(self):
+        data = super().clean()
+        one, two = data.get("password1"), data.get("password2")
+        if one and two and one != two:
+            self.add_error("password2", _("The two passwords differ."))
+        elif one:
+            user = get_user_model()(username=self.email.split("@")[0], email=self.email)
+            try:
+                password_validation.validate_password(one, user)
+            except forms.ValidationError as error:
+                self.add_error("password1", error)
+        return data
 
 
 class MemberForm(forms.Form):
@@ -87,7 +124,7 @@ class MemberForm(forms.Form):
             prefix=f"m{membership.pk}",
             initial={"role": membership.role, "player": self.current_player},
         )
-        user = membership.user.get_username()
+        user = getattr(membership, "display_name", "") or membership.user.email
         form_id = f"member-{membership.pk}"
         # A player linked to another login is left out: unlink it there first.
         free = [p.pk for p in players if linked.get(p.pk) in (None, membership.user_id)]

@@ -48,8 +48,9 @@ def club_view(level: str):
 
     A members-only club, to anyone but its members, answers as an unknown slug
     does: 404 for a logged-in stranger and for reads, the login page for an
-    anonymous user on a score or manage URL (its existence is not revealed). A public club: the login page for an anonymous
-    user who needs more than read; 403 for a logged-in user lacking the role.
+    anonymous user on a score or manage URL (its existence is not revealed). A
+    public club: the login page for an anonymous user who needs more than read;
+    403 for a logged-in user lacking the role.
     """
 
     def decorator(view):

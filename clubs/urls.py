@@ -3,7 +3,7 @@ and "My account" (``account_patterns``: ``profile``, outside any club)."""
 
 from django.urls import path
 
-from clubs import views
+from clubs import invitation_views, views
 
 app_name = "manage"
 
@@ -15,11 +15,16 @@ urlpatterns = [
     path(manage + "members/", views.members, name="members"),
     path(member, views.member_update, name="member"),
     path(member + "remove/", views.member_remove, name="member_remove"),
-    path(member + "invite/", views.member_invite, name="member_invite"),
+    path(
+        manage + "members/invitations/<int:invitation_id>/",
+        views.invitation,
+        name="invitation",
+    ),
     path(manage + "seasons/", views.seasons, name="seasons"),
     path(manage + "seasons/<int:season_id>/", views.season_edit, name="season"),
 ]
 
 account_patterns = [
     path("accounts/profile/", views.profile, name="profile"),
+    path("invitations/<str:token>/", invitation_views.invitation, name="invitation"),
 ]

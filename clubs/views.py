@@ -16,7 +16,7 @@ from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST
 
-from clubs import services
+from clubs import invitations, services
 from clubs.forms import (
     AddMemberForm,
     ClubSettingsForm,
@@ -25,9 +25,11 @@ from clubs.forms import (
     add_club_error,
 )
 from clubs.models import Membership, Role
+from clubs.names import display_names
 from clubs.permissions import can, club_view
 from clubs.rules_forms import rules_parts
 from clubs.services import ClubError
+from core.exports import bad_request
 from core.idempotency import idempotent, once
 
 GET_POST = require_http_methods(["GET", "POST"])
@@ -78,9 +80,9 @@ class MemberRow:
         return bool(self.error or (self.form.is_bound and self.form.errors))
 
     @property
-    def invitation_pending(self) -> bool:
-        user = self.membership.user
-        return not user.has_usable_password() and user.last_login is None
+    def name(self) -> str:
+        """The linked player's name, else the login's full name, else its email."""
+        return self.membership.display_name
 
 
 @club_view("manage")
@@ -92,11 +94,11 @@ def members(request, slug):
     if add_form.is_bound and add_form.is_valid():
         members_url = reverse("manage:members", args=[club.slug])
         try:
-            membership = once(
+            invitation = once(
                 request,
-                lambda: services.add_member(
+                lambda: invitations.invite(
                     club,
-                    username_or_email=add_form.cleaned_data["username_or_email"],
+                    email=add_form.cleaned_data["email"],
                     role=add_form.cleaned_data["role"],
                     by=request.user,
                     request=request,
@@ -106,20 +108,14 @@ def members(request, slug):
         except ClubError as error:
             add_club_error(add_form, error)
         else:
-            values = {
-                "user": membership.user.get_username(),
-                "role": membership.get_role_display(),
-                "email": membership.user.email,
-            }
-            if membership.invitation:
-                text = _("%(user)s is now %(role)s; an invitation went to %(email)s.")
-            elif membership.invitation is False:
+            values = {"email": invitation.email, "role": invitation.get_role_display()}
+            if getattr(invitation, "sent", True):
+                text = _("An invitation to join as %(role)s went to %(email)s.")
+            else:
                 text = _(
-                    "%(user)s is now %(role)s, but the invitation could not be sent: "
+                    "The invitation to %(email)s could not be sent: "
                     "try “Send the invitation again” later."
                 )
-            else:
-                text = _("%(user)s is now %(role)s.")
             messages.success(request, text % values)
             return redirect("manage:members", club.slug)
     return _members_page(request, add_form=add_form)
@@ -143,9 +139,7 @@ def member_update(request, slug, membership_id):
         except ClubError as error:
             add_club_error(form, error)
         else:
-            messages.success(
-                request, _("%(user)s is saved.") % {"user": membership.user.get_username()}
-            )
+            messages.success(request, _("%(user)s is saved.") % {"user": _name(membership)})
             return _back_to_members(request)
     return _members_page(request, bound=form)
 
@@ -160,27 +154,42 @@ def member_remove(request, slug, membership_id):
         return _members_page(request, row_error=(membership.pk, error.message))
     messages.success(
         request,
-        _("%(user)s is no longer a member of the club.") % {"user": membership.user.get_username()},
+        _("%(user)s is no longer a member of the club.") % {"user": _name(membership)},
     )
     return _back_to_members(request)
 
 
 @club_view("manage")
 @require_POST
-def member_invite(request, slug, membership_id):
-    membership = _membership(request, membership_id)
-    try:
-        services.send_invitation(membership, by=request.user, request=request)
-    except ClubError as error:
-        return _members_page(request, row_error=(membership.pk, error.message))
-    messages.success(
-        request, _("The invitation went to %(email)s.") % {"email": membership.user.email}
+def invitation(request, slug, invitation_id):
+    """A pending invitation: ``action=resend`` (a new link) or ``action=cancel``."""
+    invitation = get_object_or_404(
+        request.club.invitations.filter(accepted_at__isnull=True), pk=invitation_id
     )
+    action = request.POST.get("action")
+    try:
+        if action == "resend":
+            invitations.resend(invitation, by=request.user, request=request)
+            text = _("The invitation went to %(email)s again.")
+        elif action == "cancel":
+            invitations.cancel(invitation, by=request.user)
+            text = _("The invitation to %(email)s is cancelled.")
+        else:
+            return bad_request(request)
+    except ClubError as error:
+        return _members_page(request, invitation_error=(invitation.pk, error.message))
+    messages.success(request, text % {"email": invitation.email})
     return redirect("manage:members", request.club.slug)
 
 
 def _membership(request, membership_id) -> Membership:
     return get_object_or_404(request.club.memberships.select_related("user"), pk=membership_id)
+
+
+def _name(membership) -> str:
+    user = membership.user
+    names = display_names(membership.club, [user], fallback=user.email or _("a member"))
+    return names[user.pk]
 
 
 def _players(club):
@@ -195,11 +204,17 @@ def _back_to_members(request):
     return redirect("manage:members", request.club.slug)
 
 
-def _members_page(request, *, add_form=None, bound=None, row_error=None):
+def _members_page(request, *, add_form=None, bound=None, row_error=None, invitation_error=None):
     club = request.club
     players, linked = _players(club)
+    by_user = {user_id: p.name for p in players if (user_id := linked.get(p.pk))}
     rows = []
-    for membership in club.memberships.select_related("user").order_by("user__username"):
+    memberships = list(club.memberships.select_related("user").order_by("user__email", "pk"))
+    for membership in memberships:
+        user = membership.user
+        membership.display_name = by_user.get(user.pk) or user.get_full_name().strip()
+        membership.display_name = membership.display_name or user.email or _("a member")
+    for membership in sorted(memberships, key=lambda m: m.display_name.casefold()):
         if bound is not None and bound.membership.pk == membership.pk:
             form = bound
         else:
@@ -209,6 +224,8 @@ def _members_page(request, *, add_form=None, bound=None, row_error=None):
     context = {
         "rows": rows,
         "row_errors": [row for row in rows if row.has_errors],
+        "invitations": list(club.invitations.filter(accepted_at__isnull=True)),
+        "invitation_error": invitation_error,
         "form": add_form or AddMemberForm(),
         "players_count": len(players),
         "section": "members",

@@ -15,7 +15,7 @@ from django.db import transaction
 from django.urls import get_resolver, reverse
 from django.urls.resolvers import URLResolver
 
-from clubs.models import Club, Membership, Player, Role, Season
+from clubs.models import Club, Invitation, Membership, Player, Role, Season
 from scoresheet import services
 from scoresheet.models import Hand, HandRevision, ScoreRow, Sheet
 
@@ -44,7 +44,7 @@ CLUB_URLS = {
     "manage:members": ("manage", "GP", ()),
     "manage:member": ("manage", "P", ("membership",)),
     "manage:member_remove": ("manage", "P", ("membership",)),
-    "manage:member_invite": ("manage", "P", ("membership",)),
+    "manage:invitation": ("manage", "P", ("invitation",)),
     "manage:seasons": ("manage", "GP", ()),
     "manage:season": ("manage", "GP", ("season",)),
 }
@@ -61,6 +61,7 @@ SITE_URLS = {
     "password_reset_complete": "all",
     "set_language": "redirect",  # a GET changes nothing and goes back
     "profile": "login",
+    "invitation": "404",  # an unknown token; tests/clubs/test_invitations.py has the rest
 }
 ALLOWED = {
     "read": {"member", "scorer", "manager"},
@@ -106,6 +107,10 @@ class World:
                 m = Membership.objects.create(club=club, user=self.users[role], role=role)
                 if role == "member":
                     self.clubs[slug]["membership"] = m
+        for slug, objects in self.clubs.items():
+            objects["invitation"] = Invitation.objects.create(
+                club=objects["club"], email=f"guest@{slug}.example.org", token_hash=slug
+            )
 
     def url(self, name, slug, objects_of=None):
         objects = self.clubs[objects_of or slug]
@@ -128,6 +133,7 @@ def state():
         list(Membership.objects.order_by("pk").values_list("pk", "role")),
         list(Season.objects.order_by("pk").values_list("pk", "name", "rules")),
         list(Club.objects.order_by("pk").values_list("pk", "name", "is_public")),
+        list(Invitation.objects.order_by("pk").values_list("pk", "token_hash")),
     )
 
 
@@ -214,9 +220,13 @@ def test_site_urls(world, client, who):
         kwargs = (
             {"uidb64": "MQ", "token": "set-password"} if name == "password_reset_confirm" else {}
         )
+        if name == "invitation":
+            kwargs = {"token": "not-a-token"}
         url = reverse(name, kwargs=kwargs)
         response = client.get(url)
-        if rule == "post":
+        if rule == "404":
+            ok = response.status_code == 404
+        elif rule == "post":
             ok = response.status_code == 405
         elif rule == "redirect":
             ok = response.status_code == 302

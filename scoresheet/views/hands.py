@@ -16,6 +16,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 from django.views.decorators.http import require_POST
 
+from clubs.names import display_names
 from clubs.permissions import can, club_view
 from core.explain_labels import render_explanation
 from core.formatting import format_number
@@ -179,8 +180,11 @@ def hand_detail(request, slug, sheet_id, number):
     ]
     numbers = list(sheet.hands.order_by("number").values_list("number", flat=True))
     index = numbers.index(hand.number)
+    # who wrote each entry, by a name and never a username (clubs.names)
+    by = display_names(request.club, {r.user for r in revisions}, fallback=_("a scorer"))
     history = [
-        {"revision": r, "changes": revision_changes(r, rules, table.names)} for r in revisions
+        {"revision": r, "changes": revision_changes(r, rules, table.names), "by": by.get(r.user_id)}
+        for r in revisions
     ]
     return render(
         request,

@@ -292,7 +292,7 @@ def test_hand_page(client, seeded):
     assert "40 (defence 51)" in html
     assert 'data-player="Dora">+234<' in html and 'data-player="Anna">−78<' in html
     assert "(25 + 4) × 2 + 20 poignée = 78 per defender; taker +234" in html
-    assert "Entered" in html and "by scorer" in html
+    assert "Entered" in html and "by a scorer" in html
     # only scorers see the buttons
     assert url("hand_edit", seeded, 5) not in html
     assert url("hand_delete", seeded, 5) not in html
