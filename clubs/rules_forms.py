@@ -6,7 +6,8 @@
   ("FFT: the official rules, rounded to 10, misère 10"), what differs from the
   defaults only;
 - ``RulesFields``: a form base with the rule fields (preset, rounding, poignée
-  values, misère, no prise, five-player split, mouches ante and dealer's stake),
+  values, misère, no prise, five-player split, mouches ante and dealer's stake,
+  the Savoyard deck, count and baga),
   their initial values from stored rules, and ``clean()`` into
   ``cleaned_data["rules"]``, validated by ``parse_rules`` and in its short form
   (``Rules.as_dict()``). ``templates/includes/rules_fields.html`` renders them.
@@ -28,9 +29,16 @@ PRESET_LABELS = {
     "fixed": _("Fixed scores: garde 80, 160, 320"),
     "mouches": _("Mouches: with pools"),
     "two_players": _("Two players"),
+    "savoyard": _("Savoyard rules (Chambéry, 1902)"),
 }
 PRESET_CHOICES = [(preset, PRESET_LABELS[preset]) for preset in PRESETS]
 ROUNDING_CHOICES = [(1, _("None")), (5, _("To 5")), (10, _("To 10"))]
+DECK_CHOICES = [(78, _("78 cards")), (62, _("62 cards (tarot simplifié)"))]
+COUNT_CHOICES = [
+    ("classic", _("Classic: card values and tricks")),
+    ("ticino", _("Ticino: the simplified count, 72 in all")),
+]
+SAVOYARD_DEFAULTS = Rules("savoyard").opts
 SPLIT_CHOICES = [
     ("two_to_one", _("Taker 2 shares, partner 1")),
     ("equal", _("Taker and partner alike")),
@@ -48,6 +56,8 @@ def rules_parts(rules) -> list[str]:
     except ScoringError:
         return [str(_("unreadable rules"))]
     parts = [str(PRESET_LABELS.get(ruleset.preset, ruleset.preset))]
+    if ruleset.preset == "savoyard":
+        return parts + _savoyard_parts(ruleset)
     if ruleset.rounding != DEFAULTS.rounding:
         parts.append(_("rounded to %(n)d") % {"n": ruleset.rounding})
     if ruleset.poignee != DEFAULTS.poignee and ruleset.preset != "two_players":
@@ -61,6 +71,21 @@ def rules_parts(rules) -> list[str]:
     if ruleset.has_pools:
         parts.append(_("ante %(n)d") % {"n": ruleset.ante})
         parts.append(_("dealer's stake %(n)d") % {"n": ruleset.dealer_stake})
+    return parts
+
+
+def _savoyard_parts(ruleset) -> list[str]:
+    """The Savoyard options in words: the deck, the count and the baga (when not the default)."""
+    parts = []
+    if ruleset.option("deck") != SAVOYARD_DEFAULTS["deck"]:
+        parts.append(str(_("62 cards")))
+    if ruleset.option("count") == "ticino":
+        parts.append(str(_("Ticino count")))
+    baga = ruleset.option("baga")
+    if baga is None:
+        parts.append(str(_("no baga au bout")))
+    elif baga != SAVOYARD_DEFAULTS["baga"]:
+        parts.append(_("baga au bout %(n)d") % {"n": baga})
     return parts
 
 
@@ -87,6 +112,16 @@ def rules_initial(rules) -> dict:
         "five_player_split": ruleset.five_player_split,
         "ante": ruleset.ante,
         "dealer_stake": ruleset.dealer_stake,
+        **_savoyard_initial(ruleset),
+    }
+
+
+def _savoyard_initial(ruleset) -> dict:
+    options = ruleset.opts if ruleset.preset == "savoyard" else SAVOYARD_DEFAULTS
+    return {
+        "savoyard_deck": options["deck"],
+        "savoyard_count": options["count"],
+        "savoyard_baga": options["baga"],
     }
 
 
@@ -145,6 +180,29 @@ class RulesFields(forms.Form):
         _("The dealer adds it to the largest pool before each hand."),
         required=False,
     )
+    # The Savoyard rules' own options (shown only for that preset).
+    savoyard_deck = forms.TypedChoiceField(
+        label=_("Deck"),
+        choices=DECK_CHOICES,
+        coerce=int,
+        widget=forms.RadioSelect,
+        initial=SAVOYARD_DEFAULTS["deck"],
+        required=False,
+        empty_value=None,
+    )
+    savoyard_count = forms.ChoiceField(
+        label=_("Count"),
+        choices=COUNT_CHOICES,
+        widget=forms.RadioSelect,
+        initial=SAVOYARD_DEFAULTS["count"],
+        required=False,
+    )
+    savoyard_baga = _amount(
+        _("Baga au bout"),
+        SAVOYARD_DEFAULTS["baga"],
+        _("What the 1 in the last trick is worth; leave empty: no baga au bout."),
+        required=False,
+    )
 
     RULE_FIELDS = (
         "preset",
@@ -157,9 +215,18 @@ class RulesFields(forms.Form):
         "five_player_split",
         "ante",
         "dealer_stake",
+        "savoyard_deck",
+        "savoyard_count",
+        "savoyard_baga",
     )
     #: A ``ScoringError``'s (or a service error's) field → the form field that shows it.
-    ERROR_FIELDS = {"rules": "preset", "poignee": "poignee_single"}
+    ERROR_FIELDS = {
+        "rules": "preset",
+        "poignee": "poignee_single",
+        "deck": "savoyard_deck",
+        "count": "savoyard_count",
+        "baga": "savoyard_baga",
+    }
 
     def set_rules_initial(self, rules) -> None:
         """Start the rule fields at stored ``rules`` (initial values given to the form win)."""
@@ -209,6 +276,13 @@ class RulesFields(forms.Form):
             value = cleaned[name]
             return getattr(DEFAULTS, name) if value is None else value
 
+        if cleaned["preset"] == "savoyard":  # its own options; the tarot ones do not apply
+            return {
+                "preset": "savoyard",
+                "deck": cleaned["savoyard_deck"] or SAVOYARD_DEFAULTS["deck"],
+                "count": cleaned["savoyard_count"] or SAVOYARD_DEFAULTS["count"],
+                "baga": cleaned["savoyard_baga"],
+            }
         return {
             "preset": cleaned["preset"],
             "rounding": cleaned["rounding"],

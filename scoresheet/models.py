@@ -130,6 +130,9 @@ class Hand(models.Model):
     petit_chelem = models.JSONField(_("petit chelem"), null=True, blank=True)
     miseres = models.JSONField(_("misères"), default=list, blank=True)  # player ids
     pools = models.JSONField(_("pools after the hand"), null=True, blank=True)
+    # A ruleset's own fields (the Savoyard rules: mode, declarer, cards_asked,
+    # partner, count, counts, baga; players as ids), mapped by ``scoresheet.handmap``.
+    extra = models.JSONField(_("game fields"), default=dict, blank=True)
     explanation = models.JSONField(_("explanation"), default=list, blank=True)
     is_deleted = models.BooleanField(_("deleted"), default=False)
     entered_by = models.ForeignKey(
@@ -194,6 +197,10 @@ class ScoreRow(models.Model):
     chelem = models.CharField(max_length=20, blank=True)
     score = models.DecimalField(max_digits=10, decimal_places=1)  # pools and misère included
     pool = models.IntegerField(default=0)  # this player's payments to (−) or from (+) pools
+    # The Savoyard rules: the soloist's cards asked (solo), and the factor the
+    # difference was multiplied by (1, 2, 4 or 8); null under French Tarot.
+    cards_asked = models.PositiveSmallIntegerField(null=True)
+    factor = models.PositiveSmallIntegerField(null=True)
 
     objects = ScoreRowQuerySet.as_manager()
 

@@ -3,7 +3,8 @@
    - dismisses a notice when its × is tapped;
    - asks before submitting a form or following a link carrying data-confirm="…";
    - in house-rules fields (templates/includes/rules_fields.html), shows a
-     [data-only-preset="mouches"] group only while that preset is chosen. */
+     [data-only-preset="mouches"] group only while that preset is chosen, and
+     hides a [data-except-preset="savoyard"] group while that one is. */
 (function () {
   "use strict";
   document.documentElement.classList.remove("no-js");
@@ -30,10 +31,14 @@
   document.querySelectorAll("[data-rules-fields]").forEach(function (fields) {
     var preset = fields.querySelector("select[name$='preset']");
     var groups = fields.querySelectorAll("[data-only-preset]");
+    var others = fields.querySelectorAll("[data-except-preset]");
     if (!preset || !groups.length) return;
     function sync() {
       groups.forEach(function (group) {
         group.hidden = preset.value !== group.dataset.onlyPreset;
+      });
+      others.forEach(function (group) {
+        group.hidden = preset.value === group.dataset.exceptPreset;
       });
     }
     preset.addEventListener("change", sync);

@@ -33,6 +33,12 @@ from tests.data import RULES_POST
         ({"preset": "two_players", "poignee": [10, 20, 40]}, "Two players"),
         (parse_rules({"preset": "fft", "rounding": 5}), "FFT: the official rules, rounded to 5"),
         ({"preset": "nope"}, "unreadable rules"),
+        ("savoyard", "Savoyard rules (Chambéry, 1902)"),
+        (
+            {"preset": "savoyard", "deck": 62, "count": "ticino", "baga": None},
+            "Savoyard rules (Chambéry, 1902), 62 cards, Ticino count, no baga au bout",
+        ),
+        ({"preset": "savoyard", "baga": 20}, "Savoyard rules (Chambéry, 1902), baga au bout 20"),
     ],
 )
 def test_describe_rules(rules, words):
@@ -62,8 +68,34 @@ def test_rules_initial_of_stored_and_unreadable_rules():
         "five_player_split": "two_to_one",
         "ante": 20,
         "dealer_stake": 5,
+        "savoyard_deck": 78,
+        "savoyard_count": "classic",
+        "savoyard_baga": 10,
     }
     assert rules_initial({"preset": "nope"}) == rules_initial("fft")
+    savoyard = rules_initial({"preset": "savoyard", "deck": 62, "baga": None})
+    assert (savoyard["savoyard_deck"], savoyard["savoyard_baga"]) == (62, None)
+
+
+def test_savoyard_fields_clean_into_its_own_options():
+    post = {**RULES_POST, "preset": "savoyard", "savoyard_deck": "62", "savoyard_count": "ticino"}
+    form = RulesFields({**post, "savoyard_baga": ""})
+    assert form.is_valid(), form.errors
+    assert form.cleaned_data["rules"] == {
+        "preset": "savoyard",
+        "deck": 62,
+        "count": "ticino",
+        "baga": None,
+    }
+    form = RulesFields({**RULES_POST, "preset": "savoyard", "savoyard_baga": "15"})
+    assert form.is_valid(), form.errors
+    assert form.cleaned_data["rules"]["baga"] == 15 and form.cleaned_data["rules"]["deck"] == 78
+    # the tarot fields do not count for it; a bad deck lands on its field
+    form = RulesFields({**RULES_POST, "preset": "savoyard", "savoyard_deck": "52"})
+    assert not form.is_valid() and form.errors["savoyard_deck"]
+    # and the Savoyard fields do not count for French Tarot
+    form = RulesFields({**RULES_POST, "savoyard_deck": "62"})
+    assert form.is_valid() and form.cleaned_data["rules"] == {"preset": "fft"}
 
 
 def test_fields_clean_into_the_short_rules_dict():
