@@ -4,25 +4,24 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('scoresheet', '0003_hand_revision_rescored'),
+        ("scoresheet", "0003_hand_revision_rescored"),
     ]
 
     operations = [
         migrations.AddField(
-            model_name='hand',
-            name='extra',
-            field=models.JSONField(blank=True, default=dict, verbose_name='game fields'),
+            model_name="hand",
+            name="extra",
+            field=models.JSONField(blank=True, default=dict, verbose_name="game fields"),
         ),
         migrations.AddField(
-            model_name='scorerow',
-            name='cards_asked',
+            model_name="scorerow",
+            name="cards_asked",
             field=models.PositiveSmallIntegerField(null=True),
         ),
         migrations.AddField(
-            model_name='scorerow',
-            name='factor',
+            model_name="scorerow",
+            name="factor",
             field=models.PositiveSmallIntegerField(null=True),
         ),
     ]
