@@ -46,6 +46,8 @@ def hand_data(hand: Hand, table: Table) -> dict:
     def name(pk):
         return table.by_id[pk].name if pk is not None else None
 
+    if hand.extra:  # a ruleset's own fields (the Savoyard rules)
+        return savoyard_data(hand, table)
     data = {
         "dealer": name(hand.dealer_id),
         "taker": name(hand.taker_id),
@@ -80,6 +82,8 @@ def apply(hand: Hand, engine_hand, result: HandResult, table: Table) -> None:
     def pk(name):
         return by_name[name].pk if name is not None else None
 
+    if result.kind == "savoyard":
+        return apply_savoyard(hand, engine_hand, result, table)
     hand.dealer_id = pk(engine_hand.dealer)
     hand.taker_id = pk(engine_hand.taker)
     hand.partner_id = pk(engine_hand.partner)
@@ -110,6 +114,8 @@ def score_rows(hand: Hand, sheet: Sheet, table: Table, result: HandResult) -> li
     Role, margin and chelem outcome are the engine's (``result.roles``,
     ``result.card_margin``, ``result.chelem_outcome``).
     """
+    if result.kind == "savoyard":
+        return savoyard_rows(hand, sheet, table, result)
     seats = len(table.names)
     passed = result.kind == "passed"
     made = None if passed else result.made
@@ -144,6 +150,117 @@ def score_rows(hand: Hand, sheet: Sheet, table: Table, result: HandResult) -> li
                 chelem=chelem,
                 score=halves_to_decimal(halves),
                 pool=pool_by_name.get(name, 0),
+            )
+        )
+    return rows
+
+
+# ---------------------------------------------------------------- the Savoyard rules
+#
+# A Savoyard hand keeps its own fields in ``Hand.extra`` (players as ids):
+# ``{"mode", "declarer", "cards_asked", "partner", "count", "counts": {id: count},
+# "baga": {"to", "announced"}}``. The tarot columns keep what pages and filters
+# read: dealer, sits_out, ``taker`` the declarer (the soloist; the dealer in a
+# call or partners), ``partner`` the called or opposite partner, ``contract`` the
+# mode, ``points`` the declaring count, ``petit_au_bout`` the baga's side
+# ("attack": to the declarers). Ledger rows: the engine's roles (taker: the
+# soloist or the dealer; partner; defender: the opponents, and everybody
+# under ``each``; out), ``made`` whether the declarers won (null on a tie and
+# under ``each``), ``margin`` the declaring count minus the tie line (under
+# ``each``: the player's own count minus the even share), ``cards_asked`` and
+# ``factor`` (1, 2, 4, 8).
+
+SAVOYARD_SIDE = {"declarers": "attack", "opponents": "defence"}
+
+
+def savoyard_data(hand: Hand, table: Table) -> dict:
+    """A stored Savoyard hand in the JSON format of SAVOYARD.md §6, with names."""
+    extra = hand.extra
+    by_id = table.by_id
+
+    def name(pk):
+        return by_id[pk].name if pk is not None else None
+
+    data = {
+        "dealer": name(hand.dealer_id),
+        "sits_out": name(hand.sits_out_id),
+        "mode": extra.get("mode"),
+    }
+    for field in ("declarer", "partner"):
+        if extra.get(field) is not None:
+            data[field] = name(extra[field])
+    for field in ("cards_asked", "count", "baga"):
+        if extra.get(field) is not None:
+            data[field] = extra[field]
+    if extra.get("counts"):
+        data["counts"] = {name(int(pk)): count for pk, count in extra["counts"].items()}
+    return data
+
+
+def apply_savoyard(hand: Hand, engine_hand, result: HandResult, table: Table) -> None:
+    by_name = table.by_name
+
+    def pk(name):
+        return by_name[name].pk if name is not None else None
+
+    extra = {"mode": engine_hand.mode}
+    if engine_hand.declarer is not None:
+        extra["declarer"] = pk(engine_hand.declarer)
+        extra["cards_asked"] = engine_hand.cards_asked
+    if engine_hand.partner is not None and engine_hand.mode == "call":
+        extra["partner"] = pk(engine_hand.partner)
+    if engine_hand.count is not None:
+        extra["count"] = engine_hand.count
+    if engine_hand.counts:
+        extra["counts"] = {str(pk(name)): count for name, count in engine_hand.counts}
+    baga = engine_hand.baga
+    if baga is not None:
+        extra["baga"] = {"to": baga.to, "announced": baga.announced}
+    hand.extra = extra
+    hand.dealer_id = pk(engine_hand.dealer)
+    hand.sits_out_id = pk(engine_hand.sits_out)
+    hand.taker_id = pk(result.taker)
+    hand.partner_id = pk(result.partner)
+    hand.contract = engine_hand.mode
+    hand.bouts = 0
+    hand.points = Decimal(engine_hand.count or 0)
+    hand.petit_au_bout = SAVOYARD_SIDE[baga.to] if baga is not None else ""
+    hand.poignees = []
+    hand.chelem = hand.petit_chelem = None
+    hand.miseres = []
+    hand.pools = None
+    hand.explanation = terms_to_json(result.explanation)
+
+
+def savoyard_rows(hand: Hand, sheet: Sheet, table: Table, result: HandResult) -> list[ScoreRow]:
+    detail = result.detail
+    seats = len(table.names)
+    counts = dict(detail.shares and ((p, c) for p, c, _v in detail.shares))
+    rows = []
+    for position, (name, halves, role) in enumerate(zip(table.names, result.halves, result.roles)):
+        player = table.by_name[name]
+        if detail.mode == "each":
+            margin = counts[name] - detail.line if name in counts else None
+        else:
+            margin = detail.count - detail.line
+        rows.append(
+            ScoreRow(
+                hand=hand,
+                sheet=sheet,
+                season_id=sheet.season_id,
+                player=player,
+                date=sheet.date,
+                seats=seats,
+                position=position,
+                role=ROLE_OF_ENGINE[role],
+                contract=detail.mode,
+                made=detail.won,
+                margin=margin,
+                bouts=None,
+                petit_au_bout=hand.petit_au_bout,
+                score=halves_to_decimal(halves),
+                cards_asked=detail.cards_asked,
+                factor=detail.factor,
             )
         )
     return rows
