@@ -8,6 +8,7 @@ from django.urls import reverse
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
+from core.text import SORT_KEY_LENGTH, sort_key
 from scoresheet.scoring.jsonformat import parse_rules
 
 
@@ -40,6 +41,9 @@ class Club(models.Model):
 class Player(models.Model):
     club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="players")
     name = models.CharField(_("name"), max_length=80)
+    #: the name without accents or case (``core.text.sort_key``), filled on save: lists
+    #: of players order by it, so "Élodie" comes before "Zoë" on every database
+    sort_key = models.CharField(max_length=SORT_KEY_LENGTH, editable=False, default="")
     user = models.ForeignKey(
         settings.AUTH_USER_MODEL,
         on_delete=models.SET_NULL,
@@ -50,7 +54,7 @@ class Player(models.Model):
     )
 
     class Meta:
-        ordering = ["name"]
+        ordering = ["sort_key", "name"]
         verbose_name = _("player")
         verbose_name_plural = _("players")
         constraints = [
@@ -60,6 +64,13 @@ class Player(models.Model):
 
     def __str__(self):
         return self.name
+
+    def save(self, *args, **kwargs):
+        self.sort_key = sort_key(self.name)
+        update_fields = kwargs.get("update_fields")
+        if update_fields is not None and "name" in update_fields:
+            kwargs["update_fields"] = {*update_fields, "sort_key"}
+        super().save(*args, **kwargs)
 
 
 def season_covering(seasons, date):

@@ -31,6 +31,7 @@ from clubs.rules_forms import rules_parts
 from clubs.services import ClubError
 from core.exports import bad_request
 from core.idempotency import idempotent, once
+from core.text import sort_key
 
 GET_POST = require_http_methods(["GET", "POST"])
 
@@ -214,7 +215,7 @@ def _members_page(request, *, add_form=None, bound=None, row_error=None, invitat
         user = membership.user
         membership.display_name = by_user.get(user.pk) or user.get_full_name().strip()
         membership.display_name = membership.display_name or user.email or _("a member")
-    for membership in sorted(memberships, key=lambda m: m.display_name.casefold()):
+    for membership in sorted(memberships, key=lambda m: sort_key(m.display_name)):
         if bound is not None and bound.membership.pk == membership.pk:
             form = bound
         else:

@@ -59,7 +59,7 @@ class SheetForm(RulesFields):
         super().__init__(*args, **kwargs)
         self.club = club
         self.fields["season"].queryset = club.seasons.newest_first()
-        players = Player.objects.filter(club=club).order_by("name")
+        players = Player.objects.filter(club=club).order_by("sort_key", "name")
         for i in range(1, SEATS + 1):
             field = forms.ModelChoiceField(
                 queryset=players,

@@ -64,5 +64,5 @@ def standings(club, *, season=None, date_from=None, date_to=None, seats=None):
             rank=Window(Rank(), order_by=F("total").desc()),
             players=Window(Count("*")),  # COUNT(*) OVER (): the pagination's count
         )
-        .order_by("rank", "name")
+        .order_by("rank", "player__sort_key")
     )

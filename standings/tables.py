@@ -77,12 +77,14 @@ class SortedColumn(tables.Column):
             F(field).desc(nulls_last=True) if is_descending else F(field).asc(nulls_last=True)
             for field in (str(self.accessor), *self.then)
         ]
-        return queryset.order_by(*keys, "name"), True
+        return queryset.order_by(*keys, "player__sort_key"), True
 
 
 class StandingsTable(tables.Table):
     rank = SortedColumn(verbose_name=_("Rank"), descending=False)
-    name = tables.Column(verbose_name=_("Player"), attrs={"td": {"class": "player"}})
+    name = tables.Column(
+        verbose_name=_("Player"), attrs={"td": {"class": "player"}}, order_by=("player__sort_key",)
+    )
     total = SortedColumn(verbose_name=_("Total"))
     sheets_played = SortedColumn(verbose_name=_("Sheets"))
     hands_played = SortedColumn(verbose_name=_("Hands"))
