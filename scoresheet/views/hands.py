@@ -23,6 +23,7 @@ from core.formatting import format_number
 from core.idempotency import idempotent, once
 from scoresheet import services
 from scoresheet.forms import CHELEM_LABELS, POIGNEE_LABELS, SIDE_LABELS, HandForm, chelem_code
+from scoresheet.forms_savoyard import SavoyardHandForm, describe_savoyard
 from scoresheet.models import Contract, Hand, Role, Sheet
 from scoresheet.scoring.engine import TARGET_HALVES
 from scoresheet.scoring.jsonformat import number
@@ -36,13 +37,22 @@ def _hand(sheet, number):
     return get_object_or_404(Hand, sheet=sheet, number=number)
 
 
+#: The hand form of a ruleset other than French Tarot, by preset.
+FORMS = {"savoyard": SavoyardHandForm}
+
+
+def _form_class(sheet):
+    """The hand form the sheet's ruleset asks for (French Tarot's by default)."""
+    return FORMS.get(sheet.ruleset.preset, HandForm)
+
+
 def _form_page(request, sheet, form, hand=None):
     """The hand form (new or correction), with the scores previewed when it is valid."""
     table = form.table
     preview_url = _preview_url(request, sheet, hand)
     return render(
         request,
-        "scoresheet/hand_form.html",
+        getattr(form, "page_template", "scoresheet/hand_form.html"),
         {
             "sheet": sheet,
             "hand": hand,
@@ -102,7 +112,7 @@ def hand_create(request, slug, sheet_id):
     sheet = _sheet(request, sheet_id)
     table = services.Table.of(sheet)
     if request.method == "POST":
-        form = HandForm(request.POST, sheet=sheet, table=table)
+        form = _form_class(sheet)(request.POST, sheet=sheet, table=table)
         if form.is_valid() and _save_requested(request):
             sheet_url = reverse("scoresheet:sheet", args=[request.club.slug, sheet.pk])
             try:
@@ -117,7 +127,7 @@ def hand_create(request, slug, sheet_id):
                 messages.success(request, _("Hand %(number)s saved.") % {"number": hand.number})
                 return redirect(sheet_url)
     else:
-        form = HandForm(sheet=sheet, table=table)
+        form = _form_class(sheet)(sheet=sheet, table=table)
     return _form_page(request, sheet, form)
 
 
@@ -132,7 +142,7 @@ def hand_preview(request, slug, sheet_id):
         if not re.fullmatch(r"[0-9]{1,9}", number_param):  # "²".isdigit() is true
             return JsonResponse({"errors": {"__all__": [_("Unknown hand.")]}}, status=404)
         hand = _hand(sheet, int(number_param))
-    form = HandForm(request.POST, sheet=sheet, hand=hand)
+    form = _form_class(sheet)(request.POST, sheet=sheet, hand=hand)
     valid = form.is_valid()
     context = _preview_context(form)
     html = render_to_string(
@@ -211,7 +221,7 @@ def hand_edit(request, slug, sheet_id, number):
         return redirect(hand.get_absolute_url())
     table = services.Table.of(sheet)
     if request.method == "POST":
-        form = HandForm(request.POST, sheet=sheet, table=table, hand=hand)
+        form = _form_class(sheet)(request.POST, sheet=sheet, table=table, hand=hand)
         if form.is_valid() and _save_requested(request):
             try:
                 services.correct_hand(hand, form.hand_data, user=request.user)
@@ -221,7 +231,7 @@ def hand_edit(request, slug, sheet_id, number):
                 messages.success(request, _("Hand %(number)s corrected.") % {"number": hand.number})
                 return redirect(hand.get_absolute_url())
     else:
-        form = HandForm(sheet=sheet, table=table, hand=hand)
+        form = _form_class(sheet)(sheet=sheet, table=table, hand=hand)
     return _form_page(request, sheet, form, hand)
 
 
@@ -274,6 +284,8 @@ def _role(data, name):
 
 def describe_hand(data, rules, names):
     """A hand (HAND_FORMAT dict with names) as labelled words: [{key, label, value}]."""
+    if rules.preset == "savoyard":
+        return describe_savoyard(data, rules, names)
     items = []
 
     def add(key, label, value, short=None):
