@@ -530,3 +530,98 @@ def season_evenings(rows) -> list[dict]:
         )
         .order_by("date")
     )
+
+
+# ---------------------------------------------------------------- the Savoyard rules
+
+#: The Savoyard modes in the ledger's ``contract`` column (scoresheet.handmap).
+SAVOYARD_TWO_PARTIES = ("solo", "call", "partners")
+SAVOYARD = Q(contract__in=(*SAVOYARD_TWO_PARTIES, "each"))
+WON = Q(made=True)
+LOST = Q(made=False)
+TIE = Q(contract__in=SAVOYARD_TWO_PARTIES, made__isnull=True)
+#: The player's side got the baga au bout: a declarer when it went to the declarers
+#: (stored as "attack"), an opponent when it went to the opponents ("defence").
+BAGA_WON = (ATTACK & Q(petit_au_bout=Side.ATTACK)) | (DEFENDER & Q(petit_au_bout=Side.DEFENCE))
+
+
+def _distinct_hands(condition):
+    return Count("hand_id", distinct=True, filter=condition)
+
+
+def savoyard_summary(rows) -> dict:
+    """The Savoyard figures over ``rows`` (one query): a player's, or a season's.
+
+    ``solos``: by cards asked (2, 1, 0: as dealt), each ``cards``, ``label``
+    key, ``taken``, ``won``, ``lost``, ``tied`` (rows where the player, or a
+    player, was the soloist); ``calls``: as the dealer who called (``taken``,
+    ``won``) and as the called partner (``called``, ``called_won``);
+    ``partners`` (hands as the dealer's partnership, ``won``); ``each``
+    (hands each for himself, ``over`` and ``under`` the even share);
+    ``ties`` and ``doubled`` (hands, distinct); ``baga`` (hands with a baga to the
+    declarers, to the opponents, and rows where the player's side got it).
+    """
+    played = SAVOYARD & PLAYED
+    aggregates = {
+        "hands": _distinct_hands(played),
+        "ties": _distinct_hands(TIE & PLAYED),
+        "doubled": _distinct_hands(played & Q(factor__gte=2)),
+        "call": _count(TAKER & Q(contract="call")),
+        "call_won": _count(TAKER & Q(contract="call") & WON),
+        "called": _count(PARTNER & Q(contract="call")),
+        "called_won": _count(PARTNER & Q(contract="call") & WON),
+        "partners": _count(ATTACK & Q(contract="partners")),
+        "partners_won": _count(ATTACK & Q(contract="partners") & WON),
+        "each": _count(Q(contract="each") & PLAYED),
+        "each_over": _count(Q(contract="each", margin__gt=0)),
+        "each_under": _count(Q(contract="each", margin__lt=0)),
+        "baga_declarers": _distinct_hands(played & Q(petit_au_bout=Side.ATTACK)),
+        "baga_opponents": _distinct_hands(played & Q(petit_au_bout=Side.DEFENCE)),
+        "baga_won": _count(SAVOYARD & BAGA_WON),
+    }
+    for cards in (2, 1, 0):
+        solo = TAKER & Q(contract="solo", cards_asked=cards)
+        aggregates[f"solo_{cards}"] = _count(solo)
+        aggregates[f"solo_{cards}_won"] = _count(solo & WON)
+        aggregates[f"solo_{cards}_lost"] = _count(solo & LOST)
+    data = rows.aggregate(**aggregates)
+    labels = {2: _("with two cards"), 1: _("with one card"), 0: _("as dealt")}
+    solos = [
+        {
+            "cards": cards,
+            "label": labels[cards],
+            "taken": data[f"solo_{cards}"],
+            "won": data[f"solo_{cards}_won"],
+            "lost": data[f"solo_{cards}_lost"],
+            "tied": data[f"solo_{cards}"] - data[f"solo_{cards}_won"] - data[f"solo_{cards}_lost"],
+        }
+        for cards in (2, 1, 0)
+    ]
+    return {
+        "hands": data["hands"],
+        "solos": solos,
+        "solos_taken": sum(s["taken"] for s in solos),
+        "calls": {
+            "taken": data["call"],
+            "won": data["call_won"],
+            "called": data["called"],
+            "called_won": data["called_won"],
+        },
+        "partners": {"hands": data["partners"], "won": data["partners_won"]},
+        "each": {"hands": data["each"], "over": data["each_over"], "under": data["each_under"]},
+        "ties": data["ties"],
+        "doubled": data["doubled"],
+        "baga": {
+            "declarers": data["baga_declarers"],
+            "opponents": data["baga_opponents"],
+            "won": data["baga_won"],
+        },
+    }
+
+
+def is_savoyard(season) -> bool:
+    """Whether a season's house rules are the Savoyard rules (no query)."""
+    rules = getattr(season, "rules", None)
+    if isinstance(rules, dict):
+        return rules.get("preset") == "savoyard"
+    return rules == "savoyard"

@@ -176,6 +176,9 @@ def player_statistics(request, slug, player_id, season_id=None):
             context["tables"]["seasons"] = t.SeasonRanksTable(
                 context["season_ranks"], player=player, table_id="table-seasons", club=club
             )
+    if summary["seated"] and stats.is_savoyard(season):
+        # a Savoyard season: its own figures in place of contracts, bouts and bonuses
+        context["savoyard"] = stats.savoyard_summary(rows)
     return render(request, "clubs/stats/player.html", context)
 
 
@@ -210,4 +213,6 @@ def season_statistics(request, slug, season_id):
             "players": t.PlayersTable(ranking, season=season, table_id="table-players", club=club),
             "evenings": t.SeasonEveningsTable(evenings, table_id="table-evenings"),
         }
+    if summary["hands"] and stats.is_savoyard(season):
+        context["savoyard"] = stats.savoyard_summary(rows)
     return render(request, "clubs/stats/season.html", context)
