@@ -28,8 +28,13 @@ def random_hand(rng: random.Random, names, rules, dealer: str, *, extras=()) -> 
         rules = parse_rules(rules)
     names = tuple(names)
     sits_out = dealer if len(names) > max(rules.ruleset.player_counts) else None
+    if sits_out is not None and rules.preset == "savoyard":
+        # the Savoyard rules: the player on the dealer's left (before him) sits out
+        sits_out = names[(names.index(dealer) - 1) % len(names)]
     hand = engine_hand(rng, rules, names, sits_out, dealer, DEMO, tuple(extras))
     data = hand_to_dict(hand)
+    if not hasattr(hand, "taker"):  # a game of its own: its JSON hand as it is
+        return data
     if hand.taker is not None:
         data["points"] = hand.points  # exact (int or Decimal), not the export's float
     else:

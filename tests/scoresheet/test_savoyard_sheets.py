@@ -181,3 +181,25 @@ def test_score_hands_command_scores_savoyard_lines():
     result = json.loads(out.getvalue())
     assert result["scores"] == {"A": 24, "B": -16, "C": -16, "D": 24, "E": -16}
     assert result["explanation"].startswith("|40 − 34| = 6 × 1; three pay 6")
+
+
+def test_the_demo_club_has_a_savoyard_season(db):
+    call_command("load_demo", stdout=StringIO())
+    club = Club.objects.get(slug="demo")
+    season = club.seasons.get(name="Chambéry 1902")
+    assert season.rules == {"preset": "savoyard"}
+    hands = Hand.objects.filter(sheet__season=season)
+    assert {s.seats.count() for s in season.sheets.all()} == {3, 5}
+    modes = set(hands.values_list("contract", flat=True))
+    assert {"call", "solo"} <= modes
+    assert hands.filter(extra__cards_asked=0).exists()  # a solo as dealt
+    assert hands.exclude(petit_au_bout="").exists()  # a baga
+    rows = ScoreRow.objects.filter(season=season)
+    assert rows.filter(made__isnull=True, contract="call").exists()  # a tie
+    assert rows.aggregate(s=Sum("score"))["s"] == 0
+    # the French Tarot season is untouched: no Savoyard mode in it
+    assert (
+        not ScoreRow.objects.filter(sheet__club=club, season__name="2026–2027")
+        .filter(contract__in=("solo", "call", "partners", "each"))
+        .exists()
+    )

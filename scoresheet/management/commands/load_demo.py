@@ -55,6 +55,22 @@ SPECIAL = [  # one evening each: pools, the misère option, a six-seat table
 ]
 
 
+# The Savoyard season's tables: (seats, its first hands; declarer and partner as
+# the number of seats after the dealer).
+SAVOYARD_TABLES = [
+    (
+        5,
+        [
+            {"mode": "call", "partner": 3, "count": 40, "baga": {"to": "declarers"}},
+            {"mode": "solo", "declarer": 2, "cards_asked": 0, "count": 52},
+            {"mode": "call", "partner": 1, "count": 34},
+            {"mode": "solo", "declarer": 1, "cards_asked": 1, "count": 30},
+        ],
+    ),
+    (3, [{"mode": "solo", "declarer": 1, "cards_asked": 2, "count": 45}]),
+]
+
+
 class Command(BaseCommand):
     help = "Load the demo club (idempotent; --reset rebuilds it)."
 
@@ -119,4 +135,35 @@ class Command(BaseCommand):
                     data = random_hand(rng, names, ruleset, names[i % seats], extras=extras)
                     services.record_hand(sheet, data, user=user)
                     total += 1
+        return total + self.build_savoyard(rng, club, players, user)
+
+    def build_savoyard(self, rng, club, players, user):
+        """A season under the Savoyard rules of 1902: an evening at five (its first
+        hands a call with a baga, a solo as dealt and a tie) and a table of three."""
+        season = Season.objects.create(
+            club=club,
+            name="Chambéry 1902",
+            start_date=datetime.date(2027, 1, 8),
+            end_date=datetime.date(2027, 6, 30),
+            rules={"preset": "savoyard"},
+        )
+        total = 0
+        date = datetime.date(2027, 1, 8)
+        for number, (seats, first) in enumerate(SAVOYARD_TABLES, start=1):
+            seated = rng.sample(players, seats)
+            sheet = services.create_sheet(
+                season=season, players=seated, date=date, table=str(number), user=user
+            )
+            names = [p.name for p in seated]
+            for i in range(rng.randint(10, 14)):
+                dealer = names[i % seats]
+                if i < len(first):
+                    data = {"dealer": dealer, **first[i]}
+                    for field in ("declarer", "partner"):  # a seat after the dealer
+                        if field in data:
+                            data[field] = names[(i + data[field]) % seats]
+                else:
+                    data = random_hand(rng, names, sheet.rules, dealer)
+                services.record_hand(sheet, data, user=user)
+                total += 1
         return total
