@@ -107,7 +107,7 @@ def current_season(club, today=None, seasons=None):
     """
     today = today or timezone.localdate()
     if seasons is None:
-        return club.seasons.covering(today)
+        return club.seasons.regular().covering(today)
     return season_covering(seasons, today)
 
 

@@ -61,7 +61,7 @@ def overview(request, slug):
         "form": form,
         "members": counts["members"],
         "managers": counts["managers"],
-        "seasons": club.seasons.count(),
+        "seasons": club.seasons.regular().count(),
         "section": "overview",
     }
     return render(request, "clubs/manage/overview.html", context)
@@ -243,7 +243,7 @@ def seasons(request, slug):
     club = request.club
     # Meta.ordering does not apply to an aggregate: order explicitly, latest first.
     seasons = list(
-        club.seasons.annotate(sheet_count=Count("sheets")).order_by("-start_date", "name")
+        club.seasons.regular().annotate(sheet_count=Count("sheets")).order_by("-start_date", "name")
     )
     latest = seasons[0] if seasons else None
     # A new season starts with the house rules of the latest one.
@@ -281,7 +281,8 @@ def seasons(request, slug):
 @GET_POST
 def season_edit(request, slug, season_id):
     club = request.club
-    season = get_object_or_404(club.seasons.annotate(sheet_count=Count("sheets")), pk=season_id)
+    seasons = club.seasons.regular().annotate(sheet_count=Count("sheets"))
+    season = get_object_or_404(seasons, pk=season_id)
     form = SeasonForm(request.POST if request.method == "POST" else None, season=season)
     if form.is_bound and form.is_valid():
         try:

@@ -9,7 +9,7 @@ from scoresheet.models import Sheet
 
 
 def _seasons(request):
-    return request.club.seasons.order_by("-start_date", "-pk")
+    return request.club.seasons.regular().order_by("-start_date", "-pk")
 
 
 class SheetFilter(django_filters.FilterSet):

@@ -58,7 +58,7 @@ class SheetForm(RulesFields):
     def __init__(self, *args, club, today=None, **kwargs):
         super().__init__(*args, **kwargs)
         self.club = club
-        self.fields["season"].queryset = club.seasons.newest_first()
+        self.fields["season"].queryset = club.seasons.regular().newest_first()
         players = Player.objects.filter(club=club).order_by("sort_key", "name")
         for i in range(1, SEATS + 1):
             field = forms.ModelChoiceField(

@@ -34,13 +34,13 @@ class LineResult:
 def _season_for(club: Club, name, date):
     """The season named ``name``, else the one covering ``date`` (else the latest)."""
     if name:
-        season = club.seasons.filter(name=name).first()
+        season = club.seasons.regular().filter(name=name).first()
         if season is None:
             raise services.LedgerError(
                 "season_unknown", _("No season named %(name)s") % {"name": name}, "season"
             )
         return season
-    season = club.seasons.covering(date)
+    season = club.seasons.regular().covering(date)
     if season is None:
         raise services.LedgerError(
             "season_missing", _("The club has no season to put the sheet in."), "season"

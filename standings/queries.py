@@ -47,7 +47,7 @@ def standings(club, *, season=None, date_from=None, date_to=None, seats=None):
     if season is not None:
         rows = rows.filter(season_id=getattr(season, "pk", season))
     else:
-        rows = rows.filter(season__club=club)
+        rows = rows.filter(season__club=club, season__kind="season")
     return (
         rows.values("player_id")
         .annotate(

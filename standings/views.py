@@ -33,7 +33,7 @@ class StandingsView(SafeExportMixin, BoundedTableMixin, SingleTableMixin, Templa
 
     def get(self, request, *args, season_id=None, **kwargs):
         club = request.club
-        self.seasons = list(club.seasons.newest_first())
+        self.seasons = list(club.seasons.regular().newest_first())
         season = None
         if season_id is not None:
             season = next((s for s in self.seasons if s.pk == season_id), None)

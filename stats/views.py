@@ -49,6 +49,13 @@ def _season(seasons, season_id):
     raise Http404
 
 
+def _seasons(club, season_id):
+    """The club's seasons to list (not its tournaments'), and the season asked for: any
+    of the club's, a tournament's too (its table sheets link to their players' figures)."""
+    every = list(club.seasons.newest_first())
+    return [s for s in every if s.kind == "season"], _season(every, season_id)
+
+
 def _top_chart(rows, ranking, player=None):
     """The running totals of the top players (and ``player`` if not among them), by evening."""
     shown = ranking[:TOP]
@@ -89,10 +96,11 @@ def player_statistics(request, slug, player_id, season_id=None):
     """A player's statistics: in one season, or in all the club's seasons."""
     club = request.club
     player = get_object_or_404(Player, club=club, pk=player_id)
-    seasons = list(club.seasons.newest_first())
-    season = _season(seasons, season_id)
+    seasons, season = _seasons(club, season_id)
     rows = ScoreRow.objects.of_player(player, season)
     scope = ScoreRow.objects.of_season(season) if season else ScoreRow.objects.of_club(club)
+    if season is None:  # all seasons: the club's own, not its tournaments'
+        rows, scope = rows.filter(season__kind="season"), scope.filter(season__kind="season")
 
     ranking = list(standings(club, season=season))
     standing = next((row for row in ranking if row["player_id"] == player.pk), None)
@@ -186,8 +194,7 @@ def player_statistics(request, slug, player_id, season_id=None):
 def season_statistics(request, slug, season_id):
     """A club's season: contracts, everybody passed, table sizes, bonuses, players."""
     club = request.club
-    seasons = list(club.seasons.newest_first())
-    season = _season(seasons, season_id)
+    seasons, season = _seasons(club, season_id)
     rows = ScoreRow.objects.of_season(season)
     summary = stats.season_summary(rows)
     context = {"club": club, "season": season, "seasons": seasons, "summary": summary}

@@ -17,7 +17,7 @@ RECENT_SHEETS = 8
 @club_view("read")
 def club_detail(request, slug):
     club = request.club
-    seasons = list(club.seasons.newest_first())
+    seasons = list(club.seasons.regular().newest_first())
     current = current_season(club, seasons=seasons)
     for season in seasons:
         season.rules_text = describe_rules(season.rules)
