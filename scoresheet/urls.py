@@ -3,7 +3,7 @@ the club's own page (``club_page``: namespace ``clubs``, at the club's URL itsel
 
 from django.urls import path
 
-from scoresheet.views import club, hands, sheets
+from scoresheet.views import club, hands, history, sheets
 
 app_name = "scoresheet"
 
@@ -21,6 +21,7 @@ urlpatterns = [
     path(hand + "edit/", hands.hand_edit, name="hand_edit"),
     path(hand + "delete/", hands.hand_delete, name="hand_delete"),
     path(hand + "restore/", hands.hand_restore, name="hand_restore"),
+    path("manage/history/", history.club_history, name="history"),
 ]
 
 #: ``clubs:detail``: ``include(club_page)`` under the club's URL.

@@ -40,6 +40,7 @@ CLUB_URLS = {
     "scoresheet:hand_edit": ("score", "GP", ("sheet", "live")),
     "scoresheet:hand_delete": ("score", "P", ("sheet", "live")),
     "scoresheet:hand_restore": ("score", "P", ("sheet", "deleted")),
+    "scoresheet:history": ("manage", "G", ()),
     "manage:overview": ("manage", "GP", ()),
     "manage:members": ("manage", "GP", ()),
     "manage:member": ("manage", "P", ("membership",)),

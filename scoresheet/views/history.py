@@ -1,0 +1,23 @@
+"""The club's history, for its managers: every change to members, roles, settings,
+seasons and house rules, players, sheets and hands (``scoresheet.history``)."""
+
+from django.shortcuts import render
+from django_tables2 import RequestConfig
+
+from clubs.permissions import club_view
+from scoresheet.history import HistoryFilter, HistoryTable
+
+PER_PAGE = 50
+
+
+@club_view("manage")
+def club_history(request, slug):
+    club = request.club
+    history_filter = HistoryFilter(request.GET, queryset=club.audit_entries.all(), request=request)
+    table = HistoryTable(history_filter.qs, club=club)
+    RequestConfig(request, paginate={"per_page": PER_PAGE}).configure(table)
+    return render(
+        request,
+        "scoresheet/history.html",
+        {"filter": history_filter, "table": table, "section": "history"},
+    )
