@@ -12,6 +12,7 @@ club_patterns = [
     path("", include("standings.urls")),
     path("", include("stats.urls")),
     path("", include("clubs.urls")),  # manage:…
+    path("", include("tournaments.urls")),
     path("", include("scoresheet.urls")),
 ]
 

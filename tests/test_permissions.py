@@ -18,6 +18,8 @@ from django.urls.resolvers import URLResolver
 from clubs.models import Club, Invitation, Membership, Player, Role, Season
 from scoresheet import services
 from scoresheet.models import Hand, HandRevision, ScoreRow, Sheet
+from tournaments import services as tournament_services
+from tournaments.models import Entry, Round, RoundTable, Tournament
 
 USERS = ("anonymous", "outsider", "member", "scorer", "manager")
 HAND = {"dealer": "P1", "taker": "P1", "contract": "garde", "bouts": 2, "points": 56}
@@ -48,6 +50,22 @@ CLUB_URLS = {
     "manage:invitation": ("manage", "P", ("invitation",)),
     "manage:seasons": ("manage", "GP", ()),
     "manage:season": ("manage", "GP", ("season",)),
+    "tournaments:list": ("read", "G", ()),
+    "tournaments:create": ("manage", "GP", ()),
+    "tournaments:detail": ("read", "G", ("tournament",)),
+    "tournaments:edit": ("manage", "GP", ("tournament",)),
+    "tournaments:players": ("manage", "GP", ("tournament",)),
+    "tournaments:entry": ("read", "G", ("tournament", "entry")),
+    "tournaments:withdraw": ("manage", "P", ("tournament", "entry")),
+    "tournaments:schedule": ("manage", "P", ("tournament",)),
+    "tournaments:ranking": ("read", "G", ("tournament",)),
+    "tournaments:route_cards": ("read", "G", ("tournament",)),
+    "tournaments:round": ("read", "G", ("tournament", "round")),
+    "tournaments:round_draw": ("manage", "P", ("tournament", "round")),
+    "tournaments:round_swap": ("manage", "P", ("tournament", "round")),
+    "tournaments:round_start": ("manage", "P", ("tournament", "round")),
+    "tournaments:round_close": ("manage", "P", ("tournament", "round")),
+    "tournaments:table_cards": ("read", "G", ("tournament", "round")),
 }
 # URLs outside any club: who may GET them
 SITE_URLS = {
@@ -90,7 +108,18 @@ class World:
             sheet = services.create_sheet(season=season, players=players, date=season.start_date)
             live = services.record_hand(sheet, HAND)
             deleted = services.delete_hand(services.record_hand(sheet, HAND))
+            # A tournament of the four players: round 1 started, round 2 not drawn.
+            tournament = tournament_services.create_tournament(
+                club, name="T", date=season.start_date, rules="fft", rounds=2, deals_per_round=4
+            )
+            entries = tournament_services.register(tournament, [("member", p) for p in players])
+            first = tournament.round_set.get(number=1)
+            tournament_services.draw_round(first)
+            tournament_services.start_round(first)
             self.clubs[slug] = {
+                "tournament": tournament,
+                "round": first,
+                "entry": entries[0],
                 "club": club,
                 "season": season,
                 "player": players[0],
@@ -117,8 +146,10 @@ class World:
         objects = self.clubs[objects_of or slug]
         kwargs = {"slug": slug}
         for need in CLUB_URLS[name][2]:
-            if need in ("live", "deleted"):
+            if need in ("live", "deleted", "entry"):
                 kwargs["number"] = objects[need].number
+            elif need == "round":
+                kwargs["round_number"] = objects[need].number
             else:
                 kwargs[f"{need}_id"] = objects[need].pk
         return reverse(name, kwargs=kwargs)
@@ -134,6 +165,10 @@ def state():
         list(Membership.objects.order_by("pk").values_list("pk", "role")),
         list(Season.objects.order_by("pk").values_list("pk", "name", "rules")),
         list(Club.objects.order_by("pk").values_list("pk", "name", "is_public")),
+        list(Tournament.objects.order_by("pk").values_list("pk", "name", "rounds", "state")),
+        list(Entry.objects.order_by("pk").values_list("pk", "withdrawn_after_round")),
+        list(Round.objects.order_by("pk").values_list("pk", "state")),
+        list(RoundTable.objects.order_by("pk").values_list("pk", "seats", "sheet_id")),
         list(Invitation.objects.order_by("pk").values_list("pk", "token_hash")),
     )
 

@@ -1,0 +1,217 @@
+"""Tournament services: set-up, entries, the draw, rounds, withdrawals and late arrivals."""
+
+import pytest
+
+from clubs.models import Player, Season
+from scoresheet.models import Sheet
+from tournaments import draw, services
+from tournaments.models import Entry, Round, Tournament
+from tournaments.queries import ranking
+from tournaments.services import TournamentError
+
+from .conftest import DATE
+from .helpers import play_round, totals_from_sheets
+
+
+def test_a_tournament_has_a_season_of_its_own_and_its_rounds(make_tournament, club):
+    t = make_tournament(players=0, rounds=4)
+    assert t.season.kind == Season.Kind.TOURNAMENT
+    assert t.season.name == f"Tournoi de printemps ({DATE.isoformat()})"
+    assert list(t.round_set.values_list("number", "state")) == [(n, "planned") for n in range(1, 5)]
+    # the same name again on the same day: a season name of its own
+    again = make_tournament(players=0)
+    assert again.season.name.endswith(" 2")
+    assert list(club.seasons.regular()) == []
+
+
+@pytest.mark.parametrize(
+    "changes, code",
+    [
+        ({"name": " "}, "name_required"),
+        ({"rounds": 0}, "rounds_range"),
+        ({"deals_per_round": None}, "round_length"),
+        ({"minutes_per_round": 45}, "round_length"),
+        ({"rules": {"preset": "two_players"}}, "rules_two_players"),
+        ({"rules": {"preset": "nope"}}, None),  # the engine's own code
+        ({"five_tables": "six"}, "five_tables"),
+    ],
+)
+def test_settings_are_checked(club, changes, code):
+    settings = {
+        "name": "T",
+        "date": DATE,
+        "rules": "fft",
+        "rounds": 3,
+        "deals_per_round": 4,
+        **changes,
+    }
+    with pytest.raises(TournamentError) as refused:
+        services.create_tournament(club, **settings)
+    assert refused.value.code == code if code else refused.value.code
+    assert not Tournament.objects.exists() and not Season.objects.exists()
+
+
+def test_entries_members_guests_and_a_pasted_list(make_tournament, club, members):
+    t = make_tournament(players=2)
+    guest = services.register_guest(t, "Jean Dupont", club="TC Lyon", licence="0123456")
+    assert (guest.number, guest.is_guest, guest.player.name) == (3, True, "Jean Dupont (TC Lyon)")
+    text = "Member 05\n\nAnne Martin; Tarot Club Paris; 778899\nPaul\tCercle de Nice\n"
+    pasted = services.register_bulk(t, text)
+    assert [(e.number, e.name, e.is_guest, e.guest_club) for e in pasted] == [
+        (4, "Member 05", False, ""),
+        (5, "Anne Martin", True, "Tarot Club Paris"),
+        (6, "Paul", True, "Cercle de Nice"),
+    ]
+    with pytest.raises(TournamentError) as refused:
+        services.register_bulk(t, "Member 01\nNew Guest")
+    assert refused.value.code == "already_entered"
+    assert t.entries.count() == 6  # all or nothing
+    assert not Player.objects.filter(name="New Guest").exists()
+
+
+def test_a_returning_guest_is_the_same_player_a_clash_is_numbered(make_tournament, club):
+    first = make_tournament(players=0)
+    a = services.register_guest(first, "Jean", club="Lyon")
+    second = make_tournament(players=0)
+    b = services.register_guest(second, "Jean", club="Lyon")
+    assert a.player_id == b.player_id
+    c = services.register_guest(second, "Member 01")  # a guest named like a member
+    assert c.player.name == "Member 01 2" and c.is_guest
+
+
+def test_draw_round_by_round_seats_everybody_at_tables_of_4_and_5(make_tournament):
+    t = make_tournament(players=17)
+    rnd = t.round_set.get(number=1)
+    services.draw_round(rnd)
+    tables = [table.seats for table in rnd.tables.order_by("number")]
+    assert sorted(len(seats) for seats in tables) == [4, 4, 4, 5]
+    assert sorted(n for seats in tables for n in seats) == list(range(1, 18))
+    with pytest.raises(TournamentError) as refused:
+        services.draw_round(t.round_set.get(number=3))
+    assert refused.value.code == "earlier_round"
+
+
+def test_schedule_then_swap_shows_the_repeats(make_tournament):
+    t = make_tournament(players=16, rounds=3)
+    assert services.draw_schedule(t) == [1, 2, 3]
+    history = services.history(t, 4)
+    assert draw.quality(history).repeated_pairs == 0  # 16 players: nobody meets twice
+    second = t.round_set.get(number=2)
+    first_tables = history[0]
+    a, b = first_tables[0][0], first_tables[0][1]  # met at round 1
+    table_of_a = next(s for s in history[1] if a in s)
+    other = next(s for s in history[1] if a not in s and b not in s)
+    # put b at a's table in round 2: they meet again
+    services.swap_players(second, b, next(x for x in table_of_a if x != a))
+    tables = [t_.seats for t_ in second.tables.order_by("number")]
+    assert (min(a, b), max(a, b), 1) in draw.repeats(history[:1], tables)
+    assert other  # the rest of the round is unchanged by the swap
+    # round 3 was drawn knowing round 2: a swap in round 2 clears it
+    assert t.round_set.get(number=3).state == Round.State.PLANNED
+
+
+def test_start_round_opens_a_sheet_per_table_under_the_rules(make_tournament):
+    t = make_tournament(players=17, rules={"preset": "fft", "rounding": 10})
+    rnd = t.round_set.get(number=1)
+    with pytest.raises(TournamentError):
+        services.start_round(rnd)  # not drawn
+    services.draw_round(rnd)
+    services.start_round(rnd)
+    t.refresh_from_db()
+    assert t.state == Tournament.State.RUNNING
+    sheets = Sheet.objects.filter(season=t.season).order_by("table")
+    assert [s.table for s in sheets] == ["R1 T1", "R1 T2", "R1 T3", "R1 T4"]
+    assert all(s.rules["rounding"] == 10 for s in sheets)
+    entries = {e.number: e.player.name for e in t.entries.select_related("player")}
+    for table in rnd.tables.select_related("sheet"):
+        seated = list(table.sheet.seats.order_by("position").values_list("player__name", flat=True))
+        assert seated == [entries[n] for n in table.seats]
+    with pytest.raises(TournamentError) as refused:
+        services.swap_players(rnd, 1, 2)
+    assert refused.value.code == "round_not_drawn"
+
+
+def test_close_needs_every_deal_and_the_next_round_needs_the_close(make_tournament):
+    t = make_tournament(players=17, deals=4)
+    services.draw_schedule(t)
+    first, second = t.round_set.get(number=1), t.round_set.get(number=2)
+    services.start_round(first)
+    with pytest.raises(TournamentError) as refused:
+        services.start_round(second)
+    assert refused.value.code == "earlier_round"
+    play_round(t, first, skip={4})
+    with pytest.raises(TournamentError) as refused:
+        services.close_round(first)
+    assert refused.value.code == "table_unfinished"
+    assert services.deals_for_table(t, 5) == 5 and services.deals_for_table(t, 3) == 6
+
+
+def test_withdrawal_and_late_arrival_redraw_the_next_round(make_tournament, members):
+    t = make_tournament(players=17, deals=4)
+    services.draw_schedule(t)
+    for number in (1, 2):
+        rnd = t.round_set.get(number=number)
+        services.start_round(rnd)
+        play_round(t, rnd)
+        services.close_round(rnd)
+    leaving = t.entries.get(number=5)
+    services.withdraw(leaving)
+    leaving.refresh_from_db()
+    assert leaving.withdrawn_after_round == 2
+    third = t.round_set.get(number=3)
+    assert third.state == Round.State.PLANNED  # its draw seated number 5: cleared
+    late = services.register_member(t, members[18])
+    assert (late.number, late.joined_before_round) == (18, 3)
+    services.draw_round(third)
+    seated = sorted(n for table in third.tables.all() for n in table.seats)
+    assert 5 not in seated and 18 in seated and len(seated) == 17
+    services.start_round(third)
+    play_round(t, third)
+    services.close_round(third)
+    t.refresh_from_db()
+    assert t.state == Tournament.State.FINISHED
+
+    rows = {row["number"]: row for row in ranking(t)}
+    sums = totals_from_sheets(t)
+    for number, per_round in sums.items():
+        row = rows[number]
+        assert row["total"] == sum(per_round.values())
+        assert row["rounds"] == [per_round.get(r) for r in (1, 2, 3)]
+    assert rows[5]["rounds"][2] is None and rows[18]["rounds"][:2] == [None, None]
+    assert sum(row["total"] for row in rows.values()) == 0
+    ranks = [row["rank"] for row in ranking(t)]
+    assert ranks == sorted(ranks) and ranks[0] == 1
+    with pytest.raises(TournamentError) as refused:
+        services.register_member(t, members[19])
+    assert refused.value.code == "no_round_left"
+
+
+def test_withdrawing_before_any_round_removes_the_entry(make_tournament):
+    t = make_tournament(players=5)
+    assert services.withdraw(t.entries.get(number=2)) is None
+    assert list(t.entries.values_list("number", flat=True)) == [1, 3, 4, 5]
+    assert Entry.objects.count() == 4
+
+
+def test_ties_share_a_rank_and_are_listed_by_number(make_tournament):
+    t = make_tournament(players=8)
+    rows = ranking(t)
+    assert [r["rank"] for r in rows] == [1] * 8  # nobody has played: all at 0
+    assert [r["number"] for r in rows] == list(range(1, 9))
+
+
+def test_edit_before_the_start_only(make_tournament):
+    t = make_tournament(players=8, rounds=3)
+    settings = {"name": "Renamed", "date": DATE, "rules": "fft", "rounds": 5, "deals_per_round": 5}
+    services.update_tournament(t, **settings)
+    t.refresh_from_db()
+    assert (t.name, t.rounds, t.round_set.count()) == ("Renamed", 5, 5)
+    assert t.season.name.startswith("Renamed")
+    services.update_tournament(t, **{**settings, "rounds": 2})
+    assert t.round_set.count() == 2
+    rnd = t.round_set.get(number=1)
+    services.draw_round(rnd)
+    services.start_round(rnd)
+    with pytest.raises(TournamentError) as refused:
+        services.update_tournament(t, **settings)
+    assert refused.value.code == "tournament_started"

@@ -1,0 +1,184 @@
+"""Tournament pages: set-up through the forms, the round page, the ranking and its
+exports, the printed material; query counts pinned; club pages leave tournaments out."""
+
+import datetime
+
+import pytest
+from django.urls import reverse
+
+from clubs.models import Season
+from scoresheet import services as sheets
+from tournaments import services
+from tournaments.models import Tournament
+from tournaments.queries import ranking
+
+from .conftest import DATE
+from .helpers import play_round
+
+RULES = {
+    "preset": "fft",
+    "rounding": "1",
+    "poignee_single": "20",
+    "poignee_double": "30",
+    "poignee_triple": "40",
+    "misere": "0",
+    "five_player_split": "two_to_one",
+    "ante": "10",
+    "dealer_stake": "5",
+}
+
+
+def url(name, tournament, *args):
+    return reverse(f"tournaments:{name}", args=[tournament.club.slug, tournament.pk, *args])
+
+
+@pytest.fixture
+def played(make_tournament):
+    """17 players, 3 rounds drawn in advance, round 1 played and closed, round 2 started."""
+    t = make_tournament(players=17, rounds=3, deals=4)
+    services.register_guest(t, "Jean Dupont", club="TC Lyon")
+    services.draw_schedule(t)
+    first, second = t.round_set.get(number=1), t.round_set.get(number=2)
+    services.start_round(first)
+    play_round(t, first)
+    services.close_round(first)
+    services.start_round(second)
+    play_round(t, second, skip={1, 2})
+    return t
+
+
+def test_a_manager_creates_a_tournament_and_enters_players(client, club, manager, members):
+    client.force_login(manager)
+    data = {
+        "name": "Open de la Rive",
+        "date": "2026-06-13",
+        "rounds": "4",
+        "length": "time",
+        "deals_per_round": "",
+        "minutes_per_round": "45",
+        "five_tables": "four_dealer_out",
+        **RULES,
+    }
+    response = client.post(reverse("tournaments:create", args=[club.slug]), data)
+    t = Tournament.objects.get()
+    assert response.status_code == 302 and response["Location"] == url("players", t)
+    assert (t.rounds, t.deals_per_round, t.minutes_per_round, t.five_tables) == (
+        4,
+        None,
+        45,
+        "four_dealer_out",
+    )
+    players_url = url("players", t)
+    client.post(players_url, {"action": "members", "players": [members[0].pk, members[1].pk]})
+    client.post(players_url, {"action": "guest", "name": "Zoé", "club": "Nice", "licence": ""})
+    client.post(players_url, {"action": "bulk", "names": "Member 03\nAnne; Paris; 1234"})
+    assert list(t.entries.values_list("number", "name", "is_guest")) == [
+        (1, "Member 01", False),
+        (2, "Member 02", False),
+        (3, "Zoé", True),
+        (4, "Member 03", False),
+        (5, "Anne", True),
+    ]
+    page = client.get(players_url).content.decode()
+    assert "Anne" in page and "Paris" in page
+    # a refusal lands on the form
+    response = client.post(players_url, {"action": "bulk", "names": "Member 01"})
+    assert response.status_code == 200 and "already entered" in response.content.decode()
+
+
+def test_form_errors_store_nothing(client, club, manager):
+    client.force_login(manager)
+    data = {"name": "X", "date": "2026-06-13", "rounds": "3", "length": "deals", **RULES}
+    data["deals_per_round"] = ""
+    response = client.post(reverse("tournaments:create", args=[club.slug]), data)
+    assert response.status_code == 200 and "Give the deals of a round." in response.content.decode()
+    assert not Tournament.objects.exists()
+
+
+def test_round_page_lists_tables_with_their_state(client, played, django_assert_num_queries):
+    with django_assert_num_queries(8):
+        response = client.get(url("round", played, 2))
+    page = response.content.decode()
+    assert page.count('class="card round-table state-empty"') == 2
+    assert page.count('class="card round-table state-complete"') == 2
+    assert "4 of 5 deals" in page or "5 of 5 deals" in page
+    assert "Repeated meetings" in page
+
+
+def test_the_round_page_shows_the_repeats_a_swap_makes(client, make_tournament, manager):
+    t = make_tournament(players=16, rounds=2)
+    services.draw_schedule(t)
+    client.force_login(manager)
+    page = client.get(url("round", t, 2)).content.decode()
+    assert "Nobody meets anybody again at this round." in page
+    first = services.history(t, 2)[0][0]
+    second = t.round_set.get(number=2)
+    partner_of = next(s for s in second.tables.all() if first[0] in s.seats).seats
+    target = next(x for x in partner_of if x != first[0])
+    response = client.post(url("round_swap", t, 2), {"a": first[1], "b": target})
+    assert response.status_code == 302
+    page = client.get(url("round", t, 2)).content.decode()
+    assert "met once before" in page
+
+
+def test_ranking_page_export_and_filter(client, played, django_assert_num_queries):
+    with django_assert_num_queries(3):
+        response = client.get(url("ranking", played))
+    page = response.content.decode()
+    rows = ranking(played)
+    assert page.index(rows[0]["name"]) < page.index(rows[-1]["name"])
+    assert "Round 3" in page and "Equal totals share a place" in page
+    guests = client.get(url("ranking", played) + "?kind=guests").content.decode()
+    assert "Jean Dupont" in guests and "Member 01" not in guests
+    csv = client.get(url("ranking", played) + "?_export=csv")
+    lines = csv.content.decode().splitlines()
+    assert lines[0] == "Place,Number,Name,Club,Licence,Round 1,Round 2,Round 3,Total,Deals"
+    assert len(lines) == 19
+    first = lines[1].split(",")
+    assert first[0] == "1" and first[-2] == str(int(rows[0]["total"]))
+    xlsx = client.get(url("ranking", played) + "?_export=xlsx")
+    assert xlsx.content[:2] == b"PK"
+
+
+def test_printed_material(client, played, django_assert_num_queries):
+    with django_assert_num_queries(7):
+        cards = client.get(url("table_cards", played, 2)).content.decode()
+    assert cards.count('class="print-card table-card"') == 4
+    assert "Bilan (sums to zero)" in cards and "Signatures" in cards
+    with django_assert_num_queries(4):
+        routes = client.get(url("route_cards", played)).content.decode()
+    assert routes.count('class="route-card"') == 18
+    entry = client.get(url("entry", played, 1)).content.decode()
+    assert "R1" not in entry or "Round 1, table" in entry
+
+
+def test_tournament_sheets_stay_out_of_the_club_pages(client, club, played, make_sheet_club):
+    season, sheet = make_sheet_club
+    standings = client.get(reverse("standings:club", args=[club.slug])).content.decode()
+    assert "Member 01" not in standings  # the only hands are the tournament's
+    assert "Club night" in standings or "Tournoi" not in standings
+    assert (
+        client.get(reverse("standings:season", args=[club.slug, played.season_id])).status_code
+        == 404
+    )
+    sheets_page = client.get(reverse("scoresheet:sheets", args=[club.slug])).content.decode()
+    assert f'<option value="{played.season_id}"' not in sheets_page  # not in the season filter
+    assert played.season.name in sheets_page  # its sheets are listed, under its name
+    detail = client.get(reverse("clubs:detail", args=[club.slug])).content.decode()
+    assert "Club night" in detail and f"season-{played.season_id}" not in detail
+    assert list(club.seasons.regular()) == [season]
+
+
+@pytest.fixture
+def make_sheet_club(club, members):
+    season = Season.objects.create(
+        club=club, name="Club night", start_date=datetime.date(2026, 1, 1)
+    )
+    sheet = sheets.create_sheet(season=season, players=members[17:20], date=DATE)
+    return season, sheet
+
+
+def test_anonymous_reads_a_public_tournament_but_cannot_draw(client, played):
+    assert client.get(url("ranking", played)).status_code == 200
+    response = client.post(url("round_draw", played, 3))
+    assert response.status_code == 302 and "/accounts/login/" in response["Location"]

@@ -1,0 +1,149 @@
+"""Forms of the tournament pages. They check the shape of the input; the rules (rounds
+started, players already entered…) are ``tournaments.services``', whose
+``TournamentError`` lands on the field it names."""
+
+from django import forms
+from django.utils.translation import gettext_lazy as _
+
+from clubs.rules_forms import RulesFields
+from core.widgets import DateInput
+from tournaments.models import Tournament
+from tournaments.services import MAX_DEALS, MAX_ROUNDS
+
+LENGTH_CHOICES = [("deals", _("A number of deals")), ("time", _("A time"))]
+
+
+def add_error(form, error):
+    """Put a service's refusal on the form field it names (or on the whole form)."""
+    name = error.field
+    if hasattr(form, "field_for_error"):
+        name = form.field_for_error(name)
+    form.add_error(name if name in form.fields else None, error.message)
+
+
+class TournamentForm(RulesFields):
+    """A tournament's settings and its rules (the fields of a season's house rules)."""
+
+    name = forms.CharField(label=_("Name"), max_length=80)
+    date = forms.DateField(label=_("Date"), widget=DateInput())
+    rounds = forms.IntegerField(
+        label=_("Rounds"),
+        min_value=1,
+        max_value=MAX_ROUNDS,
+        initial=3,
+        help_text=_("The séquences (or positions) everybody plays."),
+    )
+    length = forms.ChoiceField(
+        label=_("Each round lasts"),
+        choices=LENGTH_CHOICES,
+        widget=forms.RadioSelect,
+        initial="deals",
+    )
+    deals_per_round = forms.IntegerField(
+        label=_("Deals per round"),
+        min_value=1,
+        max_value=MAX_DEALS,
+        required=False,
+        initial=5,
+        help_text=_(
+            "At tables of 4; a table of 3 or 5 plays it rounded up to a multiple of "
+            "its seats, so everybody deals as often."
+        ),
+    )
+    minutes_per_round = forms.IntegerField(
+        label=_("Minutes per round"),
+        min_value=5,
+        max_value=240,
+        required=False,
+        initial=45,
+        help_text=_("Deals are played until the time is up."),
+    )
+    five_tables = forms.ChoiceField(
+        label=_("Tables of five play"),
+        choices=Tournament.FiveTables.choices,
+        widget=forms.RadioSelect,
+        initial=Tournament.FiveTables.FIVE,
+    )
+
+    ERROR_FIELDS = {**RulesFields.ERROR_FIELDS, "rules": "preset"}
+
+    def __init__(self, *args, tournament=None, **kwargs):
+        super().__init__(*args, **kwargs)
+        if tournament is not None:
+            self.initial.update(
+                name=tournament.name,
+                date=tournament.date,
+                rounds=tournament.rounds,
+                length="time" if tournament.is_timed else "deals",
+                deals_per_round=tournament.deals_per_round or 5,
+                minutes_per_round=tournament.minutes_per_round or 45,
+                five_tables=tournament.five_tables,
+            )
+            self.set_rules_initial(tournament.rules)
+
+    def clean(self):
+        cleaned = super().clean()
+        if cleaned.get("length") == "time":
+            if not cleaned.get("minutes_per_round"):
+                self.add_error("minutes_per_round", _("Give the minutes of a round."))
+            cleaned["deals_per_round"] = None
+        else:
+            if not cleaned.get("deals_per_round"):
+                self.add_error("deals_per_round", _("Give the deals of a round."))
+            cleaned["minutes_per_round"] = None
+        return cleaned
+
+    def settings(self) -> dict:
+        data = self.cleaned_data
+        return {
+            "name": data["name"],
+            "date": data["date"],
+            "rules": data["rules"],
+            "rounds": data["rounds"],
+            "deals_per_round": data["deals_per_round"],
+            "minutes_per_round": data["minutes_per_round"],
+            "five_tables": data["five_tables"],
+        }
+
+
+class MembersForm(forms.Form):
+    """Club players to enter, ticked in a list."""
+
+    players = forms.ModelMultipleChoiceField(
+        label=_("Players of the club"),
+        queryset=None,
+        widget=forms.CheckboxSelectMultiple,
+    )
+
+    def __init__(self, *args, players, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["players"].queryset = players
+
+
+class GuestForm(forms.Form):
+    name = forms.CharField(label=_("Guest's name"), max_length=60)
+    club = forms.CharField(label=_("Their club"), max_length=60, required=False)
+    licence = forms.CharField(label=_("FFT licence (optional)"), max_length=20, required=False)
+
+
+class BulkForm(forms.Form):
+    names = forms.CharField(
+        label=_("Paste a list"),
+        widget=forms.Textarea(attrs={"rows": 6}),
+        max_length=20000,
+        help_text=_(
+            "One player a line: a name of the club's players enters that member; "
+            "“Name; Club; Licence” enters a guest (the club and licence may be left out)."
+        ),
+    )
+
+
+class SwapForm(forms.Form):
+    a = forms.TypedChoiceField(label=_("Player"), coerce=int)
+    b = forms.TypedChoiceField(label=_("Swap with"), coerce=int)
+
+    def __init__(self, *args, entries, **kwargs):
+        super().__init__(*args, **kwargs)
+        choices = [(e.number, f"{e.number}. {e.name}") for e in entries]
+        self.fields["a"].choices = choices
+        self.fields["b"].choices = choices

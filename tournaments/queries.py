@@ -1,0 +1,207 @@
+"""What the tournament pages read: the ranking from the ledger's summaries, a round's
+tables with their state, each player's route. A fixed number of queries each,
+whatever the number of players.
+
+The ranking reads ``SheetTotal`` (a player's total at one table sheet, that is
+one round), which the hand services keep in step in the transaction of every
+hand write; its sum over the rounds is the player's ``SeasonTotal`` too.
+Equal totals share a rank (``RANK()``, 1, 2, 2, 4); ties are listed by entry
+number.
+"""
+
+from dataclasses import dataclass, field
+from decimal import Decimal
+
+from django.db import connection
+from django.db.models import Count
+
+from scoresheet.models import Hand, SheetTotal
+from tournaments.models import Entry, Round, RoundTable
+from tournaments.services import deals_for_table
+
+SEAT_LETTERS = ("N", "E", "S", "W", "5")
+
+
+def _decimal(value):
+    """A SUM of scores as the database returns it (SQLite: a float) as an exact Decimal."""
+    if value is None or isinstance(value, Decimal):
+        return value
+    return Decimal(str(value))
+
+
+def ranking(tournament) -> list[dict]:
+    """Every entry with its score per round, total, deals played and rank (one query).
+
+    Keys: ``number``, ``name``, ``player_id``, ``is_guest``, ``club`` (a guest's
+    club, else the organising club's name), ``licence``, ``rounds`` (a score or
+    None per round, in order), ``total``, ``deals``, ``rank``, ``withdrawn_after``,
+    ``joined_before``. Highest total first, ties by number.
+
+    The tournament's SheetTotals (one per player and table sheet, that is per
+    round) are summed per player with one conditional SUM per round, joined to
+    the entries (an entry who has not played yet has 0), and ranked by
+    ``RANK() OVER (ORDER BY total DESC)``.
+    """
+    quote = connection.ops.quote_name
+    rounds = range(1, tournament.rounds + 1)
+    per_round = ", ".join(
+        f"SUM(CASE WHEN r.{quote('number')} = {n} THEN st.score END) AS r{n}" for n in rounds
+    )
+    round_columns = "".join(f", s.r{n}" for n in rounds)
+    sql = f"""
+        SELECT e.{quote("number")}, e.name, e.player_id, e.is_guest, e.guest_club, e.licence,
+               e.withdrawn_after_round, e.joined_before_round,
+               COALESCE(s.total, 0) AS total, COALESCE(s.deals, 0) AS deals,
+               RANK() OVER (ORDER BY COALESCE(s.total, 0) DESC) AS place{round_columns}
+        FROM {quote(Entry._meta.db_table)} e
+        LEFT JOIN (
+            SELECT st.player_id, SUM(st.score) AS total, SUM(st.hands) AS deals, {per_round}
+            FROM {quote(SheetTotal._meta.db_table)} st
+            JOIN {quote(RoundTable._meta.db_table)} rt ON rt.sheet_id = st.sheet_id
+            JOIN {quote(Round._meta.db_table)} r ON r.id = rt.round_id
+            WHERE st.season_id = %s
+            GROUP BY st.player_id
+        ) s ON s.player_id = e.player_id
+        WHERE e.tournament_id = %s
+        ORDER BY place, e.{quote("number")}
+    """
+    with connection.cursor() as cursor:
+        cursor.execute(sql, [tournament.season_id, tournament.pk])
+        found = cursor.fetchall()
+    club_name = tournament.club.name
+    out = []
+    for row in found:
+        number, name, player_id, is_guest, guest_club, licence, withdrawn, joined = row[:8]
+        total, deals, place = row[8:11]
+        out.append(
+            {
+                "number": number,
+                "name": name,
+                "player_id": player_id,
+                "is_guest": bool(is_guest),
+                "club": guest_club if is_guest else club_name,
+                "licence": licence,
+                "rounds": [_decimal(value) for value in row[11:]],
+                "total": _decimal(total),
+                "deals": int(deals),
+                "rank": place,
+                "withdrawn_after": withdrawn,
+                "joined_before": joined,
+            }
+        )
+    return out
+
+
+# ---------------------------------------------------------------- a round
+
+
+@dataclass
+class TableView:
+    """One table of a round, as the round page and the table cards show it."""
+
+    table: RoundTable
+    seats: list  # (seat letter, Entry) in seat order
+    deals: int | None  # the deals it plays (None: timed)
+    played: int = 0
+    bilan: Decimal = Decimal(0)
+    totals: list = field(default_factory=list)  # per seat, the round's total so far
+
+    @property
+    def state(self) -> str:
+        if self.table.sheet_id is None or self.played == 0:
+            return "empty"
+        if self.deals is not None and self.played >= self.deals:
+            return "complete"
+        return "progress"
+
+    @property
+    def balanced(self) -> bool:
+        return self.bilan == 0
+
+    @property
+    def blank_lines(self) -> range:
+        """The feuille de marque's lines on the printed card."""
+        return range(1, (self.deals or 8) + 1)
+
+
+def entries_by_number(tournament) -> dict[int, Entry]:
+    return {e.number: e for e in tournament.entries.all()}
+
+
+def round_tables(tournament, rnd: Round, entries=None) -> list[TableView]:
+    """The round's tables with their seats, deals played and bilan (three queries, two
+    with ``entries`` given)."""
+    entries = entries if entries is not None else entries_by_number(tournament)
+    tables = list(rnd.tables.order_by("number"))
+    sheet_ids = [t.sheet_id for t in tables if t.sheet_id]
+    played, totals = {}, {}
+    if sheet_ids and rnd.state != Round.State.DRAWN:
+        counts = (
+            Hand.objects.live()
+            .filter(sheet_id__in=sheet_ids)
+            .values("sheet_id")
+            .annotate(n=Count("pk"))
+            .order_by()
+        )
+        played = {row["sheet_id"]: row["n"] for row in counts}
+        for sheet_id, player_id, score in SheetTotal.objects.filter(
+            sheet_id__in=sheet_ids
+        ).values_list("sheet_id", "player_id", "score"):
+            totals[sheet_id, player_id] = score
+    views = []
+    for table in tables:
+        seated = [entries.get(n) for n in table.seats]
+        view = TableView(
+            table=table,
+            seats=list(zip(SEAT_LETTERS, seated)),
+            deals=deals_for_table(tournament, len(table.seats)),
+            played=played.get(table.sheet_id, 0),
+        )
+        view.totals = [
+            totals.get((table.sheet_id, e.player_id)) if e is not None else None for e in seated
+        ]
+        view.bilan = sum((t for t in view.totals if t is not None), Decimal(0))
+        views.append(view)
+    return views
+
+
+def repeated_meetings(history, tables, entries) -> list[dict]:
+    """The pairs of this round who already met, with how many times (for the organiser)."""
+    from tournaments.draw import repeats
+
+    out = []
+    for a, b, times in repeats(history, tables):
+        out.append({"a": entries.get(a), "b": entries.get(b), "times": times})
+    return out
+
+
+# ---------------------------------------------------------------- routes
+
+
+def routes(tournament, entries=None) -> list[dict]:
+    """Each entry's table and seat in every drawn round (one query, two without
+    ``entries``): ``{"entry": Entry, "stops": [(round, table, seat letter) or None]}``."""
+    entries = entries if entries is not None else entries_by_number(tournament)
+    where: dict[int, dict[int, tuple]] = {}
+    tables = RoundTable.objects.filter(round__tournament=tournament).values_list(
+        "round__number", "number", "seats", "sheet_id"
+    )
+    for round_number, table_number, seats, sheet_id in tables:
+        for position, number in enumerate(seats):
+            where.setdefault(number, {})[round_number] = (
+                table_number,
+                SEAT_LETTERS[position],
+                sheet_id,
+            )
+    out = []
+    for number, entry in sorted(entries.items()):
+        stops = []
+        for r in range(1, tournament.rounds + 1):
+            stop = where.get(number, {}).get(r)
+            stops.append(
+                None
+                if stop is None
+                else {"round": r, "table": stop[0], "seat": stop[1], "sheet_id": stop[2]}
+            )
+        out.append({"entry": entry, "stops": stops})
+    return out

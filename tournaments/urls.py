@@ -1,0 +1,29 @@
+"""A club's tournaments (namespace ``tournaments``), relative to the club's URL."""
+
+from django.urls import path
+
+from tournaments import views
+
+app_name = "tournaments"
+
+tournament = "tournaments/<int:tournament_id>/"
+rnd = tournament + "rounds/<int:round_number>/"
+
+urlpatterns = [
+    path("tournaments/", views.tournament_list, name="list"),
+    path("tournaments/new/", views.tournament_create, name="create"),
+    path(tournament, views.tournament_detail, name="detail"),
+    path(tournament + "edit/", views.tournament_edit, name="edit"),
+    path(tournament + "players/", views.players, name="players"),
+    path(tournament + "players/<int:number>/", views.entry_detail, name="entry"),
+    path(tournament + "players/<int:number>/withdraw/", views.entry_withdraw, name="withdraw"),
+    path(tournament + "schedule/", views.schedule, name="schedule"),
+    path(tournament + "ranking/", views.ranking, name="ranking"),
+    path(tournament + "route-cards/", views.route_cards, name="route_cards"),
+    path(rnd, views.round_detail, name="round"),
+    path(rnd + "draw/", views.round_draw, name="round_draw"),
+    path(rnd + "swap/", views.round_swap, name="round_swap"),
+    path(rnd + "start/", views.round_start, name="round_start"),
+    path(rnd + "close/", views.round_close, name="round_close"),
+    path(rnd + "table-cards/", views.table_cards, name="table_cards"),
+]
