@@ -132,7 +132,8 @@ class Hand(models.Model):
     pools = models.JSONField(_("pools after the hand"), null=True, blank=True)
     # A ruleset's own fields (the Savoyard rules: mode, declarer, cards_asked,
     # partner, count, counts, baga; players as ids), mapped by ``scoresheet.handmap``.
-    extra = models.JSONField(_("game fields"), default=dict, blank=True)
+    # Nullable: bulk writers that list the French Tarot columns leave it NULL.
+    extra = models.JSONField(_("game fields"), default=dict, blank=True, null=True)
     explanation = models.JSONField(_("explanation"), default=list, blank=True)
     is_deleted = models.BooleanField(_("deleted"), default=False)
     entered_by = models.ForeignKey(
