@@ -3,18 +3,30 @@
 Each line is all or nothing. Beyond the format's ``rules``, ``players`` and
 ``hands``, a line may give ``date`` (ISO), ``table`` and ``season`` (a season's
 name); otherwise the sheet goes to the season that covers its date.
+
+A bad line never stops the import: bytes that are not UTF-8, JSON that is not a
+sheet, a hand the engine refuses, a name that is empty, too long or holds
+control characters, amounts the ledger cannot hold, or anything the database
+refuses — each is a ``LineResult`` with a code and a reason, and the import goes
+on with the next line. Players are matched ignoring case and accents
+(``services.players_by_names``). A line that meets a deadlock is run again.
 """
 
 import datetime
+import unicodedata
 from dataclasses import dataclass
 
-from django.db import transaction
+from django.db import DatabaseError, transaction
 from django.utils.translation import gettext as _
 
 from clubs.models import Club, Season
+from core.db import retry_on_conflict
 from scoresheet import services
+from scoresheet.models import Sheet
 from scoresheet.scoring import ScoringError
 from scoresheet.scoring.jsonformat import loads
+
+TABLE_MAX = Sheet._meta.get_field("table").max_length
 
 
 @dataclass
@@ -48,8 +60,21 @@ def _season_for(club: Club, name, date):
     return season
 
 
-def import_sheet_line(club: Club, text: str, *, season: Season | None = None, user=None):
-    """Import one sheet; raises LedgerError (with ``hand`` set when a hand is refused)."""
+@retry_on_conflict
+def import_sheet_line(club: Club, text, *, season: Season | None = None, user=None):
+    """Import one sheet; raises LedgerError (with ``hand`` set when a hand is refused).
+
+    ``text``: the line, as text or as bytes (UTF-8).
+    """
+    if isinstance(text, bytes):
+        try:
+            text = text.decode("utf-8")
+        except UnicodeDecodeError as error:
+            raise services.LedgerError(
+                "invalid_utf8", _("not UTF-8 text (byte %(n)s)") % {"n": error.start + 1}
+            ) from None
+    if "\x00" in text:
+        raise services.LedgerError("invalid_text", _("the line holds a NUL character"))
     try:
         data = loads(text)
     except ScoringError as error:
@@ -65,20 +90,28 @@ def import_sheet_line(club: Club, text: str, *, season: Season | None = None, us
         date = datetime.date.fromisoformat(str(date))
     except ValueError:
         raise services.LedgerError("invalid_field", _("date: YYYY-MM-DD"), "date") from None
+    table = _text(data.get("table"), "table")
+    if len(table) > TABLE_MAX:
+        raise services.LedgerError(
+            "table_too_long", _("table: at most %(n)s characters") % {"n": TABLE_MAX}, "table"
+        )
+    season_name = _text(data.get("season"), "season")
     with transaction.atomic():
-        season = season or _season_for(club, data.get("season"), date)
-        seated = services.players_by_names(club, players, create=True)
+        season = season or _season_for(club, season_name, date)
+        seated = services.players_by_names(club, players, create=True, user=user)
         sheet = services.create_sheet(
             season=season,
             players=seated,
             date=date,
-            table=str(data.get("table") or "")[:40],
+            table=table,
             rules=data.get("rules"),
             user=user,
         )
+        # the hands name the players as the line does ("ann"): use the stored names ("Ann")
+        renamed = {name: player.name for name, player in zip(players, seated)}
         for number, hand in enumerate(hands, start=1):
             try:
-                services.record_hand(sheet, hand, user=user)
+                services.record_hand(sheet, _renamed(hand, renamed), user=user)
             except services.LedgerError as error:
                 error.hand = number
                 raise
@@ -86,7 +119,8 @@ def import_sheet_line(club: Club, text: str, *, season: Season | None = None, us
 
 
 def import_sheets(club: Club, lines, *, season=None, user=None):
-    """Import every line; yield a ``LineResult`` for each non-blank line."""
+    """Import every line (text or UTF-8 bytes); yield a ``LineResult`` for each
+    non-blank line. A refused line is a result, never an exception."""
     for number, text in enumerate(lines, start=1):
         if not text.strip():
             continue
@@ -96,5 +130,53 @@ def import_sheets(club: Club, lines, *, season=None, user=None):
             yield LineResult(
                 number, code=error.code, message=error.message, hand=getattr(error, "hand", None)
             )
+        except DatabaseError as error:  # the database's reason, on one line
+            yield LineResult(number, code="database_refused", message=_first_line(error))
+        except ValueError as error:  # e.g. text the database driver cannot send
+            yield LineResult(number, code="invalid_value", message=_first_line(error))
         else:
             yield LineResult(number, sheet=sheet, hands=sheet.hands.count())
+
+
+#: The fields of a hand (HAND_FORMAT.md) that hold a player's name, or a list of names.
+NAME_FIELDS = ("dealer", "taker", "partner", "sits_out")
+NAME_LIST_FIELDS = ("miseres",)
+
+
+def _renamed(hand, names: dict):
+    """``hand`` with the players' names as stored (unknown values left to the engine)."""
+    if not isinstance(hand, dict) or all(old == new for old, new in names.items()):
+        return hand
+
+    def name(value):
+        return names.get(value, value) if isinstance(value, str) else value
+
+    hand = dict(hand)
+    for field in NAME_FIELDS:
+        if field in hand:
+            hand[field] = name(hand[field])
+    for field in NAME_LIST_FIELDS:
+        if isinstance(hand.get(field), list):
+            hand[field] = [name(v) for v in hand[field]]
+    if isinstance(hand.get("poignees"), list):
+        hand["poignees"] = [
+            dict(p, player=name(p.get("player"))) if isinstance(p, dict) else p
+            for p in hand["poignees"]
+        ]
+    return hand
+
+
+def _text(value, field) -> str:
+    """A text field of the line (table, season), spaces collapsed; no control characters."""
+    text = " ".join(str(value if value is not None else "").split())
+    if any(unicodedata.category(c) in ("Cc", "Cs") for c in text):
+        raise services.LedgerError(
+            "invalid_text",
+            _("%(field)s: no control characters") % {"field": field},
+            field,
+        )
+    return text
+
+
+def _first_line(error) -> str:
+    return (str(error).strip().splitlines() or [type(error).__name__])[0]

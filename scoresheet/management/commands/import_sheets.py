@@ -7,16 +7,18 @@ from scoresheet.importing import import_sheets
 class Command(BaseCommand):
     help = (
         "Import score sheets (JSON Lines, one sheet per line, HAND_FORMAT.md) into a club. "
-        "Each line is all or nothing; players are matched by name and created when new. "
-        "Exits 1 if any line was refused."
+        "Each line is all or nothing; a refused line or an unreadable file is one error "
+        "line (with its line number and reason) and the import goes on. Players are matched "
+        "by name ignoring case and accents, and created when new. Prints a summary; exits 1 "
+        "if anything was refused."
     )
 
     def add_arguments(self, parser):
         parser.add_argument("--club", required=True, help="the club's slug")
         parser.add_argument("--season", help="put every sheet in this season (by name)")
-        parser.add_argument("file", help="a .jsonl file, or - for standard input")
+        parser.add_argument("files", nargs="+", metavar="file", help="a .jsonl file, or -")
 
-    def handle(self, *args, club, season, file, **options):
+    def handle(self, *args, club, season, files, **options):
         try:
             club = Club.objects.get(slug=club)
         except Club.DoesNotExist:
@@ -26,28 +28,46 @@ class Command(BaseCommand):
             if season_obj is None:
                 raise CommandError(f"No season {season!r} in {club.name}")
             season = season_obj
-        stream = self.stdin if file == "-" else open(file, encoding="utf-8")  # noqa: SIM115
-        imported = refused = hands = 0
-        try:
-            for result in import_sheets(club, stream, season=season):
-                if result.ok:
-                    imported += 1
-                    hands += result.hands
-                    continue
-                refused += 1
-                where = f" (hand {result.hand})" if result.hand else ""
-                self.stderr.write(
-                    f"line {result.line}: refused{where}: {result.code}: {result.message}"
-                )
-        finally:
-            if stream is not self.stdin:
-                stream.close()
-        self.stdout.write(f"imported {imported} sheets ({hands} hands), refused {refused} lines")
-        if refused:
-            raise CommandError(f"{refused} line(s) refused", returncode=1)
+        imported = refused = hands = bad_files = 0
+        for file in files:
+            prefix = "" if len(files) == 1 else f"{file}: "
+            try:
+                stream = self.stdin if file == "-" else open(file, "rb")  # noqa: SIM115
+            except OSError as error:
+                bad_files += 1
+                self.stderr.write(f"{file}: cannot read: {error.strerror or error}")
+                continue
+            try:
+                for result in import_sheets(club, stream, season=season):
+                    if result.ok:
+                        imported += 1
+                        hands += result.hands
+                        continue
+                    refused += 1
+                    where = f" (hand {result.hand})" if result.hand else ""
+                    self.stderr.write(
+                        f"{prefix}line {result.line}: refused{where}: "
+                        f"{result.code}: {_one_line(result.message)}"
+                    )
+            except OSError as error:  # a read failing half-way (a directory, a device…)
+                bad_files += 1
+                self.stderr.write(f"{file}: cannot read: {error.strerror or error}")
+            finally:
+                if stream is not self.stdin:
+                    stream.close()
+        summary = f"imported {imported} sheets ({hands} hands), refused {refused} lines"
+        if bad_files:
+            summary += f", {bad_files} unreadable file(s)"
+        self.stdout.write(summary)
+        if refused or bad_files:
+            raise CommandError(f"{refused + bad_files} refused", returncode=1)
 
     @property
     def stdin(self):
         import sys
 
-        return sys.stdin
+        return sys.stdin.buffer
+
+
+def _one_line(text) -> str:
+    return " ".join(str(text).split())
