@@ -56,6 +56,11 @@ class Sheet(models.Model):
         settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, related_name="+"
     )
     created_at = models.DateTimeField(_("created"), auto_now_add=True)
+    # A closed sheet takes no hand, correction, deletion or restore until it is
+    # reopened (``scoresheet.services.close_sheet`` / ``reopen_sheet``; the hand
+    # services refuse with ``sheet_closed``). Tournaments close a table's sheet
+    # once it is submitted or confirmed.
+    closed_at = models.DateTimeField(_("closed"), null=True, blank=True)
 
     objects = SheetQuerySet.as_manager()
 
@@ -75,6 +80,10 @@ class Sheet(models.Model):
     @property
     def ruleset(self):
         return parse_rules(self.rules)
+
+    @property
+    def is_closed(self) -> bool:
+        return self.closed_at is not None
 
 
 class Seat(models.Model):

@@ -16,7 +16,9 @@ from dataclasses import dataclass
 from decimal import Decimal
 
 from django.db import transaction
+from django.utils import timezone
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy as _lazy
 
 from clubs import audit
 from clubs.models import Player, Season
@@ -239,12 +241,46 @@ def restore_hand(hand: Hand, *, user=None) -> Hand:
     return hand
 
 
+# ---------------------------------------------------------------- closing a sheet
+
+SHEET_CLOSED_MESSAGE = _lazy(
+    "This sheet is closed: no hand can be entered, corrected, deleted or restored "
+    "until it is reopened."
+)
+
+
+def close_sheet(sheet: Sheet, *, user=None) -> Sheet:
+    """Close a sheet: the hand services refuse it (``sheet_closed``) until it is reopened.
+
+    Closing a closed sheet changes nothing (its first closing time stays).
+    """
+    with transaction.atomic():
+        sheet = Sheet.objects.select_for_update().get(pk=sheet.pk)
+        if sheet.closed_at is None:
+            sheet.closed_at = timezone.now()
+            sheet.save(update_fields=["closed_at"])
+    return sheet
+
+
+def reopen_sheet(sheet: Sheet, *, user=None) -> Sheet:
+    """Reopen a closed sheet: hands may be entered, corrected and deleted again."""
+    with transaction.atomic():
+        sheet = Sheet.objects.select_for_update().get(pk=sheet.pk)
+        if sheet.closed_at is not None:
+            sheet.closed_at = None
+            sheet.save(update_fields=["closed_at"])
+    return sheet
+
+
 # ---------------------------------------------------------------- internals
 
 
 def _lock(sheet: Sheet) -> Sheet:
-    """Serialise writes to one sheet (hand numbers, mouches pools)."""
-    return Sheet.objects.select_for_update().get(pk=sheet.pk)
+    """Serialise writes to one sheet (hand numbers, mouches pools); refuse a closed one."""
+    sheet = Sheet.objects.select_for_update().get(pk=sheet.pk)
+    if sheet.closed_at is not None:
+        raise LedgerError("sheet_closed", str(SHEET_CLOSED_MESSAGE))
+    return sheet
 
 
 def _lock_hand(hand: Hand, *, deleted: bool, refusal: str):

@@ -1,0 +1,56 @@
+"""A closed sheet (``Sheet.closed_at``) takes no hand, correction, deletion or restore
+until it is reopened: the hand services refuse with ``sheet_closed`` and write nothing,
+and the hand pages say so."""
+
+import pytest
+
+from scoresheet import services
+from scoresheet.models import Hand, HandRevision, ScoreRow
+
+HAND = {"dealer": "Anna", "taker": "Bert", "contract": "garde", "bouts": 2, "points": 56}
+
+
+def _counts():
+    return Hand.objects.count(), ScoreRow.objects.count(), HandRevision.objects.count()
+
+
+def test_a_closed_sheet_refuses_every_hand_write(make_sheet):
+    sheet = make_sheet(4)
+    hand = services.record_hand(sheet, HAND)
+    gone = services.delete_hand(services.record_hand(sheet, HAND))
+    services.close_sheet(sheet)
+    sheet.refresh_from_db()
+    assert sheet.is_closed
+    before = _counts()
+    for write in (
+        lambda: services.record_hand(sheet, HAND),
+        lambda: services.correct_hand(hand, {**HAND, "points": 60}),
+        lambda: services.delete_hand(hand),
+        lambda: services.restore_hand(gone),
+    ):
+        with pytest.raises(services.LedgerError) as refused:
+            write()
+        assert refused.value.code == "sheet_closed"
+    assert _counts() == before
+    services.reopen_sheet(sheet)
+    services.correct_hand(hand, {**HAND, "points": 60})
+    hand.refresh_from_db()
+    assert hand.points == 60
+
+
+def test_closing_twice_keeps_the_first_time(make_sheet):
+    sheet = make_sheet(4)
+    first = services.close_sheet(sheet).closed_at
+    assert services.close_sheet(sheet).closed_at == first
+
+
+def test_the_hand_page_shows_the_refusal(client, make_sheet, scorer):
+    sheet = make_sheet(4)
+    services.close_sheet(sheet)
+    client.force_login(scorer)
+    url = f"/clubs/{sheet.club.slug}/sheets/{sheet.pk}/hands/new/"
+    data = {"dealer": "3", "taker": "0", "contract": "garde", "bouts": "2", "points": "56"}
+    response = client.post(url, {**data, "action": "save"})
+    assert response.status_code == 200
+    assert "This sheet is closed" in response.content.decode()
+    assert Hand.objects.count() == 0
