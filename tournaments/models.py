@@ -24,6 +24,11 @@ class Tournament(models.Model):
         SETUP = "setup", _("being set up")
         RUNNING = "running", _("under way")
         FINISHED = "finished", _("finished")
+        CLOSED = "closed", _("closed")
+
+    class ConfirmBy(models.TextChoices):
+        TOTALS = "totals", _("the round's totals, re-entered by a second player")
+        DEALS = "deals", _("every deal, re-entered by a second player")
 
     class FiveTables(models.TextChoices):
         FIVE = "five", _("the five-player game (called partner)")
@@ -46,6 +51,17 @@ class Tournament(models.Model):
         default=FiveTables.FIVE,
     )
     state = models.CharField(_("state"), max_length=10, choices=State.choices, default=State.SETUP)
+    # Teams of 2 or 4 registered together (None: an individual tournament).
+    team_size = models.PositiveSmallIntegerField(_("players a team"), null=True, blank=True)
+    confirm_by = models.CharField(
+        _("a table's sheet is confirmed by"),
+        max_length=10,
+        choices=ConfirmBy.choices,
+        default=ConfirmBy.TOTALS,
+    )
+    # Closed: every sheet confirmed, the final ranking frozen (``final_ranking``).
+    closed_at = models.DateTimeField(_("closed"), null=True, blank=True)
+    final_ranking = models.JSONField(null=True, blank=True)
     draw_seed = models.PositiveIntegerField(default=0)
     created_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, related_name="+"
@@ -71,6 +87,30 @@ class Tournament(models.Model):
     def is_timed(self) -> bool:
         return not self.deals_per_round
 
+    @property
+    def is_closed(self) -> bool:
+        return self.state == self.State.CLOSED
+
+
+class Team(models.Model):
+    """Players registered together (2 or 4): never at the same table, ranked on their sum."""
+
+    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="teams")
+    number = models.PositiveSmallIntegerField(_("number"))
+    name = models.CharField(_("team"), max_length=60)
+
+    class Meta:
+        ordering = ["tournament", "number"]
+        verbose_name = _("team")
+        verbose_name_plural = _("teams")
+        constraints = [
+            models.UniqueConstraint(fields=["tournament", "number"], name="team_number_unique"),
+            models.UniqueConstraint(fields=["tournament", "name"], name="team_name_unique"),
+        ]
+
+    def __str__(self):
+        return self.name
+
 
 class Entry(models.Model):
     """A player entered in a tournament, under a number: a club member, or a guest.
@@ -90,6 +130,9 @@ class Entry(models.Model):
     licence = models.CharField(_("FFT licence"), max_length=20, blank=True)
     joined_before_round = models.PositiveSmallIntegerField(default=1)
     withdrawn_after_round = models.PositiveSmallIntegerField(null=True, blank=True)
+    team = models.ForeignKey(
+        Team, on_delete=models.SET_NULL, null=True, blank=True, related_name="members"
+    )
 
     class Meta:
         ordering = ["tournament", "number"]
@@ -148,9 +191,18 @@ class Round(models.Model):
 class RoundTable(models.Model):
     """One table of one round: the entry numbers in seat order, and its sheet once started.
 
-    ``state`` is left for the tables' own confirmation (issue 12); the deals
-    played come from the sheet.
+    ``state``: *open* while the table enters its deals (a draft), *submitted* when
+    the table has handed its sheet in, *disputed* when the second entry differs,
+    *confirmed* once a second entry (or the organiser) agrees; the deals played
+    come from the sheet. The table's private link is ``tournaments.tokens``': only
+    a hash of it and the salt it is derived from are stored.
     """
+
+    class State(models.TextChoices):
+        OPEN = "open", _("in progress")
+        SUBMITTED = "submitted", _("submitted")
+        DISPUTED = "disputed", _("in dispute")
+        CONFIRMED = "confirmed", _("confirmed")
 
     round = models.ForeignKey(Round, on_delete=models.CASCADE, related_name="tables")
     number = models.PositiveSmallIntegerField(_("table"))
@@ -158,7 +210,9 @@ class RoundTable(models.Model):
     sheet = models.OneToOneField(
         Sheet, on_delete=models.SET_NULL, null=True, blank=True, related_name="tournament_table"
     )
-    state = models.CharField(max_length=10, default="open")
+    state = models.CharField(max_length=10, choices=State.choices, default=State.OPEN)
+    token_salt = models.CharField(max_length=40, blank=True)
+    token_hash = models.CharField(max_length=64, null=True, blank=True, unique=True)
 
     class Meta:
         ordering = ["round", "number"]
@@ -168,3 +222,46 @@ class RoundTable(models.Model):
 
     def __str__(self):
         return f"{self.round} table {self.number}"
+
+
+class TableResult(models.Model):
+    """One entry of a table's result: the table's submission, the second entry that checks
+    it, the organiser's confirmation or correction, a reopening.
+
+    ``totals`` maps each seat's entry number (a string) to the round's score (a
+    string, exact); ``deals`` lists each deal's scores in seat order (strings).
+    At most one result per table is ``confirmed`` (a partial unique constraint),
+    so two confirmations racing leave exactly one confirmed version.
+    """
+
+    class Kind(models.TextChoices):
+        SUBMITTED = "submitted", _("submitted by the table")
+        CHECK = "check", _("second entry")
+        ORGANISER = "organiser", _("confirmed by the organiser")
+        CORRECTED = "corrected", _("corrected by the organiser")
+        REOPENED = "reopened", _("sent back to the table")
+
+    round_table = models.ForeignKey(RoundTable, on_delete=models.CASCADE, related_name="results")
+    kind = models.CharField(max_length=10, choices=Kind.choices)
+    by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, related_name="+"
+    )
+    by_name = models.CharField(_("name"), max_length=60, blank=True)
+    totals = models.JSONField(default=dict)
+    deals = models.JSONField(null=True, blank=True)
+    matches = models.BooleanField(null=True)
+    confirmed = models.BooleanField(default=False)
+    at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["round_table", "at", "pk"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["round_table"],
+                condition=models.Q(confirmed=True),
+                name="one_confirmed_result_per_table",
+            ),
+        ]
+
+    def __str__(self):
+        return f"{self.round_table} {self.kind}"
