@@ -32,7 +32,7 @@ format: setup
 	$(VENV)/bin/ruff check --fix .
 
 messages: setup
-	$(PY) manage.py makemessages -l fr --ignore '.venv/*'
+	$(PY) manage.py makemessages -l fr --ignore '.venv/*' --no-obsolete
 	$(PY) manage.py compilemessages --ignore '.venv/*'
 
 bench: setup
