@@ -61,6 +61,10 @@ class Sheet(models.Model):
     # services refuse with ``sheet_closed``). Tournaments close a table's sheet
     # once it is submitted or confirmed.
     closed_at = models.DateTimeField(_("closed"), null=True, blank=True)
+    # Stored counts, kept by the services in the transaction of every write (the
+    # sheet list sorts by them without counting rows): seats, and live hands.
+    seat_count = models.PositiveSmallIntegerField(_("seats"), default=0)
+    hand_count = models.PositiveIntegerField(_("hands"), default=0)
 
     objects = SheetQuerySet.as_manager()
 
@@ -68,7 +72,12 @@ class Sheet(models.Model):
         ordering = ["-date", "table", "-id"]
         verbose_name = _("sheet")
         verbose_name_plural = _("sheets")
-        indexes = [models.Index(fields=["club", "-date"])]
+        indexes = [
+            models.Index(fields=["club", "-date"]),
+            models.Index(fields=["club", "hand_count"], name="sheet_club_hands"),
+            models.Index(fields=["club", "seat_count"], name="sheet_club_seats"),
+            models.Index(fields=["season", "date"], name="sheet_season_date"),
+        ]
 
     def __str__(self):
         label = f" {self.table}" if self.table else ""
@@ -211,6 +220,13 @@ class ScoreRow(models.Model):
     # difference was multiplied by (1, 2, 4 or 8); null under French Tarot.
     cards_asked = models.PositiveSmallIntegerField(null=True)
     factor = models.PositiveSmallIntegerField(null=True)
+    # Facts of the hand stored on each of its rows, so statistics never join Hand:
+    # its number on the sheet, how many played it (the seated minus one who sits
+    # out), and whether the taker played alone at five (no partner called, or the
+    # called card was their own).
+    number = models.PositiveIntegerField(default=0)
+    playing = models.PositiveSmallIntegerField(default=0)
+    alone = models.BooleanField(default=False)
 
     objects = ScoreRowQuerySet.as_manager()
 
@@ -220,7 +236,11 @@ class ScoreRow(models.Model):
             models.UniqueConstraint(fields=["hand", "player"], name="score_row_unique"),
         ]
         indexes = [
-            models.Index(fields=["season", "player"]),
+            # a player's rows of a season in hand order (date, sheet, number)
+            models.Index(
+                fields=["season", "player", "date", "sheet", "number"],
+                name="score_row_season_order",
+            ),
             models.Index(fields=["player", "date"]),
         ]
 
@@ -312,6 +332,9 @@ class SeasonTotal(models.Model):
     taken = models.IntegerField()
     made = models.IntegerField()
     score = models.DecimalField(max_digits=12, decimal_places=1)
+    # Raised by every write that touches the player's rows of the season: the
+    # statistics cache is keyed by the season's revisions (``stats.cache``).
+    revision = models.IntegerField(default=0)
 
     class Meta:
         constraints = [
