@@ -38,4 +38,6 @@ urlpatterns = [
     path("i18n/", include("django.conf.urls.i18n")),
     path("admin/", admin.site.urls),
     path("clubs/<slug:slug>/", include(club_patterns)),
+    # a tournament table's private link (no account): tournaments.table_views
+    path("table/", include("tournaments.table_urls")),
 ]

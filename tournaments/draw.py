@@ -364,19 +364,23 @@ def draw_round(
     *,
     seed: int | str | None = 0,
     iterations: int = ROUND_ITERATIONS,
+    forbidden: Iterable[tuple[int, int]] = (),
 ) -> Round:
     """Draw the next round's tables for the ``players`` present.
 
     ``history`` holds the previous rounds' tables (each in seat order); it may
-    name players who are no longer present. Returns the tables, each listing
-    its players in seat order (North, East, South, West, fifth).
+    name players who are no longer present. ``forbidden`` lists pairs who must
+    never sit together (teammates): such a pair costs more than every meeting
+    and odd-table seat of the round together, so the search seats them apart
+    whenever the tables allow it. Returns the tables, each listing its players
+    in seat order (North, East, South, West, fifth).
     """
     present = _present(players)
     sizes = table_sizes(len(present))
     for round_tables in history:
         _check_round(round_tables)
     rng = random.Random(seed)
-    tables = _draw_indices(present, sizes, history, rng, iterations)
+    tables = _draw_indices(present, sizes, history, rng, iterations, forbidden)
     return _assign_seats([[present[x] for x in table] for table in tables], history, rng)
 
 
@@ -386,6 +390,7 @@ def _draw_indices(
     history: Sequence[Sequence[Sequence[int]]],
     rng: random.Random,
     iterations: int,
+    forbidden: Iterable[tuple[int, int]] = (),
 ) -> list[list[int]]:
     n = len(present)
     index = {p: i for i, p in enumerate(present)}
@@ -402,6 +407,11 @@ def _draw_indices(
     unit = 1 + sum(sorted(weights, reverse=True)[: 2 * pairs])
     odd = odd_table_counts(history)
     penalty = [odd.get(p, 0) * unit for p in present]
+    apart = [(index[a], index[b]) for a, b in forbidden if a in index and b in index and a != b]
+    if apart:
+        huge = 1 + sum(weights) + sum(penalty)
+        for i, j in apart:
+            weights[i * n + j] = weights[j * n + i] = huge
     return _round_search(n, sizes, weights, penalty, rng, iterations)
 
 

@@ -11,6 +11,7 @@ from tournaments.models import Tournament
 from tournaments.services import MAX_DEALS, MAX_ROUNDS
 
 LENGTH_CHOICES = [("deals", _("A number of deals")), ("time", _("A time"))]
+TEAM_CHOICES = [("", _("No teams")), ("2", _("Teams of 2")), ("4", _("Teams of 4"))]
 
 
 def add_error(form, error):
@@ -65,6 +66,22 @@ class TournamentForm(RulesFields):
         initial=Tournament.FiveTables.FIVE,
     )
 
+    team_size = forms.TypedChoiceField(
+        label=_("Teams"),
+        choices=TEAM_CHOICES,
+        coerce=int,
+        empty_value=None,
+        required=False,
+        help_text=_("Teammates never sit at the same table; a team ranking adds their totals."),
+    )
+    confirm_by = forms.ChoiceField(
+        label=_("A table's sheet is confirmed by a second entry of"),
+        choices=Tournament.ConfirmBy.choices,
+        widget=forms.RadioSelect,
+        initial=Tournament.ConfirmBy.TOTALS,
+        required=False,
+    )
+
     ERROR_FIELDS = {**RulesFields.ERROR_FIELDS, "rules": "preset"}
 
     def __init__(self, *args, tournament=None, **kwargs):
@@ -78,6 +95,8 @@ class TournamentForm(RulesFields):
                 deals_per_round=tournament.deals_per_round or 5,
                 minutes_per_round=tournament.minutes_per_round or 45,
                 five_tables=tournament.five_tables,
+                team_size=str(tournament.team_size or ""),
+                confirm_by=tournament.confirm_by,
             )
             self.set_rules_initial(tournament.rules)
 
@@ -103,6 +122,8 @@ class TournamentForm(RulesFields):
             "deals_per_round": data["deals_per_round"],
             "minutes_per_round": data["minutes_per_round"],
             "five_tables": data["five_tables"],
+            "team_size": data.get("team_size"),
+            "confirm_by": data.get("confirm_by") or Tournament.ConfirmBy.TOTALS,
         }
 
 
@@ -147,3 +168,16 @@ class SwapForm(forms.Form):
         choices = [(e.number, f"{e.number}. {e.name}") for e in entries]
         self.fields["a"].choices = choices
         self.fields["b"].choices = choices
+
+
+class TeamForm(forms.Form):
+    """A team: its name and its players, one a line (a club player's name, or
+    "Name; Club; Licence" for a guest)."""
+
+    team = forms.CharField(label=_("Team name"), max_length=60)
+    names = forms.CharField(
+        label=_("Its players"),
+        widget=forms.Textarea(attrs={"rows": 4}),
+        max_length=2000,
+        help_text=_("One player a line, as in the pasted list."),
+    )

@@ -14,9 +14,10 @@ from decimal import Decimal
 
 from django.db import connection
 from django.db.models import Count
+from django.utils.translation import gettext_lazy as _
 
 from scoresheet.models import Hand, SheetTotal
-from tournaments.models import Entry, Round, RoundTable
+from tournaments.models import Entry, Round, RoundTable, Team
 from tournaments.services import deals_for_table
 
 SEAT_LETTERS = ("N", "E", "S", "W", "5")
@@ -119,9 +120,44 @@ class TableView:
         return self.bilan == 0
 
     @property
+    def status(self) -> str:
+        """not_started, in_progress, submitted, disputed or confirmed (the round page)."""
+        state = self.table.state
+        if state != RoundTable.State.OPEN:
+            return state
+        return "not_started" if self.state == "empty" else "in_progress"
+
+    @property
+    def status_label(self):
+        return STATUS_LABELS[self.status]
+
+    @property
+    def next_action(self):
+        """What the organiser does next about this table."""
+        if self.table.sheet_id is None:
+            return ""
+        return NEXT_ACTIONS[self.status]
+
+    @property
     def blank_lines(self) -> range:
         """The feuille de marque's lines on the printed card."""
         return range(1, (self.deals or 8) + 1)
+
+
+STATUS_LABELS = {
+    "not_started": _("not started"),
+    "in_progress": _("in progress"),
+    "submitted": _("submitted"),
+    "disputed": _("in dispute"),
+    "confirmed": _("confirmed"),
+}
+NEXT_ACTIONS = {
+    "not_started": _("Wait for the table's first deal."),
+    "in_progress": _("Wait for the table to hand its sheet in."),
+    "submitted": _("Wait for the second entry, or confirm it after checking the paper sheet."),
+    "disputed": _("Resolve the differences between the two entries."),
+    "confirmed": _("Nothing: the sheet is confirmed."),
+}
 
 
 def entries_by_number(tournament) -> dict[int, Entry]:
@@ -205,3 +241,74 @@ def routes(tournament, entries=None) -> list[dict]:
             )
         out.append({"entry": entry, "stops": stops})
     return out
+
+
+# ---------------------------------------------------------------- provisional, teams
+
+
+def unconfirmed(tournament) -> list[dict]:
+    """The started tables not confirmed yet (one query): ``{"round", "table", "seats",
+    "state"}``. While any is left the ranking is provisional."""
+    rows = (
+        RoundTable.objects.filter(round__tournament=tournament)
+        .exclude(sheet=None)
+        .exclude(state=RoundTable.State.CONFIRMED)
+        .order_by("round__number", "number")
+        .values_list("round__number", "number", "seats", "state")
+    )
+    return [{"round": r, "table": t, "seats": seats, "state": st} for r, t, seats, st in rows]
+
+
+def mark_provisional(rows, pending) -> None:
+    """Mark in each ranking row the rounds whose table is not confirmed yet
+    (``row["pending"]``: a flag per round)."""
+    where = {(p["round"], n) for p in pending for n in p["seats"]}
+    for row in rows:
+        row["pending"] = [(i + 1, row["number"]) in where for i in range(len(row["rounds"]))]
+
+
+def team_ranking(tournament, rows=None) -> list[dict]:
+    """The teams ranked on the sum of their members' totals (members who withdrew keep
+    counting): ``{"rank", "number", "name", "total", "members": [rows]}``."""
+    rows = rows if rows is not None else ranking(tournament)
+    teams = {t.pk: t for t in Team.objects.filter(tournament=tournament)}
+    if not teams:
+        return []
+    team_of = dict(tournament.entries.exclude(team=None).values_list("number", "team_id"))
+    members: dict[int, list] = {pk: [] for pk in teams}
+    for row in rows:
+        team_id = team_of.get(row["number"])
+        if team_id is not None:
+            members[team_id].append(row)
+    out = []
+    for pk, team in teams.items():
+        total = sum((Decimal(r["total"]) for r in members[pk]), Decimal(0))
+        out.append(
+            {
+                "number": team.number,
+                "name": team.name,
+                "total": total,
+                "members": sorted(members[pk], key=lambda r: r["number"]),
+            }
+        )
+    out.sort(key=lambda t: (-t["total"], t["number"]))
+    for i, team in enumerate(out):
+        previous = out[i - 1] if i else None
+        same = previous is not None and previous["total"] == team["total"]
+        team["rank"] = previous["rank"] if same else i + 1
+    return out
+
+
+def json_ranking(rows) -> list[dict]:
+    """Ranking rows (players or teams) as JSON: exact scores as strings."""
+
+    def plain(value):
+        if isinstance(value, Decimal):
+            return str(value)
+        if isinstance(value, list):
+            return [plain(v) for v in value]
+        if isinstance(value, dict):
+            return {k: plain(v) for k, v in value.items() if k != "player_id"}
+        return value
+
+    return [plain(row) for row in rows]

@@ -16,20 +16,23 @@ draw of the rounds not started that it changes (they must be drawn again).
 
 import random
 import re
+from decimal import Decimal, InvalidOperation
 
-from django.db import transaction
+from django.db import IntegrityError, transaction
 from django.db.models import Max
+from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from clubs.models import Player, Season
 from core.errors import ServiceError
 from scoresheet import services as sheets
-from scoresheet.models import Hand
+from scoresheet.models import Hand, ScoreRow, SheetTotal
 from scoresheet.scoring import ScoringError
 from scoresheet.scoring.jsonformat import parse_rules
-from tournaments import draw
-from tournaments.models import Entry, Round, RoundTable, Tournament
+from tournaments import draw, tokens
+from tournaments.models import Entry, Round, RoundTable, TableResult, Team, Tournament
 
+TEAM_SIZES = (2, 4)
 MAX_ROUNDS = 12
 MAX_DEALS = 30
 #: The schedule search's bound: a page's request, not a batch job. Beyond a few hundred
@@ -57,6 +60,15 @@ def deals_for_table(tournament: Tournament, seats: int) -> int | None:
     if seats == 4:
         return deals
     return -(-deals // seats) * seats
+
+
+def _check_day_settings(team_size, confirm_by):
+    if team_size not in (None, *TEAM_SIZES):
+        raise TournamentError("team_size", _("A team has 2 or 4 players."), "team_size")
+    if confirm_by not in Tournament.ConfirmBy.values:
+        raise TournamentError(
+            "confirm_by", _("Choose how a table's sheet is confirmed."), "confirm_by"
+        )
 
 
 def _check_settings(name, rules, rounds, deals_per_round, minutes_per_round, five_tables):
@@ -119,6 +131,8 @@ def create_tournament(
     deals_per_round=None,
     minutes_per_round=None,
     five_tables=Tournament.FiveTables.FIVE,
+    team_size=None,
+    confirm_by=Tournament.ConfirmBy.TOTALS,
     by=None,
     seed=None,
 ) -> Tournament:
@@ -126,6 +140,8 @@ def create_tournament(
     name, rules = _check_settings(
         name, rules, rounds, deals_per_round, minutes_per_round, five_tables
     )
+    team_size = team_size or None
+    _check_day_settings(team_size, confirm_by)
     with transaction.atomic():
         season = Season.objects.create(
             club=club,
@@ -145,6 +161,8 @@ def create_tournament(
             deals_per_round=deals_per_round or None,
             minutes_per_round=minutes_per_round or None,
             five_tables=five_tables,
+            team_size=team_size,
+            confirm_by=confirm_by,
             draw_seed=random.randrange(1, 2**31) if seed is None else seed,
             created_by=by,
         )
@@ -164,12 +182,16 @@ def update_tournament(
     deals_per_round=None,
     minutes_per_round=None,
     five_tables=Tournament.FiveTables.FIVE,
+    team_size=None,
+    confirm_by=Tournament.ConfirmBy.TOTALS,
     by=None,
 ) -> Tournament:
     """Change the settings of a tournament not started yet (rounds added or dropped)."""
     name, rules = _check_settings(
         name, rules, rounds, deals_per_round, minutes_per_round, five_tables
     )
+    team_size = team_size or None
+    _check_day_settings(team_size, confirm_by)
     with transaction.atomic():
         tournament = _lock(tournament)
         if tournament.state != Tournament.State.SETUP:
@@ -182,6 +204,14 @@ def update_tournament(
         tournament.deals_per_round = deals_per_round or None
         tournament.minutes_per_round = minutes_per_round or None
         tournament.five_tables = five_tables
+        if team_size != tournament.team_size and tournament.teams.exists():
+            raise TournamentError(
+                "teams_registered",
+                _("Teams are registered: their size can no longer change."),
+                "team_size",
+            )
+        tournament.team_size = team_size
+        tournament.confirm_by = confirm_by
         old_rounds, tournament.rounds = tournament.rounds, rounds
         tournament.save()
         season = tournament.season
@@ -403,10 +433,14 @@ def _present(tournament, number) -> list[int]:
 
 
 def _save_tables(rnd: Round, tables) -> None:
+    """The round's tables, each with a new private link (``tournaments.tokens``)."""
     rnd.tables.all().delete()
-    RoundTable.objects.bulk_create(
-        RoundTable(round=rnd, number=i, seats=list(seats)) for i, seats in enumerate(tables, 1)
-    )
+    rows = []
+    for i, seats in enumerate(tables, 1):
+        row = RoundTable(round=rnd, number=i, seats=list(seats))
+        tokens.issue(row)
+        rows.append(row)
+    RoundTable.objects.bulk_create(rows)
     rnd.state = Round.State.DRAWN
     rnd.save(update_fields=["state"])
 
@@ -433,6 +467,7 @@ def draw_round(rnd: Round, *, by=None) -> Round:
                 present,
                 history(tournament, rnd.number),
                 seed=f"{tournament.draw_seed}:{rnd.number}:{_draw_count(rnd)}",
+                forbidden=teammates(tournament),
             )
         except draw.DrawError:
             raise TournamentError(
@@ -476,7 +511,8 @@ def draw_schedule(tournament: Tournament, *, by=None) -> list[int]:
         if len(present) < 3:
             raise TournamentError("too_few_players", _("A draw needs at least 3 players."))
         seed = f"{tournament.draw_seed}:schedule"
-        if first == 1:
+        apart = teammates(tournament)
+        if first == 1 and not apart:
             schedule = draw.draw_schedule(
                 len(present), len(todo), seed=seed, iterations=SCHEDULE_ITERATIONS
             )
@@ -486,7 +522,9 @@ def draw_schedule(tournament: Tournament, *, by=None) -> list[int]:
         else:
             past = history(tournament, first)
             for rnd in todo:
-                tables = draw.draw_round(present, past, seed=f"{seed}:{rnd.number}")
+                tables = draw.draw_round(
+                    present, past, seed=f"{seed}:{rnd.number}", forbidden=apart
+                )
                 _save_tables(rnd, tables)
                 past.append(tables)
     return [r.number for r in todo]
@@ -573,9 +611,406 @@ def close_round(rnd: Round, *, by=None) -> Round:
                     _("Table %(table)d has played %(played)d of its %(wanted)d deals.")
                     % {"table": table.number, "played": played, "wanted": wanted},
                 )
+        for table in rnd.tables.exclude(sheet=None).select_related("sheet"):
+            sheets.close_sheet(table.sheet, user=by)  # the tables' links take no more deals
         rnd.state = Round.State.CLOSED
         rnd.save(update_fields=["state"])
         if all(r.state == Round.State.CLOSED for r in rounds):
             tournament.state = Tournament.State.FINISHED
             tournament.save(update_fields=["state"])
     return rnd
+
+
+# ---------------------------------------------------------------- teams
+
+
+def teammates(tournament) -> list[tuple[int, int]]:
+    """The pairs of entry numbers who are in the same team (never at the same table)."""
+    teams: dict[int, list[int]] = {}
+    for number, team_id in tournament.entries.exclude(team=None).values_list("number", "team_id"):
+        teams.setdefault(team_id, []).append(number)
+    return [(a, b) for members in teams.values() for a in members for b in members if a < b]
+
+
+def register_team(tournament: Tournament, name, items, *, by=None) -> Team:
+    """Enter a team: its name and its players (``register``'s items), as many as the
+    tournament's teams have; all or nothing."""
+    name = (name or "").strip()
+    with transaction.atomic():
+        locked = _lock(tournament)
+        if not locked.team_size:
+            raise TournamentError("not_a_team_event", _("This tournament has no teams."))
+        if not name:
+            raise TournamentError("name_required", _("A team needs a name."), "name")
+        if len(name) > 60:
+            raise TournamentError("name_too_long", _("This name is too long."), "name")
+        if len(items) != locked.team_size:
+            raise TournamentError(
+                "team_size",
+                _("A team of this tournament has %(n)d players.") % {"n": locked.team_size},
+                "players",
+            )
+        if locked.teams.filter(name__iexact=name).exists():
+            raise TournamentError(
+                "team_exists", _("A team of this name is already entered."), "name"
+            )
+        entries = register(locked, items, by=by)
+        number = (locked.teams.aggregate(n=Max("number"))["n"] or 0) + 1
+        team = Team.objects.create(tournament=locked, number=number, name=name)
+        Entry.objects.filter(pk__in=[e.pk for e in entries]).update(team=team)
+    return team
+
+
+# ---------------------------------------------------------------- the tables' results
+
+
+def _refuse_closed(tournament) -> None:
+    if tournament.state == Tournament.State.CLOSED:
+        raise TournamentError(
+            "tournament_closed",
+            _("The tournament is closed: its final ranking is frozen and nothing can change."),
+        )
+
+
+def _lock_table(table: RoundTable) -> RoundTable:
+    """Lock one table (its results, state and link) for the length of the transaction."""
+    return (
+        RoundTable.objects.select_for_update(of=("self",))
+        .select_related("round__tournament__club", "sheet")
+        .get(pk=table.pk)
+    )
+
+
+def wanted_deals(table: RoundTable) -> int:
+    """The deals the table must have played to hand its sheet in (timed: one)."""
+    return deals_for_table(table.round.tournament, len(table.seats)) or 1
+
+
+def snapshot(table: RoundTable) -> tuple[dict, list]:
+    """The table's sheet now: ``({entry number: score}, [[score per seat] per deal])``,
+    scores as exact strings (two queries)."""
+    entries = dict(
+        Entry.objects.filter(
+            tournament_id=table.round.tournament_id, number__in=table.seats
+        ).values_list("player_id", "number")
+    )
+    totals = {str(n): "0" for n in table.seats}
+    for player_id, score in SheetTotal.objects.filter(sheet_id=table.sheet_id).values_list(
+        "player_id", "score"
+    ):
+        if player_id in entries:
+            totals[str(entries[player_id])] = _text(score)
+    deals: dict[int, list] = {}
+    rows = ScoreRow.objects.filter(sheet_id=table.sheet_id, hand__is_deleted=False).values_list(
+        "hand__number", "position", "score"
+    )
+    for number, position, score in rows:
+        deals.setdefault(number, ["0"] * len(table.seats))[position] = _text(score)
+    return totals, [deals[n] for n in sorted(deals)]
+
+
+def _text(value) -> str:
+    value = Decimal(value)
+    return str(value.quantize(Decimal(1)) if value == value.to_integral_value() else value)
+
+
+def _check_complete(table: RoundTable, totals: dict, deals: list) -> None:
+    """A sheet may be handed in or confirmed: its deals played, its bilan zero, every seat
+    named."""
+    wanted = wanted_deals(table)
+    if len(deals) < wanted:
+        raise TournamentError(
+            "table_unfinished",
+            _("Table %(table)d has played %(played)d of its %(wanted)d deals.")
+            % {"table": table.number, "played": len(deals), "wanted": wanted},
+        )
+    if sum(Decimal(v) for v in totals.values()) != 0:
+        raise TournamentError(
+            "bilan_not_zero", _("The scores of this sheet do not add up to zero: check it.")
+        )
+    seated = table.sheet.seats.count() if table.sheet_id else 0
+    if seated != len(table.seats) or any(n is None for n in table.seats):
+        raise TournamentError("seat_unnamed", _("Every seat of the table must be named."))
+
+
+def _table_open_for_entries(table: RoundTable) -> None:
+    tournament = table.round.tournament
+    _refuse_closed(tournament)
+    if table.round.state == Round.State.CLOSED:
+        raise TournamentError("round_closed", _("This round is closed: it takes no more entries."))
+    if table.round.state != Round.State.STARTED or table.sheet_id is None:
+        raise TournamentError("round_not_started", _("This round has not started yet."))
+
+
+def writable(table: RoundTable) -> None:
+    """Refuse (``TournamentError``) unless the table may enter and correct its deals now."""
+    _table_open_for_entries(table)
+    if table.state != RoundTable.State.OPEN:
+        raise TournamentError(
+            "table_submitted",
+            _("This table's sheet is handed in: ask the organiser to change it."),
+        )
+
+
+def submit_table(table: RoundTable, *, by_name="", by=None) -> TableResult:
+    """The table hands its sheet in: checked complete, recorded, the sheet closed."""
+    with transaction.atomic():
+        table = _lock_table(table)
+        writable(table)
+        totals, deals = snapshot(table)
+        _check_complete(table, totals, deals)
+        result = TableResult.objects.create(
+            round_table=table,
+            kind=TableResult.Kind.SUBMITTED,
+            by=_actor(by),
+            by_name=(by_name or "").strip()[:60],
+            totals=totals,
+            deals=deals,
+        )
+        table.state = RoundTable.State.SUBMITTED
+        table.save(update_fields=["state"])
+        sheets.close_sheet(table.sheet, user=by)
+    return result
+
+
+def _actor(user):
+    return user if user is not None and getattr(user, "is_authenticated", False) else None
+
+
+def parse_scores(values, count) -> list[Decimal]:
+    """``count`` scores as typed ("-12", "+4,5"): Decimals, or ``bad_score``."""
+    out = []
+    for value in values:
+        text = str(value or "").strip().replace(",", ".").replace("+", "").replace(" ", "")
+        try:
+            number = Decimal(text)
+        except InvalidOperation:
+            number = None
+        if number is None or not number.is_finite() or abs(number) >= 100000:
+            raise TournamentError("bad_score", _("Type every score as a number, e.g. -42 or 21.5."))
+        if number * 2 != (number * 2).to_integral_value():
+            raise TournamentError("bad_score", _("A score is a whole or a half point."))
+        out.append(number)
+    if len(out) != count:
+        raise TournamentError("bad_score", _("Type a score for every seat."))
+    return out
+
+
+def last_result(table: RoundTable, kind) -> TableResult | None:
+    return table.results.filter(kind=kind).order_by("-at", "-pk").first()
+
+
+def check_table(table: RoundTable, *, totals=None, deals=None, by_name="", by=None) -> TableResult:
+    """A second, independent entry of the table's result from the paper sheet: the
+    round's total per seat (``totals``, in seat order) or, when the tournament asks
+    for it, every deal's scores (``deals``: a list per deal, in seat order).
+
+    The same as the submitted sheet: the sheet is confirmed (one confirmed result
+    per table, whatever races). Different: the table is in dispute until the
+    organiser resolves it.
+    """
+    with transaction.atomic():
+        table = _lock_table(table)
+        _table_open_for_entries(table)
+        if table.state == RoundTable.State.CONFIRMED:
+            raise TournamentError("already_confirmed", _("This table's sheet is confirmed."))
+        if table.state == RoundTable.State.DISPUTED:
+            raise TournamentError(
+                "disputed", _("The two entries differ: the organiser is checking this table.")
+            )
+        if table.state != RoundTable.State.SUBMITTED:
+            raise TournamentError("not_submitted", _("The table has not handed its sheet in yet."))
+        submitted = last_result(table, TableResult.Kind.SUBMITTED)
+        by_name = (by_name or "").strip()[:60]
+        if by_name and submitted.by_name and by_name.casefold() == submitted.by_name.casefold():
+            raise TournamentError(
+                "same_person",
+                _("The second entry must be made by somebody else than the first."),
+                "by_name",
+            )
+        seats = len(table.seats)
+        if deals is not None:
+            rows = [parse_scores(row, seats) for row in deals]
+            sums = [sum(column, Decimal(0)) for column in zip(*rows)] if rows else [0] * seats
+            entered_deals = [[_text(v) for v in row] for row in rows]
+        else:
+            sums = parse_scores(totals or (), seats)
+            entered_deals = None
+        entered = {str(n): _text(v) for n, v in zip(table.seats, sums)}
+        matches = entered == {k: _text(v) for k, v in submitted.totals.items()}
+        if entered_deals is not None:
+            matches = matches and entered_deals == [
+                [_text(v) for v in row] for row in submitted.deals or []
+            ]
+        try:
+            with transaction.atomic():
+                result = TableResult.objects.create(
+                    round_table=table,
+                    kind=TableResult.Kind.CHECK,
+                    by=_actor(by),
+                    by_name=by_name,
+                    totals=entered,
+                    deals=entered_deals,
+                    matches=matches,
+                    confirmed=matches,
+                )
+        except IntegrityError:  # the constraint: another confirmation got there first
+            raise TournamentError(
+                "already_confirmed", _("This table's sheet is confirmed.")
+            ) from None
+        table.state = RoundTable.State.CONFIRMED if matches else RoundTable.State.DISPUTED
+        table.save(update_fields=["state"])
+    return result
+
+
+def _confirm(table, kind, by) -> TableResult:
+    totals, deals = snapshot(table)
+    _check_complete(table, totals, deals)
+    TableResult.objects.filter(round_table=table, confirmed=True).update(confirmed=False)
+    try:
+        with transaction.atomic():
+            result = TableResult.objects.create(
+                round_table=table,
+                kind=kind,
+                by=_actor(by),
+                totals=totals,
+                deals=deals,
+                confirmed=True,
+            )
+    except IntegrityError:
+        raise TournamentError("already_confirmed", _("This table's sheet is confirmed.")) from None
+    table.state = RoundTable.State.CONFIRMED
+    table.save(update_fields=["state"])
+    sheets.close_sheet(table.sheet, user=by)
+    return result
+
+
+def confirm_table(table: RoundTable, *, by=None) -> TableResult:
+    """The organiser confirms the sheet as it stands, after checking the paper sheet
+    (a table handed in, in dispute, or never handed in)."""
+    with transaction.atomic():
+        table = _lock_table(table)
+        _refuse_closed(table.round.tournament)
+        if table.sheet_id is None:
+            raise TournamentError("round_not_started", _("This round has not started yet."))
+        if table.state == RoundTable.State.CONFIRMED:
+            raise TournamentError("already_confirmed", _("This table's sheet is confirmed."))
+        return _confirm(table, TableResult.Kind.ORGANISER, by)
+
+
+def reopen_table(table: RoundTable, *, by=None) -> TableResult:
+    """The organiser sends a handed-in (or disputed) sheet back to the table, which may
+    correct its deals and hand it in again."""
+    with transaction.atomic():
+        table = _lock_table(table)
+        _table_open_for_entries(table)
+        if table.state == RoundTable.State.CONFIRMED:
+            raise TournamentError(
+                "already_confirmed",
+                _("A confirmed sheet changes only through the organiser's correction."),
+            )
+        if table.state == RoundTable.State.OPEN:
+            raise TournamentError("not_submitted", _("The table has not handed its sheet in yet."))
+        result = TableResult.objects.create(
+            round_table=table, kind=TableResult.Kind.REOPENED, by=_actor(by)
+        )
+        table.state = RoundTable.State.OPEN
+        table.save(update_fields=["state"])
+        sheets.reopen_sheet(table.sheet, user=by)
+    return result
+
+
+def correct_table_hand(table: RoundTable, hand: Hand, data: dict, *, by=None) -> Hand:
+    """The organiser corrects a deal of a table's sheet, whatever its state (handed in,
+    in dispute, confirmed, its round closed), until the tournament closes. The hand's
+    history records it (``HandRevision``, by the organiser); a confirmed sheet's
+    confirmed version is replaced by the corrected one."""
+    with transaction.atomic():
+        table = _lock_table(table)
+        _refuse_closed(table.round.tournament)
+        if hand.sheet_id != table.sheet_id or table.sheet_id is None:
+            raise TournamentError("unknown_hand", _("This deal is not of this table."))
+        closed = table.sheet.closed_at is not None
+        if closed:
+            sheets.reopen_sheet(table.sheet, user=by)
+        try:
+            hand = sheets.correct_hand(hand, data, user=by)
+        except sheets.LedgerError as error:
+            raise TournamentError(error.code, error.message, error.field) from None
+        if table.state == RoundTable.State.CONFIRMED:
+            _confirm(table, TableResult.Kind.CORRECTED, by)
+        elif closed:
+            sheets.close_sheet(table.sheet, user=by)
+    return hand
+
+
+def revoke_link(table: RoundTable, *, by=None) -> RoundTable:
+    """A new private link for the table: the old one (and its printed QR code) stops working."""
+    with transaction.atomic():
+        table = _lock_table(table)
+        _refuse_closed(table.round.tournament)
+        tokens.issue(table)
+        table.save(update_fields=["token_salt", "token_hash"])
+    return table
+
+
+def differences(table: RoundTable) -> dict | None:
+    """The last submission against the last second entry: per seat and, when both
+    have them, per deal. None without both."""
+    submitted = last_result(table, TableResult.Kind.SUBMITTED)
+    checked = last_result(table, TableResult.Kind.CHECK)
+    if submitted is None or checked is None or checked.at < submitted.at:
+        return None
+    seats = []
+    for number in table.seats:
+        a = submitted.totals.get(str(number))
+        b = checked.totals.get(str(number))
+        seats.append({"number": number, "submitted": a, "checked": b, "differs": a != b})
+    deals = []
+    if checked.deals is not None:
+        first, second = submitted.deals or [], checked.deals
+        for i in range(max(len(first), len(second))):
+            a = first[i] if i < len(first) else None
+            b = second[i] if i < len(second) else None
+            cells = []
+            for k in range(len(table.seats)):
+                x = a[k] if a else None
+                y = b[k] if b else None
+                cells.append({"submitted": x, "checked": y, "differs": x != y})
+            deals.append({"number": i + 1, "cells": cells, "differs": a != b})
+    return {"submitted": submitted, "checked": checked, "seats": seats, "deals": deals}
+
+
+# ---------------------------------------------------------------- closing the tournament
+
+
+def close_tournament(tournament: Tournament, *, by=None) -> Tournament:
+    """Close the tournament once every round is closed and every sheet confirmed: the
+    final ranking is frozen (``final_ranking``) and nothing changes any more."""
+    from tournaments import queries
+
+    with transaction.atomic():
+        tournament = _lock(tournament)
+        _refuse_closed(tournament)
+        rounds = _rounds(tournament)
+        if any(r.state != Round.State.CLOSED for r in rounds):
+            raise TournamentError("rounds_open", _("Close every round first."))
+        pending = list(
+            RoundTable.objects.filter(round__tournament=tournament)
+            .exclude(state=RoundTable.State.CONFIRMED)
+            .values_list("round__number", "number")
+        )
+        if pending:
+            raise TournamentError(
+                "tables_unconfirmed",
+                _("Confirm every sheet first: %(tables)s.")
+                % {"tables": ", ".join(table_label(r, t) for r, t in pending)},
+            )
+        tournament.state = Tournament.State.CLOSED
+        tournament.closed_at = timezone.now()
+        tournament.final_ranking = {
+            "players": queries.json_ranking(queries.ranking(tournament)),
+            "teams": queries.json_ranking(queries.team_ranking(tournament)),
+        }
+        tournament.save(update_fields=["state", "closed_at", "final_ranking"])
+    return tournament

@@ -81,7 +81,10 @@ def display_rows(rows, *, club, tournament):
                 **row,
                 "url": f"{base}players/{row['number']}/",
                 "cells": [
-                    (signed(v) if v is not None else "—", _score_class(v)) for v in row["rounds"]
+                    (signed(v) if v is not None else "—", _score_class(v), pending)
+                    for v, pending in zip(
+                        row["rounds"], row.get("pending") or [False] * len(row["rounds"])
+                    )
                 ],
                 "total_text": signed(row["total"]),
                 "total_class": _score_class(row["total"]),

@@ -8,6 +8,7 @@ app_name = "tournaments"
 
 tournament = "tournaments/<int:tournament_id>/"
 rnd = tournament + "rounds/<int:round_number>/"
+table = rnd + "tables/<int:table_number>/"
 
 urlpatterns = [
     path("tournaments/", views.tournament_list, name="list"),
@@ -26,4 +27,15 @@ urlpatterns = [
     path(rnd + "start/", views.round_start, name="round_start"),
     path(rnd + "close/", views.round_close, name="round_close"),
     path(rnd + "table-cards/", views.table_cards, name="table_cards"),
+    # tournament day (issue 12)
+    path(tournament + "close/", views.tournament_close, name="close"),
+    path(tournament + "export.json", views.export_json, name="export_json"),
+    path(tournament + "screen/", views.screen, name="screen"),
+    path(tournament + "screen/live/", views.screen_live, name="screen_live"),
+    path(tournament + "find/", views.find_table, name="find"),
+    path(table, views.table_detail, name="table"),
+    path(table + "confirm/", views.table_confirm, name="table_confirm"),
+    path(table + "reopen/", views.table_reopen, name="table_reopen"),
+    path(table + "new-link/", views.table_revoke, name="table_revoke"),
+    path(table + "deals/<int:number>/", views.table_hand, name="table_hand"),
 ]

@@ -8,9 +8,12 @@ scorers and managers may use. Every write is a POST calling
 ``tournaments.services``; a refusal shows as a message or on the form's field.
 """
 
+import json
+
 from django.contrib import messages
-from django.http import Http404
+from django.http import Http404, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
 from django.utils.text import slugify
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST
@@ -18,17 +21,19 @@ from django_tables2.export import TableExport
 
 from clubs.permissions import can, club_view
 from clubs.rules_forms import describe_rules
-from tournaments import queries, services
+from clubs.services import name_key
+from tournaments import queries, services, tokens
 from tournaments.filters import RankingFilter
 from tournaments.forms import (
     BulkForm,
     GuestForm,
     MembersForm,
     SwapForm,
+    TeamForm,
     TournamentForm,
     add_error,
 )
-from tournaments.models import Entry, Round, Tournament
+from tournaments.models import Entry, Round, RoundTable, Tournament
 from tournaments.services import TournamentError
 from tournaments.tables import RankingTable, display_rows
 
@@ -148,7 +153,8 @@ def players(request, slug, tournament_id):
     members_form = MembersForm(post if action == "members" else None, players=candidates)
     guest_form = GuestForm(post if action == "guest" else None)
     bulk_form = BulkForm(post if action == "bulk" else None)
-    forms = {"members": members_form, "guest": guest_form, "bulk": bulk_form}
+    team_form = TeamForm(post if action == "team" else None) if tournament.team_size else None
+    forms = {"members": members_form, "guest": guest_form, "bulk": bulk_form, "team": team_form}
     form = forms.get(action)
     if form is not None and form.is_valid():
         data = form.cleaned_data
@@ -156,6 +162,10 @@ def players(request, slug, tournament_id):
             if action == "members":
                 items = [("member", p) for p in data["players"]]
                 entries = services.register(tournament, items, by=request.user)
+            elif action == "team":
+                items = services.parse_bulk(club, data["names"])
+                team = services.register_team(tournament, data["team"], items, by=request.user)
+                entries = list(team.members.order_by("number"))
             elif action == "guest":
                 guest = (data["name"], data["club"], data["licence"])
                 entries = services.register(tournament, [("guest", guest)], by=request.user)
@@ -170,11 +180,12 @@ def players(request, slug, tournament_id):
                 % {"names": ", ".join(f"{e.number}. {e.name}" for e in entries)},
             )
             return redirect("tournaments:players", club.slug, tournament.pk)
-    entries = list(tournament.entries.all())
+    entries = list(tournament.entries.select_related("team"))
     context = _context(
         request,
         tournament,
         "players",
+        team_form=team_form,
         entries=entries,
         members_form=members_form,
         guest_form=guest_form,
@@ -340,6 +351,11 @@ def table_cards(request, slug, tournament_id, round_number):
     tournament = _tournament(request, tournament_id)
     rnd = _round(tournament, round_number)
     tables = queries.round_tables(tournament, rnd)
+    if can(request.user, request.club, "manage") and not tournament.is_closed:
+        # the private links (secrets): only the organiser's cards carry them
+        for view in tables:
+            view.link = tokens.url(view.table, request)
+            view.qr = tokens.qr_svg(view.link)
     context = _context(request, tournament, f"round{rnd.number}", round=rnd, tables=tables)
     return render(request, "tournaments/table_cards.html", context)
 
@@ -361,7 +377,11 @@ def ranking(request, slug, tournament_id):
     tournament = _tournament(request, tournament_id)
     club = request.club
     ranking_filter = RankingFilter(request.GET, request=request)
-    rows = ranking_filter.filter_rows(queries.ranking(tournament))
+    all_rows = queries.ranking(tournament)
+    pending = [] if tournament.is_closed else queries.unconfirmed(tournament)
+    queries.mark_provisional(all_rows, pending)
+    teams = queries.team_ranking(tournament, all_rows) if tournament.team_size else []
+    rows = ranking_filter.filter_rows(all_rows)
     export = request.GET.get("_export")
     if TableExport.is_valid_format(export) and export in EXPORTS:
         table = RankingTable(rows, rounds=tournament.rounds)
@@ -375,5 +395,316 @@ def ranking(request, slug, tournament_id):
         rows=display_rows(rows, club=club, tournament=tournament),
         filter=ranking_filter,
         round_numbers=range(1, tournament.rounds + 1),
+        pending=pending,
+        provisional=bool(pending),
+        teams=teams,
+        may_close=tournament.state == Tournament.State.FINISHED and not pending,
     )
     return render(request, "tournaments/ranking.html", context)
+
+
+# ---------------------------------------------------------------- tournament day: tables
+
+
+def _table(tournament, round_number, table_number) -> RoundTable:
+    return get_object_or_404(
+        RoundTable.objects.select_related("round__tournament__club", "sheet"),
+        round__tournament=tournament,
+        round__number=round_number,
+        number=table_number,
+    )
+
+
+@club_view("manage")
+def table_detail(request, slug, tournament_id, round_number, table_number):
+    """The organiser's view of one table: its deals, its entries and their differences,
+    its link and QR code, and what to do (confirm, send back, correct a deal, new link)."""
+    tournament = _tournament(request, tournament_id)
+    table = _table(tournament, round_number, table_number)
+    entries = queries.entries_by_number(tournament)
+    seated = [(letter, entries.get(n)) for letter, n in zip(queries.SEAT_LETTERS, table.seats)]
+    deals, totals = [], []
+    if table.sheet_id:
+        by_number, rows = services.snapshot(table)
+        numbers = table.sheet.hands.live().order_by("number").values_list("number", flat=True)
+        deals = [{"number": n, "scores": row} for n, row in zip(numbers, rows)]
+        totals = [by_number.get(str(n)) for n in table.seats]
+    link = tokens.url(table, request)
+    context = _context(
+        request,
+        tournament,
+        f"round{round_number}",
+        table=table,
+        round=table.round,
+        seated=seated,
+        deals=deals,
+        totals=totals,
+        results=list(table.results.select_related("by").order_by("at", "pk")),
+        differences=services.differences(table),
+        link=link,
+        qr=tokens.qr_svg(link),
+        frozen=tournament.is_closed,
+    )
+    return render(request, "tournaments/table_detail.html", context)
+
+
+def _table_action(request, tournament_id, round_number, table_number, action, done):
+    tournament = _tournament(request, tournament_id)
+    table = _table(tournament, round_number, table_number)
+    try:
+        action(table)
+    except TournamentError as error:
+        _refused(request, error)
+    else:
+        messages.success(request, done)
+    return redirect(
+        "tournaments:table", request.club.slug, tournament.pk, round_number, table_number
+    )
+
+
+@club_view("manage")
+@require_POST
+def table_confirm(request, slug, tournament_id, round_number, table_number):
+    def act(table):
+        services.confirm_table(table, by=request.user)
+
+    done = _("The sheet is confirmed.")
+    return _table_action(request, tournament_id, round_number, table_number, act, done)
+
+
+@club_view("manage")
+@require_POST
+def table_reopen(request, slug, tournament_id, round_number, table_number):
+    def act(table):
+        services.reopen_table(table, by=request.user)
+
+    done = _("The sheet is back with the table: it may correct its deals and hand it in again.")
+    return _table_action(request, tournament_id, round_number, table_number, act, done)
+
+
+@club_view("manage")
+@require_POST
+def table_revoke(request, slug, tournament_id, round_number, table_number):
+    def act(table):
+        services.revoke_link(table, by=request.user)
+
+    done = _("The table has a new link: the old one no longer works. Print its card again.")
+    return _table_action(request, tournament_id, round_number, table_number, act, done)
+
+
+@club_view("manage")
+@GET_POST
+def table_hand(request, slug, tournament_id, round_number, table_number, number):
+    """The organiser's correction of one deal of a table (handed in, disputed or
+    confirmed): the hand form, then ``services.correct_table_hand``."""
+    from scoresheet import services as sheets
+    from scoresheet.models import Hand
+    from scoresheet.views.hands import _form_class, _preview_context
+
+    tournament = _tournament(request, tournament_id)
+    table = _table(tournament, round_number, table_number)
+    if table.sheet_id is None:
+        raise Http404
+    hand = get_object_or_404(Hand, sheet=table.sheet, number=number, is_deleted=False)
+    back = reverse(
+        "tournaments:table", args=[request.club.slug, tournament.pk, round_number, table_number]
+    )
+    if tournament.is_closed:
+        messages.error(request, _("The tournament is closed: its final ranking is frozen."))
+        return redirect(back)
+    sheet = table.sheet
+    seating = sheets.Table.of(sheet)
+    form_class = _form_class(sheet)
+    if request.method == "POST":
+        form = form_class(request.POST, sheet=sheet, table=seating, hand=hand)
+        if form.is_valid() and request.POST.get("action") == "save":
+            try:
+                services.correct_table_hand(table, hand, form.hand_data, by=request.user)
+            except TournamentError as error:
+                add_error(form, error)
+            else:
+                messages.success(request, _("Deal %(n)d corrected.") % {"n": hand.number})
+                return redirect(back)
+    else:
+        form = form_class(sheet=sheet, table=seating, hand=hand)
+    preview_url = reverse("scoresheet:hand_preview", args=[request.club.slug, sheet.pk])
+    return render(
+        request,
+        getattr(form, "page_template", None) or "tournaments/table_hand_form.html",
+        {
+            "sheet": sheet,
+            "hand": hand,
+            "form": form,
+            "preview": _preview_context(form) if form.is_bound else None,
+            "preview_url": f"{preview_url}?hand={hand.number}",
+            "names": seating.names,
+            "next_number": None,
+            "table": table,
+            "back_url": back,
+            "tournament": tournament,
+        },
+    )
+
+
+# ---------------------------------------------------------------- closing, exports
+
+
+@club_view("manage")
+@require_POST
+def tournament_close(request, slug, tournament_id):
+    tournament = _tournament(request, tournament_id)
+    try:
+        services.close_tournament(tournament, by=request.user)
+    except TournamentError as error:
+        _refused(request, error)
+    else:
+        messages.success(request, _("The tournament is closed: its final ranking is frozen."))
+    return redirect("tournaments:ranking", request.club.slug, tournament.pk)
+
+
+@club_view("read")
+def export_json(request, slug, tournament_id):
+    """The whole tournament as JSON: settings, rankings (players, teams), every round's
+    tables with their state and their sheet in HAND_FORMAT.md's sheet format."""
+    from scoresheet.views.sheets import _json_number, sheet_json
+
+    tournament = _tournament(request, tournament_id)
+    if tournament.final_ranking:
+        players, teams = tournament.final_ranking["players"], tournament.final_ranking["teams"]
+    else:
+        rows = queries.ranking(tournament)
+        players = queries.json_ranking(rows)
+        teams = queries.json_ranking(queries.team_ranking(tournament, rows))
+    rounds = []
+    tables = (
+        RoundTable.objects.filter(round__tournament=tournament)
+        .select_related("round", "sheet")
+        .order_by("round__number", "number")
+    )
+    by_round: dict[int, list] = {}
+    for table in tables:
+        by_round.setdefault(table.round.number, []).append(
+            {
+                "table": table.number,
+                "seats": table.seats,
+                "state": table.state,
+                "sheet": sheet_json(table.sheet) if table.sheet_id else None,
+            }
+        )
+    for rnd in tournament.round_set.order_by("number"):
+        rounds.append(
+            {"round": rnd.number, "state": rnd.state, "tables": by_round.get(rnd.number, [])}
+        )
+    data = {
+        "tournament": {
+            "name": tournament.name,
+            "club": tournament.club.name,
+            "date": tournament.date.isoformat(),
+            "state": tournament.state,
+            "official": tournament.is_closed or not queries.unconfirmed(tournament),
+            "rules": tournament.rules,
+            "rounds": tournament.rounds,
+            "deals_per_round": tournament.deals_per_round,
+            "minutes_per_round": tournament.minutes_per_round,
+            "team_size": tournament.team_size,
+            "closed_at": tournament.closed_at.isoformat() if tournament.closed_at else None,
+        },
+        "ranking": players,
+        "teams": teams,
+        "rounds": rounds,
+    }
+    text = json.dumps(data, ensure_ascii=False, indent=1, default=_json_number)
+    response = HttpResponse(text + "\n", content_type="application/json; charset=utf-8")
+    filename = f"tournament-{request.club.slug}-{slugify(tournament.name)}.json"
+    response["Content-Disposition"] = f'attachment; filename="{filename}"'
+    return response
+
+
+# ---------------------------------------------------------------- the room: screen, find my table
+
+
+def _current_round(rounds):
+    """The round the room cares about: the one under way, else the next drawn one, else
+    the last closed one."""
+    for state in (Round.State.STARTED, Round.State.DRAWN):
+        found = next((r for r in rounds if r.state == state), None)
+        if found is not None:
+            return found
+    closed = [r for r in rounds if r.state == Round.State.CLOSED]
+    return closed[-1] if closed else None
+
+
+def _screen_context(request, tournament):
+    rounds = list(tournament.round_set.order_by("number"))
+    rnd = _current_round(rounds)
+    entries = queries.entries_by_number(tournament)
+    rows = queries.ranking(tournament)
+    pending = queries.unconfirmed(tournament)
+    queries.mark_provisional(rows, pending)
+    playing = []
+    if rnd is not None and rnd.state == Round.State.STARTED:
+        playing = [
+            t
+            for t in queries.round_tables(tournament, rnd, entries)
+            if t.table.state != RoundTable.State.CONFIRMED
+        ]
+    return {
+        "club": request.club,
+        "tournament": tournament,
+        "round": rnd,
+        "rows": display_rows(rows, club=request.club, tournament=tournament),
+        "teams": queries.team_ranking(tournament, rows),
+        "playing": playing,
+        "provisional": bool(pending) and not tournament.is_closed,
+    }
+
+
+@club_view("read")
+def screen(request, slug, tournament_id):
+    """The room's screen: the ranking in large type and the tables still playing; a
+    script (``tournament_screen.js``) refreshes the live part every ten seconds."""
+    tournament = _tournament(request, tournament_id)
+    context = _screen_context(request, tournament)
+    context["live_url"] = reverse(
+        "tournaments:screen_live", args=[request.club.slug, tournament.pk]
+    )
+    return render(request, "tournaments/screen.html", context)
+
+
+@club_view("read")
+def screen_live(request, slug, tournament_id):
+    """The screen's live part, an HTML fragment (polled)."""
+    tournament = _tournament(request, tournament_id)
+    response = render(
+        request, "tournaments/includes/screen_live.html", _screen_context(request, tournament)
+    )
+    response["Cache-Control"] = "no-store"
+    return response
+
+
+@club_view("read")
+def find_table(request, slug, tournament_id):
+    """A player finds their table for the round under way or the next one, by their
+    number or their name."""
+    tournament = _tournament(request, tournament_id)
+    query = (request.GET.get("q") or "").strip()[:80]
+    rounds = list(tournament.round_set.order_by("number"))
+    rnd = _current_round(rounds)
+    found = []
+    if query and rnd is not None:
+        entries = list(tournament.entries.all())
+        if query.isdigit():
+            matches = [e for e in entries if e.number == int(query)]
+        else:
+            key = name_key(query)
+            matches = [e for e in entries if key in name_key(e.name)]
+        where = {}
+        for table in rnd.tables.order_by("number"):
+            for position, number in enumerate(table.seats):
+                where[number] = (table.number, queries.SEAT_LETTERS[position])
+        for entry in matches[:10]:
+            found.append({"entry": entry, "where": where.get(entry.number)})
+    context = _context(
+        request, tournament, "find", round=rnd, query=query, found=found, searched=bool(query)
+    )
+    return render(request, "tournaments/find.html", context)

@@ -99,8 +99,8 @@ def test_round_page_lists_tables_with_their_state(client, played, django_assert_
     with django_assert_num_queries(8):
         response = client.get(url("round", played, 2))
     page = response.content.decode()
-    assert page.count('class="card round-table state-empty"') == 2
-    assert page.count('class="card round-table state-complete"') == 2
+    assert page.count('class="card round-table state-empty status-not_started"') == 2
+    assert page.count('class="card round-table state-complete status-in_progress"') == 2
     assert "4 of 5 deals" in page or "5 of 5 deals" in page
     assert "Repeated meetings" in page
 
@@ -122,7 +122,8 @@ def test_the_round_page_shows_the_repeats_a_swap_makes(client, make_tournament, 
 
 
 def test_ranking_page_export_and_filter(client, played, django_assert_num_queries):
-    with django_assert_num_queries(3):
+    # the tournament, the ranking, the unconfirmed tables (provisional marks)
+    with django_assert_num_queries(4):
         response = client.get(url("ranking", played))
     page = response.content.decode()
     rows = ranking(played)

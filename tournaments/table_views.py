@@ -1,0 +1,313 @@
+"""A table's own pages, reached by its private link (``/table/<token>/``), no account:
+the table's sheet, the hand form to enter and correct its deals, handing the sheet
+in, and the second player's independent entry that confirms it.
+
+The link shows that table and nothing else of the tournament. A wrong or revoked
+token answers 404 (and counts towards the address's limit of wrong links); a link
+whose round or tournament is closed answers 410. Every write goes through
+``scoresheet.services`` (the deals, on the table's sheet only) or
+``tournaments.services`` (handing in, checking), which refuse a handed-in, closed
+or confirmed sheet on the server whatever the page shows.
+"""
+
+from functools import wraps
+
+from django.contrib import messages
+from django.http import Http404, JsonResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.template.loader import render_to_string
+from django.urls import reverse
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_http_methods, require_POST
+
+from core.explain_labels import render_explanation
+from core.idempotency import idempotent, once
+from core.throttle import Limit, client_address, limited
+from scoresheet import services as sheets
+from scoresheet.models import Hand
+from scoresheet.scoring.jsonformat import number
+from scoresheet.views.hands import _form_class, _json_number, _preview_context
+from tournaments import queries, services, tokens
+from tournaments.models import Round, RoundTable, TableResult, Tournament
+from tournaments.services import TournamentError
+
+#: Requests a table's link may make a minute (a table enters a deal every few minutes).
+LINK_LIMIT = Limit("table-link", 240, 60)
+#: Wrong or revoked links an address may try in ten minutes before it is refused.
+MISS_LIMIT = Limit("table-link-miss", 30, 600)
+SESSION_KEY = "tournament_tables_submitted"  # the tables this browser handed in
+
+GET_POST = require_http_methods(["GET", "POST"])
+
+
+def table_link(view):
+    """Find the link's table (404 when wrong or revoked, 410 when its round or its
+    tournament is closed), count the request, and call ``view(request, table, …)``."""
+
+    @wraps(view)
+    def wrapped(request, token, *args, **kwargs):
+        address = client_address(request)
+        if MISS_LIMIT.exceeded(address):
+            return limited(request)
+        table = tokens.find(token)
+        if table is None:
+            MISS_LIMIT.hit(address)
+            raise Http404
+        if not LINK_LIMIT.hit(table.pk):
+            return limited(request)
+        rnd, tournament = table.round, table.round.tournament
+        if tournament.state == Tournament.State.CLOSED or rnd.state == Round.State.CLOSED:
+            context = {"table": table, "round": rnd, "tournament": tournament}
+            return render(request, "tournaments/table_gone.html", context, status=410)
+        request.table_token = token
+        return view(request, table, *args, **kwargs)
+
+    return wrapped
+
+
+def _url(request, name, *args):
+    return reverse(f"table:{name}", args=[request.table_token, *args])
+
+
+def _seated(table):
+    entries = {e.number: e for e in table.round.tournament.entries.filter(number__in=table.seats)}
+    return [(letter, entries.get(n)) for letter, n in zip(queries.SEAT_LETTERS, table.seats)]
+
+
+@table_link
+def table_sheet(request, table):
+    """The table's sheet: its deals while it enters them; the forms of its state."""
+    seated = _seated(table)
+    deals, totals = [], []
+    if table.sheet_id:
+        totals_by_number, deal_rows = services.snapshot(table)
+        numbers = list(table.sheet.hands.live().order_by("number").values_list("number", flat=True))
+        deals = [{"number": n, "scores": row} for n, row in zip(numbers, deal_rows)]
+        totals = [totals_by_number.get(str(n)) for n in table.seats]
+    submitted = services.last_result(table, TableResult.Kind.SUBMITTED)
+    mine = table.pk in request.session.get(SESSION_KEY, [])
+    tournament = table.round.tournament
+    context = {
+        "table": table,
+        "round": table.round,
+        "tournament": tournament,
+        "seated": seated,
+        "deals": deals,
+        "totals": totals,
+        "played": len(deals),
+        "wanted": services.wanted_deals(table),
+        "submitted": submitted,
+        "submitted_here": mine,
+        "by_deals": tournament.confirm_by == Tournament.ConfirmBy.DEALS,
+        "check_rows": range(1, services.wanted_deals(table) + 1),
+        "differences": services.differences(table)
+        if table.state == RoundTable.State.DISPUTED
+        else None,
+        "links": {
+            name: _url(request, name) for name in ("sheet", "hand_create", "submit", "check")
+        },
+        "started": table.round.state == Round.State.STARTED and table.sheet_id is not None,
+    }
+    return render(request, "tournaments/table_sheet.html", context)
+
+
+def _form_page(request, table, form, hand=None):
+    sheet = table.sheet
+    preview_url = _url(request, "hand_preview")
+    if hand is not None:
+        preview_url += f"?hand={hand.number}"
+    last = sheet.hands.order_by("-number").values_list("number", flat=True).first()
+    template = getattr(form, "page_template", None) or "tournaments/table_hand_form.html"
+    return render(
+        request,
+        template,
+        {
+            "sheet": sheet,
+            "hand": hand,
+            "form": form,
+            "preview": _preview_context(form) if form.is_bound else None,
+            "preview_url": preview_url,
+            "names": form.table.names,
+            "next_number": None if hand else (last or 0) + 1,
+            "table": table,
+            "back_url": _url(request, "sheet"),
+            "tournament": table.round.tournament,
+        },
+    )
+
+
+def _writable_or_back(request, table):
+    try:
+        services.writable(table)
+    except TournamentError as error:
+        messages.error(request, error.message)
+        return redirect(_url(request, "sheet"))
+    return None
+
+
+@table_link
+@idempotent
+@GET_POST
+def table_hand_create(request, table):
+    refused = _writable_or_back(request, table)
+    if refused:
+        return refused
+    sheet = table.sheet
+    seating = sheets.Table.of(sheet)
+    form_class = _form_class(sheet)
+    if request.method == "POST":
+        form = form_class(request.POST, sheet=sheet, table=seating)
+        if form.is_valid() and request.POST.get("action") == "save":
+            back = _url(request, "sheet")
+            try:
+                hand = once(
+                    request,
+                    lambda: sheets.record_hand(sheet, form.hand_data),
+                    url=lambda hand: f"{back}#deal-{hand.number}",
+                )
+            except sheets.LedgerError as error:
+                form.add_ledger_error(error)
+            else:
+                target = f"{back}#deal-{hand.number}"
+                if request.headers.get("X-Requested-With") == "fetch":
+                    return JsonResponse({"saved": hand.number, "url": target})
+                messages.success(request, _("Deal %(n)d saved.") % {"n": hand.number})
+                return redirect(target)
+    else:
+        form = form_class(sheet=sheet, table=seating)
+    return _form_page(request, table, form)
+
+
+@table_link
+@require_POST
+def table_hand_preview(request, table):
+    """The live preview of the table's hand form (as ``scoresheet``'s, for this sheet)."""
+    if table.sheet_id is None:
+        raise Http404
+    sheet = table.sheet
+    hand = None
+    param = request.GET.get("hand", "")
+    if param:
+        if not param.isascii() or not param.isdigit() or len(param) > 9:
+            return JsonResponse({"errors": {"__all__": [_("Unknown hand.")]}}, status=404)
+        hand = get_object_or_404(Hand, sheet=sheet, number=int(param))
+    form = _form_class(sheet)(request.POST, sheet=sheet, hand=hand)
+    valid = form.is_valid()
+    context = _preview_context(form)
+    html = render_to_string(
+        "scoresheet/includes/hand_preview.html", {"preview": context, "form": form}, request
+    )
+    payload = {"html": html, "defence_points": _json_number(form.defence_points())}
+    if valid and form.result is not None:
+        result = form.result
+        payload["scores"] = {n: number(h) for n, h in zip(result.players, result.halves)}
+        payload["explanation"] = render_explanation(result.explanation)
+    else:
+        payload["errors"] = form.refusals()
+        payload["missing"] = form.missing_fields()
+    return JsonResponse(payload)
+
+
+@table_link
+@GET_POST
+def table_hand_edit(request, table, number):
+    if table.sheet_id is None:
+        raise Http404
+    hand = get_object_or_404(Hand, sheet=table.sheet, number=number, is_deleted=False)
+    refused = _writable_or_back(request, table)
+    if refused:
+        return refused
+    sheet = table.sheet
+    seating = sheets.Table.of(sheet)
+    form_class = _form_class(sheet)
+    if request.method == "POST":
+        form = form_class(request.POST, sheet=sheet, table=seating, hand=hand)
+        if form.is_valid() and request.POST.get("action") == "save":
+            try:
+                sheets.correct_hand(hand, form.hand_data)
+            except sheets.LedgerError as error:
+                form.add_ledger_error(error)
+            else:
+                messages.success(request, _("Deal %(n)d corrected.") % {"n": hand.number})
+                return redirect(_url(request, "sheet") + f"#deal-{hand.number}")
+    else:
+        form = form_class(sheet=sheet, table=seating, hand=hand)
+    return _form_page(request, table, form, hand)
+
+
+@table_link
+@require_POST
+def table_hand_delete(request, table, number):
+    if table.sheet_id is None:
+        raise Http404
+    hand = get_object_or_404(Hand, sheet=table.sheet, number=number, is_deleted=False)
+    refused = _writable_or_back(request, table)
+    if refused:
+        return refused
+    try:
+        sheets.delete_hand(hand)
+    except sheets.LedgerError as error:
+        messages.error(request, error.message)
+    else:
+        messages.success(request, _("Deal %(n)d deleted.") % {"n": hand.number})
+    return redirect(_url(request, "sheet"))
+
+
+@table_link
+@require_POST
+def table_submit(request, table):
+    name = request.POST.get("by_name", "")
+    try:
+        services.submit_table(table, by_name=name)
+    except TournamentError as error:
+        messages.error(request, error.message)
+    else:
+        done = request.session.get(SESSION_KEY, [])
+        request.session[SESSION_KEY] = [*done, table.pk][-50:]
+        messages.success(
+            request,
+            _(
+                "The sheet is handed in. Another player of the table now enters the result "
+                "again from the paper sheet, on their own phone."
+            ),
+        )
+    return redirect(_url(request, "sheet"))
+
+
+@table_link
+@require_POST
+def table_check(request, table):
+    """The second, independent entry: never from the browser that handed the sheet in."""
+    if table.pk in request.session.get(SESSION_KEY, []):
+        messages.error(
+            request,
+            _(
+                "This phone handed the sheet in: the second entry must come from another player's "
+                "phone."
+            ),
+        )
+        return redirect(_url(request, "sheet"))
+    seats = len(table.seats)
+    post = request.POST
+    try:
+        if table.round.tournament.confirm_by == Tournament.ConfirmBy.DEALS:
+            rows = services.wanted_deals(table)
+            played = len(services.snapshot(table)[1])
+            rows = max(rows, played)
+            deals = [[post.get(f"deal_{i}_{k}", "") for k in range(seats)] for i in range(rows)]
+            deals = [row for row in deals if any(v.strip() for v in row)]
+            result = services.check_table(table, deals=deals, by_name=post.get("by_name", ""))
+        else:
+            totals = [post.get(f"score_{k}", "") for k in range(seats)]
+            result = services.check_table(table, totals=totals, by_name=post.get("by_name", ""))
+    except TournamentError as error:
+        messages.error(request, error.message)
+    else:
+        if result.confirmed:
+            messages.success(request, _("Both entries agree: the sheet is confirmed. Thank you!"))
+        else:
+            messages.warning(
+                request,
+                _("The two entries differ: the organiser will check the paper sheet."),
+            )
+    return redirect(_url(request, "sheet"))

@@ -1,0 +1,74 @@
+"""Each table's private link: ``/table/<token>/``, no account needed.
+
+The token is derived from a random salt kept on the ``RoundTable`` and the site's
+secret key (an HMAC), so the organiser can print it again, while the database
+alone gives nobody a working link: it keeps the salt and a SHA-256 hash of the
+token, and a request's table is found by the hash of the token it shows. A new
+salt (``revoke``) makes a new link and kills the old one. A round drawn again
+makes new tables, hence new links; swapping two players keeps them.
+"""
+
+import hashlib
+import secrets
+from base64 import urlsafe_b64encode
+
+from django.urls import reverse
+from django.utils.crypto import salted_hmac
+
+from tournaments.models import RoundTable
+
+KEY_SALT = "tournaments.table-link"
+TOKEN_LENGTH = 32  # characters: 24 bytes of HMAC, URL-safe base64
+
+
+def new_salt() -> str:
+    return secrets.token_urlsafe(24)
+
+
+def token_of(salt: str) -> str:
+    digest = salted_hmac(KEY_SALT, salt, algorithm="sha256").digest()
+    return urlsafe_b64encode(digest[:24]).decode("ascii")
+
+
+def hash_of(token: str) -> str:
+    return hashlib.sha256(token.encode("utf-8", "replace")).hexdigest()
+
+
+def issue(table: RoundTable) -> None:
+    """Give ``table`` a fresh link (salt and hash set; the caller saves)."""
+    table.token_salt = new_salt()
+    table.token_hash = hash_of(token_of(table.token_salt))
+
+
+def token(table: RoundTable) -> str:
+    """The table's current token (a table drawn before links existed gets one)."""
+    if not table.token_salt:
+        issue(table)
+        RoundTable.objects.filter(pk=table.pk).update(
+            token_salt=table.token_salt, token_hash=table.token_hash
+        )
+    return token_of(table.token_salt)
+
+
+def url(table: RoundTable, request=None) -> str:
+    """The table's link, absolute when ``request`` is given (for the QR code)."""
+    path = reverse("table:sheet", args=[token(table)])
+    return request.build_absolute_uri(path) if request is not None else path
+
+
+def find(raw: str):
+    """The table whose link shows ``raw``, or None (a wrong or revoked token)."""
+    if not raw or len(raw) != TOKEN_LENGTH:
+        return None
+    return (
+        RoundTable.objects.select_related("round__tournament__club", "sheet")
+        .filter(token_hash=hash_of(raw))
+        .first()
+    )
+
+
+def qr_svg(text: str) -> str:
+    """``text`` as a QR code, an inline SVG (segno; error correction M)."""
+    import segno
+
+    return segno.make(text, error="m").svg_inline(scale=4, border=2, omitsize=True)
