@@ -52,6 +52,19 @@ class Player(models.Model):
         related_name="players",
         verbose_name=_("login"),
     )
+    #: an inactive player is left out of the pickers (opening a sheet, linking a login)
+    #: and kept everywhere else: their hands, totals and statistics stay
+    is_active = models.BooleanField(_("active"), default=True)
+    #: set when the player was merged into another (``scoresheet.players.merge_players``):
+    #: their seats, hands and score rows moved there; cleared by undoing the merge
+    merged_into = models.ForeignKey(
+        "self",
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="+",
+        verbose_name=_("merged into"),
+    )
 
     class Meta:
         ordering = ["sort_key", "name"]
@@ -204,6 +217,16 @@ class AuditEntry(models.Model):
         SEASON_UPDATED = "season_updated", _("season changed")
         PLAYER_CREATED = "player_created", _("player created")
         SHEET_CREATED = "sheet_created", _("sheet opened")
+        PLAYER_RENAMED = "player_renamed", _("player renamed")
+        PLAYER_ACTIVE = "player_active", _("player made active or inactive")
+        PLAYERS_MERGED = "players_merged", _("players merged")
+        MERGE_UNDONE = "merge_undone", _("merge undone")
+        SHEET_UPDATED = "sheet_updated", _("sheet changed")
+        SHEET_DELETED = "sheet_deleted", _("sheet deleted")
+        SHEET_RESTORED = "sheet_restored", _("sheet restored")
+        SHEET_CLOSED = "sheet_closed", _("sheet closed")
+        SHEET_REOPENED = "sheet_reopened", _("sheet reopened")
+        NOTE_CHANGED = "note_changed", _("note changed")
 
     club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="audit_entries")
     actor = models.ForeignKey(

@@ -61,6 +61,10 @@ class Sheet(models.Model):
     # services refuse with ``sheet_closed``). Tournaments close a table's sheet
     # once it is submitted or confirmed.
     closed_at = models.DateTimeField(_("closed"), null=True, blank=True)
+    # A deleted sheet is kept with its hands and history but its score rows and totals
+    # are gone (out of every total) until it is restored (``scoresheet.editing``).
+    deleted_at = models.DateTimeField(_("deleted"), null=True, blank=True)
+    note = models.TextField(_("note"), max_length=2000, blank=True)
     # Stored counts, kept by the services in the transaction of every write (the
     # sheet list sorts by them without counting rows): seats, and live hands.
     seat_count = models.PositiveSmallIntegerField(_("seats"), default=0)
@@ -154,6 +158,7 @@ class Hand(models.Model):
     extra = models.JSONField(_("game fields"), default=dict, blank=True, null=True)
     explanation = models.JSONField(_("explanation"), default=list, blank=True)
     is_deleted = models.BooleanField(_("deleted"), default=False)
+    note = models.TextField(_("note"), max_length=2000, blank=True)
     entered_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, related_name="+"
     )
