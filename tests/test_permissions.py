@@ -19,7 +19,8 @@ from clubs.models import Club, Invitation, Membership, Player, Role, Season
 from scoresheet import services
 from scoresheet.models import Hand, HandRevision, ScoreRow, Sheet
 from tournaments import services as tournament_services
-from tournaments.models import Entry, Round, RoundTable, Tournament
+from tournaments import tokens
+from tournaments.models import Entry, Round, RoundTable, TableResult, Tournament
 
 USERS = ("anonymous", "outsider", "member", "scorer", "manager")
 HAND = {"dealer": "P1", "taker": "P1", "contract": "garde", "bouts": 2, "points": 56}
@@ -68,6 +69,27 @@ CLUB_URLS = {
     "tournaments:table_cards": ("read", "G", ("tournament", "round")),
 }
 # URLs outside any club: who may GET them
+    "tournaments:close": ("manage", "P", ("tournament",)),
+    "tournaments:export_json": ("read", "G", ("tournament",)),
+    "tournaments:screen": ("read", "G", ("tournament",)),
+    "tournaments:screen_live": ("read", "G", ("tournament",)),
+    "tournaments:find": ("read", "G", ("tournament",)),
+    "tournaments:table": ("manage", "G", ("tournament", "round", "table")),
+    "tournaments:table_confirm": ("manage", "P", ("tournament", "round", "table")),
+    "tournaments:table_reopen": ("manage", "P", ("tournament", "round", "table")),
+    "tournaments:table_revoke": ("manage", "P", ("tournament", "round", "table")),
+    "tournaments:table_hand": ("manage", "GP", ("tournament", "round", "table", "table_hand")),
+}
+# A tournament table's private link (tournaments.table_views): no account, the token is
+# the key, the same for every user. name -> methods.
+TOKEN_URLS = {
+    "table:sheet": "G",
+    "table:hand_create": "GP",
+    "table:hand_preview": "P",
+    "table:hand_edit": "GP",
+    "table:hand_delete": "P",
+    "table:submit": "P",
+    "table:check": "P",
 SITE_URLS = {
     "home": "all",
     "login": "all",
@@ -118,7 +140,30 @@ class World:
             tournament_services.start_round(first)
             self.clubs[slug] = {
                 "tournament": tournament,
+            table = first.tables.select_related("sheet").get()
+            table_hand = services.record_hand(table.sheet, HAND)
+            revoked = tokens.token(table)
+            tournament_services.revoke_link(table)
+            table.refresh_from_db()
+            # another tournament, its only round played and closed: its link has expired
+            done = tournament_services.create_tournament(
+                club, name="D", date=season.start_date, rules="fft", rounds=1, deals_per_round=1
+            )
+            tournament_services.register(done, [("member", p) for p in players])
+            done_round = done.round_set.get()
+            tournament_services.draw_round(done_round)
+            tournament_services.start_round(done_round)
+            services.record_hand(done_round.tables.get().sheet, HAND)
+            tournament_services.close_round(done_round)
                 "round": first,
+                "table": table,
+                "table_hand": table_hand,
+                "tokens": {
+                    "valid": tokens.token(table),
+                    "wrong": "x" * tokens.TOKEN_LENGTH,
+                    "revoked": revoked,
+                    "expired": tokens.token(done_round.tables.get()),
+                },
                 "entry": entries[0],
                 "club": club,
                 "season": season,
@@ -152,6 +197,10 @@ class World:
                 kwargs["round_number"] = objects[need].number
             else:
                 kwargs[f"{need}_id"] = objects[need].pk
+            elif need == "table":
+                kwargs["table_number"] = objects[need].number
+            elif need == "table_hand":
+                kwargs["number"] = objects[need].number
         return reverse(name, kwargs=kwargs)
 
 
@@ -168,7 +217,13 @@ def state():
         list(Tournament.objects.order_by("pk").values_list("pk", "name", "rounds", "state")),
         list(Entry.objects.order_by("pk").values_list("pk", "withdrawn_after_round")),
         list(Round.objects.order_by("pk").values_list("pk", "state")),
-        list(RoundTable.objects.order_by("pk").values_list("pk", "seats", "sheet_id")),
+        list(
+            RoundTable.objects.order_by("pk").values_list(
+                "pk", "seats", "sheet_id", "state", "token_hash"
+            )
+        ),
+        TableResult.objects.count(),
+        list(Sheet.objects.order_by("pk").values_list("pk", "closed_at")),
         list(Invitation.objects.order_by("pk").values_list("pk", "token_hash")),
     )
 
@@ -311,9 +366,9 @@ def test_every_url_is_in_the_matrix():
                 names.add(f"{namespace}:{pattern.name}" if namespace else pattern.name)
 
     walk(get_resolver())
-    missing = names - set(CLUB_URLS) - set(SITE_URLS)
+    missing = names - set(CLUB_URLS) - set(SITE_URLS) - set(TOKEN_URLS)
     assert not missing, f"URLs without a permission check in the matrix: {sorted(missing)}"
-    stale = (set(CLUB_URLS) | set(SITE_URLS)) - names
+    stale = (set(CLUB_URLS) | set(SITE_URLS) | set(TOKEN_URLS)) - names
     assert not stale, f"matrix names no longer routed: {sorted(stale)}"
 
 
@@ -334,3 +389,39 @@ def test_a_members_only_club_answers_as_an_unknown_slug(world, client, who):
             if answers[0] != answers[1]:
                 wrong.append(f"{method} {name}: closed {answers[0]}, unknown {answers[1]}")
     assert not wrong, wrong
+
+
+#: What a table's link answers, by its token: the table's pages, or 404, or 410 (gone).
+TOKEN_ANSWERS = {"valid": "ok", "wrong": 404, "revoked": 404, "expired": 410}
+
+
+@pytest.mark.parametrize("visibility", ["open", "closed"])
+@pytest.mark.parametrize("name", sorted(TOKEN_URLS))
+def test_table_link_matrix(world, client, name, visibility):
+    """Every role, on a public and a members-only club, with a valid, wrong, revoked and
+    expired (round closed) token: the token alone decides; a refused write changes
+    nothing."""
+    from django.core.cache import cache
+
+    objects = world.clubs[visibility]
+    wrong = []
+    for who in USERS:
+        for kind, want in TOKEN_ANSWERS.items():
+            kwargs = {"token": objects["tokens"][kind]}
+            if name in ("table:hand_edit", "table:hand_delete"):
+                kwargs["number"] = objects["table_hand"].number
+            url = reverse(name, kwargs=kwargs)
+            for method in TOKEN_URLS[name]:
+                cache.clear()  # the wrong-link limit is tested on its own
+                client.logout()
+                client_for(client, world, who)
+                before = state()
+                with transaction.atomic():
+                    response = client.get(url) if method == "G" else client.post(url, {})
+                    changed = state() != before
+                    transaction.set_rollback(True)
+                if not check(response, want):
+                    wrong.append(f"{method} {who} {kind}: got {response.status_code}, want {want}")
+                if want != "ok" and changed:
+                    wrong.append(f"{method} {who} {kind}: refused but the database changed")
+    assert not wrong, f"{name} ({visibility}): " + "; ".join(wrong)

@@ -30,7 +30,9 @@ def members(club):
 
 @pytest.fixture
 def make_tournament(club, members, manager):
-    def make(players=17, rounds=3, deals=4, minutes=None, five="five", rules=None, seed=7):
+    def make(
+        players=17, rounds=3, deals=4, minutes=None, five="five", rules=None, seed=7, **more
+    ):
         tournament = services.create_tournament(
             club,
             name="Tournoi de printemps",
@@ -42,6 +44,7 @@ def make_tournament(club, members, manager):
             five_tables=five,
             by=manager,
             seed=seed,
+            **more,
         )
         if players:
             services.register(tournament, [("member", p) for p in members[:players]])
