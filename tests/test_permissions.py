@@ -67,8 +67,6 @@ CLUB_URLS = {
     "tournaments:round_start": ("manage", "P", ("tournament", "round")),
     "tournaments:round_close": ("manage", "P", ("tournament", "round")),
     "tournaments:table_cards": ("read", "G", ("tournament", "round")),
-}
-# URLs outside any club: who may GET them
     "tournaments:close": ("manage", "P", ("tournament",)),
     "tournaments:export_json": ("read", "G", ("tournament",)),
     "tournaments:screen": ("read", "G", ("tournament",)),
@@ -90,6 +88,8 @@ TOKEN_URLS = {
     "table:hand_delete": "P",
     "table:submit": "P",
     "table:check": "P",
+}
+# URLs outside any club: who may GET them
 SITE_URLS = {
     "home": "all",
     "login": "all",
@@ -138,8 +138,6 @@ class World:
             first = tournament.round_set.get(number=1)
             tournament_services.draw_round(first)
             tournament_services.start_round(first)
-            self.clubs[slug] = {
-                "tournament": tournament,
             table = first.tables.select_related("sheet").get()
             table_hand = services.record_hand(table.sheet, HAND)
             revoked = tokens.token(table)
@@ -155,7 +153,7 @@ class World:
             tournament_services.start_round(done_round)
             services.record_hand(done_round.tables.get().sheet, HAND)
             tournament_services.close_round(done_round)
-                "round": first,
+            self.clubs[slug] = {
                 "table": table,
                 "table_hand": table_hand,
                 "tokens": {
@@ -164,6 +162,8 @@ class World:
                     "revoked": revoked,
                     "expired": tokens.token(done_round.tables.get()),
                 },
+                "tournament": tournament,
+                "round": first,
                 "entry": entries[0],
                 "club": club,
                 "season": season,
@@ -195,12 +195,12 @@ class World:
                 kwargs["number"] = objects[need].number
             elif need == "round":
                 kwargs["round_number"] = objects[need].number
-            else:
-                kwargs[f"{need}_id"] = objects[need].pk
             elif need == "table":
                 kwargs["table_number"] = objects[need].number
             elif need == "table_hand":
                 kwargs["number"] = objects[need].number
+            else:
+                kwargs[f"{need}_id"] = objects[need].pk
         return reverse(name, kwargs=kwargs)
 
 
