@@ -4,6 +4,8 @@ VENV   ?= .venv
 PYTHON ?= python3
 PY      = $(VENV)/bin/python
 STAMP   = $(VENV)/.installed
+# the suite runs on this many processes (pytest-xdist); 1 for a plain run
+TEST_WORKERS ?= 2
 
 .PHONY: setup run test lint format messages bench
 
@@ -21,7 +23,7 @@ run: setup
 	$(PY) manage.py runserver 127.0.0.1:8000
 
 test: setup
-	$(PY) -m pytest
+	$(PY) -m pytest -n $(TEST_WORKERS)
 
 lint: setup
 	$(VENV)/bin/ruff check .
