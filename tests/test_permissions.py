@@ -36,6 +36,8 @@ CLUB_URLS = {
     "scoresheet:sheets": ("read", "G", ()),
     "scoresheet:sheet": ("read", "G", ("sheet",)),
     "scoresheet:sheet_export": ("read", "G", ("sheet",)),
+    "scoresheet:sheet_print": ("read", "G", ("sheet",)),
+    "scoresheet:sheet_blank": ("read", "G", ("sheet",)),
     "scoresheet:hand": ("read", "G", ("sheet", "live")),
     "scoresheet:sheet_create": ("score", "GP", ()),
     "scoresheet:hand_create": ("score", "GP", ("sheet",)),

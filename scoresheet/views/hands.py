@@ -27,6 +27,7 @@ from scoresheet.forms_savoyard import SavoyardHandForm, describe_savoyard
 from scoresheet.models import Contract, Hand, Role, Sheet
 from scoresheet.scoring.engine import TARGET_HALVES
 from scoresheet.scoring.jsonformat import number
+from scoresheet.views.sheets import UNDO_SESSION_KEY
 
 
 def _sheet(request, sheet_id):
@@ -124,8 +125,13 @@ def hand_create(request, slug, sheet_id):
             except services.LedgerError as error:
                 form.add_ledger_error(error)
             else:
-                messages.success(request, _("Hand %(number)s saved.") % {"number": hand.number})
-                return redirect(sheet_url)
+                # the sheet opens at the new line, and offers to undo it (sheets.sheet_detail)
+                request.session[UNDO_SESSION_KEY] = {"sheet": sheet.pk, "number": hand.number}
+                target = f"{sheet_url}#hand-{hand.number}"
+                if request.headers.get("X-Requested-With") == "fetch":
+                    # hand_form.js saved it (a retry after the network came back)
+                    return JsonResponse({"saved": hand.number, "url": target})
+                return redirect(target)
     else:
         form = _form_class(sheet)(sheet=sheet, table=table)
     return _form_page(request, sheet, form)
@@ -240,16 +246,19 @@ def hand_edit(request, slug, sheet_id, number):
 def hand_delete(request, slug, sheet_id, number):
     sheet = _sheet(request, sheet_id)
     hand = _hand(sheet, number)
+    undo = request.POST.get("undo") == "1"  # the sheet's "Undo" right after saving
     try:
         services.delete_hand(hand, user=request.user)
     except services.LedgerError as error:
         messages.error(request, error.message)
     else:
-        messages.success(
-            request,
-            _("Hand %(number)s deleted: it no longer counts. You can restore it.")
-            % {"number": hand.number},
-        )
+        if undo:
+            message = _("Hand %(number)s undone: it no longer counts. You can restore it.")
+        else:
+            message = _("Hand %(number)s deleted: it no longer counts. You can restore it.")
+        messages.success(request, message % {"number": hand.number})
+    if undo:
+        return redirect("scoresheet:sheet", slug=request.club.slug, sheet_id=sheet.pk)
     return redirect(hand.get_absolute_url())
 
 
@@ -297,9 +306,9 @@ def describe_hand(data, rules, names):
         add("sits_out", _("Sits out"), data["sits_out"])
     taker = data.get("taker")
     if taker is None:
-        add("taker", _("Preneur"), _("Everybody passed"))
+        add("taker", _("Taker"), _("Everybody passed"))
         return items
-    add("taker", _("Preneur"), taker)
+    add("taker", _("Taker"), taker)
     if data.get("contract"):
         add("contract", _("Contract"), Contract(data["contract"]).label)
     playing = len(names) - (1 if data.get("sits_out") else 0)

@@ -24,6 +24,7 @@ from clubs.services import ClubError, create_player
 from core.db import retry_on_conflict
 from core.idempotency import idempotent, once
 from core.paging import BoundedRequestConfig
+from core.text import short_names
 from scoresheet import services
 from scoresheet.filters import SheetFilter
 from scoresheet.forms_sheets import SheetForm
@@ -148,9 +149,13 @@ def _bonuses(hand, name):
                 % {"size": size, "player": name(poignee["player"])},
             )
         )
-    for label, chelem in ((_("chelem"), hand.chelem), (_("petit chelem"), hand.petit_chelem)):
+    # the whole phrase is translated: French puts a space before the colon
+    for words, chelem in (
+        (_("chelem: %(value)s"), hand.chelem),
+        (_("petit chelem: %(value)s"), hand.petit_chelem),
+    ):
         if chelem:
-            out.append(("chelem", f"{label}: {_chelem_words(chelem)}"))
+            out.append(("chelem", words % {"value": _chelem_words(chelem)}))
     for player_id in hand.miseres:
         out.append(("misere", _("misère: %(player)s") % {"player": name(player_id)}))
     return out
@@ -217,10 +222,10 @@ def _sheet_lines(table, hands, rows, has_pools):
     return lines, running, pools_before
 
 
-@club_view("read")
-def sheet_detail(request, slug, sheet_id):
+def _sheet_context(request, sheet):
+    """What the sheet page and its printed feuille de marque show (4 queries: the seats
+    with their players, the hands, the score rows; the sheet is loaded by the caller)."""
     club = request.club
-    sheet = get_object_or_404(Sheet.objects.select_related("season"), club=club, pk=sheet_id)
     table = services.Table.of(sheet)
     hands = list(sheet.hands.order_by("number"))
     rows = ScoreRow.objects.filter(sheet=sheet).values_list("hand_id", "position", "score", "made")
@@ -229,42 +234,98 @@ def sheet_detail(request, slug, sheet_id):
     lines, totals, pools = _sheet_lines(table, hands, rows, has_pools)
     live = [line for line in lines if not line.hand.is_deleted]
     names = list(table.names)
-    may_score = can(request.user, club, "score")
     show_partner = len(names) >= 5
     show_sits_out = any(line.sits_out for line in lines)
     show_bonuses = any(line.bonuses for line in lines)
     # after the scores: dealer, [partner], [sits out], bouts, points, [bonuses]
     detail_columns = 3 + show_partner + show_sits_out + show_bonuses
-    return render(
-        request,
-        "scoresheet/sheet_detail.html",
-        {
-            "club": club,
-            "sheet": sheet,
-            "rules_text": describe_rules(ruleset),
-            "names": names,
-            "lines": lines,
-            "live_count": len(live),
-            "deleted_count": len(lines) - len(live),
-            "totals": totals,
-            "standings": [
-                (name, total, _player_url(club, table.by_name[name].pk, sheet.season_id))
-                for name, total in zip(names, totals)
-            ],
-            "has_pools": has_pools,
-            "pools": pools,
-            "balanced": sum(totals) + pools == 0,
-            "show_partner": show_partner,
-            "show_sits_out": show_sits_out,
-            "show_bonuses": show_bonuses,
-            "detail_columns": detail_columns,
-            "pools_col": int(has_pools),
-            # number, taker and contract, the players, [pools], the zero mark, the details
-            "columns": 2 + len(names) + has_pools + 1 + detail_columns,
-            "next_dealer": _next_dealer(lines, names),
-            "may_score": may_score,
-        },
+    return {
+        "club": club,
+        "sheet": sheet,
+        "rules_text": describe_rules(ruleset),
+        "names": names,
+        # narrow score columns on a phone: a short label, the full name on tap
+        "heads": list(zip(names, short_names(names))),
+        "lines": lines,
+        "live_count": len(live),
+        "deleted_count": len(lines) - len(live),
+        "totals": totals,
+        "standings": [
+            (name, total, _player_url(club, table.by_name[name].pk, sheet.season_id))
+            for name, total in zip(names, totals)
+        ],
+        "has_pools": has_pools,
+        "pools": pools,
+        "balanced": sum(totals) + pools == 0,
+        "show_partner": show_partner,
+        "show_sits_out": show_sits_out,
+        "show_bonuses": show_bonuses,
+        "detail_columns": detail_columns,
+        "pools_col": int(has_pools),
+        # number, taker and contract, the players, [pools], the zero mark, the details
+        "columns": 2 + len(names) + has_pools + 1 + detail_columns,
+        "next_dealer": _next_dealer(lines, names),
+    }
+
+
+#: The session key under which ``hand_create`` leaves the number of the hand just saved:
+#: the sheet page then offers to undo it, once.
+UNDO_SESSION_KEY = "undo_hand"
+
+
+def _undo_offer(request, sheet):
+    """The hand just saved on this sheet, to offer its undo (read once from the session)."""
+    if not hasattr(request, "session") or UNDO_SESSION_KEY not in request.session:
+        return None
+    offer = request.session.pop(UNDO_SESSION_KEY)
+    if not isinstance(offer, dict) or offer.get("sheet") != sheet.pk:
+        return None
+    number = offer.get("number")
+    return number if isinstance(number, int) else None
+
+
+@club_view("read")
+def sheet_detail(request, slug, sheet_id):
+    club = request.club
+    sheet = get_object_or_404(
+        Sheet.objects.select_related("season"), club=club, pk=sheet_id, deleted_at__isnull=True
     )
+    context = _sheet_context(request, sheet)
+    may_score = can(request.user, club, "score")
+    undo = _undo_offer(request, sheet) if may_score else None
+    if undo is not None and not any(
+        line.hand.number == undo and not line.hand.is_deleted for line in context["lines"]
+    ):
+        undo = None
+    context.update(may_score=may_score, undo_number=undo)
+    return render(request, "scoresheet/sheet_detail.html", context)
+
+
+#: Empty lines on a blank feuille de marque: an evening's hands at a table.
+BLANK_LINES = 24
+
+
+@club_view("read")
+def sheet_print(request, slug, sheet_id, blank=False):
+    """The feuille de marque to print (A4): every hand with its details, the running
+    totals, the zero-sum check and the signatures; ``blank``: the same sheet with empty
+    lines, to fill in by hand at the table."""
+    club = request.club
+    sheet = get_object_or_404(
+        Sheet.objects.select_related("season"), club=club, pk=sheet_id, deleted_at__isnull=True
+    )
+    context = _sheet_context(request, sheet)
+    # a blank sheet has a column for who sits out wherever somebody may (five seats or more)
+    sits_out = context["show_sits_out"] or (blank and len(context["names"]) >= 5)
+    context.update(
+        blank=blank,
+        blank_lines=range(1, BLANK_LINES + 1) if blank else (),
+        print_sits_out=sits_out,
+        # before the players: number, dealer, taker, contract, [partner], [sits out],
+        # bouts, points, bonuses
+        lead_columns=7 + context["show_partner"] + sits_out,
+    )
+    return render(request, "scoresheet/sheet_print.html", context)
 
 
 # ---------------------------------------------------------------- export

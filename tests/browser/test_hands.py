@@ -114,7 +114,7 @@ def test_enter_the_seed_by_tapping_and_read_the_totals(page, live_server, make_s
         enter_hand(page, taps)
         assert sheet.hands.count() == number - 1  # previewing stored nothing
         page.get_by_role("button", name="Save", exact=True).tap()
-        page.wait_for_url(sheet_url)
+        page.wait_for_url(f"{sheet_url}#hand-{number}")  # the sheet, at the new line
         assert sheet.hands.count() == number
     assert ledger_totals(sheet) == {k: Decimal(v) for k, v in SEED_TOTALS.items()}
     # the sheet page, where the last save landed, shows the table's totals
@@ -146,7 +146,7 @@ def test_correct_a_hand_and_see_its_history(page, live_server, make_sheet, score
     page.wait_for_url(f"{live_server.url}{hand_path}")
     expect(page.locator('td[data-player="Dora"]')).to_have_text("+174")
     history = page.locator(".hand-history")
-    expect(history).to_contain_text("Corrected by scorer")
+    expect(history).to_contain_text("by a scorer")
     expect(history).to_contain_text("Poignées: Anna single → —")
     expect(history).to_contain_text("Dora +234 → +174")
     assert ledger_totals(sheet) == {"Anna": 128, "Bert": 192, "Carl": -360, "Dora": 40}
@@ -179,6 +179,6 @@ def test_everybody_passed_hides_the_rest(page, live_server, make_sheet, scorer):
     expect(page.locator("#id_points")).to_be_hidden()
     expect(page.locator('#hand-preview [data-player="Anna"]')).to_have_text("0")
     page.get_by_role("button", name="Save", exact=True).tap()
-    page.wait_for_url("**/sheets/*/")
+    page.wait_for_url("**/sheets/*/#hand-1")
     hand = sheet.hands.get()
     assert hand.taker is None and hand.sits_out.name == "Emil"

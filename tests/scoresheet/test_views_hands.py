@@ -1,6 +1,7 @@
 """The hand pages: enter (with preview), read, correct, delete and restore a hand."""
 
 import datetime
+import re
 from decimal import Decimal
 
 import pytest
@@ -101,7 +102,8 @@ def test_record_the_seed_through_the_view(scorer_client, sheet, scorer):
     for number, data in enumerate(SEED_POSTS, start=1):
         response = scorer_client.post(url("hand_create", sheet), {**data, "action": "save"})
         assert response.status_code == 302, response.context["form"].errors
-        assert response["Location"] == url("sheet", sheet)
+        # the sheet opens at the new line (issue 14)
+        assert response["Location"] == url("sheet", sheet) + f"#hand-{number}"
         assert sheet.hands.count() == number
     assert totals(sheet) == {k: Decimal(v) for k, v in SEED_TOTALS.items()}
     hand = sheet.hands.get(number=5)
@@ -110,11 +112,19 @@ def test_record_the_seed_through_the_view(scorer_client, sheet, scorer):
     assert hand.revisions.get().user == scorer
 
 
-def test_save_shows_a_message(scorer_client, sheet):
+def test_save_shows_a_message_with_its_undo(scorer_client, sheet):
     response = scorer_client.post(
         url("hand_create", sheet), {**SEED_POSTS[0], "action": "save"}, follow=True
     )
-    assert [str(m) for m in response.context["messages"]] == ["Hand 1 saved."]
+    html = response.content.decode()
+    assert response.context["undo_number"] == 1
+    assert "Hand 1 saved." in html
+    assert f'action="{url("hand_delete", sheet, 1)}"' in html
+    assert 'class="hand-row hand-new"' in html
+    # once: the next visit offers no undo
+    again = scorer_client.get(url("sheet", sheet))
+    assert again.context["undo_number"] is None
+    assert "Hand 1 saved." not in again.content.decode()
 
 
 def test_preview_button_shows_scores_and_stores_nothing(scorer_client, sheet):
@@ -126,7 +136,7 @@ def test_preview_button_shows_scores_and_stores_nothing(scorer_client, sheet):
     assert "(25 + 4) × 2 + 20 poignée = 78 per defender; taker +234" in html
     assert 'data-player="Dora">+234<' in html
     assert 'data-player="Anna">−78<' in html
-    assert "defence <strong data-defence-points>51</strong>" in html
+    assert re.search(r">defence</span>.*?<strong data-defence-points>51</strong>", html, re.S)
     # the form keeps what was entered, ready to save
     assert 'value="40"' in html
 
@@ -287,7 +297,8 @@ def test_hand_page(client, seeded):
     response = client.get(url("hand", seeded, 5))  # a public club: anyone may read
     assert response.status_code == 200
     html = response.content.decode()
-    assert "<dt>Preneur</dt><dd>Dora</dd>" in html
+    # English pages say "taker", never "Preneur" (issue 14)
+    assert "<dt>Taker</dt><dd>Dora</dd>" in html and "Preneur" not in html
     assert "<dt>Poignées</dt><dd>Anna single</dd>" in html
     assert "40 (defence 51)" in html
     assert 'data-player="Dora">+234<' in html and 'data-player="Anna">−78<' in html

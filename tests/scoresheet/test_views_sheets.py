@@ -111,9 +111,10 @@ def test_deleted_hand_struck_through_and_not_counted(client, seeded, scorer):
     expected = {k: Decimal(v) for k, v in totals(seeded).items()}
     shown = strip_totals(html)
     assert {k: Decimal(v.replace(MINUS, "-")) for k, v in shown.items()} == expected
-    # the deleted hand keeps its link, has no explanation row
+    # the deleted hand keeps its link and its folded details, but no explanation
     assert url("hand", "rive", seeded.pk, 2) in html
-    assert html.count('<details class="explain">') == 4
+    assert html.count('<details class="explain">') == 5
+    assert html.count('<p class="explanation">') == 4
 
 
 def test_next_dealer_skips_deleted_hands_and_starts_at_first_seat(client, make_sheet, scorer):
