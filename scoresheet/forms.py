@@ -32,6 +32,9 @@ from scoresheet.vocabulary import (
 
 PASSED = "pass"  # the taker choice "everybody passed"
 ALONE = "alone"  # the partner choice "the taker plays alone" (five players)
+#: Whose card points the scorer counted: the attack's (stored as they are) or the
+#: defence's (stored as the deck's total − them), whichever pile is quicker to count.
+ATTACK, DEFENCE = "attack", "defence"
 
 #: The chelem choices the form offers, by the field (rarer stored values are kept
 #: when a hand is corrected). Labels: ``scoresheet.vocabulary.Chelem``.
@@ -45,6 +48,7 @@ PLAY_FIELDS = (
     "partner",
     "bouts",
     "points",
+    "points_side",
     "petit_au_bout",
     "chelem",
     "petit_chelem",
@@ -178,7 +182,12 @@ class HandForm(forms.Form):
 
     def default_initial(self) -> dict:
         dealer = suggested_dealer(self.sheet, self.table)
-        initial = {"dealer": self.position(dealer), "petit_au_bout": "", "chelem": ""}
+        initial = {
+            "dealer": self.position(dealer),
+            "points_side": ATTACK,
+            "petit_au_bout": "",
+            "chelem": "",
+        }
         if self.must_sit_out:
             initial["sits_out"] = self.position(dealer)
         elif self.may_sit_out:
@@ -194,6 +203,7 @@ class HandForm(forms.Form):
             "sits_out": pos(data.get("sits_out")),
             "taker": pos(taker) if taker else PASSED,
             "contract": data.get("contract") or "",
+            "points_side": ATTACK,
             "petit_au_bout": data.get("petit_au_bout") or "",
             "chelem": chelem_code(data.get("chelem")),
             "petit_chelem": chelem_code(data.get("petit_chelem")),
@@ -233,7 +243,7 @@ class HandForm(forms.Form):
                 help_text=None if self.must_sit_out else _("Five seated may play as four."),
             )
         fields["taker"] = forms.ChoiceField(
-            label=_("Preneur"),
+            label=_("Taker"),
             help_text=_("Whose bouts and points you enter.") if self.two_players else None,
             # two players bid nothing: there is always a hand to score
             choices=players if self.two_players else [*players, (PASSED, _("Everybody passed"))],
@@ -241,7 +251,7 @@ class HandForm(forms.Form):
             error_messages={
                 "required": _("Choose the player.")
                 if self.two_players
-                else _("Choose the preneur, or everybody passed.")
+                else _("Choose the taker, or everybody passed.")
             },
         )
         if not self.two_players:
@@ -286,6 +296,13 @@ class HandForm(forms.Form):
                 }
             ),
         )
+        if not self.two_players:
+            fields["points_side"] = forms.ChoiceField(
+                label=_("Points counted by"),
+                choices=[(ATTACK, _("Attack")), (DEFENCE, _("Defence"))],
+                widget=radio,
+                required=False,
+            )
         fields["petit_au_bout"] = forms.ChoiceField(
             label=_("Petit au bout"),
             choices=[("", pgettext_lazy("petit au bout", "No")), *SIDE_LABELS.items()],
@@ -378,6 +395,21 @@ class HandForm(forms.Form):
             self.result = None
         return cleaned
 
+    def counts_defence(self, cleaned=None) -> bool:
+        """Whether the points entered are the defence's (the toggle beside the points)."""
+        if "points_side" not in self.fields:
+            return False
+        if cleaned is not None:
+            return cleaned.get("points_side") == DEFENCE
+        return str(self["points_side"].value() or "") == DEFENCE
+
+    def attack_points(self, cleaned):
+        """The attack's points: as entered, or the deck's total − the defence's."""
+        points = cleaned.get("points")
+        if points is None or not self.counts_defence(cleaned):
+            return points
+        return Decimal(self.deck.total) - points
+
     def _require(self, name, message):
         self.add_error(name, ValidationError(message, code="required"))
 
@@ -412,7 +444,7 @@ class HandForm(forms.Form):
             complete = False
         else:
             data["bouts"] = cleaned["bouts"]
-        points = cleaned.get("points")
+        points = self.attack_points(cleaned)
         if points is None:
             self._require("points", _("Enter the points."))
             complete = False
@@ -522,7 +554,8 @@ class HandForm(forms.Form):
         return self.chelem_message("defence")
 
     def defence_points(self):
-        """The deck's total − the points entered, when they are a number (shown beside them)."""
+        """The deck's total − the points entered, when they are a number (shown beside them):
+        the defence's points, or the attack's when the defence's were entered."""
         value = self["points"].value()
         if value in (None, ""):
             return None

@@ -30,7 +30,7 @@ class Side(models.TextChoices):
 class Role(models.TextChoices):
     """A seated player's part in one hand, as the ledger stores it."""
 
-    TAKER = "taker", _("preneur")
+    TAKER = "taker", _("taker")
     PARTNER = "partner", _("partner")
     DEFENDER = "defender", _("defender")
     SITS_OUT = "out", _("sits out")

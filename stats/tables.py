@@ -378,7 +378,7 @@ class SeasonContractsTable(StatsTable):
     )
     made = Number(verbose_name=_("Made"), footer=_footer("made"))
     margin_average = Score(verbose_name=_("Avg. margin"), footer="")
-    score_average = Score(verbose_name=_("Preneur's avg."), key="score_average", footer="")
+    score_average = Score(verbose_name=_("Taker's avg."), key="score_average", footer="")
 
     class Meta(StatsTable.Meta):
         row_attrs = {"data-contract": lambda record: record["contract"]}

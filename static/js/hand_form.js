@@ -11,7 +11,13 @@
      moves the sitter-out along with the dealer;
    - asks the server for the scores (debounced) whenever the form changes, and
      shows them above the Save button;
-   - Enter in a field closes the phone's keyboard instead of saving. */
+   - Enter in a field closes the phone's keyboard instead of saving;
+   - the points may be the defence's (the toggle beside them): the other side's
+     points shown are then the attack's, and the server converts them too;
+   - Save sends the form with fetch: without network the hand stays on the
+     page and in localStorage, is sent again when the network is back (or when
+     the form is opened again), and the form's idempotency key makes the server
+     store it once however many times it arrives. */
 (function () {
   "use strict";
 
@@ -36,6 +42,12 @@
   var timer = null;
   var sequence = 0;
   var shown = 0;
+  var offline = form.querySelector("[data-offline]");
+  var keyInput = form.elements.namedItem("idempotency_key");
+  // one pending save per form page (the new-hand form of one sheet)
+  var PENDING = "tarot-ledger:pending:" + window.location.pathname;
+  var retryTimer = null;
+  var sending = false;
 
   if (previewButton) previewButton.hidden = true; // the preview is live
 
@@ -114,11 +126,19 @@
       }
     });
     var value = points ? parsePoints(points.value) : null;
+    var countsDefence = checked("points_side") === "defence";
     if (points && defence) {
       defence.hidden = value === null;
       if (value !== null) defencePoints.textContent = formatNumber(total - value);
     }
-    updateChelem(passed ? null : value);
+    form.querySelectorAll("[data-points-label]").forEach(function (el) {
+      el.hidden = (el.dataset.pointsLabel === "defence") !== countsDefence;
+    });
+    form.querySelectorAll("[data-other-side]").forEach(function (el) {
+      el.hidden = (el.dataset.otherSide === "attack") !== countsDefence;
+    });
+    var attackValue = value === null ? null : countsDefence ? total - value : value;
+    updateChelem(passed ? null : attackValue);
     var dealer = checked("dealer");
     var dealerShow = form.querySelector('[data-show="dealer"]');
     if (dealerShow && dealer !== null) dealerShow.textContent = labelOf("dealer", dealer);
@@ -146,7 +166,11 @@
       .then(function (data) {
         if (mine < shown) return; // an older answer arriving late
         shown = mine;
+        var why = panel.querySelector("details.hand-why");
+        var open = why && why.open;
         if (typeof data.html === "string") panel.innerHTML = data.html;
+        why = panel.querySelector("details.hand-why");
+        if (why && open) why.open = true;
         panel.classList.toggle("is-stale", false);
       })
       .catch(function () {
@@ -193,6 +217,140 @@
       event.target.blur();
     }
   });
+
+  // ------------------------------------------------------------ saving, offline or not
+
+  function fields() {
+    var pairs = [];
+    new FormData(form).forEach(function (value, name) {
+      if (name !== "csrfmiddlewaretoken") pairs.push([name, String(value)]);
+    });
+    return pairs;
+  }
+
+  function restore(pairs) {
+    form.querySelectorAll("input, select, textarea").forEach(function (el) {
+      if (el.type === "radio" || el.type === "checkbox") el.checked = false;
+    });
+    pairs.forEach(function (pair) {
+      var name = pair[0];
+      var value = pair[1];
+      var els = form.querySelectorAll('[name="' + CSS.escape(name) + '"]');
+      els.forEach(function (el) {
+        if (el.type === "radio" || el.type === "checkbox") {
+          if (el.value === value) el.checked = true;
+        } else if (el.tagName === "SELECT" || el.type !== "submit") {
+          el.value = value;
+        }
+      });
+    });
+  }
+
+  function readPending() {
+    try {
+      var stored = JSON.parse(window.localStorage.getItem(PENDING) || "null");
+      return stored && Array.isArray(stored.fields) ? stored : null;
+    } catch (error) {
+      return null;
+    }
+  }
+
+  function keep(pairs) {
+    try {
+      window.localStorage.setItem(PENDING, JSON.stringify({ fields: pairs, at: Date.now() }));
+    } catch (error) {
+      /* private mode or full: the page itself still holds the hand */
+    }
+  }
+
+  function forget() {
+    try {
+      window.localStorage.removeItem(PENDING);
+    } catch (error) {
+      /* nothing kept */
+    }
+  }
+
+  function say(message) {
+    if (!offline) return;
+    offline.textContent = message || "";
+    offline.hidden = !message;
+  }
+
+  function send(pairs) {
+    if (sending) return;
+    sending = true;
+    var body = new FormData();
+    var csrf = form.elements.namedItem("csrfmiddlewaretoken");
+    if (csrf) body.append("csrfmiddlewaretoken", csrf.value);
+    pairs.forEach(function (pair) {
+      body.append(pair[0], pair[1]);
+    });
+    body.set("action", "save");
+    // form.action would be the buttons named "action": read the attribute
+    fetch(form.getAttribute("action") || window.location.href, {
+      method: "POST",
+      body: body,
+      credentials: "same-origin",
+      headers: { "X-Requested-With": "fetch" },
+    })
+      .then(function (response) {
+        var type = response.headers.get("Content-Type") || "";
+        if (response.ok && type.indexOf("application/json") === 0) {
+          return response.json().then(function (data) {
+            forget();
+            window.location.assign(data.url);
+          });
+        }
+        if (response.ok && response.redirected) {
+          // already saved (the same key): the server sends the sheet
+          forget();
+          window.location.assign(response.url);
+          return;
+        }
+        // refused (a field to fix) or an error page: the server's own answer shows it
+        forget();
+        sending = false;
+        form.dataset.native = "1";
+        HTMLFormElement.prototype.submit.call(form);
+      })
+      .catch(function () {
+        // no network: keep the hand, and send it again when the network is back
+        sending = false;
+        keep(pairs);
+        say(form.dataset.offlineMessage);
+        window.clearTimeout(retryTimer);
+        retryTimer = window.setTimeout(retry, 5000);
+      });
+  }
+
+  function retry() {
+    var pending = readPending();
+    if (pending && navigator.onLine !== false) send(pending.fields);
+    else if (pending) retryTimer = window.setTimeout(retry, 5000);
+  }
+
+  form.addEventListener("submit", function (event) {
+    var submitter = event.submitter;
+    if (form.dataset.native === "1") return;
+    if (!submitter || submitter.value !== "save" || !keyInput) return;
+    event.preventDefault();
+    var pairs = fields();
+    pairs.push(["action", "save"]);
+    keep(pairs); // until the server has it
+    send(pairs);
+  });
+
+  window.addEventListener("online", retry);
+
+  // A hand that could not be sent (the page was closed or reloaded meanwhile): back
+  // in the form, said so, and sent again.
+  var pending = keyInput ? readPending() : null;
+  if (pending) {
+    restore(pending.fields);
+    say(form.dataset.offlineMessage);
+    retryTimer = window.setTimeout(retry, 0);
+  }
 
   updateLayout();
   if (form.querySelector('input[name="taker"]:checked')) schedule();

@@ -235,7 +235,7 @@ def test_missing_entries_are_asked_for(make_sheet):
     assert form.missing_fields() == ["Contract", "Partner", "Bouts (attack)", "Points (attack)"]
     assert form.refusals() == {}
     form = form_for(make_sheet(4), {})
-    assert "taker" in form.errors and "preneur" in form.errors["taker"][0]
+    assert form.errors["taker"] == ["Choose the taker, or everybody passed."]
 
 
 @pytest.mark.parametrize(
