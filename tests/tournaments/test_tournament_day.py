@@ -327,3 +327,35 @@ def test_confirmation_service_race_in_threads_only_one_wins(make_tournament):
     assert Round.objects.get(pk=rnd.pk).state == "started"
     assert Tournament.objects.get(pk=t.pk).state == "running"
     assert isinstance(Decimal(totals[0]), Decimal)
+
+
+def test_a_tables_link_reaches_only_its_own_table(client, make_tournament):
+    """A token reads and writes its own table's sheet only: another table's deal, or
+    another tournament's, is a 404 and stays as it was."""
+    t, rnd = started(make_tournament)
+    a, b = rnd.tables.select_related("sheet").order_by("number")
+    names_b = [s.player.name for s in b.sheet.seats.select_related("player")]
+    sheets.record_hand(b.sheet, deal(names_b, 0))
+    token_a = tokens.token(a)
+    for url in (
+        reverse("table:hand_edit", args=[token_a, 1]),
+        reverse("table:hand_delete", args=[token_a, 1]),
+    ):
+        assert client.post(url, {}).status_code == 404
+    assert client.get(reverse("table:hand_edit", args=[token_a, 1])).status_code == 404
+    assert b.sheet.hands.live().count() == 1
+    page = client.get(reverse("table:sheet", args=[token_a])).content.decode()
+    assert names_b[0] not in page  # nothing of the other tables
+    other = make_tournament(players=4, rounds=1, seed=3)
+    services.draw_round(other.round_set.get())
+    assert tokens.find(token_a).round.tournament_id == t.pk
+
+
+def test_wrong_links_are_rate_limited(client, db):
+    from django.core.cache import cache
+
+    cache.clear()
+    url = reverse("table:sheet", args=["y" * tokens.TOKEN_LENGTH])
+    answers = [client.get(url).status_code for _ in range(31)]
+    assert answers[:30] == [404] * 30 and answers[30] == 429
+    cache.clear()
