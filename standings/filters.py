@@ -11,7 +11,7 @@ from django.utils.translation import gettext_lazy as _
 
 from core.widgets import DateInput
 from scoresheet.models import SeasonTotal
-from standings.queries import standings
+from standings.queries import pools_held, standings
 
 #: A table seats 2 to 6 players (at six the dealer sits out each hand).
 TABLE_SIZES = [(str(n), str(n)) for n in range(2, 7)]
@@ -53,16 +53,25 @@ class StandingsFilter(django_filters.FilterSet):
         else:
             del self.filters["season"]
 
-    def filter_queryset(self, queryset):
+    def scope(self):
+        """The sheets the standings count: season, date_from, date_to, seats."""
         data = self.form.cleaned_data
         season = self.season or self.seasons.get(data.get("season") or "")
-        return standings(
-            self.club,
-            season=season,
-            date_from=data.get("date_from"),
-            date_to=data.get("date_to"),
-            seats=int(data["seats"]) if data.get("seats") else None,
-        )
+        return {
+            "season": season,
+            "date_from": data.get("date_from"),
+            "date_to": data.get("date_to"),
+            "seats": int(data["seats"]) if data.get("seats") else None,
+        }
+
+    def filter_queryset(self, queryset):
+        return standings(self.club, **self.scope())
+
+    def pools_held(self):
+        """What the pools of those sheets hold (mouches): their totals sum to minus it."""
+        if not self.form.is_valid():
+            return 0
+        return pools_held(self.club, **self.scope())
 
     @property
     def is_active(self):

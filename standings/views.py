@@ -64,6 +64,8 @@ class StandingsView(SafeExportMixin, BoundedTableMixin, SingleTableMixin, Templa
 
     def get_context_data(self, **kwargs):
         context = super().get_context_data(**kwargs)
+        # (an export has no room for it, and spares the query)
+        held = 0 if self.exporting() else self.filter.pools_held()
         context.update(
             club=self.request.club,
             seasons=self.seasons,
@@ -71,6 +73,9 @@ class StandingsView(SafeExportMixin, BoundedTableMixin, SingleTableMixin, Templa
             season_page=self.filter.season is not None,
             filter=self.filter,
             export_formats=self.export_formats,
+            # mouches: what the pools hold, which the players' totals sum to minus
+            pools_held=held,
+            pools_sum=-held,
         )
         return context
 

@@ -37,7 +37,9 @@ def _number(value):
 
 
 def _short_date(date):
-    return date_format(date, "j M")
+    # "N": the month abbreviated in each language's own style ("4 sept." in French,
+    # "4 Sept." in English); "M" read "4 Sep" on French pages (issue 14)
+    return date_format(date, "j N")
 
 
 def _season(seasons, season_id):

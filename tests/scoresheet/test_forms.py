@@ -466,3 +466,52 @@ def test_stored_hand_round_trips_through_the_form(make_sheet, scorer, seats, rul
             assert sorted(map(str, value)) == sorted(map(str, expected or [])), key
         else:
             assert value == expected, key
+
+
+# ---------------------------------------------------------------- the defence's points
+
+
+def test_the_defence_points_are_stored_as_the_attacks(make_sheet):
+    """Issue 14: the scorer may count the defence's pile; the form stores 91 − x."""
+    sheet = make_sheet(4)
+    data = post(taker=0, contract="garde", bouts=2, points="35", points_side="defence")
+    form = form_for(sheet, data)
+    assert form.is_valid(), form.errors
+    assert form.hand_data["points"] == 56
+    assert form.result.scores["Anna"] == 240
+    # "35,5" from the defence is 55.5 for the attack
+    form = form_for(sheet, {**data, "points": "35,5"})
+    assert form.is_valid(), form.errors
+    assert form.hand_data["points"] == Decimal("55.5")
+    # the attack's, as before, when the toggle says so or says nothing
+    for side in ("attack", ""):
+        form = form_for(sheet, {**data, "points": "56", "points_side": side})
+        assert form.is_valid(), form.errors
+        assert form.hand_data["points"] == 56
+
+
+def test_a_bogus_points_side_is_refused(make_sheet):
+    form = form_for(
+        make_sheet(4), post(taker=0, contract="garde", bouts=2, points=56, points_side="both")
+    )
+    assert not form.is_valid()
+    assert "points_side" in form.errors
+
+
+def test_the_defence_points_through_the_view(client, make_sheet, scorer):
+    from django.urls import reverse
+
+    sheet = make_sheet(4)
+    client.force_login(scorer)
+    url = reverse("scoresheet:hand_create", args=[sheet.club.slug, sheet.pk])
+    data = post(
+        dealer=0,
+        taker=0,
+        contract="garde",
+        bouts=2,
+        points="35",
+        points_side="defence",
+        action="save",
+    )
+    assert client.post(url, data).status_code == 302
+    assert sheet.hands.get().points == 56

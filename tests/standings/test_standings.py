@@ -464,24 +464,25 @@ def _larger_club(club, season, players, scorer):
 def test_query_count_does_not_grow_with_the_ledger(
     client, django_assert_num_queries, make_sheet, club, season, players, scorer, query
 ):
-    # The club, its seasons, the page's rows (which carry the number of players).
+    # The club, its seasons, the page's rows (which carry the number of players), and
+    # what the pools hold (the last live hand's pools of each sheet: issue 14).
     make_sheet(hands=SEED_HANDS)
-    with django_assert_num_queries(3):
+    with django_assert_num_queries(4):
         assert client.get(season_url(season, **query)).status_code == 200
-    with django_assert_num_queries(3):
+    with django_assert_num_queries(4):
         assert client.get(club_url(club, **query)).status_code == 200
 
     _larger_club(club, season, players, scorer)
     assert SeasonTotal.objects.count() == 60
-    with django_assert_num_queries(3):
+    with django_assert_num_queries(4):
         response = client.get(season_url(season, **query))
     paginator = response.context["table"].paginator
     assert len(page_rows(response)) == paginator.per_page
     assert paginator.num_pages == (20 if query.get("page") else 2)
     assert "60 players" in response.content.decode()
-    with django_assert_num_queries(3):
+    with django_assert_num_queries(4):
         assert client.get(club_url(club, **query)).status_code == 200
-    # An export: every row, in one query.
+    # An export: every row, in one query (and no pools line).
     with django_assert_num_queries(3):
         response = client.get(season_url(season, _export="csv", **query))
     assert response.content.decode().count("\n") == 61
@@ -505,8 +506,8 @@ def test_members_page_adds_only_the_session_and_role(
     club.is_public = False
     club.save()
     client.force_login(scorer)
-    # session, user, club, membership, seasons, rows
-    with django_assert_num_queries(6):
+    # session, user, club, membership, seasons, rows, pools
+    with django_assert_num_queries(7):
         assert client.get(season_url(season)).status_code == 200
 
 
@@ -592,3 +593,32 @@ def test_the_club_page_links_to_the_standings(client, club, season):
     assert f'href="{club_url(club)}"' in html
     for s in (season, older):
         assert f'href="{season_url(s)}" aria-describedby="season-{s.pk}"' in html
+
+
+# ---------------------------------------------------------------- mouches: the pools
+
+
+def test_a_pools_season_says_what_the_pools_hold(client, make_sheet, season, scorer):
+    """Issue 14: a mouches season's totals sum to minus what is left in the pools; the
+    page says so, from the pools of each sheet's last live hand."""
+    sheet = make_sheet(rules="mouches", hands=MOUCHES)
+    make_sheet(hands=SEED_HANDS)  # no pools: adds nothing
+    hands = list(sheet.hands.order_by("number"))
+    held = sum(hands[-1].pools)
+    assert held > 0
+    totals = sum(r["total"] for r in standings(season.club, season=season))
+    assert totals == -held
+    html = client.get(season_url(season)).content.decode()
+    assert f'data-pools-held="{held}"' in html
+    assert f"The pools hold {held} points: the players' totals sum to \u2212{held}." in html
+    # the last live hand counts: with the last hand deleted, the pools before it
+    services.delete_hand(hands[-1], user=scorer)
+    before = sum(hands[-2].pools)
+    assert client.get(season_url(season)).context["pools_held"] == before
+
+
+def test_a_season_without_pools_says_nothing_of_them(client, make_sheet, season):
+    make_sheet(hands=SEED_HANDS)
+    response = client.get(season_url(season))
+    assert response.context["pools_held"] == 0
+    assert "The pools hold" not in response.content.decode()

@@ -24,3 +24,18 @@ def test_pages_link_to_player_and_season_statistics(client, make_sheet, players,
     page = client.get(reverse("clubs:detail", args=[club.slug])).content.decode()
     assert f'href="{reverse("stats:season", args=[club.slug, season.pk])}"' in page
     assert f'href="{reverse("standings:club", args=[club.slug])}"' in page
+
+
+def test_chart_dates_are_abbreviated_in_the_page_language():
+    """Issue 14: French chart labels read "4 sept.", not "4 Sep"."""
+    import datetime
+
+    from django.utils import translation
+
+    from stats.views import _short_date
+
+    day = datetime.date(2026, 9, 4)
+    with translation.override("fr"):
+        assert _short_date(day) == "4 sept."
+    with translation.override("en"):
+        assert _short_date(day) == "4 Sept."
