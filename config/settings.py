@@ -57,6 +57,7 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
+    "core.middleware.SecurityHeadersMiddleware",  # Content-Security-Policy, Permissions-Policy
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.locale.LocaleMiddleware",
     "django.middleware.common.CommonMiddleware",
@@ -137,6 +138,9 @@ LOGIN_REDIRECT_URL = "home"
 LOGOUT_REDIRECT_URL = "home"
 
 LANGUAGE_CODE = "en"
+# The language cookie: no script reads it, and it goes to this site only.
+LANGUAGE_COOKIE_HTTPONLY = True
+LANGUAGE_COOKIE_SAMESITE = "Lax"
 LANGUAGES = [("en", _("English")), ("fr", _("French"))]
 LOCALE_PATHS = [BASE_DIR / "locale"]
 FORMAT_MODULE_PATH = ["config.formats"]
@@ -178,6 +182,7 @@ if not DEBUG:
     SECURE_REFERRER_POLICY = "same-origin"
     SECURE_CROSS_ORIGIN_OPENER_POLICY = "same-origin"
     SESSION_COOKIE_HTTPONLY = True
+    LANGUAGE_COOKIE_SECURE = True
     X_FRAME_OPTIONS = "DENY"
 
 LOGGING = {

@@ -76,17 +76,28 @@ def browser_locale():
 
 @pytest.fixture
 def new_context(browser):
+    """Browser contexts; any Content-Security-Policy violation on their pages fails the test."""
     contexts = []
+    violations = []
+
+    def watch(page):
+        def on_console(message):
+            if message.type == "error" and "Content Security Policy" in message.text:
+                violations.append(f"{page.url}: {message.text}")
+
+        page.on("console", on_console)
 
     def make(locale="en-GB", **options):
         context = browser.new_context(**{**PHONE, "locale": locale, **options})
         context.set_default_timeout(TIMEOUT_MS)
+        context.on("page", watch)
         contexts.append(context)
         return context
 
     yield make
     for context in contexts:
         context.close()
+    assert not violations, "Content-Security-Policy violations:\n" + "\n".join(violations)
 
 
 @pytest.fixture

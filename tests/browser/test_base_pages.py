@@ -36,7 +36,7 @@ def test_log_in_with_the_form(page, live_server, user):
     page.get_by_role("button", name="Log in").click()
 
     expect(page).to_have_url(live_server.url + "/")
-    expect(page.locator(".account-name")).to_have_text("alice")
+    expect(page.locator(".account-name")).to_have_text("My account")  # never the username
     expect(page.locator(".account-name")).to_have_attribute("href", "/accounts/profile/")
     expect(page.get_by_role("link", name="Change my password")).to_be_visible()
 

@@ -6,6 +6,7 @@ import re
 import pytest
 from playwright.sync_api import expect
 
+from clubs import invitations
 from clubs.models import Club, Membership, Role, Season
 from clubs.permissions import can
 from tests.conftest import PASSWORD
@@ -33,23 +34,30 @@ def log_in_with_the_form(page, live_server, username, next_path):
     expect(page).to_have_url(live_server.url + next_path)
 
 
-def test_manager_adds_a_member_by_username_and_makes_them_scorer(
-    page, live_server, manager, make_user, club
+def test_manager_invites_a_member_and_makes_them_scorer(
+    page, live_server, manager, make_user, club, mailoutbox
 ):
-    bob = make_user("bob")
+    bob = make_user("bob", first_name="Bob", last_name="Marley")
     log_in_with_the_form(page, live_server, "marie", "/clubs/rive/manage/members/")
 
-    page.get_by_label("Username or email").fill("bob")
-    page.get_by_role("button", name="Add the member").click()
+    page.get_by_label("Email address").fill("bob@example.org")
+    page.get_by_role("button", name="Send the invitation").click()
 
-    expect(page.locator(".notice")).to_contain_text("bob is now member.")
-    role = page.get_by_label("Role of bob")
+    expect(page.locator(".notice")).to_contain_text("went to bob@example.org")
+    expect(page.locator("#invitations")).to_be_visible()
+    assert not Membership.objects.filter(club=club, user=bob).exists()  # not before accepting
+    assert "bob" not in page.locator("main").inner_text().replace("bob@example.org", "")
+
+    token = re.search(r"/invitations/(\S+)/", mailoutbox[0].body).group(1)
+    invitations.accept(token, user=bob)
+    page.reload()
+    role = page.get_by_label("Role of Bob Marley")
     expect(role).to_have_value("member")
     role.select_option("scorer")
-    page.get_by_role("button", name="Save bob").click()
+    page.get_by_role("button", name="Save Bob Marley").click()
 
-    expect(page.locator(".notice")).to_contain_text("bob is saved.")
-    expect(page.get_by_label("Role of bob")).to_have_value("scorer")
+    expect(page.locator(".notice")).to_contain_text("Bob Marley is saved.")
+    expect(page.get_by_label("Role of Bob Marley")).to_have_value("scorer")
     assert Membership.objects.get(club=club, user=bob).role == Role.SCORER
     # On a phone each member is a card: nothing sticks out sideways.
     assert page.evaluate("document.documentElement.scrollWidth") <= 390
@@ -153,7 +161,7 @@ def test_the_managers_pages_speak_french(page, live_server, manager, club):
     log_in_with_the_form(page, live_server, "marie", "/clubs/rive/manage/members/")
 
     expect(page.get_by_role("heading", level=1)).to_have_text("Membres")
-    expect(page.get_by_role("button", name="Ajouter le membre")).to_be_visible()
+    expect(page.get_by_role("button", name="Envoyer l’invitation")).to_be_visible()
     page.get_by_role("link", name="Saisons").click()
     expect(page.get_by_role("heading", level=1)).to_have_text("Saisons et règles maison")
     page.goto(live_server.url + "/accounts/profile/")

@@ -172,3 +172,6 @@ def test_pages_show_names_not_usernames(client, club, manager, make_sheet, score
     assert "Marie Curie" in page
     top = client.get(reverse("home")).content.decode()
     assert "Marie Curie" in top and ">marie<" not in top
+    client.force_login(scorer)
+    top = client.get(reverse("home")).content.decode()
+    assert 'class="account-name" href="/accounts/profile/">My account<' in top

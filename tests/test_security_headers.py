@@ -1,0 +1,67 @@
+"""Content-Security-Policy, Permissions-Policy and the language cookie's flags."""
+
+import subprocess
+import sys
+
+import pytest
+from django.urls import reverse
+
+from core.middleware import CSP
+from tests.test_accounts import ROOT, production_env
+
+pytestmark = pytest.mark.django_db
+
+
+def test_every_page_has_a_strict_policy(client):
+    for url in (reverse("home"), reverse("login"), "/no-such-page/"):
+        response = client.get(url)
+        policy = response["Content-Security-Policy"]
+        assert policy == CSP
+        for directive in (
+            "default-src 'self'",
+            "script-src 'self'",
+            "style-src 'self'",
+            "img-src 'self' data:",
+            "frame-ancestors 'none'",
+            "form-action 'self'",
+            "base-uri 'self'",
+            "object-src 'none'",
+        ):
+            assert directive in policy
+        assert "unsafe" not in policy
+        assert "camera=()" in response["Permissions-Policy"]
+        assert "geolocation=()" in response["Permissions-Policy"]
+
+
+def test_pages_hold_no_inline_script_or_style(client, season, make_sheet, scorer):
+    make_sheet(4)
+    client.force_login(scorer)
+    for url in (
+        reverse("home"),
+        reverse("clubs:detail", args=["rive"]),
+        reverse("standings:club", args=["rive"]),
+        reverse("scoresheet:sheets", args=["rive"]),
+        reverse("scoresheet:sheet_create", args=["rive"]),
+    ):
+        html = client.get(url).content.decode()
+        assert "<style" not in html and " style=" not in html, url
+        scripts = html.split("<script")[1:]
+        assert all(" src=" in s.split(">")[0] or "application/json" in s for s in scripts), url
+
+
+def test_language_cookie_is_httponly_and_lax(client):
+    response = client.post(reverse("set_language"), {"language": "fr", "next": "/"})
+    cookie = response.cookies["django_language"]
+    assert cookie["httponly"] and cookie["samesite"] == "Lax"
+
+
+def test_language_cookie_is_secure_in_production():
+    code = "from django.conf import settings as s;print(s.LANGUAGE_COOKIE_SECURE)"
+    result = subprocess.run(
+        [sys.executable, "-c", f"import django;django.setup();{code}"],
+        cwd=ROOT,
+        env=dict(production_env(), DJANGO_SETTINGS_MODULE="config.settings"),
+        capture_output=True,
+        text=True,
+    )
+    assert result.stdout.strip() == "True", result.stderr
