@@ -13,7 +13,7 @@ def _seasons(request):
 
 
 class SheetFilter(django_filters.FilterSet):
-    """Filters ``Sheet.objects.with_counts()`` (which annotates ``seat_count``)."""
+    """Filters the sheets (``seat_count``: the stored count of seats)."""
 
     season = django_filters.ModelChoiceFilter(
         label=_("Season"), queryset=_seasons, empty_label=_("All seasons")

@@ -108,6 +108,18 @@ def _chelem(chelem):
     return {"announced": chelem.announced, "made_by": chelem.made_by}
 
 
+def hand_facts(hand: Hand, seats: int) -> dict:
+    """The hand's facts stored on each of its ledger rows (statistics never join Hand):
+    ``number``, ``playing`` (the seated minus one who sits out) and ``alone`` (a
+    taker without a partner: none called, or the called card was their own)."""
+    return {
+        "number": hand.number,
+        "playing": seats - (1 if hand.sits_out_id is not None else 0),
+        "alone": hand.taker_id is not None
+        and (hand.partner_id is None or hand.partner_id == hand.taker_id),
+    }
+
+
 def score_rows(hand: Hand, sheet: Sheet, table: Table, result: HandResult) -> list[ScoreRow]:
     """The ledger rows of one scored hand: one per seated player, in seat order.
 
@@ -127,6 +139,7 @@ def score_rows(hand: Hand, sheet: Sheet, table: Table, result: HandResult) -> li
     pool_by_name = {}
     for _event, name, amount in result.pool_moves:
         pool_by_name[name] = pool_by_name.get(name, 0) + amount
+    facts = hand_facts(hand, seats)
     rows = []
     for position, (name, halves, role) in enumerate(zip(table.names, result.halves, result.roles)):
         player = table.by_name[name]
@@ -141,6 +154,7 @@ def score_rows(hand: Hand, sheet: Sheet, table: Table, result: HandResult) -> li
                 position=position,
                 role=ROLE_OF_ENGINE[role],
                 contract=hand.contract,
+                **facts,
                 made=made,
                 margin=margin,
                 bouts=bouts,
@@ -254,6 +268,7 @@ def savoyard_rows(hand: Hand, sheet: Sheet, table: Table, result: HandResult) ->
                 position=position,
                 role=ROLE_OF_ENGINE[role],
                 contract=detail.mode,
+                **hand_facts(hand, seats),
                 made=detail.won,
                 margin=margin,
                 bouts=None,

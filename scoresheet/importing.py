@@ -21,10 +21,12 @@ from django.utils.translation import gettext as _
 
 from clubs.models import Club, Season
 from core.db import retry_on_conflict
-from scoresheet import services
-from scoresheet.models import Sheet
-from scoresheet.scoring import ScoringError
-from scoresheet.scoring.jsonformat import loads
+from scoresheet import handmap, services
+from scoresheet.models import Hand, HandRevision, ScoreRow, Sheet
+from scoresheet.scoring import ScoringError, score_sheet
+from scoresheet.scoring import Sheet as EngineSheet
+from scoresheet.scoring.jsonformat import loads, parse_hand
+from scoresheet.totals import refresh_sheet_totals
 
 TABLE_MAX = Sheet._meta.get_field("table").max_length
 
@@ -109,13 +111,73 @@ def import_sheet_line(club: Club, text, *, season: Season | None = None, user=No
         )
         # the hands name the players as the line does ("ann"): use the stored names ("Ann")
         renamed = {name: player.name for name, player in zip(players, seated)}
-        for number, hand in enumerate(hands, start=1):
-            try:
-                services.record_hand(sheet, _renamed(hand, renamed), user=user)
-            except services.LedgerError as error:
-                error.hand = number
-                raise
+        _bulk_hands(sheet, [_renamed(hand, renamed) for hand in hands], user)
     return sheet
+
+
+#: Rows per INSERT of the bulk path.
+BATCH = 2000
+
+
+def _bulk_hands(sheet, hands, user) -> None:
+    """Record a new sheet's hands at once, as ``services.record_hand`` would one by one.
+
+    Each hand is read and checked as the services do (``parse_hand``; refusals are the
+    same ``LedgerError`` with ``hand`` set), the sheet is scored once by the engine
+    (``score_sheet``: mouches pools carry), and the hands, score rows and history
+    entries are inserted in bulk, then the totals updated once; all in the caller's
+    transaction, so a refused hand leaves nothing.
+    """
+    table = handmap.Table.of(sheet)
+    ruleset = sheet.ruleset
+    engine_hands = []
+    for number, data in enumerate(hands, start=1):
+        try:
+            if not isinstance(data, dict):
+                raise services.LedgerError("invalid_field", _("A hand must be an object."))
+            if "players" in data or "rules" in data:
+                data = {k: v for k, v in data.items() if k not in ("players", "rules")}
+            try:
+                engine_hands.append(parse_hand(data, ruleset, table.names)[1])
+            except ScoringError as error:
+                raise services.LedgerError.from_scoring(error) from None
+        except services.LedgerError as error:
+            error.hand = number
+            raise
+    try:
+        results = score_sheet(EngineSheet(ruleset, table.names, tuple(engine_hands))).hands
+    except ScoringError as error:
+        refusal = services.LedgerError.from_scoring(error)
+        refusal.hand = getattr(error, "hand", None)
+        raise refusal from None
+    created = []
+    for number, (engine_hand, result) in enumerate(zip(engine_hands, results), start=1):
+        try:
+            services._check_fits(result)
+        except services.LedgerError as error:
+            error.hand = number
+            raise
+        hand = Hand(sheet=sheet, number=number, entered_by=user)
+        handmap.apply(hand, engine_hand, result, table)
+        created.append(hand)
+    for start in range(0, len(created), BATCH):
+        chunk = created[start : start + BATCH]
+        Hand.objects.bulk_create(chunk)
+        pairs = zip(chunk, engine_hands[start : start + BATCH], results[start : start + BATCH])
+        rows, revisions = [], []
+        for hand, engine_hand, result in pairs:
+            rows += handmap.score_rows(hand, sheet, table, result)
+            revisions.append(
+                HandRevision(
+                    hand=hand,
+                    action=HandRevision.Action.CREATED,
+                    user=user,
+                    after=handmap.snapshot(engine_hand, result),
+                )
+            )
+        ScoreRow.objects.bulk_create(rows)
+        HandRevision.objects.bulk_create(revisions)
+    refresh_sheet_totals(sheet)
 
 
 def import_sheets(club: Club, lines, *, season=None, user=None):
@@ -135,7 +197,7 @@ def import_sheets(club: Club, lines, *, season=None, user=None):
         except ValueError as error:  # e.g. text the database driver cannot send
             yield LineResult(number, code="invalid_value", message=_first_line(error))
         else:
-            yield LineResult(number, sheet=sheet, hands=sheet.hands.count())
+            yield LineResult(number, sheet=sheet, hands=sheet.hand_count)
 
 
 #: The fields of a hand (HAND_FORMAT.md) that hold a player's name, or a list of names.

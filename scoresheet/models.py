@@ -8,7 +8,7 @@ data and history but has no score rows.
 
 from django.conf import settings
 from django.db import models
-from django.db.models import Count, IntegerField, OuterRef, Prefetch, Subquery, Value
+from django.db.models import Count, IntegerField, Prefetch, Subquery, Value
 from django.db.models.functions import Coalesce
 from django.urls import reverse
 from django.utils.translation import gettext_lazy as _
@@ -26,21 +26,14 @@ def _count(queryset):
 
 class SheetQuerySet(models.QuerySet):
     def with_counts(self):
-        """The sheets with ``seat_count``, ``hand_count`` (live hands), their season and
-        ``seated`` (the seats with their players, in dealing order): lists and tables
-        show them without a query per row."""
-        return (
-            self.select_related("season")
-            .annotate(
-                seat_count=_count(Seat.objects.filter(sheet=OuterRef("pk"))),
-                hand_count=_count(Hand.objects.live().filter(sheet=OuterRef("pk"))),
-            )
-            .prefetch_related(
-                Prefetch(
-                    "seats",
-                    queryset=Seat.objects.select_related("player").order_by("position"),
-                    to_attr="seated",
-                )
+        """The sheets with their season and ``seated`` (the seats with their players,
+        in dealing order): lists and tables show them, and the stored ``seat_count``
+        and ``hand_count``, without a query per row."""
+        return self.select_related("season").prefetch_related(
+            Prefetch(
+                "seats",
+                queryset=Seat.objects.select_related("player").order_by("position"),
+                to_attr="seated",
             )
         )
 
@@ -337,9 +330,9 @@ class SeasonTotal(models.Model):
     taken = models.IntegerField()
     made = models.IntegerField()
     score = models.DecimalField(max_digits=12, decimal_places=1)
-    # Raised by every write that touches the player's rows of the season: the
-    # statistics cache is keyed by the season's revisions (``stats.cache``).
-    revision = models.IntegerField(default=0)
+    # Set by every write that touches the player's rows of the season (the time
+    # in microseconds): the statistics cache is keyed by the season's revisions.
+    revision = models.BigIntegerField(default=0)
 
     class Meta:
         constraints = [

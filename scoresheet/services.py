@@ -89,6 +89,7 @@ def create_sheet(*, season: Season, players, date, table: str = "", rules=None, 
             table=table,
             rules=ruleset.as_dict(),
             created_by=user,
+            seat_count=len(players),
         )
         Seat.objects.bulk_create(
             Seat(sheet=sheet, player=player, position=i) for i, player in enumerate(players)

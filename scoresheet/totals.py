@@ -20,12 +20,13 @@ are kept in step instead, in the transaction of every hand write:
 SQL (bulk loads, repair). ``standings.queries`` reads them.
 """
 
+import time
 from decimal import Decimal
 
 from django.db import connection
 from django.db.models import Count, Q, Sum
 
-from scoresheet.models import Role, ScoreRow, SeasonTotal, SheetTotal
+from scoresheet.models import Hand, Role, ScoreRow, SeasonTotal, Seat, Sheet, SheetTotal
 
 #: The counters of both summary tables, in the order the SQL below writes them.
 COUNTERS = ("seated", "hands", "taken", "made", "score")
@@ -78,11 +79,17 @@ def refresh_sheet_totals(sheet) -> None:
         SheetTotal.objects.filter(sheet_id=sheet_id).delete()
     if after:
         SheetTotal.objects.bulk_create(SheetTotal(**row) for row in after)
+    # Every seated player has a row per live hand: the sheet's stored hand count.
+    hand_count = max((row["seated"] for row in after), default=0)
+    if getattr(sheet, "hand_count", None) != hand_count:
+        Sheet.objects.filter(pk=sheet_id).update(hand_count=hand_count)
+        sheet.hand_count = hand_count
 
     changes = {}
+    now = time.time_ns() // 1000
     for sign, rows in ((-1, before), (1, after)):
         for row in rows:
-            change = changes.setdefault((row["season_id"], row["player_id"]), [0] * 6)
+            change = changes.setdefault((row["season_id"], row["player_id"]), [0] * 6 + [now])
             change[0] += sign * row["seated"]
             change[1] += sign * (1 if row["hands"] else 0)  # this sheet counts as played
             change[2] += sign * row["hands"]
@@ -91,7 +98,9 @@ def refresh_sheet_totals(sheet) -> None:
             change[5] += sign * Decimal(row["score"])
     # Sorted: every writer locks the SeasonTotal rows it adds to in the same order
     # (season, player), so two sheets seating the same players never deadlock.
-    changes = {key: change for key, change in sorted(changes.items()) if any(change)}
+    # Every player of the sheet gets a new revision (the statistics cache's key),
+    # even when a correction leaves their counters as they were.
+    changes = dict(sorted(changes.items()))
     if not changes:
         return
     _add_to_season_totals(changes)
@@ -108,13 +117,24 @@ def _add_to_season_totals(changes) -> None:
     """
     quote = connection.ops.quote_name
     table = quote(SeasonTotal._meta.db_table)
-    columns = ["season_id", "player_id", "seated", "sheets", "hands", "taken", "made", "score"]
-    counters = columns[2:]
+    columns = [
+        "season_id",
+        "player_id",
+        "seated",
+        "sheets",
+        "hands",
+        "taken",
+        "made",
+        "score",
+        "revision",
+    ]
+    counters = columns[2:-1]
     params = []
     for (season_id, player_id), change in changes.items():
         params += [season_id, player_id, *change]
     values = ", ".join(["(" + ", ".join(["%s"] * len(columns)) + ")"] * len(changes))
     updates = ", ".join(f"{quote(c)} = {table}.{quote(c)} + excluded.{quote(c)}" for c in counters)
+    updates += f", {quote('revision')} = excluded.{quote('revision')}"
     sql = (
         f"INSERT INTO {table} ({', '.join(quote(c) for c in columns)}) VALUES {values} "
         f"ON CONFLICT ({quote('season_id')}, {quote('player_id')}) DO UPDATE SET {updates}"
@@ -141,6 +161,9 @@ def rebuild_sql(*, where_season: bool) -> list[str]:
     ledger = quote(ScoreRow._meta.db_table)
     sheet_totals = quote(SheetTotal._meta.db_table)
     season_totals = quote(SeasonTotal._meta.db_table)
+    sheets = quote(Sheet._meta.db_table)
+    seats = quote(Seat._meta.db_table)
+    hands = quote(Hand._meta.db_table)
     where = "WHERE season_id = %s" if where_season else ""
     return [
         f"DELETE FROM {season_totals} {where}",
@@ -155,10 +178,16 @@ def rebuild_sql(*, where_season: bool) -> list[str]:
             FROM {ledger} {where}
             GROUP BY sheet_id, player_id, season_id, date, seats""",
         f"""INSERT INTO {season_totals}
-                (season_id, player_id, seated, sheets, hands, taken, made, score)
+                (season_id, player_id, seated, sheets, hands, taken, made, score, revision)
             SELECT season_id, player_id, SUM(seated),
                    SUM(CASE WHEN hands > 0 THEN 1 ELSE 0 END),
-                   SUM(hands), SUM(taken), SUM(made), SUM(score)
+                   SUM(hands), SUM(taken), SUM(made), SUM(score), {time.time_ns() // 1000}
             FROM {sheet_totals} {where}
             GROUP BY season_id, player_id""",
+        # the sheets' stored counts (Sheet.seat_count, hand_count)
+        f"""UPDATE {sheets} SET
+                seat_count = (SELECT COUNT(*) FROM {seats} s WHERE s.sheet_id = {sheets}.id),
+                hand_count = (SELECT COUNT(*) FROM {hands} h
+                              WHERE h.sheet_id = {sheets}.id AND NOT h.is_deleted)
+            {where}""",
     ]

@@ -19,16 +19,16 @@ are rounded to one decimal (``one_decimal``) and percentages to whole numbers
 from decimal import ROUND_HALF_UP, Decimal
 from itertools import accumulate
 
-from django.db.models import Avg, Case, Count, F, Min, Q, Sum, Value, When, Window
+from django.db.models import Avg, Count, F, Min, Q, Sum, Window
 from django.db.models.expressions import RowRange
 from django.db.models.functions import Rank
 from django.utils.translation import gettext_lazy as _
 
-from scoresheet.models import ScoreRow
+from scoresheet.models import SeasonTotal
 from scoresheet.vocabulary import POIGNEE_LABELS, Chelem, Contract, Role, Side, contract_label
 
 #: The order of the hands in a season: evening, then sheet, then hand number.
-HAND_ORDER = ("date", "sheet_id", "hand__number")
+HAND_ORDER = ("date", "sheet_id", "number")
 
 TAKER = Q(role=Role.TAKER)
 PARTNER = Q(role=Role.PARTNER)
@@ -37,10 +37,14 @@ PASSED = Q(role=Role.PASSED)
 ATTACK = TAKER | PARTNER
 PLAYED = ~Q(role=Role.SITS_OUT)
 MADE = Q(made=True)
-#: Five play the hand: five seated and nobody sits out, or six seated and the dealer sits out.
-AT_FIVE = Q(seats=5, hand__sits_out__isnull=True) | Q(seats=6, hand__sits_out__isnull=False)
-#: The taker plays alone at five: the called card was in the chien or in their own hand.
-ALONE = Q(hand__partner__isnull=True) | Q(hand__partner_id=F("player_id"))
+#: One row per hand: the first seat's (every hand has a row for each seat).
+FIRST_SEAT = Q(position=0)
+#: Five play the hand: five seated and nobody sits out, or six seated and one sits out
+#: (``ScoreRow.playing``, stored with the row: no join to the hand).
+AT_FIVE = Q(playing=5)
+#: The taker plays alone at five: the called card was in the chien or in their own hand
+#: (``ScoreRow.alone``, stored with the row).
+ALONE = Q(alone=True)
 
 #: How far the taker's contracts were made or failed (the attack's margin, RULES §1).
 MARGIN_BUCKETS = (
@@ -125,7 +129,7 @@ def player_summary(rows) -> dict:
         "called": _count(PARTNER),
         "called_made": _count(PARTNER & MADE),
         "called_score": Sum("score", filter=PARTNER),
-        "alone": _count(TAKER & AT_FIVE & ALONE),
+        "n_alone": _count(TAKER & AT_FIVE & ALONE),
         "alone_made": _count(TAKER & AT_FIVE & ALONE & MADE),
     }
     for n in range(4):
@@ -207,7 +211,7 @@ def player_summary(rows) -> dict:
             "called_pct": percent(data["called_made"], called),
             "called_score": data["called_score"] or Decimal(0),
             "called_average": one_decimal(data["called_score"] / called) if called else None,
-            "alone": data["alone"],
+            "alone": data["n_alone"],
             "alone_made": data["alone_made"],
         },
     }
@@ -294,7 +298,6 @@ def running_by_hand(rows) -> list[dict]:
     """
     found = list(
         rows.annotate(
-            number=F("hand__number"),
             table=F("sheet__table"),
             running=Window(Sum("score"), order_by=_hand_order(), frame=RowRange(start=None, end=0)),
         )
@@ -313,7 +316,7 @@ HAND_FIELDS = ("score", "date", "sheet_id", "role", "contract", "made", "margin"
 def _hands(rows, order, limit):
     return list(
         rows.filter(PLAYED)
-        .annotate(number=F("hand__number"), table=F("sheet__table"))
+        .annotate(table=F("sheet__table"))
         .order_by(order, *HAND_ORDER)
         .values(*HAND_FIELDS, "number", "table")[:limit]
     )
@@ -346,9 +349,7 @@ def taker_streak(rows) -> dict:
     earliest run on ties) and ``current`` (the run still going at the end).
     """
     taken = (
-        rows.filter(TAKER)
-        .order_by(*HAND_ORDER)
-        .values_list("made", "date", "sheet_id", "hand__number")
+        rows.filter(TAKER).order_by(*HAND_ORDER).values_list("made", "date", "sheet_id", "number")
     )
     best = {"length": 0, "first": None, "last": None}
     length, first = 0, None
@@ -368,40 +369,48 @@ def taker_streak(rows) -> dict:
 def season_ranks(club, player) -> list[dict]:
     """The player's total and rank in each season of the club they played (one query).
 
-    ``RANK()`` partitioned by season over every player's season total (ties
-    share a rank: 1, 2, 2, 4), newest season first. Rows: ``season_id``,
-    ``name``, ``start_date``, ``total``, ``played``, ``taken``, ``made``,
-    ``made_pct``, ``rank``, ``players``.
+    Read from the standings' summary (``SeasonTotal``: one row per player and
+    season), never from the ledger: ``RANK()`` partitioned by season over every
+    player's season total (ties share a rank: 1, 2, 2, 4), newest season first.
+    Rows: ``season_id``, ``name``, ``start_date``, ``total``, ``played``,
+    ``taken``, ``made``, ``made_pct``, ``rank``, ``players``.
     """
-    # Partitioned by MIN(season_id), which is the group's season: a plain column
-    # would make Django add the window itself to the GROUP BY.
-    season = Min("season_id")
     found = (
-        ScoreRow.objects.of_club(club)
-        .filter(season__kind="season")  # a tournament's season has its own ranking
-        .values("season_id", "player_id")
+        SeasonTotal.objects.filter(
+            season__club=club,
+            season__kind="season",  # a tournament's season has its own ranking
+            season__in=SeasonTotal.objects.filter(player=player).values("season_id"),
+        )
         .annotate(
             name=F("season__name"),
             start_date=F("season__start_date"),
-            total=Sum("score"),
-            played=_count(PLAYED),
-            taken=_count(TAKER),
-            n_made=_count(TAKER & MADE),
-            rank=Window(Rank(), partition_by=[season], order_by=Sum("score").desc()),
-            players=Window(Count("player_id"), partition_by=[season]),
+            rank=Window(Rank(), partition_by=[F("season_id")], order_by=F("score").desc()),
+            players=Window(Count("pk"), partition_by=[F("season_id")]),
         )
         .order_by("-start_date", "name")
+        .values(
+            "season_id",
+            "player_id",
+            "name",
+            "start_date",
+            "score",
+            "hands",
+            "taken",
+            "made",
+            "rank",
+            "players",
+        )
     )
     return [
         {
             "season_id": row["season_id"],
             "name": row["name"],
             "start_date": row["start_date"],
-            "total": row["total"],
-            "played": row["played"],
+            "total": row["score"],
+            "played": row["hands"],
             "taken": row["taken"],
-            "made": row["n_made"],
-            "made_pct": percent(row["n_made"], row["taken"]),
+            "made": row["made"],
+            "made_pct": percent(row["made"], row["taken"]),
             "rank": row["rank"],
             "players": row["players"],
         }
@@ -453,11 +462,11 @@ def season_summary(rows) -> dict:
     ``miseres``, ``five`` (``hands``, ``called``, ``alone``).
     """
     aggregates = {
-        "hands": Count("hand_id", distinct=True),
+        "hands": _count(FIRST_SEAT),
         "sheets": Count("sheet_id", distinct=True),
         "evenings": Count("date", distinct=True),
         "players": Count("player_id", distinct=True),
-        "passed": Count("hand_id", distinct=True, filter=PASSED),
+        "passed": _count(FIRST_SEAT & PASSED),
         "taken": _count(TAKER),
         "n_made": _count(TAKER & MADE),
         "pab_attack": _count(TAKER & Q(petit_au_bout=Side.ATTACK)),
@@ -509,11 +518,10 @@ def table_sizes(rows) -> list[dict]:
     """Sheets and hands by table size (one query): ``seats`` (seated at the table),
     ``playing`` (who played the hand: one fewer when somebody sits out),
     ``sheets``, ``hands``."""
-    sits_out = Case(When(hand__sits_out__isnull=False, then=Value(1)), default=Value(0))
     return list(
-        rows.annotate(playing=F("seats") - sits_out)
+        rows.filter(FIRST_SEAT)
         .values("seats", "playing")
-        .annotate(sheets=Count("sheet_id", distinct=True), hands=Count("hand_id", distinct=True))
+        .annotate(sheets=Count("sheet_id", distinct=True), hands=Count("pk"))
         .order_by("seats", "playing")
     )
 
@@ -525,8 +533,8 @@ def season_evenings(rows) -> list[dict]:
         .annotate(
             sheets=Count("sheet_id", distinct=True),
             players=Count("player_id", distinct=True),
-            hands=Count("hand_id", distinct=True),
-            passed=Count("hand_id", distinct=True, filter=PASSED),
+            hands=_count(FIRST_SEAT),
+            passed=_count(FIRST_SEAT & PASSED),
         )
         .order_by("date")
     )

@@ -139,8 +139,9 @@ class RunningHandsTable(StatsTable):
     title = Column(verbose_name=_("Hand"))
     role_label = Column(verbose_name=_("Role"))
 
-    def render_counter(self, bound_row):
-        return bound_row.row_counter + 1
+    def render_counter(self, bound_row, record):
+        # the hand's place in the season (the rows are one page of it)
+        return record.get("counter", bound_row.row_counter + 1)
 
     def render_title(self, value, record):
         return format_html('<a href="{}">{}</a>', self.hand_url(record), value)

@@ -14,20 +14,57 @@ figures (no query of their own), in the context's ``tables``.
 
 from decimal import Decimal
 
+from django.core.cache.backends.locmem import LocMemCache
+from django.db.models import Count, F, Sum
 from django.http import Http404
 from django.shortcuts import get_object_or_404, render
 from django.utils.formats import date_format
+from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 
 from clubs.models import Player
 from clubs.permissions import club_view
-from scoresheet.models import ScoreRow
+from scoresheet.models import Role, ScoreRow, SeasonTotal
 from standings.queries import standings
 from stats import queries as stats
 from stats import tables as t
 
 #: How many of the best players the side-by-side chart shows.
 TOP = 5
+#: The per-hand table's page size, and the most points a chart draws (thinned evenly).
+HANDS_PER_PAGE = 50
+CHART_POINTS = 200
+
+#: The statistics computed from the ledger, per process, keyed by the revisions of the
+#: seasons' summaries (``SeasonTotal.revision``: every hand write sets it), so a
+#: page costs one small query until a hand of the season changes.
+_cache = LocMemCache("tarot-stats", {"TIMEOUT": 24 * 3600, "OPTIONS": {"MAX_ENTRIES": 400}})
+
+
+def _stamp(season_totals):
+    """A key part that changes with every write to these summary rows (one query)."""
+    found = season_totals.aggregate(r=Sum("revision"), n=Count("pk"), s=Sum("seated"))
+    return f"{found['r'] or 0}.{found['n']}.{found['s'] or 0}"
+
+
+def _cached(key, stamp, compute):
+    key = f"{key}:{get_language()}:{stamp}"
+    value = _cache.get(key)
+    if value is None:
+        value = compute()
+        # keys starting with "_" serve this request only (not kept)
+        _cache.set(key, {k: v for k, v in value.items() if not k.startswith("_")})
+    return value
+
+
+def _thin(n, limit=None):
+    """The indexes of at most ``limit`` points among ``n``, evenly spread, the last kept."""
+    limit = limit or CHART_POINTS
+    if n <= limit:
+        return list(range(n))
+    step = n / limit
+    picked = sorted({min(n - 1, int(i * step)) for i in range(limit)} | {n - 1})
+    return picked
 
 
 def _number(value):
@@ -93,9 +130,121 @@ def _top_chart(rows, ranking, player=None):
     }
 
 
+def _player_figures(club, player, season, rows, scope, ranking):
+    """Everything of a player's page that comes from the ledger (cached by ``_stamp``)."""
+    summary = stats.player_summary(rows)
+    figures = {"summary": summary}
+    if not summary["seated"]:
+        return figures
+    per_evening = stats.evenings(rows)
+    if season is not None:
+        # The season by hand: a window SUM over the player's rows in hand order; the
+        # chart keeps at most CHART_POINTS of them, the table is paged.
+        hands = stats.running_by_hand(rows)
+        shown = [hands[i] for i in _thin(len(hands))]
+        title = _("%(date)s, table %(table)s, hand %(number)s")
+        running = {
+            "labels": [str(i + 1) for i in _thin(len(hands))],
+            "titles": [
+                title
+                % {
+                    "date": date_format(h["date"], "SHORT_DATE_FORMAT"),
+                    "table": h["table"] or "–",
+                    "number": h["number"],
+                }
+                for h in shown
+            ],
+            "xTitle": _("Hands"),
+        }
+        values = [h["running"] for h in shown]
+        figures["points"] = len(hands)
+        figures["_hands"] = hands  # this request's page, without a query
+        # the running total before each page of the per-hand table
+        figures["page_bases"] = [
+            hands[k - 1]["running"] if k else Decimal(0)
+            for k in range(0, len(hands), HANDS_PER_PAGE)
+        ]
+    else:
+        shown = [per_evening[i] for i in _thin(len(per_evening))]
+        running = {
+            "labels": [_short_date(e["date"]) for e in shown],
+            "titles": [date_format(e["date"], "DATE_FORMAT") for e in shown],
+            "xTitle": _("Evenings"),
+        }
+        values = [e["running"] for e in shown]
+        figures["points"] = len(per_evening)
+        figures["season_ranks"] = stats.season_ranks(club, player)
+    running["yTitle"] = _("Running total")
+    running["datasets"] = [
+        {"label": player.name, "data": [_number(v) for v in values], "main": True}
+    ]
+    figures.update(
+        running_chart=running,
+        top=_top_chart(scope, ranking, player),
+        contracts=stats.contracts(rows),
+        streak=stats.taker_streak(rows),
+        evenings=per_evening,
+        best=stats.best_hands(rows),
+        worst=stats.worst_hands(rows),
+    )
+    if stats.is_savoyard(season):
+        figures["savoyard"] = stats.savoyard_summary(rows)
+    return figures
+
+
+def _hands_page(request, rows, figures):
+    """One page of the per-hand table: its rows with their running totals, and the pager."""
+    count = figures["points"]
+    pages = max(1, -(-count // HANDS_PER_PAGE))
+    try:
+        number = int(request.GET.get("hands", pages))
+    except ValueError:
+        number = pages
+    number = min(max(number, 1), pages)
+    start = (number - 1) * HANDS_PER_PAGE
+    if "_hands" in figures:  # just computed: the page is among them
+        found = [dict(h) for h in figures["_hands"][start : start + HANDS_PER_PAGE]]
+    else:
+        found = list(
+            rows.annotate(table=F("sheet__table"))
+            .order_by(*stats.HAND_ORDER)
+            .values("date", "sheet_id", "table", "number", "role", "score")[
+                start : start + HANDS_PER_PAGE
+            ]
+        )
+    running = figures["page_bases"][number - 1] if figures["page_bases"] else Decimal(0)
+    title = _("%(date)s, table %(table)s, hand %(number)s")
+    labels = {role: str(label) for role, label in Role.choices}
+    for i, h in enumerate(found):
+        running += h["score"]
+        h["running"] = running
+        h["role_label"] = labels[h["role"]]
+        h["counter"] = start + i + 1
+        h["title"] = title % {
+            "date": date_format(h["date"], "SHORT_DATE_FORMAT"),
+            "table": h["table"] or "–",
+            "number": h["number"],
+        }
+    pager = {
+        "number": number,
+        "pages": pages,
+        "previous": number - 1 if number > 1 else None,
+        "next": number + 1 if number < pages else None,
+        "first": start + 1,
+        "last": start + len(found),
+        "count": count,
+    }
+    return found, pager
+
+
 @club_view("read")
 def player_statistics(request, slug, player_id, season_id=None):
-    """A player's statistics: in one season, or in all the club's seasons."""
+    """A player's statistics: in one season, or in all the club's seasons.
+
+    The figures from the ledger are cached per season revision; the per-hand table
+    is paged (``?hands=N``, the last page by default) and the charts keep at most
+    CHART_POINTS points, so the page does not grow with the hands played.
+    """
     club = request.club
     player = get_object_or_404(Player, club=club, pk=player_id)
     seasons, season = _seasons(club, season_id)
@@ -103,12 +252,18 @@ def player_statistics(request, slug, player_id, season_id=None):
     scope = ScoreRow.objects.of_season(season) if season else ScoreRow.objects.of_club(club)
     if season is None:  # all seasons: the club's own, not its tournaments'
         rows, scope = rows.filter(season__kind="season"), scope.filter(season__kind="season")
+        totals = SeasonTotal.objects.filter(season__club=club, season__kind="season")
+    else:
+        totals = SeasonTotal.objects.filter(season=season)
 
     ranking = list(standings(club, season=season))
     standing = next((row for row in ranking if row["player_id"] == player.pk), None)
     tied = standing is not None and sum(r["rank"] == standing["rank"] for r in ranking) > 1
-    summary = stats.player_summary(rows)
-    per_evening = stats.evenings(rows)
+    key = f"player:{club.pk}:{player.pk}:{season.pk if season else 'all'}"
+    figures = _cached(
+        key, _stamp(totals), lambda: _player_figures(club, player, season, rows, scope, ranking)
+    )
+    summary = figures["summary"]
     context = {
         "club": club,
         "player": player,
@@ -120,56 +275,20 @@ def player_statistics(request, slug, player_id, season_id=None):
         "summary": summary,
     }
     if summary["seated"]:
+        context.update(figures)
+        context["running_points"] = figures["points"]
+        top, per_evening = figures["top"], figures["evenings"]
         if season is not None:
-            # The season by hand: a window SUM over the player's rows in hand order.
-            hands = stats.running_by_hand(rows)
-            title = _("%(date)s, table %(table)s, hand %(number)s")
-            dates = {h["date"]: date_format(h["date"], "SHORT_DATE_FORMAT") for h in hands}
-            for h in hands:  # the tooltip's title, and the table's link to the hand
-                h["title"] = title % {
-                    "date": dates[h["date"]],
-                    "table": h["table"] or "–",
-                    "number": h["number"],
-                }
-            running = {
-                "labels": [str(i) for i in range(1, len(hands) + 1)],
-                "titles": [h["title"] for h in hands],
-                "xTitle": _("Hands"),
-            }
-            values = [h["running"] for h in hands]
-            context["hands"] = hands
+            hands, pager = _hands_page(request, rows, figures)
+            context["hands"], context["hands_pager"] = hands, pager
             running_table = t.RunningHandsTable(hands, table_id="table-running", club=club)
         else:
-            # All seasons by evening: the running total after each date.
-            running = {
-                "labels": [_short_date(e["date"]) for e in per_evening],
-                "titles": [date_format(e["date"], "DATE_FORMAT") for e in per_evening],
-                "xTitle": _("Evenings"),
-            }
-            values = [e["running"] for e in per_evening]
-            context["season_ranks"] = stats.season_ranks(club, player)
             running_table = t.RunningEveningsTable(per_evening, table_id="table-running")
-        running["yTitle"] = _("Running total")
-        running["datasets"] = [
-            {"label": player.name, "data": [_number(v) for v in values], "main": True}
-        ]
-        top = _top_chart(scope, ranking, player)
-        contracts = stats.contracts(rows)
-        context.update(
-            running_chart=running,
-            running_points=len(values),
-            top=top,
-            contracts=contracts,
-            streak=stats.taker_streak(rows),
-            evenings=per_evening,
-            best=stats.best_hands(rows),
-            worst=stats.worst_hands(rows),
-        )
         context["tables"] = {
             "running": running_table,
             "top": t.TopTable(top, player=player, table_id="table-top"),
             "contracts": t.PlayerContractsTable(
-                contracts, totals=summary, table_id="table-contracts"
+                figures["contracts"], totals=summary, table_id="table-contracts"
             ),
             "bouts": t.BoutsTable(summary["bouts"], table_id="table-bouts"),
             "margins": t.MarginsTable(
@@ -179,49 +298,57 @@ def player_statistics(request, slug, player_id, season_id=None):
             "poignees": t.PoigneesTable(summary["poignees"], table_id="table-poignees"),
             "chelems": t.ChelemsTable(summary["chelems"], table_id="table-chelems"),
             "evenings": t.PlayerEveningsTable(per_evening, table_id="table-evenings", club=club),
-            "best": t.HandsTable(context["best"], table_id="table-best", club=club),
-            "worst": t.HandsTable(context["worst"], table_id="table-worst", club=club),
+            "best": t.HandsTable(figures["best"], table_id="table-best", club=club),
+            "worst": t.HandsTable(figures["worst"], table_id="table-worst", club=club),
         }
-        if context.get("season_ranks"):
+        if figures.get("season_ranks"):
             context["tables"]["seasons"] = t.SeasonRanksTable(
-                context["season_ranks"], player=player, table_id="table-seasons", club=club
+                figures["season_ranks"], player=player, table_id="table-seasons", club=club
             )
-    if summary["seated"] and stats.is_savoyard(season):
-        # a Savoyard season: its own figures in place of contracts, bouts and bonuses
-        context["savoyard"] = stats.savoyard_summary(rows)
     return render(request, "clubs/stats/player.html", context)
+
+
+def _season_figures(season, rows, ranking):
+    summary = stats.season_summary(rows)
+    figures = {"summary": summary}
+    if summary["hands"]:
+        figures.update(
+            contracts=stats.contracts(rows, hands=summary["hands"]),
+            table_sizes=stats.table_sizes(rows),
+            evenings=stats.season_evenings(rows),
+            top=_top_chart(rows, ranking),
+        )
+        if stats.is_savoyard(season):
+            figures["savoyard"] = stats.savoyard_summary(rows)
+    return figures
 
 
 @club_view("read")
 def season_statistics(request, slug, season_id):
-    """A club's season: contracts, everybody passed, table sizes, bonuses, players."""
+    """A club's season: contracts, everybody passed, table sizes, bonuses, players.
+
+    The figures from the ledger are cached per season revision (``_stamp``)."""
     club = request.club
     seasons, season = _seasons(club, season_id)
     rows = ScoreRow.objects.of_season(season)
-    summary = stats.season_summary(rows)
+    ranking = list(standings(club, season=season))
+    figures = _cached(
+        f"season:{club.pk}:{season.pk}",
+        _stamp(SeasonTotal.objects.filter(season=season)),
+        lambda: _season_figures(season, rows, ranking),
+    )
+    summary = figures["summary"]
     context = {"club": club, "season": season, "seasons": seasons, "summary": summary}
     if summary["hands"]:
-        ranking = list(standings(club, season=season))
-        contracts = stats.contracts(rows, hands=summary["hands"])
-        sizes = stats.table_sizes(rows)
-        evenings = stats.season_evenings(rows)
-        top = _top_chart(rows, ranking)
-        context.update(
-            contracts=contracts,
-            table_sizes=sizes,
-            evenings=evenings,
-            ranking=ranking,
-            top=top,
-        )
+        context.update(figures, ranking=ranking)
+        top = figures["top"]
         context["tables"] = {
             "top": t.TopTable(top, table_id="table-top"),
             "contracts": t.SeasonContractsTable(
-                contracts, totals=summary, table_id="table-contracts"
+                figures["contracts"], totals=summary, table_id="table-contracts"
             ),
-            "sizes": t.TableSizesTable(sizes, table_id="table-sizes"),
+            "sizes": t.TableSizesTable(figures["table_sizes"], table_id="table-sizes"),
             "players": t.PlayersTable(ranking, season=season, table_id="table-players", club=club),
-            "evenings": t.SeasonEveningsTable(evenings, table_id="table-evenings"),
+            "evenings": t.SeasonEveningsTable(figures["evenings"], table_id="table-evenings"),
         }
-    if summary["hands"] and stats.is_savoyard(season):
-        context["savoyard"] = stats.savoyard_summary(rows)
     return render(request, "clubs/stats/season.html", context)

@@ -35,7 +35,7 @@ class Migration(migrations.Migration):
         migrations.AddField(
             model_name='seasontotal',
             name='revision',
-            field=models.IntegerField(default=0),
+            field=models.BigIntegerField(default=0),
         ),
         migrations.AddField(
             model_name='sheet',

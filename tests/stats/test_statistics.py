@@ -30,7 +30,7 @@ import pytest
 from django.urls import reverse
 
 from clubs.models import Club, Membership, Player, Role, Season
-from scoresheet import services
+from scoresheet import handmap, services
 from scoresheet.models import ScoreRow
 from stats import queries as stats
 from tests.data import SEED_HANDS, SEED_TOTALS
@@ -636,11 +636,18 @@ def test_every_statistics_view_goes_through_the_gate():
 
 # ---------------------------------------------------------------- query counts
 
-#: club, player, seasons, standings, summary, evenings, running by hand (or the
-#: season ranks), top players' running totals, contracts, streak, best, worst.
-PLAYER_QUERIES = 12
-#: club, seasons, summary, standings, contracts, table sizes, evenings, top players.
-SEASON_QUERIES = 8
+#: club, player, seasons, standings, the cache stamp (SeasonTotal revisions),
+#: summary, evenings, running by hand (or the season ranks), top players' running
+#: totals, contracts, streak, best, worst: a page whose season changed since it was
+#: last computed (the stamp is one query more than before the cache).
+PLAYER_QUERIES = 13
+#: club, seasons, standings, the cache stamp, summary, contracts, table sizes,
+#: evenings, top players.
+SEASON_QUERIES = 9
+#: From the cache (the season unchanged): club, player, seasons, standings, the
+#: stamp, and on a season's page the page of the per-hand table.
+PLAYER_CACHED = {"season": 6, "all": 5}
+SEASON_CACHED = 4
 #: a logged-in member adds the session, the user and the membership (role_of).
 LOGGED_IN = 3
 
@@ -688,3 +695,57 @@ def test_queries_of_a_logged_in_member(
         assert client.get(player_url(club, by_name["Anna"], season)).status_code == 200
     with django_assert_num_queries(SEASON_QUERIES + LOGGED_IN):
         assert client.get(season_url(club, season)).status_code == 200
+
+
+@pytest.mark.parametrize("scope", ["season", "all"])
+def test_player_page_reads_its_figures_from_the_cache_until_a_hand_changes(
+    client, django_assert_num_queries, ledger, scorer, club, season, by_name, scope
+):
+    url = player_url(club, by_name["Anna"], season if scope == "season" else None)
+    assert client.get(url).context["summary"]["played"] == 10
+    with django_assert_num_queries(PLAYER_CACHED[scope]):
+        assert client.get(url).context["summary"]["played"] == 10
+    first, _second = ledger
+    services.delete_hand(first.hands.get(number=1), user=scorer)  # the season changes
+    assert client.get(url).context["summary"]["played"] == 9
+
+
+def test_season_page_reads_its_figures_from_the_cache_until_a_hand_changes(
+    client, django_assert_num_queries, ledger, scorer, club, season
+):
+    url = season_url(club, season)
+    assert client.get(url).context["summary"]["hands"] == 10
+    with django_assert_num_queries(SEASON_CACHED):
+        assert client.get(url).context["summary"]["hands"] == 10
+    first, _second = ledger
+    hand = first.hands.get(number=1)
+    data = handmap.hand_data(hand, handmap.Table.of(first))
+    services.correct_hand(hand, {**data, "points": data["points"] + 1}, user=scorer)
+    assert client.get(url).context["summary"]["hands"] == 10
+    services.delete_hand(hand, user=scorer)
+    assert client.get(url).context["summary"]["hands"] == 9
+
+
+def test_the_per_hand_table_is_paged_and_the_chart_thinned(
+    client, make_sheet, scorer, club, season, by_name, monkeypatch
+):
+    from stats import views
+
+    monkeypatch.setattr(views, "HANDS_PER_PAGE", 4)
+    monkeypatch.setattr(views, "CHART_POINTS", 6)
+    record(make_sheet(4, date=MARCH_14), SEED_HANDS * 2, scorer)  # 10 hands
+    url = player_url(club, by_name["Anna"], season)
+    context = client.get(url).context
+    assert context["running_points"] == 10
+    data = context["running_chart"]["datasets"][0]["data"]
+    assert len(data) <= 7 and data[-1] == context["summary"]["total"]
+    pager = context["hands_pager"]
+    assert (pager["number"], pager["pages"], pager["first"], pager["last"]) == (3, 3, 9, 10)
+    last_page = [h["running"] for h in context["hands"]]
+    assert last_page[-1] == context["summary"]["total"]
+    context = client.get(url + "?hands=2").context
+    middle = context["hands"]
+    assert [h["counter"] for h in middle] == [5, 6, 7, 8]
+    every = stats.running_by_hand(ScoreRow.objects.of_player(by_name["Anna"], season))
+    assert [h["running"] for h in middle] == [h["running"] for h in every[4:8]]
+    assert client.get(url + "?hands=x").status_code == 200

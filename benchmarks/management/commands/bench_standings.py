@@ -101,8 +101,11 @@ ROW_COLUMNS = [
     "chelem",
     "score",
     "pool",
+    "playing",
+    "alone",
+    "number",
 ]
-ROW_FROM_TEMPLATE = ROW_COLUMNS[6:]  # position … pool: copied as recorded
+ROW_FROM_TEMPLATE = ROW_COLUMNS[6:-1]  # position … alone: copied as recorded
 
 
 def _json(value):
@@ -341,7 +344,17 @@ class Command(BaseCommand):
                 seated = rng.sample(player_ids, size)
                 date = ops.adapt_datefield_value(day)
                 sheets.append(
-                    (sheet_id, season.club_id, season.pk, date, str(tables_of_day[day]), rules, now)
+                    (
+                        sheet_id,
+                        season.club_id,
+                        season.pk,
+                        date,
+                        str(tables_of_day[day]),
+                        rules,
+                        now,
+                        size,
+                        count,
+                    )
                 )
                 seats.extend((sheet_id, pk, i) for i, pk in enumerate(seated))
                 pool = templates[size]
@@ -349,7 +362,7 @@ class Command(BaseCommand):
                     template = pool[rng.randrange(len(pool))]
                     hands.append(template.hand(next_hand, sheet_id, number, seated, now))
                     rows.extend(
-                        (next_hand, sheet_id, season.pk, seated[row[0]], date, size, *row)
+                        (next_hand, sheet_id, season.pk, seated[row[0]], date, size, *row, number)
                         for row in template.rows
                     )
                     next_hand += 1
@@ -517,4 +530,14 @@ class Command(BaseCommand):
             )
 
 
-SHEET_COLUMNS = ["id", "club_id", "season_id", "date", "table", "rules", "created_at"]
+SHEET_COLUMNS = [
+    "id",
+    "club_id",
+    "season_id",
+    "date",
+    "table",
+    "rules",
+    "created_at",
+    "seat_count",
+    "hand_count",
+]
