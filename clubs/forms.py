@@ -8,6 +8,7 @@ from django.contrib.auth import get_user_model, password_validation
 from django.utils.translation import gettext_lazy as _
 
 from clubs.models import Player, Role
+from clubs.ranking import MAX_EVENINGS, RankingError, parse_ranking
 from clubs.rules_forms import RulesFields
 from clubs.services import ClubError
 from core.widgets import DateInput
@@ -141,18 +142,90 @@ class MemberForm(forms.Form):
 # ---------------------------------------------------------------- seasons
 
 
+RANKING_CHOICES = [
+    ("total", _("Total score")),
+    ("hand_average", _("Average per hand played")),
+    ("evening_average", _("Average per evening played")),
+    ("points", _("Placement points per evening")),
+]
+
+
 class SeasonForm(RulesFields):
-    """A season: its name and dates, and its house rules (``cleaned_data["rules"]``)."""
+    """A season: its name and dates, its house rules (``cleaned_data["rules"]``) and its
+    ranking rule (``cleaned_data["ranking"]``, ``clubs.ranking``)."""
 
     name = forms.CharField(label=_("Name"), max_length=80)
     start_date = forms.DateField(label=_("Start"), widget=DateInput)
     end_date = forms.DateField(label=_("End (optional)"), required=False, widget=DateInput)
+    ranking_by = forms.ChoiceField(
+        label=_("Rank the players by"),
+        choices=RANKING_CHOICES,
+        initial="total",
+        required=False,  # absent: by total
+        widget=forms.RadioSelect,
+    )
+    ranking_points = forms.CharField(
+        label=_("Points of the first, second… of each evening"),
+        help_text=_("With placement points: e.g. 10, 7, 5, 3 (the others get nothing)."),
+        required=False,
+        max_length=200,
+    )
+    ranking_best = forms.IntegerField(
+        label=_("Count only the best evenings"),
+        help_text=_("How many of each player's evenings count; empty: all of them."),
+        required=False,
+        min_value=1,
+        max_value=MAX_EVENINGS,
+    )
+    ranking_min = forms.IntegerField(
+        label=_("Evenings needed to be ranked"),
+        help_text=_("Players with fewer are listed below, unranked; empty: everyone is ranked."),
+        required=False,
+        min_value=0,
+        max_value=MAX_EVENINGS,
+    )
 
     field_order = ["name", "start_date", "end_date"]
+    RANKING_FIELDS = {
+        "by": "ranking_by",
+        "points": "ranking_points",
+        "best": "ranking_best",
+        "min_evenings": "ranking_min",
+    }
 
-    def __init__(self, data=None, *, season=None, rules=None):
-        """Edit ``season``, or start a new one with ``rules`` (a dict) as house rules."""
-        initial = {}
+    def clean(self):
+        cleaned = super().clean()
+        if any(self[name].errors for name in self.RANKING_FIELDS.values()):
+            return cleaned
+        try:
+            ranking = parse_ranking(
+                {
+                    "by": cleaned.get("ranking_by"),
+                    "points": cleaned.get("ranking_points") or "",
+                    "best": cleaned.get("ranking_best"),
+                    "min_evenings": cleaned.get("ranking_min"),
+                }
+            )
+        except RankingError as error:
+            self.add_error(self.RANKING_FIELDS.get(error.field, "ranking_by"), error.message)
+        else:
+            cleaned["ranking"] = ranking.as_dict()
+        return cleaned
+
+    def set_ranking_initial(self, stored) -> None:
+        try:
+            ranking = parse_ranking(stored)
+        except RankingError:
+            return
+        self.initial.setdefault("ranking_by", ranking.by)
+        self.initial.setdefault("ranking_points", ", ".join(map(str, ranking.points)))
+        self.initial.setdefault("ranking_best", ranking.best)
+        self.initial.setdefault("ranking_min", ranking.min_evenings or None)
+
+    def __init__(self, data=None, *, season=None, rules=None, ranking=None, initial=None):
+        """Edit ``season``, or start a new one with ``rules`` (a dict) as house rules
+        and ``ranking`` as its ranking rule."""
+        initial = dict(initial or {})
         if season is not None:
             initial = {
                 "name": season.name,
@@ -160,5 +233,7 @@ class SeasonForm(RulesFields):
                 "end_date": season.end_date,
             }
             rules = season.rules
+            ranking = season.ranking
         super().__init__(data, initial=initial)
         self.set_rules_initial(rules)
+        self.set_ranking_initial(ranking)

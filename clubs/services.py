@@ -11,7 +11,7 @@ Codes: ``forbidden``, ``user_unknown``, ``email_ambiguous``, ``already_member``,
 ``player_taken``, ``email_invalid``, ``invitation_needless``, ``mail_failed``,
 ``name_required``, ``name_too_long``, ``season_name_taken``, ``date_required``,
 ``dates_inverted``, ``rules_invalid`` (from ``parse_rules``, with its field),
-``name_invalid``, ``player_exists``.
+``name_invalid``, ``player_exists``, ``ranking_invalid``.
 
 Every change is an ``AuditEntry`` (``clubs.audit.record``) written in the
 change's transaction: who, when, the object before and after.
@@ -37,6 +37,7 @@ from django.utils.translation import gettext as _
 from clubs import audit
 from clubs.models import Club, Membership, Player, Role, Season
 from clubs.permissions import can
+from clubs.ranking import RankingError, parse_ranking
 from core.errors import ServiceError
 from scoresheet.scoring import ScoringError
 from scoresheet.scoring.jsonformat import parse_rules
@@ -273,32 +274,43 @@ def update_club(club: Club, name: str, is_public: bool, by) -> Club:
 # ---------------------------------------------------------------- seasons
 
 
-def create_season(club: Club, name: str, start_date, end_date, rules, by) -> Season:
-    """A new season with its house rules (a preset name or options dict; ``None``: fft).
+def create_season(club: Club, name: str, start_date, end_date, rules, by, ranking=None) -> Season:
+    """A new season with its house rules (a preset name or options dict; ``None``: fft)
+    and its ranking rule (``clubs.ranking``; ``None``: by total).
 
     The rules are validated by the scoring engine and stored in their short form.
     """
     _require_manager(club, by)
     name, rules = _season_fields(name, start_date, end_date, rules)
+    ranking = _ranking(ranking)
     with transaction.atomic():
         club = _lock(club)
         _unique_season_name(club, name, None)
         season = Season.objects.create(
-            club=club, name=name, start_date=start_date, end_date=end_date, rules=rules
+            club=club,
+            name=name,
+            start_date=start_date,
+            end_date=end_date,
+            rules=rules,
+            ranking=ranking,
         )
         audit.record(club, by, audit.Action.SEASON_CREATED, season, after=_season_state(season))
     log.info("%s created season %r of %s with %s", by, name, club.slug, rules)
     return season
 
 
-def update_season(season: Season, name: str, start_date, end_date, rules, by) -> Season:
-    """Rename a season, move its dates, change its house rules.
+def update_season(
+    season: Season, name: str, start_date, end_date, rules, by, ranking=None
+) -> Season:
+    """Rename a season, move its dates, change its house rules and ranking rule
+    (``ranking=None`` keeps it).
 
     Sheets already created keep the rules frozen on them: new rules apply to
-    the sheets opened from now on.
+    the sheets opened from now on. A new ranking rule ranks the whole season.
     """
     _require_manager(season.club, by)
     name, rules = _season_fields(name, start_date, end_date, rules)
+    ranking = None if ranking is None else _ranking(ranking)
     with transaction.atomic():
         _lock(season.club)
         season = Season.objects.select_for_update().get(pk=season.pk)
@@ -308,7 +320,9 @@ def update_season(season: Season, name: str, start_date, end_date, rules, by) ->
         season.start_date = start_date
         season.end_date = end_date
         season.rules = rules
-        season.save(update_fields=["name", "start_date", "end_date", "rules"])
+        if ranking is not None:
+            season.ranking = ranking
+        season.save(update_fields=["name", "start_date", "end_date", "rules", "ranking"])
         after = _season_state(season)
         if after != before:
             audit.record(
@@ -424,7 +438,16 @@ def _season_state(season: Season) -> dict:
         "start": season.start_date.isoformat() if season.start_date else None,
         "end": season.end_date.isoformat() if season.end_date else None,
         "rules": season.rules,
+        **({"ranking": season.ranking} if season.ranking else {}),
     }
+
+
+def _ranking(value) -> dict:
+    """A ranking rule validated (``ranking_invalid``) and in its short form."""
+    try:
+        return parse_ranking(value).as_dict()
+    except RankingError as error:
+        raise ClubError(error.code, error.message, error.field) from None
 
 
 def _season_fields(name, start_date, end_date, rules):

@@ -250,6 +250,7 @@ def seasons(request, slug):
     form = SeasonForm(
         request.POST if request.method == "POST" else None,
         rules=latest.rules if latest else None,
+        ranking=latest.ranking if latest else None,
     )
     if form.is_bound and form.is_valid():
         try:
@@ -259,6 +260,7 @@ def seasons(request, slug):
                 start_date=form.cleaned_data["start_date"],
                 end_date=form.cleaned_data["end_date"],
                 rules=form.cleaned_data["rules"],
+                ranking=form.cleaned_data["ranking"],
                 by=request.user,
             )
         except ClubError as error:
@@ -292,6 +294,7 @@ def season_edit(request, slug, season_id):
                 start_date=form.cleaned_data["start_date"],
                 end_date=form.cleaned_data["end_date"],
                 rules=form.cleaned_data["rules"],
+                ranking=form.cleaned_data["ranking"],
                 by=request.user,
             )
         except ClubError as error:

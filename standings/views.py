@@ -10,6 +10,7 @@ downloads every row (not just the page), filtered and sorted as shown, through
 """
 
 from django.http import Http404
+from django.utils.functional import cached_property
 from django.utils.text import slugify
 from django.utils.translation import gettext_lazy as _
 from django.views.generic import TemplateView
@@ -17,9 +18,11 @@ from django_tables2 import SingleTableMixin
 from django_tables2.export import TableExport
 
 from clubs.permissions import club_view
+from clubs.ranking import ranking_words
 from core.exports import SafeExportMixin
 from core.paging import BoundedTableMixin
 from standings.filters import StandingsFilter
+from standings.ranking import RankedStandingsTable, ranked_rows, season_ranking
 from standings.tables import StandingsPaginator, StandingsTable
 
 PER_PAGE = 50
@@ -48,7 +51,24 @@ class StandingsView(SafeExportMixin, BoundedTableMixin, SingleTableMixin, Templa
         return self.export_format() is not None
 
     def get_table_data(self):
+        # a season ranked by its own rule (clubs.ranking): rows from the ranked query
+        if self.ranking is not None:
+            return ranked_rows(self.filter, self.ranking)
         return self.filter.qs
+
+    def get_table_class(self):
+        return RankedStandingsTable if self.ranking is not None else super().get_table_class()
+
+    def get_table_kwargs(self):
+        kwargs = super().get_table_kwargs()
+        if self.ranking is not None:
+            kwargs["ranking"] = self.ranking
+        return kwargs
+
+    @cached_property
+    def ranking(self):
+        """The shown season's ranking rule, unless it is the plain total (None)."""
+        return season_ranking(self.filter.selected_season)
 
     def get_table_pagination(self, table):
         # An export takes every row; the page it was asked from needs no count.
@@ -77,6 +97,7 @@ class StandingsView(SafeExportMixin, BoundedTableMixin, SingleTableMixin, Templa
             pools_held=held,
             pools_sum=-held,
         )
+        context["ranking_words"] = ranking_words(self.ranking) if self.ranking else []
         return context
 
 
