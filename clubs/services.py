@@ -11,7 +11,7 @@ Codes: ``forbidden``, ``user_unknown``, ``email_ambiguous``, ``already_member``,
 ``player_taken``, ``email_invalid``, ``invitation_needless``, ``mail_failed``,
 ``name_required``, ``name_too_long``, ``season_name_taken``, ``date_required``,
 ``dates_inverted``, ``rules_invalid`` (from ``parse_rules``, with its field),
-``name_invalid``, ``player_exists``, ``ranking_invalid``.
+``name_invalid``, ``player_exists``, ``ranking_invalid``, ``player_merged``.
 
 Every change is an ``AuditEntry`` (``clubs.audit.record``) written in the
 change's transaction: who, when, the object before and after.
@@ -357,6 +357,74 @@ def create_player(club: Club, name: str, by=None) -> Player:
     return player
 
 
+def rename_player(player: Player, name: str, by) -> Player:
+    """Give a player another name (a typo fixed); their hands and totals stay theirs.
+
+    The name is checked as ``create_player`` checks it; a name another player of
+    the club has (ignoring case and accents) is refused: merge them instead.
+    """
+    _require_manager(player.club, by)
+    name = player_name(name)
+    with transaction.atomic():
+        player = Player.objects.select_for_update().get(pk=player.pk)
+        if player.name == name:
+            return player
+        key = name_key(name)
+        taken = [
+            p
+            for p in Player.objects.filter(club_id=player.club_id).exclude(pk=player.pk)
+            if name_key(p.name) == key
+        ]
+        if taken:
+            raise ClubError(
+                "player_exists",
+                _("The club already has a player called %(name)s: merge them instead.")
+                % {"name": taken[0].name},
+                "name",
+            )
+        old, player.name = player.name, name
+        player.save(update_fields=["name"])
+        audit.record(
+            player.club_id,
+            by,
+            audit.Action.PLAYER_RENAMED,
+            player,
+            before={"name": old},
+            after={"name": name},
+        )
+    log.info("%s renamed player %s from %r to %r", by, player.pk, old, name)
+    return player
+
+
+def set_player_active(player: Player, active: bool, by) -> Player:
+    """Make a player inactive (left out of the pickers, kept in every total) or active again.
+
+    A player merged into another stays inactive (``player_merged``): undo the merge.
+    """
+    _require_manager(player.club, by)
+    with transaction.atomic():
+        player = Player.objects.select_for_update().get(pk=player.pk)
+        if player.merged_into_id is not None:
+            raise ClubError(
+                "player_merged",
+                _("This player was merged into another: undo the merge to bring them back."),
+            )
+        active = bool(active)
+        if player.is_active == active:
+            return player
+        player.is_active = active
+        player.save(update_fields=["is_active"])
+        audit.record(
+            player.club_id,
+            by,
+            audit.Action.PLAYER_ACTIVE,
+            player,
+            before={"active": not active},
+            after={"active": active},
+        )
+    return player
+
+
 def player_name(value) -> str:
     """A player's name as stored, or ``ClubError`` (``name_required``, ``name_too_long``,
     ``name_invalid``)."""
@@ -375,6 +443,44 @@ def name_key(name: str) -> str:
     decomposed = unicodedata.normalize("NFKD", name)
     bare = "".join(c for c in decomposed if not unicodedata.combining(c))
     return " ".join(bare.casefold().split())
+
+
+def loose_key(name: str) -> str:
+    """``name_key`` without spaces, hyphens and apostrophes: "Jean-Pierre", "jean pierre"
+    and "JeanPierre" look alike."""
+    return "".join(c for c in name_key(name) if c not in " -'’.")
+
+
+def similar_players(name: str, players) -> list:
+    """Of ``players``, those whose name looks like ``name`` but is not the same player's
+    (``name_key`` differs): equal but for spaces and hyphens, or a small typing
+    distance away (1 letter for a name of up to 5 letters, 2 beyond)."""
+    key, loose = name_key(name), loose_key(name)
+    limit = 1 if len(loose) <= 5 else 2
+    found = []
+    for player in players:
+        if name_key(player.name) == key:
+            continue
+        other = loose_key(player.name)
+        if other == loose or edit_distance(loose, other, limit) <= limit:
+            found.append(player)
+    return found
+
+
+def edit_distance(a: str, b: str, limit: int) -> int:
+    """The Levenshtein distance of ``a`` and ``b``, or ``limit + 1`` once it exceeds
+    ``limit`` (a banded computation: cheap for a club's whole list)."""
+    if abs(len(a) - len(b)) > limit:
+        return limit + 1
+    previous = list(range(len(b) + 1))
+    for i, ca in enumerate(a, 1):
+        current = [i] + [0] * len(b)
+        for j, cb in enumerate(b, 1):
+            current[j] = min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + (ca != cb))
+        if min(current) > limit:
+            return limit + 1
+        previous = current
+    return min(previous[-1], limit + 1)
 
 
 # ---------------------------------------------------------------- internals

@@ -277,8 +277,11 @@ def reopen_sheet(sheet: Sheet, *, user=None) -> Sheet:
 
 
 def _lock(sheet: Sheet) -> Sheet:
-    """Serialise writes to one sheet (hand numbers, mouches pools); refuse a closed one."""
+    """Serialise writes to one sheet (hand numbers, mouches pools); refuse a closed or a
+    deleted one (``sheet_closed``, ``sheet_deleted``)."""
     sheet = Sheet.objects.select_for_update().get(pk=sheet.pk)
+    if sheet.deleted_at is not None:
+        raise LedgerError("sheet_deleted", _("This sheet is deleted: restore it first."))
     if sheet.closed_at is not None:
         raise LedgerError("sheet_closed", str(SHEET_CLOSED_MESSAGE))
     return sheet
