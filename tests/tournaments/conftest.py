@@ -30,9 +30,7 @@ def members(club):
 
 @pytest.fixture
 def make_tournament(club, members, manager):
-    def make(
-        players=17, rounds=3, deals=4, minutes=None, five="five", rules=None, seed=7, **more
-    ):
+    def make(players=17, rounds=3, deals=4, minutes=None, five="five", rules=None, seed=7, **more):
         tournament = services.create_tournament(
             club,
             name="Tournoi de printemps",

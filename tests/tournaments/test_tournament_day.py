@@ -96,8 +96,7 @@ def test_hand_in_then_a_matching_second_entry_confirms(make_tournament):
     assert code_of(lambda: services.submit_table(table)) == "table_submitted"
     totals = totals_in_seat_order(table)
     assert (
-        code_of(lambda: services.check_table(table, totals=totals, by_name="anna"))
-        == "same_person"
+        code_of(lambda: services.check_table(table, totals=totals, by_name="anna")) == "same_person"
     )
     result = services.check_table(table, totals=totals, by_name="Bert")
     table.refresh_from_db()
