@@ -13,7 +13,7 @@ from django.utils.translation import ngettext
 
 from clubs.models import Player, Season, current_season
 from clubs.rules_forms import RulesFields, describe_rules
-from clubs.services import name_key
+from clubs.services import name_key, similar_players
 from core.widgets import DateInput
 from scoresheet.scoring import ScoringError
 from scoresheet.scoring.jsonformat import parse_rules
@@ -59,7 +59,8 @@ class SheetForm(RulesFields):
         super().__init__(*args, **kwargs)
         self.club = club
         self.fields["season"].queryset = club.seasons.regular().newest_first()
-        players = Player.objects.filter(club=club).order_by("sort_key", "name")
+        # inactive (and merged) players are left out of the seats to choose from
+        players = Player.objects.filter(club=club, is_active=True).order_by("sort_key", "name")
         for i in range(1, SEATS + 1):
             field = forms.ModelChoiceField(
                 queryset=players,
@@ -71,6 +72,7 @@ class SheetForm(RulesFields):
         # Seats right after the date and table, in the order they are shown; the rules last.
         order = ["season", "date", "table", *self.seat_names, "new_players", "custom_rules"]
         self.order_fields([*order, *self.RULE_FIELDS])
+        self._add_similar_fields()
         if not self.is_bound:
             season = current_season(club, today)
             self.initial.setdefault("date", today or timezone.localdate())
@@ -86,6 +88,36 @@ class SheetForm(RulesFields):
 
     def seat_fields(self):
         return [self[name] for name in self.seat_names]
+
+    def similar_fields(self):
+        return [self[name] for name in self.fields if name.startswith("same_")]
+
+    def _add_similar_fields(self):
+        """A new name that looks like a player the club has ("Helene" and "Hélène" are
+        the same name; "Jean Pierre" looks like "Jean-Pierre", "Ana" like "Anna")
+        gets a choice: that player, or a new one. The form is refused until it is made."""
+        if not self.is_bound:
+            return
+        text = self.data.get(self.add_prefix("new_players")) or ""
+        names = [" ".join(n.split()) for n in str(text).split(",") if n.strip()]
+        if not names or len(names) > SEATS:
+            return
+        everyone = list(Player.objects.filter(club=self.club).order_by("sort_key"))
+        keys = {name_key(p.name) for p in everyone}  # a known name is that player
+        club_players = [p for p in everyone if p.merged_into_id is None]
+        for k, name in enumerate(names):
+            if name_key(name) in keys:
+                continue
+            similar = similar_players(name, club_players)
+            if similar:
+                self.fields[f"same_{k}"] = forms.ChoiceField(
+                    label=_("“%(name)s” looks like a player of the club: who is it?")
+                    % {"name": name},
+                    choices=[(str(p.pk), p.name) for p in similar]
+                    + [("new", _("A new player called %(name)s") % {"name": name})],
+                    required=False,
+                    widget=forms.RadioSelect,
+                )
 
     # ---------------------------------------------------------------- validation
 
@@ -126,9 +158,20 @@ class SheetForm(RulesFields):
         # A name the club knows (in any case, with or without accents) is that player.
         known = {}
         if names:
-            for player in Player.objects.filter(club=self.club):
-                known.setdefault(name_key(player.name), player)
-        pending = [known.get(name_key(n), n) for n in names]
+            players = Player.objects.filter(club=self.club).select_related("merged_into")
+            for player in players.order_by("pk"):
+                # a merged player's name is the player they were merged into
+                known.setdefault(name_key(player.name), player.merged_into or player)
+        pending = []
+        for k, name in enumerate(names):
+            pending.append(known.get(name_key(name), name))
+            if f"same_{k}" in self.fields and not self[f"same_{k}"].errors:
+                choice = self.cleaned_data.get(f"same_{k}")
+                if not choice:
+                    self.add_error(f"same_{k}", _("Choose the player, or a new one."))
+                    return None
+                if choice != "new":
+                    pending[k] = Player.objects.get(club=self.club, pk=choice)
         seated = []
         for seat in seats:
             if seat is None:

@@ -31,7 +31,8 @@ from scoresheet.views.sheets import UNDO_SESSION_KEY
 
 
 def _sheet(request, sheet_id):
-    return get_object_or_404(Sheet.objects.select_related("season"), pk=sheet_id, club=request.club)
+    sheets = Sheet.objects.select_related("season").filter(deleted_at__isnull=True)
+    return get_object_or_404(sheets, pk=sheet_id, club=request.club)
 
 
 def _hand(sheet, number):

@@ -43,7 +43,7 @@ def sheet_list(request, slug):
     club = request.club
     data = request.GET.copy()
     data.setdefault("players", "")
-    sheets = Sheet.objects.filter(club=club).with_counts()
+    sheets = Sheet.objects.filter(club=club, deleted_at__isnull=True).with_counts()
     sheet_filter = SheetFilter(data, queryset=sheets, request=request)
     table = SheetTable(sheet_filter.qs, club=club)
     BoundedRequestConfig(request, paginate={"per_page": PER_PAGE}).configure(table)
@@ -355,7 +355,7 @@ def sheet_json(sheet) -> dict:
 @club_view("read")
 def sheet_export(request, slug, sheet_id):
     """One JSON line: ``manage.py import_sheets`` reads the file back as it is."""
-    sheet = get_object_or_404(Sheet, club=request.club, pk=sheet_id)
+    sheet = get_object_or_404(Sheet, club=request.club, pk=sheet_id, deleted_at__isnull=True)
     text = json.dumps(sheet_json(sheet), ensure_ascii=False, default=_json_number)
     response = HttpResponse(text + "\n", content_type="application/json; charset=utf-8")
     label = slugify(f"{request.club.slug} {sheet.date.isoformat()} {sheet.table}")
