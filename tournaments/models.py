@@ -265,3 +265,18 @@ class TableResult(models.Model):
 
     def __str__(self):
         return f"{self.round_table} {self.kind}"
+
+
+def deals_for_table(tournament: "Tournament", seats: int) -> int | None:
+    """The deals a table of ``seats`` plays in a round; None for a timed round.
+
+    Tables of 4 play ``deals_per_round``; a table of 3 or 5 plays it rounded up to
+    a multiple of its seats, so that everybody deals as often (4 deals: 5 at a
+    table of five, 6 at a table of three).
+    """
+    deals = tournament.deals_per_round
+    if not deals:
+        return None
+    if seats == 4:
+        return deals
+    return -(-deals // seats) * seats

@@ -17,8 +17,7 @@ from django.db.models import Count
 from django.utils.translation import gettext_lazy as _
 
 from scoresheet.models import Hand, SheetTotal
-from tournaments.models import Entry, Round, RoundTable, Team
-from tournaments.services import deals_for_table
+from tournaments.models import Entry, Round, RoundTable, Team, deals_for_table
 
 SEAT_LETTERS = ("N", "E", "S", "W", "5")
 

@@ -30,7 +30,15 @@ from scoresheet.models import Hand, ScoreRow, SheetTotal
 from scoresheet.scoring import ScoringError
 from scoresheet.scoring.jsonformat import parse_rules
 from tournaments import draw, tokens
-from tournaments.models import Entry, Round, RoundTable, TableResult, Team, Tournament
+from tournaments.models import (  # noqa: F401 (deals_for_table: the services' API)
+    Entry,
+    Round,
+    RoundTable,
+    TableResult,
+    Team,
+    Tournament,
+    deals_for_table,
+)
 
 TEAM_SIZES = (2, 4)
 MAX_ROUNDS = 12
@@ -45,21 +53,6 @@ class TournamentError(ServiceError):
 
 
 # ---------------------------------------------------------------- the tournament
-
-
-def deals_for_table(tournament: Tournament, seats: int) -> int | None:
-    """The deals a table of ``seats`` plays in a round; None for a timed round.
-
-    Tables of 4 play ``deals_per_round``; a table of 3 or 5 plays it rounded up to
-    a multiple of its seats, so that everybody deals as often (4 deals: 5 at a
-    table of five, 6 at a table of three).
-    """
-    deals = tournament.deals_per_round
-    if not deals:
-        return None
-    if seats == 4:
-        return deals
-    return -(-deals // seats) * seats
 
 
 def _check_day_settings(team_size, confirm_by):
@@ -987,7 +980,7 @@ def differences(table: RoundTable) -> dict | None:
 def close_tournament(tournament: Tournament, *, by=None) -> Tournament:
     """Close the tournament once every round is closed and every sheet confirmed: the
     final ranking is frozen (``final_ranking``) and nothing changes any more."""
-    from tournaments import queries
+    from tournaments import queries  # noqa: PLC0415 (queries read; services write)
 
     with transaction.atomic():
         tournament = _lock(tournament)
