@@ -55,6 +55,7 @@ def sheet_list(request, slug):
             "filter": sheet_filter,
             "table": table,
             "may_score": can(request.user, club, "score"),
+            "may_manage": can(request.user, club, "manage"),
         },
     )
 
