@@ -199,7 +199,7 @@ def pools_held(club, *, season=None, date_from=None, date_to=None, seats=None):
     matching sheets, each with its last live hand's pools (a subquery); the lists
     are added up here.
     """
-    sheets = Sheet.objects.filter(club=club)
+    sheets = Sheet.objects.filter(club=club, deleted_at__isnull=True)  # a deleted one holds none
     if season is not None:
         sheets = sheets.filter(season_id=getattr(season, "pk", season))
     else:

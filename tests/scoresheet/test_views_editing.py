@@ -245,3 +245,20 @@ def test_a_merged_players_name_seats_the_kept_player(client, scorer, players, se
     assert client.post(url("sheet_create", "rive"), post).status_code == 302
     assert players[0] in Sheet.objects.get().players.all()
     assert typo not in Sheet.objects.get().players.all()
+
+
+def test_a_deleted_sheet_leaves_the_club_page_and_the_pools_held(
+    client, club, season, make_sheet, scorer
+):
+    from scoresheet import editing
+    from standings.queries import pools_held
+
+    sheet = make_sheet(4, rules="mouches", table="Mouches")
+    services.record_hand(
+        sheet, {"dealer": "Anna", "taker": "Bert", "contract": "garde", "bouts": 2, "points": 40}
+    )
+    assert pools_held(club, season=season) != 0
+    assert "Mouches" in client.get("/clubs/rive/").content.decode()
+    editing.delete_sheet(sheet, user=scorer)
+    assert pools_held(club, season=season) == 0
+    assert "Mouches" not in client.get("/clubs/rive/").content.decode()
