@@ -188,6 +188,8 @@ def describe_change(row) -> list[str]:
         return [_scores(new or old)]
     lines = []
     for key in dict.fromkeys([*was, *now]):
+        if key.startswith("_"):  # what a service keeps for itself (a merge's moved ids)
+            continue
         if key in was and key in now:
             if was[key] != now[key]:
                 lines.append(f"{key}: {_value(was[key])} → {_value(now[key])}")

@@ -134,15 +134,16 @@ def merge_players(kept: Player, merged: Player, *, user=None) -> AuditEntry:
             kept,
             label=f"{merged.name} → {kept.name}",
             before={"kept": kept.name, "merged": merged.name},
+            # what moved, for the undo ("_" keys: kept out of the history page's lines)
             after={
-                "kept_id": kept.pk,
-                "merged_id": merged.pk,
-                "sheets": sheet_ids,
-                "seats": seat_ids,
-                "hands": hands,
                 "rows": rows,
-                "user_moved": user_moved,
-                "was_active": was_active,
+                "_kept_id": kept.pk,
+                "_merged_id": merged.pk,
+                "_sheets": sheet_ids,
+                "_seats": seat_ids,
+                "_hands": hands,
+                "_user_moved": user_moved,
+                "_was_active": was_active,
             },
         )
 
@@ -156,7 +157,7 @@ def merge_of(merged: Player) -> AuditEntry | None:
             club_id=merged.club_id,
             action=audit.Action.PLAYERS_MERGED,
             object_id=merged.merged_into_id,
-            after__merged_id=merged.pk,
+            after___merged_id=merged.pk,
         )
         .order_by("-id")
         .first()
@@ -166,13 +167,13 @@ def merge_of(merged: Player) -> AuditEntry | None:
 def undo_blocker(entry: AuditEntry) -> str | None:
     """Why the merge of ``entry`` can no longer be undone (a later change), or None."""
     after = entry.after or {}
-    sheets = after.get("sheets", [])
-    players = [after.get("kept_id"), after.get("merged_id")]
+    sheets = after.get("_sheets", [])
+    players = [after.get("_kept_id"), after.get("_merged_id")]
     later = AuditEntry.objects.filter(club_id=entry.club_id, pk__gt=entry.pk)
     touched = (
         later.filter(object_type="sheet", object_id__in=sheets).exists()
         or later.filter(object_type="player", object_id__in=players).exists()
-        or later.filter(action=audit.Action.PLAYERS_MERGED, after__merged_id=players[0]).exists()
+        or later.filter(action=audit.Action.PLAYERS_MERGED, after___merged_id=players[0]).exists()
     )
     if touched or HandRevision.objects.filter(hand__sheet_id__in=sheets, at__gt=entry.at).exists():
         return _("A later change touched these players or their sheets.")
@@ -188,14 +189,14 @@ def undo_merge(merged: Player, *, user=None) -> Player:
         if entry is None:
             raise LedgerError("merge_unknown", _("This player was not merged into another."))
         after = entry.after
-        kept = Player.objects.select_for_update().get(pk=after["kept_id"])
-        sheet_ids = after["sheets"]
+        kept = Player.objects.select_for_update().get(pk=after["_kept_id"])
+        sheet_ids = after["_sheets"]
         sheets = list(Sheet.objects.select_for_update().filter(pk__in=sheet_ids).order_by("pk"))
         blocker = undo_blocker(entry)
         if blocker:
             raise LedgerError("merge_changed", blocker)
-        Seat.objects.filter(pk__in=after["seats"]).update(player=merged)
-        hands = after.get("hands", {})
+        Seat.objects.filter(pk__in=after["_seats"]).update(player=merged)
+        hands = after.get("_hands", {})
         for name in HAND_PLAYER_FIELDS:
             if hands.get(name):
                 Hand.objects.filter(pk__in=hands[name]).update(**{name: merged})
@@ -205,11 +206,11 @@ def undo_merge(merged: Player, *, user=None) -> Player:
         ScoreRow.objects.filter(sheet_id__in=sheet_ids, player=kept).update(player=merged)
         for sheet in sheets:
             refresh_sheet_totals(sheet)
-        if after.get("user_moved") and kept.user_id is not None:
+        if after.get("_user_moved") and kept.user_id is not None:
             merged.user_id, kept.user_id = kept.user_id, None
             kept.save(update_fields=["user"])
         merged.merged_into = None
-        merged.is_active = after.get("was_active", True)
+        merged.is_active = after.get("_was_active", True)
         merged.save(update_fields=["merged_into", "is_active", "user"])
         audit.record(
             merged.club_id,
@@ -218,7 +219,7 @@ def undo_merge(merged: Player, *, user=None) -> Player:
             merged,
             label=f"{merged.name} ← {kept.name}",
             before={"kept": kept.name, "merged": merged.name},
-            after={"merge": entry.pk},
+            after={"_merge": entry.pk},
         )
     return merged
 

@@ -91,8 +91,8 @@ def test_merging_moves_everything_and_keeps_totals_equal_to_the_ledger(season, h
     typo.refresh_from_db()
     assert typo.merged_into == real and not typo.is_active
     assert entry.action == AuditEntry.Action.PLAYERS_MERGED
-    assert entry.after["sheets"] == [second.pk]
-    assert entry.after["merged_id"] == typo.pk
+    assert entry.after["_sheets"] == [second.pk]
+    assert entry.after["_merged_id"] == typo.pk
     # the sheet still scores: a hand after the merge names the kept player
     services.record_hand(
         second, {"dealer": "Anna", "taker": "Hélène", "contract": "garde", "bouts": 2, "points": 60}

@@ -262,3 +262,15 @@ def test_a_deleted_sheet_leaves_the_club_page_and_the_pools_held(
     editing.delete_sheet(sheet, user=scorer)
     assert pools_held(club, season=season) == 0
     assert "Mouches" not in client.get("/clubs/rive/").content.decode()
+
+
+def test_the_history_page_shows_a_merge_without_its_moved_ids(client, manager, seeded, club):
+    from scoresheet.players import merge_players
+
+    alias = Player.objects.create(club=club, name="Annie")
+    merge_players(alias, Player.objects.get(name="Anna"), user=manager)
+    client.force_login(manager)
+    html = client.get(url("history", "rive")).content.decode()
+    assert "players merged" in html.lower()
+    assert "Anna → Annie" in html
+    assert "_seats" not in html and "_hands" not in html
