@@ -7,7 +7,7 @@ STAMP   = $(VENV)/.installed
 # the suite runs on this many processes (pytest-xdist); 1 for a plain run
 TEST_WORKERS ?= 2
 
-.PHONY: setup run test lint format messages bench
+.PHONY: setup run test lint format messages bench serve
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -37,6 +37,18 @@ messages: setup
 	$(PY) manage.py makemessages -l fr --ignore '.venv/*' --no-obsolete
 	$(PY) manage.py compilemessages --ignore '.venv/*'
 
+# `make serve`: production serving (set DJANGO_DEBUG=0, DJANGO_SECRET_KEY, DATABASE_URL…):
+# gunicorn, WORKERS processes (2 × cores by default) on BIND.
+WORKERS ?= $(shell echo $$(( $$(nproc) * 2 )))
+BIND    ?= 127.0.0.1:8000
+serve: setup
+	$(PY) manage.py migrate --noinput
+	$(PY) manage.py collectstatic --noinput
+	$(VENV)/bin/gunicorn config.wsgi --workers $(WORKERS) --bind $(BIND) --max-requests 2000 --max-requests-jitter 200
+
 bench: setup
 	$(PY) manage.py bench_scoring
 	$(PY) manage.py bench_standings --hands 10000 1000000
+	$(PY) manage.py bench_pages --hands 10000 1000000
+	$(PY) manage.py bench_import --hands 10000 100000
+	$(PY) manage.py loadtest --writers 20 --readers 20

@@ -52,6 +52,7 @@ INSTALLED_APPS = [
     "standings",
     "stats",
     "tournaments",
+    "transfer",  # data in and out: upload, season exports, a club's backup
     "benchmarks",  # manage.py bench_*: development tools, not shipped
 ]
 
@@ -63,6 +64,7 @@ MIDDLEWARE = [
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
+    "core.middleware.RejectNulMiddleware",  # 400 for a NUL in a query or form
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     # last, as django-axes asks: it turns a locked-out login into a 429 page
@@ -89,10 +91,15 @@ TEMPLATES = [
     },
 ]
 
+_DATABASE_URL = os.environ.get("DATABASE_URL", "")
+# Persistent connections on PostgreSQL by default (a connection costs a few
+# milliseconds a request otherwise), checked before reuse; SQLite opens a file.
+_CONN_MAX_AGE = "60" if _DATABASE_URL.startswith(("postgres", "pgsql")) else "0"
 DATABASES = {
     "default": dj_database_url.config(
         default=f"sqlite:///{BASE_DIR / 'db.sqlite3'}",
-        conn_max_age=int(os.environ.get("DJANGO_CONN_MAX_AGE", "0")),
+        conn_max_age=int(os.environ.get("DJANGO_CONN_MAX_AGE", _CONN_MAX_AGE)),
+        conn_health_checks=True,
     )
 }
 if os.environ.get("DJANGO_TEST_DB_NAME"):  # lets two test runs share one PostgreSQL server
@@ -132,6 +139,12 @@ CACHES = {
         "LOCATION": "tarot_cache",
     }
 }
+
+# Getting started without a shell (README): visitors may create a login, confirmed
+# by a link mailed to them; logged-in users may create a club, which they then
+# manage. Both off by default (clubs.accounts).
+ALLOW_SIGNUP = env_bool("DJANGO_ALLOW_SIGNUP", False)
+ALLOW_CLUB_CREATION = env_bool("DJANGO_ALLOW_CLUB_CREATION", False)
 
 LOGIN_URL = "login"
 LOGIN_REDIRECT_URL = "home"

@@ -26,6 +26,7 @@ from clubs.services import ClubError, create_player, name_key, player_name
 from core.db import retry_on_conflict
 from core.errors import ServiceError
 from core.explain_json import terms_to_json
+from scoresheet import handmap
 from scoresheet.models import Hand, HandRevision, Role, ScoreRow, Seat, Sheet
 from scoresheet.scoring import HandResult, ScoringError, score_hand
 from scoresheet.scoring.engine import TARGET_HALVES, halves_to_decimal
@@ -357,34 +358,51 @@ def _pools_before(sheet, hand):
 
 def _rescore_after(sheet, table, hand, pools, cause: HandRevision):
     """Mouches: pools carry, so every later live hand is scored again; each one
-    whose scores or pools change gets a ``rescored`` revision caused by ``cause``."""
+    whose scores or pools change gets a ``rescored`` revision caused by ``cause``.
+
+    In bulk, whatever the number of later hands: one read of the hands and one of
+    their rows, then one UPDATE of the hands, one DELETE and one INSERT of the
+    rows and one INSERT of the revisions."""
     ruleset = sheet.ruleset
-    for later in sheet.hands.live().filter(number__gt=hand.number).order_by("number"):
+    later_hands = list(sheet.hands.live().filter(number__gt=hand.number).order_by("number"))
+    stored = {}
+    for hand_id, player_id, score in ScoreRow.objects.filter(
+        hand__in=[h.pk for h in later_hands]
+    ).values_list("hand_id", "player_id", "score"):
+        stored.setdefault(hand_id, {})[table.by_id[player_id].name] = number(int(score * 2))
+    rows, revisions = [], []
+    for later in later_hands:
         engine_hand = engine_hand_of(later, table)
         try:
             result = score_hand(ruleset, engine_hand, tuple(pools))
         except ScoringError as error:
             raise LedgerError.from_scoring(error) from None
         _check_fits(result)
-        before = _snapshot(engine_hand, None, _stored_scores(later, table))
+        before = handmap.snapshot(engine_hand, None, stored.get(later.pk, {}))
         if later.pools is not None:
             before["pools"] = list(later.pools)
-        after = _snapshot(engine_hand, result)
+        after = handmap.snapshot(engine_hand, result)
         later.pools = list(result.pools)
         later.explanation = terms_to_json(result.explanation)
-        later.save(update_fields=["pools", "explanation", "updated_at"])
-        later.scores.all().delete()
-        _write_rows(later, sheet, table, result)
+        later.updated_at = timezone.now()
+        rows += handmap.score_rows(later, sheet, table, result)
         if before != after:
-            HandRevision.objects.create(
-                hand=later,
-                action=HandRevision.Action.RESCORED,
-                user_id=cause.user_id,
-                before=before,
-                after=after,
-                caused_by=cause,
+            revisions.append(
+                HandRevision(
+                    hand=later,
+                    action=HandRevision.Action.RESCORED,
+                    user_id=cause.user_id,
+                    before=before,
+                    after=after,
+                    caused_by=cause,
+                )
             )
         pools = result.pools
+    if later_hands:
+        Hand.objects.bulk_update(later_hands, ["pools", "explanation", "updated_at"])
+        ScoreRow.objects.filter(hand__in=[h.pk for h in later_hands]).delete()
+        ScoreRow.objects.bulk_create(rows)
+        HandRevision.objects.bulk_create(revisions)
 
 
 def _apply(hand: Hand, engine_hand, result: HandResult, table: Table):

@@ -428,6 +428,21 @@ class Command(BaseCommand):
                 cursor.execute(f"PRAGMA cache_size = {-262144 if on else -2000}")  # KiB
 
     def write(self, model, columns, rows):
+        # columns added to the model since (NOT NULL with a default): their default
+        extra = [
+            f
+            for f in model._meta.concrete_fields
+            if f.column not in columns and not f.null and not f.primary_key
+        ]
+        if extra:
+            defaults = tuple(
+                json.dumps(f.get_default())
+                if f.get_internal_type() == "JSONField"
+                else f.get_db_prep_save(f.get_default(), connection)
+                for f in extra
+            )
+            columns = [*columns, *(f.column for f in extra)]
+            rows = [(*row, *defaults) for row in rows]
         table = model._meta.db_table
         quote = connection.ops.quote_name
         names = ", ".join(quote(c) for c in columns)

@@ -1,0 +1,179 @@
+"""Time every page a user reaches on a club of 10,000 to 1,000,000 hands, beside a neighbour.
+
+    DATABASE_URL=postgres://… manage.py bench_pages --hands 10000 1000000
+
+In a database of its own (created and dropped like ``bench_standings``, whose bulk
+loader it reuses: real engine hands copied onto generated sheets, COPY on
+PostgreSQL), a *small* club of the first size is loaded and its pages timed; then
+each bigger club is loaded beside it and both are timed again, so the report
+gives each page's big/small ratio and the effect of the big neighbour on the
+small club (its own data unchanged). Each club also gets a 250-hand sheet (through
+the bulk import, so its rows are the services'). Pages: a player's season and
+all-seasons statistics (from the statistics cache, and once with the cache
+cleared), the club's season statistics (likewise), the standings in every sort
+and a month/4-seat filter, the CSV export, the sheet list in every sort, the
+250-hand sheet and its JSON export. Printed per page: median server time
+(``django.test.Client``), queries and size in KB.
+"""
+
+import datetime
+import json
+import random
+import statistics
+import time
+
+from django.conf import settings
+from django.db import connection
+from django.test import Client, override_settings
+from django.test.utils import CaptureQueriesContext
+from django.urls import reverse
+
+from benchmarks.management.commands import bench_standings
+from clubs.models import Player
+from scoresheet import importing
+from scoresheet.demo import random_hand
+from scoresheet.models import Sheet
+from scoresheet.scoring.jsonformat import parse_rules
+from stats import views as stats_views
+
+STANDINGS_SORTS = ["", "?sort=-total", "?sort=-average", "?sort=-hands", "?sort=player"]
+SHEET_SORTS = ["", "?sort=-hands", "?sort=hands", "?sort=-players", "?sort=date"]
+
+
+class Command(bench_standings.Command):
+    help = "Time every page at N hands, with a big neighbour club (own database, dropped)."
+
+    def add_arguments(self, parser):
+        super().add_arguments(parser)
+        parser.set_defaults(requests=7)
+
+    def run(self, sizes, n_players, requests, rng):
+        templates = self.record_templates(rng)
+        small_size, bigger = sizes[0], sizes[1:]
+        loads, results = [], []
+        small = self.fill(small_size, n_players, templates, rng, loads)
+        self.analyse()
+        results += self.time_pages(small, f"{small_size:,}", requests)
+        for size in bigger:
+            big = self.fill(size, n_players, templates, rng, loads)
+            self.analyse()
+            results += self.time_pages(small, f"{small_size:,} beside {size:,}", requests)
+            results += self.time_pages(big, f"{size:,}", requests)
+        return loads, results
+
+    def fill(self, n_hands, n_players, templates, rng, loads):
+        club, season, load = self.fill_club(n_hands, n_players, templates, rng)
+        loads.append(load)
+        player = Player.objects.filter(club=club).order_by("pk").first()
+        names = [p.name for p in Player.objects.filter(club=club).order_by("pk")[:4]]
+        rules = parse_rules(season.rules).as_dict()
+        hands = [random_hand(rng, names, rules, names[i % 4]) for i in range(250)]
+        line = json.dumps(
+            {"players": names, "hands": hands, "date": str(season.start_date), "table": "250"},
+            default=float,
+        )
+        [result] = importing.import_sheets(club, [line], season=season)
+        assert result.ok, result.message
+        return {"club": club, "season": season, "player": player, "sheet": result.sheet}
+
+    def pages(self, c):
+        club, season, player, sheet = c["club"], c["season"], c["player"], c["sheet"]
+        slug = club.slug
+        stand = reverse("standings:season", args=[slug, season.pk])
+        month = bench_standings.SEASON_START + datetime.timedelta(days=120)
+        one_month = f"date_from={month}&date_to={month + datetime.timedelta(days=30)}&seats=4"
+        sheets = reverse("scoresheet:sheets", args=[slug])
+        pages = [
+            (
+                "player season stats",
+                reverse("stats:player_season", args=[slug, player.pk, season.pk]),
+            ),
+            ("player all-seasons stats", reverse("stats:player", args=[slug, player.pk])),
+            ("club season stats", reverse("stats:season", args=[slug, season.pk])),
+        ]
+        pages += [(f"standings {s or 'rank'}", stand + s) for s in STANDINGS_SORTS]
+        pages += [
+            ("standings 1 month, 4 seats", f"{stand}?{one_month}"),
+            ("standings all seasons", reverse("standings:club", args=[slug])),
+            ("standings CSV export", stand + "?_export=csv"),
+        ]
+        pages += [(f"sheet list {s or 'date'}", sheets + s) for s in SHEET_SORTS]
+        pages += [
+            ("250-hand sheet", reverse("scoresheet:sheet", args=[slug, sheet.pk])),
+            ("250-hand sheet JSON", reverse("scoresheet:sheet_export", args=[slug, sheet.pk])),
+        ]
+        return pages
+
+    def time_pages(self, c, label, requests):
+        client = Client()
+        out = []
+        with override_settings(ALLOWED_HOSTS=[*settings.ALLOWED_HOSTS, "testserver"]):
+            pages = self.pages(c)
+            for name, url in pages:
+                if "stats" in name:  # the first request after a write: no cached figures
+                    stats_views._cache.clear()
+                    started = time.perf_counter()
+                    response = client.get(url)
+                    cold = (time.perf_counter() - started) * 1000
+                else:
+                    response, cold = client.get(url), None
+                assert response.status_code == 200, (url, response.status_code)
+                client.get(url)
+                times = []
+                for _ in range(requests):
+                    started = time.perf_counter()
+                    response = client.get(url)
+                    times.append(time.perf_counter() - started)
+                with CaptureQueriesContext(connection) as queries:
+                    response = client.get(url)
+                size = len(response.content) if not response.streaming else 0
+                out.append(
+                    {
+                        "club": label,
+                        "page": name,
+                        "median": statistics.median(times) * 1000,
+                        "cold": cold,
+                        "queries": len(queries),
+                        "kb": size / 1024,
+                    }
+                )
+                self.log(f"  {label:>24} {name:<28} {out[-1]['median']:8.1f} ms")
+        return out
+
+    def report(self, vendor, results):
+        loads, rows = results
+        self.stdout.write(
+            f"\nPages, {vendor} (DEBUG={settings.DEBUG}; median server time through "
+            "django.test.Client; 'cold': statistics computed, cache empty)\n"
+        )
+        header = (
+            f"{'club (hands)':>26}  {'page':<28} {'ms':>8} {'cold ms':>8} {'queries':>7} {'KB':>7}"
+        )
+        self.stdout.write(header)
+        self.stdout.write("-" * len(header))
+        for r in rows:
+            cold = f"{r['cold']:8.1f}" if r["cold"] is not None else " " * 8
+            self.stdout.write(
+                f"{r['club']:>26}  {r['page']:<28} {r['median']:8.1f} {cold} "
+                f"{r['queries']:>7} {r['kb']:7.1f}"
+            )
+        by = {}
+        for r in rows:
+            by.setdefault(r["club"], {})[r["page"]] = r
+        labels = list(by)
+        small = labels[0]
+        self.stdout.write("")
+        for other in labels[1:]:
+            what = "neighbour effect" if "beside" in other else "ratio"
+            worst = max((by[other][p]["median"] / by[small][p]["median"], p) for p in by[small])
+            self.stdout.write(f"{what} {other} / {small}: worst {worst[0]:.2f} ({worst[1]})")
+            for page in by[small]:
+                ratio = by[other][page]["median"] / by[small][page]["median"]
+                self.stdout.write(f"    {page:<28} {ratio:5.2f}")
+        for n_hands, _rows, loaded, rebuilt in loads:
+            self.stdout.write(
+                f"{n_hands:,} hands: bulk load {loaded:.1f} s, summary rebuild {rebuilt:.1f} s"
+            )
+
+
+__all__ = ["Command", "random", "Sheet"]
