@@ -693,7 +693,7 @@ def find_table(request, slug, tournament_id):
     found = []
     if query and rnd is not None:
         entries = list(tournament.entries.all())
-        if query.isdigit():
+        if query.isascii() and query.isdigit():  # "²".isdigit() is true
             matches = [e for e in entries if e.number == int(query)]
         else:
             key = name_key(query)

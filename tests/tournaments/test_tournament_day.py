@@ -358,3 +358,14 @@ def test_wrong_links_are_rate_limited(client, db):
     answers = [client.get(url).status_code for _ in range(31)]
     assert answers[:30] == [404] * 30 and answers[30] == 429
     cache.clear()
+
+
+def test_find_my_table_by_number_or_name(client, make_tournament):
+    t, rnd = started(make_tournament)
+    url = reverse("tournaments:find", args=[t.club.slug, t.pk])
+    table = first_table(rnd)
+    page = client.get(url, {"q": str(table.seats[0])}).content.decode()
+    assert f"Table {table.number}, seat N" in page
+    assert "Table " in client.get(url, {"q": "member 0"}).content.decode()
+    # "²" is a digit to str.isdigit, not a number: a search by name (NFKD: "2"), never a 500
+    assert client.get(url, {"q": "²"}).status_code == 200
