@@ -425,8 +425,8 @@ def test_a_hand_kept_offline_is_sent_when_the_form_opens_again(
 
 # ---------------------------------------------------------------- the printed sheet
 
-#: A4 at 96 px per inch, less the 10 mm margins of the print stylesheet.
-A4_WIDTH_PX = int((210 - 20) / 25.4 * 96)
+#: A4 at 96 px per inch, less the 12 mm margins of the print stylesheet (app.css).
+A4_WIDTH_PX = int((210 - 24) / 25.4 * 96)
 
 
 def pdf_page_sizes(pdf: bytes):
@@ -481,7 +481,7 @@ def test_the_feuille_de_marque_has_what_the_paper_one_has(
     ):
         assert words in text
     expect(page.locator(".print-table tbody tr")).to_have_count(5)
-    expect(page.locator(".signatures li")).to_have_count(6)  # five players and the scorer
+    expect(page.locator(".print-signatures li")).to_have_count(6)  # five players and the scorer
     page.goto(sheet_url(live_server, sheet, "sheet_blank"))
     expect(page.locator(".print-table tbody tr")).to_have_count(24)
     expect(page.locator(".print-table tbody td:not(:empty)")).to_have_count(0)
