@@ -12,9 +12,10 @@ def sort_key(name: str) -> str:
     """``name`` as it sorts for a French reader: accents and case ignored.
 
     NFKD splits "É" into "E" and a combining accent, which is dropped; casefold
-    then folds case ("ß" → "ss"); "œ" and "æ" are spelt out. "Élodie" sorts with "Elodie", before "Zoë";
-    "Hélène" before "Hugo". Stored on the row (``Player.sort_key``), so the
-    database orders by it the same way on SQLite and PostgreSQL.
+    then folds case ("ß" → "ss"); "œ" and "æ" are spelt out. "Élodie" sorts with
+    "Elodie", before "Zoë"; "Hélène" before "Hugo". Stored on the row
+    (``Player.sort_key``), so the database orders by it the same way on SQLite and
+    PostgreSQL.
     """
     decomposed = unicodedata.normalize("NFKD", str(name or ""))
     stripped = "".join(c for c in decomposed if not unicodedata.combining(c))
