@@ -1,0 +1,138 @@
+"""Time the sheet import (``import_sheets``) at N hands: hands per second and peak memory.
+
+    DATABASE_URL=postgres://… manage.py bench_import --hands 10000 100000
+
+Each size runs in a child process of its own (so its peak RSS is its own), in a
+database of its own created and dropped like ``bench_standings``'s. The child
+writes a JSON-lines file of random sheets of ``--per-sheet`` hands (the demo's
+``random_hand``, at tables of 4 and 5), then imports it, streaming, through
+``scoresheet.importing.import_sheets`` and prints hands/s, queries per hand and
+its peak RSS. Flat memory: the peak RSS of the sizes should be within 10 % of
+each other.
+"""
+
+import json
+import random
+import resource
+import subprocess
+import sys
+import tempfile
+import time
+
+from django.core.management.base import BaseCommand
+from django.db import connection, reset_queries
+
+from clubs.models import Club, Season
+from scoresheet import importing
+from scoresheet.demo import random_hand
+from scoresheet.scoring.jsonformat import parse_rules
+
+
+class Command(BaseCommand):
+    help = "Import N hands (own database, dropped afterwards): hands/s and peak RSS."
+
+    def add_arguments(self, parser):
+        parser.add_argument("--hands", type=int, nargs="+", default=[10_000, 100_000])
+        parser.add_argument("--per-sheet", type=int, default=100)
+        parser.add_argument("--seed", type=int, default=2026)
+        parser.add_argument("--child", action="store_true", help="(internal) run one size")
+
+    def handle(self, *args, hands, per_sheet, seed, child, **options):
+        if child:
+            self.stdout.write(json.dumps(self.one(hands[0], per_sheet, seed)))
+            return
+        rows = []
+        for n in hands:
+            out = subprocess.run(
+                [
+                    sys.executable,
+                    "manage.py",
+                    "bench_import",
+                    "--child",
+                    "--hands",
+                    str(n),
+                    "--per-sheet",
+                    str(per_sheet),
+                    "--seed",
+                    str(seed),
+                ],
+                capture_output=True,
+                text=True,
+                check=True,
+            )
+            rows.append(json.loads(out.stdout.strip().splitlines()[-1]))
+        self.stdout.write(f"\nImport, {connection.vendor} (one child process per size)\n")
+        self.stdout.write(
+            f"{'hands':>9} {'sheets':>7} {'seconds':>8} {'hands/s':>8} "
+            f"{'queries/hand':>12} {'peak RSS MB':>11}"
+        )
+        for r in rows:
+            self.stdout.write(
+                f"{r['hands']:>9,} {r['sheets']:>7,} {r['seconds']:>8.1f} {r['rate']:>8,.0f} "
+                f"{r['queries'] / r['hands']:>12.2f} {r['rss_mb']:>11.1f}"
+            )
+        if len(rows) > 1:
+            peaks = [r["rss_mb"] for r in rows]
+            self.stdout.write(f"peak RSS spread: {(max(peaks) / min(peaks) - 1) * 100:.1f} %")
+
+    def one(self, n_hands, per_sheet, seed):
+        old_name = connection.settings_dict["NAME"]
+        test_settings = connection.settings_dict.setdefault("TEST", {})
+        tmp = None
+        if connection.vendor == "sqlite":
+            tmp = tempfile.TemporaryDirectory(prefix="bench_import_")
+            test_settings["NAME"] = f"{tmp.name}/bench.sqlite3"
+        else:
+            test_settings["NAME"] = f"{old_name}_bench_import"
+        connection.creation.create_test_db(verbosity=0, autoclobber=True, serialize=False)
+        try:
+            return self.measure(n_hands, per_sheet, random.Random(seed))
+        finally:
+            connection.creation.destroy_test_db(old_name, verbosity=0)
+            if tmp is not None:
+                tmp.cleanup()
+
+    def measure(self, n_hands, per_sheet, rng):
+        club = Club.objects.create(name="Import", slug="import")
+        season = Season.objects.create(club=club, name="2025–2026", start_date="2025-09-01")
+        rules = parse_rules(season.rules).as_dict()
+        names = [f"Player {i:02d}" for i in range(1, 41)]
+        sheets = 0
+        with tempfile.NamedTemporaryFile("w+", suffix=".jsonl") as f:
+            left = n_hands
+            while left > 0:
+                count = min(left, per_sheet)
+                seated = rng.sample(names, rng.choice((4, 5)))
+                hands = [
+                    random_hand(rng, seated, rules, seated[i % len(seated)]) for i in range(count)
+                ]
+                day = f"2026-{rng.randint(1, 6):02d}-{rng.randint(1, 28):02d}"
+                f.write(
+                    json.dumps({"players": seated, "hands": hands, "date": day}, default=float)
+                    + "\n"
+                )
+                left -= count
+                sheets += 1
+            f.flush()
+            f.seek(0)
+            reset_queries()
+            connection.force_debug_cursor = True  # count the queries (bounded list: counted)
+            queries = 0
+            started = time.perf_counter()
+            imported = 0
+            for result in importing.import_sheets(club, f, season=season):
+                assert result.ok, (result.code, result.message)
+                imported += result.hands
+                queries += len(connection.queries)
+                reset_queries()
+            seconds = time.perf_counter() - started
+            connection.force_debug_cursor = False
+        rss = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+        return {
+            "hands": imported,
+            "sheets": sheets,
+            "seconds": seconds,
+            "rate": imported / seconds,
+            "queries": queries,
+            "rss_mb": rss,
+        }
