@@ -3,7 +3,7 @@ and "My account" (``account_patterns``: ``profile``, outside any club)."""
 
 from django.urls import path
 
-from clubs import invitation_views, views
+from clubs import account_views, invitation_views, views
 
 app_name = "manage"
 
@@ -20,11 +20,17 @@ urlpatterns = [
         views.invitation,
         name="invitation",
     ),
+    path(manage + "welcome/", views.welcome, name="welcome"),
     path(manage + "seasons/", views.seasons, name="seasons"),
     path(manage + "seasons/<int:season_id>/", views.season_edit, name="season"),
 ]
 
 account_patterns = [
     path("accounts/profile/", views.profile, name="profile"),
+    path("accounts/profile/email/", account_views.email_change, name="email_change"),
+    path("accounts/email/<str:token>/", account_views.email_confirm, name="email_confirm"),
+    path("accounts/signup/", account_views.signup, name="signup"),
+    path("accounts/signup/<str:token>/", account_views.signup_confirm, name="signup_confirm"),
+    path("new-club/", account_views.club_create, name="club_create"),
     path("invitations/<str:token>/", invitation_views.invitation, name="invitation"),
 ]

@@ -13,10 +13,13 @@ from django.db import transaction
 from django.db.models import Count, Q
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
+from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST
 
 from clubs import invitations, services
+from clubs.account_forms import EmailForm
+from clubs.accounts import club_creation_allowed
 from clubs.forms import (
     AddMemberForm,
     ClubSettingsForm,
@@ -311,12 +314,63 @@ def season_edit(request, slug, season_id):
     return render(request, "clubs/manage/season.html", context)
 
 
+# ---------------------------------------------------------------- a new club's first steps
+
+
+@club_view("manage")
+@GET_POST
+def welcome(request, slug):
+    """A new club walked through its start: its first season with house rules and
+    ranking (the season form, started at this year), then members and the first sheet."""
+    club = request.club
+    season = club.seasons.regular().newest_first().first()
+    form = None
+    if season is None:
+        today = timezone.localdate()
+        form = SeasonForm(
+            request.POST if request.method == "POST" else None,
+            initial={"name": str(today.year), "start_date": today},
+        )
+        if form.is_bound and form.is_valid():
+            try:
+                season = services.create_season(
+                    club,
+                    name=form.cleaned_data["name"],
+                    start_date=form.cleaned_data["start_date"],
+                    end_date=form.cleaned_data["end_date"],
+                    rules=form.cleaned_data["rules"],
+                    ranking=form.cleaned_data["ranking"],
+                    by=request.user,
+                )
+            except ClubError as error:
+                add_club_error(form, error, SeasonForm.ERROR_FIELDS)
+            else:
+                messages.success(request, _("Season %(name)s created.") % {"name": season.name})
+                return redirect("manage:welcome", club.slug)
+    elif request.method == "POST":
+        return redirect("manage:welcome", club.slug)
+    context = {
+        "form": form,
+        "season": season,
+        "rules_summary": rules_parts(season.rules) if season else [],
+        "members": club.memberships.count(),
+        "has_sheet": club.sheets.exists(),
+        "section": "overview",
+    }
+    return render(request, "clubs/manage/welcome.html", context)
+
+
 # ---------------------------------------------------------------- my account
 
 
 @login_required
 def profile(request):
-    """Any logged-in user: their clubs, role and linked player in each."""
+    """Any logged-in user: their email address (``clubs.account_views.email_change``
+    sets a new one), their clubs, role and linked player in each."""
+    return profile_page(request)
+
+
+def profile_page(request, *, email_form=None, status=200):
     user = request.user
     players = {p.club_id: p for p in user.players.all()}
     clubs = []
@@ -329,4 +383,9 @@ def profile(request):
                 "player": players.get(membership.club_id),
             }
         )
-    return render(request, "clubs/manage/profile.html", {"clubs": clubs})
+    context = {
+        "clubs": clubs,
+        "email_form": email_form or EmailForm(),
+        "can_create_club": club_creation_allowed(user),
+    }
+    return render(request, "clubs/manage/profile.html", context, status=status)

@@ -13,6 +13,7 @@ club_patterns = [
     path("", include("stats.urls")),
     path("", include("clubs.urls")),  # manage:…
     path("", include("tournaments.urls")),
+    path("", include("transfer.urls")),
     path("", include("scoresheet.urls")),
 ]
 

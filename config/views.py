@@ -1,8 +1,10 @@
 """Site-wide views that belong to no app."""
 
+from django.conf import settings
 from django.db.models import Q
 from django.shortcuts import render
 
+from clubs.accounts import club_creation_allowed
 from clubs.models import Club, Membership, Role
 
 
@@ -21,4 +23,10 @@ def home(request):
     for club in clubs:
         club.role = Role(roles[club.pk]).label if club.pk in roles else ""
         club.members_only = not club.is_public
-    return render(request, "home.html", {"clubs": clubs})
+    context = {
+        "clubs": clubs,
+        # getting started without a shell (clubs.accounts): when the operator allows it
+        "signup_open": settings.ALLOW_SIGNUP and not user.is_authenticated,
+        "can_create_club": club_creation_allowed(user),
+    }
+    return render(request, "home.html", context)

@@ -15,7 +15,14 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 ENGINE = "scoresheet.scoring"
-LAYERS = {"clubs": 1, "scoresheet": 2, "standings": 3, "stats": 3, "tournaments": 3}
+LAYERS = {
+    "clubs": 1,
+    "scoresheet": 2,
+    "standings": 3,
+    "stats": 3,
+    "tournaments": 3,
+    "transfer": 3,
+}
 SKIPPED = {"tests", "migrations", ".venv", "static", "templates", "locale", "node_modules"}
 
 

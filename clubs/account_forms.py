@@ -1,0 +1,71 @@
+"""Forms of sign-up, My account's email address and a new club (``clubs.account_views``).
+
+They check the shape of the input; ``clubs.accounts`` decides, and its
+``AccountError`` lands on the field it names."""
+
+from django import forms
+from django.contrib.auth import get_user_model
+from django.utils.translation import gettext_lazy as _
+
+from clubs.forms import VISIBILITY_CHOICES
+
+USERNAME_MAX = get_user_model()._meta.get_field("username").max_length
+NO_AUTOFILL = {"autocapitalize": "none", "spellcheck": "false"}
+
+
+def add_account_error(form, error) -> None:
+    field = error.field if error.field in form.fields else None
+    form.add_error(field, error.message)
+
+
+class SignUpForm(forms.Form):
+    username = forms.CharField(
+        label=_("Username"),
+        max_length=USERNAME_MAX,
+        help_text=_("What you log in with: letters, digits and @ . + - _"),
+        widget=forms.TextInput(attrs={"autocomplete": "username", **NO_AUTOFILL}),
+    )
+    email = forms.EmailField(
+        label=_("Email address"),
+        max_length=254,
+        help_text=_("We mail a link to it: your login works once you have opened it."),
+        widget=forms.EmailInput(attrs={"autocomplete": "email", **NO_AUTOFILL}),
+    )
+    password1 = forms.CharField(
+        label=_("Password"),
+        strip=False,
+        max_length=4096,
+        widget=forms.PasswordInput(attrs={"autocomplete": "new-password"}),
+    )
+    password2 = forms.CharField(
+        label=_("Password again"),
+        strip=False,
+        max_length=4096,
+        widget=forms.PasswordInput(attrs={"autocomplete": "new-password"}),
+    )
+
+    def clean(self):
+        data = super().clean()
+        one, two = data.get("password1"), data.get("password2")
+        if one and two and one != two:
+            self.add_error("password2", _("The two passwords differ."))
+        return data
+
+
+class EmailForm(forms.Form):
+    email = forms.EmailField(
+        label=_("New email address"),
+        max_length=254,
+        help_text=_("We mail a link to it; the address is yours once you have opened it."),
+        widget=forms.EmailInput(attrs={"autocomplete": "email", **NO_AUTOFILL}),
+    )
+
+
+class NewClubForm(forms.Form):
+    name = forms.CharField(label=_("Name of the club"), max_length=120)
+    visibility = forms.ChoiceField(
+        label=_("Who may read the club's sheets and standings?"),
+        choices=VISIBILITY_CHOICES,
+        initial="public",
+        widget=forms.RadioSelect,
+    )

@@ -1,0 +1,183 @@
+"""A whole club's backup restores into a fresh database equal, table by table."""
+
+import datetime
+import json
+
+import pytest
+from django.contrib.auth import get_user_model
+from django.core.management import call_command
+from django.urls import reverse
+
+from clubs import services as club_services
+from clubs.models import Club, Invitation, Membership, Player, Role, Season
+from scoresheet import services
+from tests.data import NAMES, SEED_HANDS
+from tournaments import services as tournament_services
+from transfer import backup as backups
+from transfer.backup import BackupError, club_paths, club_rows
+
+HAND = {"dealer": "Anna", "taker": "Anna", "contract": "garde", "bouts": 2, "points": 56}
+
+
+def build_club():
+    """A club with everything: members and roles, two seasons (one ranked), players, sheets
+    with hands corrected, deleted and restored, a mouches sheet, the audit trail, an
+    invitation, and a tournament with a round played and closed."""
+    User = get_user_model()
+    boss = User.objects.create_user("boss", "boss@example.org", "pw-backup-1", first_name="Bo")
+    scorer = User.objects.create_user("scorer", "scorer@example.org", "pw-backup-2")
+    member = User.objects.create_user("member", "", "pw-backup-3")
+    club = Club.objects.create(name="Club de la Rive", slug="rive", is_public=False)
+    Membership.objects.create(club=club, user=boss, role=Role.MANAGER)
+    club_services.add_member(club, username_or_email="scorer", role=Role.SCORER, by=boss)
+    club_services.add_member(club, username_or_email="member", by=boss)
+    season = club_services.create_season(
+        club,
+        "2026",
+        datetime.date(2026, 1, 1),
+        None,
+        "fft",
+        by=boss,
+        ranking={"by": "points", "points": [5, 3, 1], "best": 10},
+    )
+    club_services.create_season(club, "2025", datetime.date(2025, 1, 1), None, "mouches", by=boss)
+    players = [club_services.create_player(club, name, by=boss) for name in NAMES]
+    club_services.link_player(Membership.objects.get(user=member), players[1], by=boss)
+    sheet = services.create_sheet(
+        season=season, players=players[:4], date=datetime.date(2026, 3, 14), table="1", user=scorer
+    )
+    hands = [services.record_hand(sheet, data, user=scorer) for data in SEED_HANDS]
+    services.correct_hand(hands[0], dict(SEED_HANDS[0], points=60), user=scorer)
+    services.restore_hand(services.delete_hand(hands[1], user=scorer), user=boss)
+    services.delete_hand(hands[2], user=scorer)
+    mouches = Season.objects.get(name="2025")
+    other = services.create_sheet(
+        season=mouches, players=players[2:6], date=datetime.date(2025, 6, 1), user=scorer
+    )
+    services.record_hand(other, dict(HAND, dealer="Carl", taker="Carl"), user=scorer)
+    Invitation.objects.create(club=club, email="guest@example.org", token_hash="h" * 64)
+    tournament = tournament_services.create_tournament(
+        club, name="Open", date=datetime.date(2026, 5, 1), rules="fft", rounds=1, deals_per_round=1
+    )
+    tournament_services.register(tournament, [("member", p) for p in players[:4]])
+    first = tournament.round_set.get()
+    tournament_services.draw_round(first)
+    tournament_services.start_round(first)
+    services.record_hand(first.tables.get().sheet, HAND)
+    tournament_services.close_round(first)
+    # another club, which the backup leaves out
+    stranger = Club.objects.create(name="Other", slug="other")
+    Player.objects.create(club=stranger, name="Zoé")
+    return club
+
+
+def snapshot(club):
+    """Every table of the club, row by row (all columns), and the logins its rows name."""
+    tables = {
+        model._meta.label: [tuple(sorted(row.items())) for row in rows.values()]
+        for model, rows in club_rows(club).items()
+    }
+    users = get_user_model().objects.order_by("username")
+    tables["users"] = list(users.values_list("username", "email", "first_name", "is_active"))
+    return tables
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_backup_restores_into_a_fresh_database_equal_table_by_table(tmp_path):
+    club = build_club()
+    before = snapshot(club)
+    assert {label for label, rows in before.items() if rows} >= {
+        "clubs.Club",
+        "clubs.Season",
+        "clubs.Player",
+        "clubs.Membership",
+        "clubs.AuditEntry",
+        "clubs.Invitation",
+        "scoresheet.Sheet",
+        "scoresheet.Seat",
+        "scoresheet.Hand",
+        "scoresheet.ScoreRow",
+        "scoresheet.HandRevision",
+        "scoresheet.SheetTotal",
+        "scoresheet.SeasonTotal",
+        "tournaments.Tournament",
+        "tournaments.Entry",
+        "tournaments.Round",
+        "tournaments.RoundTable",
+    }
+    path = tmp_path / "rive.json"
+    call_command("backup_club", club="rive", output=str(path))
+
+    call_command("flush", interactive=False)  # a fresh, empty database
+    assert not Club.objects.exists() and not get_user_model().objects.exists()
+
+    call_command("restore_club", str(path))
+    restored = Club.objects.get(slug="rive")
+    after = snapshot(restored)
+    for label in before:
+        assert after[label] == before[label], label
+    assert not Club.objects.filter(slug="other").exists()
+    # logins come back without their password: they reset it
+    assert not get_user_model().objects.get(username="boss").has_usable_password()
+    # and the ids go on after the restored rows (PostgreSQL sequences)
+    assert Player.objects.create(club=restored, name="New").pk > max(
+        pk for pk in Player.objects.exclude(name="New").values_list("pk", flat=True)
+    )
+
+
+@pytest.mark.django_db
+def test_restore_refuses_a_club_already_here_and_writes_nothing():
+    club = build_club()
+    text = backups.dumps(club)
+    counts = {m._meta.label: m._default_manager.count() for m in club_paths()}
+    with pytest.raises(BackupError) as caught:
+        backups.restore(text)
+    assert caught.value.code == "club_exists"
+    club.slug = "elsewhere"
+    club.save()
+    with pytest.raises(BackupError) as caught:
+        backups.restore(text)
+    assert caught.value.code == "not_empty"
+    assert {m._meta.label: m._default_manager.count() for m in club_paths()} == counts
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize(
+    "text",
+    ["", "[]", "{}", '{"format": "x"}', json.dumps({"format": backups.FORMAT, "version": 9})],
+)
+def test_restore_refuses_what_is_not_a_backup(text):
+    with pytest.raises(BackupError) as caught:
+        backups.restore(text)
+    assert caught.value.code == "backup_invalid"
+
+
+@pytest.mark.django_db
+def test_restore_refuses_rows_of_another_kind():
+    data = {
+        "format": backups.FORMAT,
+        "version": 1,
+        "club": "x",
+        "users": [],
+        "objects": [
+            {"model": "auth.user", "pk": 5, "fields": {"username": "root", "password": "x"}}
+        ],
+    }
+    with pytest.raises(BackupError) as caught:
+        backups.restore(json.dumps(data))
+    assert caught.value.code == "backup_invalid"
+    assert not get_user_model().objects.filter(username="root").exists()
+
+
+@pytest.mark.django_db
+def test_the_managers_download_it_from_the_data_page(client):
+    club = build_club()
+    boss = get_user_model().objects.get(username="boss")
+    client.force_login(boss)
+    response = client.get(reverse("transfer:backup", args=[club.slug]))
+    assert response.status_code == 200
+    assert "attachment" in response["Content-Disposition"]
+    data = json.loads(response.content)
+    assert data["club"] == "rive"
+    assert "password" not in response.content.decode()
+    assert {u["username"] for u in data["users"]} == {"boss", "scorer", "member"}

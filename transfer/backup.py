@@ -1,0 +1,202 @@
+"""A whole club in one file, and back: ``backup(club)`` and ``restore(data)``.
+
+The backup holds every row of the club in the apps that keep its data (clubs,
+scoresheet, tournaments): the club, seasons, players, memberships and roles,
+invitations, the audit trail, sheets, seats, hands, score rows, hand
+revisions, sheet and season totals, tournaments — each model found by its
+foreign keys leading to the club, so a model added later is backed up too —
+and the logins those rows name (username, names, email, dates; never a
+password hash: a restored login sets its password through "Forgot your
+password?", or a manager invites it again).
+
+``restore`` writes it all into an instance that does not hold the club yet,
+with the same primary keys (so the totals, history entries and links between
+rows stay exactly as they were): a login whose username exists is reused,
+others are created (with their old id when free). It is one transaction; it
+refuses (``BackupError``: ``backup_invalid``, ``club_exists``, ``not_empty``)
+without writing anything.
+"""
+
+import json
+import uuid
+from collections import deque
+from decimal import Decimal
+
+from django.apps import apps
+from django.contrib.auth import get_user_model
+from django.core import serializers
+from django.core.management.color import no_style
+from django.core.serializers.base import DeserializationError
+from django.db import DatabaseError, connection, transaction
+from django.utils.translation import gettext as _
+
+from clubs.models import Club
+from core.errors import ServiceError
+
+FORMAT = "tarot-ledger-club-backup"
+VERSION = 1
+APPS = ("clubs", "scoresheet", "tournaments")
+USER_FIELDS = ("username", "first_name", "last_name", "email", "is_active", "date_joined")
+
+
+class BackupError(ServiceError):
+    pass
+
+
+def club_paths() -> dict:
+    """Each model of ``APPS`` that belongs to a club → the lookup from it to the club
+    (``"club"``, ``"sheet__club"``…; ``"pk"`` for the club itself). Breadth first, so
+    the shortest chain of foreign keys wins."""
+    paths = {Club: "pk"}
+    candidates = [m for label in APPS for m in apps.get_app_config(label).get_models()]
+    queue = deque([Club])
+    while queue:
+        target = queue.popleft()
+        for model in candidates:
+            if model in paths:
+                continue
+            for field in model._meta.concrete_fields:
+                if field.is_relation and field.related_model is target:
+                    prefix = paths[target]
+                    paths[model] = field.name if prefix == "pk" else f"{field.name}__{prefix}"
+                    queue.append(model)
+                    break
+    return paths
+
+
+def club_rows(club) -> dict:
+    """Each model → its rows of ``club`` (a queryset ordered by primary key)."""
+    return {
+        model: model._default_manager.filter(**{path: club.pk}).order_by("pk")
+        for model, path in club_paths().items()
+    }
+
+
+def _user_fields(model):
+    User = get_user_model()
+    return [f for f in model._meta.concrete_fields if f.is_relation and f.related_model is User]
+
+
+def backup(club) -> dict:
+    """The club as a JSON-ready dict."""
+    objects, user_ids = [], set()
+    for model, rows in club_rows(club).items():
+        fields = _user_fields(model)
+        for row in rows:
+            user_ids.update(getattr(row, f.attname) for f in fields)
+        # the "python" serializer and our own encoder: Django's JSON one cuts times to
+        # the millisecond, and a restored row must equal the row backed up
+        objects.extend(json.loads(json.dumps(serializers.serialize("python", rows), default=_text)))
+    users = get_user_model().objects.filter(pk__in=user_ids - {None}).order_by("pk")
+    return {
+        "format": FORMAT,
+        "version": VERSION,
+        "club": club.slug,
+        "users": [
+            {"id": user.pk, **{f: _plain(getattr(user, f)) for f in USER_FIELDS}} for user in users
+        ],
+        "objects": objects,
+    }
+
+
+def dumps(club) -> str:
+    return json.dumps(backup(club), ensure_ascii=False, indent=None, sort_keys=True)
+
+
+def restore(data) -> Club:
+    """Write a backup (a dict, or its JSON text) into this instance; returns the club."""
+    if isinstance(data, (bytes, str)):
+        try:
+            data = json.loads(data)
+        except (ValueError, UnicodeDecodeError):
+            raise _invalid(_("not JSON")) from None
+    if not isinstance(data, dict) or data.get("format") != FORMAT:
+        raise _invalid(_("not a Tarot Ledger club backup"))
+    if data.get("version") != VERSION:
+        raise _invalid(_("version %(v)s is not one this site reads") % {"v": data.get("version")})
+    if not isinstance(data.get("users"), list) or not isinstance(data.get("objects"), list):
+        raise _invalid(_("users and objects: lists"))
+    if Club.objects.filter(slug=str(data.get("club"))).exists():
+        raise BackupError(
+            "club_exists", _("This site already has the club %(slug)s.") % {"slug": data["club"]}
+        )
+    try:
+        with transaction.atomic():
+            users = _restore_users(data["users"])
+            saved = _restore_objects(data["objects"], users)
+    except (DeserializationError, DatabaseError, KeyError, TypeError, ValueError) as error:
+        raise _invalid(str(error).splitlines()[0] if str(error) else type(error).__name__) from None
+    return next(obj for obj in saved if isinstance(obj, Club))
+
+
+def _restore_users(rows) -> dict:
+    """Old user id → the id of the login it is now (found by username, else created)."""
+    User = get_user_model()
+    mapping = {}
+    for row in rows:
+        if not isinstance(row, dict) or not isinstance(row.get("username"), str):
+            raise _invalid(_("a user without a username"))
+        user = User.objects.filter(username=row["username"]).first()
+        if user is None:
+            fields = {f: row[f] for f in USER_FIELDS if f in row}
+            user = User(**fields)
+            if not User.objects.filter(pk=row.get("id")).exists():
+                user.pk = row.get("id")
+            user.set_unusable_password()
+            user.save()
+        mapping[row.get("id")] = user.pk
+    return mapping
+
+
+def _restore_objects(rows, users) -> list:
+    objects = list(serializers.deserialize("python", rows))
+    paths = club_paths()
+    models_seen = []
+    for item in objects:
+        model = type(item.object)
+        if model not in paths:
+            raise _invalid(_("%(model)s is not club data") % {"model": model._meta.label})
+        if model._default_manager.filter(pk=item.object.pk).exists():
+            raise BackupError(
+                "not_empty",
+                _("This site already holds %(model)s %(pk)s: restore into an empty site.")
+                % {"model": model._meta.label, "pk": item.object.pk},
+            )
+        for field in _user_fields(model):
+            old = getattr(item.object, field.attname)
+            if old is not None:
+                setattr(item.object, field.attname, users.get(old))
+        if model not in models_seen:
+            models_seen.append(model)
+    with connection.constraint_checks_disabled():
+        for item in objects:
+            item.save()
+    connection.check_constraints(table_names=[m._meta.db_table for m in models_seen])
+    _reset_sequences(models_seen + [get_user_model()])
+    return [item.object for item in objects]
+
+
+def _reset_sequences(model_list) -> None:
+    """PostgreSQL: the id sequences after rows written with their ids."""
+    statements = connection.ops.sequence_reset_sql(no_style(), model_list)
+    if statements:
+        with connection.cursor() as cursor:
+            for sql in statements:
+                cursor.execute(sql)
+
+
+def _invalid(reason) -> BackupError:
+    return BackupError("backup_invalid", _("Not a usable backup: %(reason)s") % {"reason": reason})
+
+
+def _text(value):
+    """Dates and times in full (ISO 8601, microseconds kept), decimals as text."""
+    if hasattr(value, "isoformat"):
+        return value.isoformat()
+    if isinstance(value, (Decimal, uuid.UUID)):
+        return str(value)
+    raise TypeError(type(value).__name__)
+
+
+def _plain(value):
+    return value.isoformat() if hasattr(value, "isoformat") else value

@@ -1,0 +1,24 @@
+"""Restore a club's backup (``transfer.backup``) into this site, which must not hold it."""
+
+from django.core.management.base import BaseCommand, CommandError
+
+from transfer.backup import BackupError, restore
+
+
+class Command(BaseCommand):
+    help = "Restore a club from the file backup_club (or the club's data page) wrote."
+
+    def add_arguments(self, parser):
+        parser.add_argument("file")
+
+    def handle(self, *args, file, **options):
+        try:
+            with open(file, "rb") as source:
+                data = source.read()
+        except OSError as error:
+            raise CommandError(f"{file}: {error.strerror}") from None
+        try:
+            club = restore(data)
+        except BackupError as error:
+            raise CommandError(f"{error.code}: {error.message}") from None
+        self.stdout.write(f"restored {club.slug}: {club.name}")

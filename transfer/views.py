@@ -1,0 +1,177 @@
+"""Data in and out of a club (namespace ``transfer``), relative to the club's URL.
+
+* ``data`` (managers): the upload form, the season exports, the club's backup.
+* ``import`` (managers, POST): ``step=preview`` reads the uploaded file, keeps it
+  in the session and shows every sheet with its line and, when refused, the
+  reason (nothing written); ``step=import`` imports the file kept (each sheet all
+  or nothing) and shows the outcome.
+* ``season_jsonl`` / ``season_xlsx`` (readers, like a sheet's own export): every
+  live sheet of a season as JSON Lines (``import_sheets`` and the upload read
+  them back), or every score of the season as a spreadsheet.
+* ``backup`` (managers): the whole club as JSON (``transfer.backup``); the
+  ``restore_club`` command writes it into another instance.
+"""
+
+import hashlib
+import io
+import json
+
+from django.contrib import messages
+from django.http import HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.utils import timezone
+from django.utils.text import slugify
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_GET, require_POST
+
+from clubs.permissions import club_view
+from core.exports import bad_request, neutralise
+from scoresheet.models import ScoreRow, Sheet
+from scoresheet.views.sheets import _json_number, sheet_json
+from transfer import backup as backups
+from transfer import upload
+
+SESSION_KEY = "transfer-upload"
+
+
+def _seasons(club):
+    return list(club.seasons.regular().newest_first())
+
+
+@club_view("manage")
+@require_GET
+def data(request, slug):
+    club = request.club
+    context = {"seasons": _seasons(club), "section": "data"}
+    return render(request, "transfer/data.html", context)
+
+
+@club_view("manage")
+@require_POST
+def import_sheets(request, slug):
+    club = request.club
+    seasons = _seasons(club)
+    chosen = request.POST.get("season") or ""
+    season = next((s for s in seasons if str(s.pk) == chosen), None)
+    if chosen and season is None:
+        return bad_request(request)
+    step = request.POST.get("step")
+    context = {"seasons": seasons, "season": season, "section": "data"}
+    if step == "preview":
+        uploaded = request.FILES.get("file")
+        if uploaded is None:
+            context["error"] = _("Choose a file to upload.")
+            return render(request, "transfer/data.html", context, status=400)
+        try:
+            if uploaded.size > upload.MAX_BYTES:
+                raise upload.UploadError(_("The file is larger than 2 MB: split it."))
+            text = upload.decode(uploaded.read())
+            found = upload.chunks(text, uploaded.name)
+        except upload.UploadError as error:
+            context["error"] = error.message
+            return render(request, "transfer/data.html", context, status=400)
+        outcomes = upload.preview(club, found, season=season, user=request.user)
+        digest = hashlib.sha256(text.encode()).hexdigest()
+        request.session[SESSION_KEY] = {
+            "club": club.pk,
+            "name": uploaded.name[:200],
+            "text": text,
+            "digest": digest,
+        }
+        context.update(outcomes=outcomes, name=uploaded.name, digest=digest, preview=True)
+        context["good"] = sum(1 for o in outcomes if o.ok)
+        context["refused"] = len(outcomes) - context["good"]
+        return render(request, "transfer/import.html", context)
+    if step == "import":
+        kept = request.session.get(SESSION_KEY)
+        if (
+            not isinstance(kept, dict)
+            or kept.get("club") != club.pk
+            or kept.get("digest") != request.POST.get("digest")
+        ):
+            messages.error(request, _("Upload the file again: its preview is no longer here."))
+            return redirect("transfer:data", club.slug)
+        found = upload.chunks(kept["text"], kept["name"])
+        outcomes = upload.run(club, found, season=season, user=request.user)
+        del request.session[SESSION_KEY]
+        good = sum(1 for o in outcomes if o.ok)
+        context.update(outcomes=outcomes, name=kept["name"], preview=False)
+        context.update(good=good, refused=len(outcomes) - good)
+        return render(request, "transfer/import.html", context)
+    return bad_request(request)
+
+
+@club_view("read")
+@require_GET
+def season_jsonl(request, slug, season_id):
+    season = get_object_or_404(request.club.seasons.regular(), pk=season_id)
+    lines = []
+    for sheet in _sheets(season):
+        data = sheet_json(sheet)
+        data["season"] = season.name
+        lines.append(json.dumps(data, ensure_ascii=False, default=_json_number))
+    response = HttpResponse(
+        "".join(line + "\n" for line in lines), content_type="application/jsonl; charset=utf-8"
+    )
+    _attachment(response, request.club, season, "jsonl")
+    return response
+
+
+@club_view("read")
+@require_GET
+def season_xlsx(request, slug, season_id):
+    import openpyxl
+
+    season = get_object_or_404(request.club.seasons.regular(), pk=season_id)
+    book = openpyxl.Workbook()
+    sheet = book.active
+    sheet.title = _("Scores")[:31]
+    sheet.append(
+        [_("Date"), _("Table"), _("Sheet"), _("Hand"), _("Player"), _("Role"), _("Contract")]
+        + [_("Score")]
+    )
+    for date, table, sheet_id, number, player, role, contract, score in (
+        ScoreRow.objects.filter(season=season, sheet__in=_sheets(season))
+        .order_by("date", "sheet__table", "sheet_id", "number", "position")
+        .values_list(
+            "date",
+            "sheet__table",
+            "sheet_id",
+            "number",
+            "player__name",
+            "role",
+            "contract",
+            "score",
+        )
+    ):
+        cells = [date, table, sheet_id, number, player, role, contract, score]
+        sheet.append([neutralise(c) for c in cells])
+    out = io.BytesIO()
+    book.save(out)
+    response = HttpResponse(
+        out.getvalue(),
+        content_type="application/vnd.openxmlformats-officedocument.spreadsheetml.sheet",
+    )
+    _attachment(response, request.club, season, "xlsx")
+    return response
+
+
+@club_view("manage")
+@require_GET
+def backup(request, slug):
+    club = request.club
+    response = HttpResponse(backups.dumps(club), content_type="application/json; charset=utf-8")
+    stamp = timezone.localdate().isoformat()
+    response["Content-Disposition"] = f'attachment; filename="backup-{club.slug}-{stamp}.json"'
+    return response
+
+
+def _sheets(season):
+    sheets = Sheet.objects.filter(season=season)
+    sheets = sheets.filter(deleted_at__isnull=True)  # a deleted sheet is out of the season
+    return sheets.order_by("date", "table", "pk")
+
+
+def _attachment(response, club, season, extension):
+    label = slugify(f"{club.slug} {season.name}") or club.slug
+    response["Content-Disposition"] = f'attachment; filename="{label}.{extension}"'
