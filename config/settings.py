@@ -53,7 +53,6 @@ INSTALLED_APPS = [
     "stats",
     "tournaments",
     "transfer",  # data in and out: upload, season exports, a club's backup
-    "transfer",  # data in and out: upload, season exports, a club's backup
     "benchmarks",  # manage.py bench_*: development tools, not shipped
 ]
 
@@ -140,12 +139,6 @@ CACHES = {
         "LOCATION": "tarot_cache",
     }
 }
-
-# Getting started without a shell (README): visitors may create a login, confirmed
-# by a link mailed to them; logged-in users may create a club, which they then
-# manage. Both off by default (clubs.accounts).
-ALLOW_SIGNUP = env_bool("DJANGO_ALLOW_SIGNUP", False)
-ALLOW_CLUB_CREATION = env_bool("DJANGO_ALLOW_CLUB_CREATION", False)
 
 # Getting started without a shell (README): visitors may create a login, confirmed
 # by a link mailed to them; logged-in users may create a club, which they then
