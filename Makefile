@@ -19,6 +19,7 @@ setup: $(STAMP)
 
 run: setup
 	$(PY) manage.py migrate --noinput
+	$(PY) manage.py createcachetable
 	$(PY) manage.py load_demo
 	$(PY) manage.py runserver 127.0.0.1:8000
 

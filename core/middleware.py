@@ -7,7 +7,13 @@ attributes or ``json_script``, whose ``application/json`` is not executed) and a
 Permissions-Policy denying the browser features the site never uses. A view
 that already set either header keeps its own. The 500 page, which must work
 without static files, keeps its inline styles (never scripts).
+
+``RejectNulMiddleware`` answers 400 to a query string or form holding a NUL
+character: no field takes one, and PostgreSQL refuses to store or compare one
+(a 500 otherwise).
 """
+
+from core.exports import bad_request
 
 CSP = "; ".join(
     [
@@ -50,3 +56,23 @@ class SecurityHeadersMiddleware:
         response.headers.setdefault("Content-Security-Policy", policy)
         response.headers.setdefault("Permissions-Policy", PERMISSIONS_POLICY)
         return response
+
+
+class RejectNulMiddleware:
+    def __init__(self, get_response):
+        self.get_response = get_response
+
+    def __call__(self, request):
+        if "\x00" in request.META.get("QUERY_STRING", "") or _has_nul(request.GET):
+            return bad_request(request)
+        if request.method == "POST" and _has_nul(request.POST):
+            return bad_request(request)
+        return self.get_response(request)
+
+
+def _has_nul(data) -> bool:
+    try:
+        items = data.lists()
+    except Exception:  # an unreadable body: the view answers it
+        return False
+    return any("\x00" in key or any("\x00" in v for v in values) for key, values in items)
