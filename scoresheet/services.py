@@ -12,9 +12,6 @@ A write that meets a deadlock or a serialization failure is run again
 (``core.db.retry_on_conflict``), so the scorer never sees it.
 """
 
-from dataclasses import dataclass
-from decimal import Decimal
-
 from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
@@ -27,10 +24,11 @@ from core.db import retry_on_conflict
 from core.errors import ServiceError
 from core.explain_json import terms_to_json
 from scoresheet import handmap
-from scoresheet.models import Hand, HandRevision, Role, ScoreRow, Seat, Sheet
+from scoresheet.handmap import Table, engine_hand_of, hand_data  # noqa: F401 (the services' API)
+from scoresheet.models import Hand, HandRevision, ScoreRow, Seat, Sheet
 from scoresheet.scoring import HandResult, ScoringError, score_hand
-from scoresheet.scoring.engine import TARGET_HALVES, halves_to_decimal
-from scoresheet.scoring.jsonformat import hand_to_dict, number, parse_hand, parse_rules
+from scoresheet.scoring.engine import halves_to_decimal
+from scoresheet.scoring.jsonformat import number, parse_hand, parse_rules
 from scoresheet.totals import refresh_sheet_totals
 
 
@@ -40,25 +38,6 @@ class LedgerError(ServiceError):
     def __init__(self, code: str, message: str, field: str | None = None):
         super().__init__(code, message, field)
         self.hand = None  # set by imports: the hand's number within its sheet
-
-
-@dataclass(frozen=True)
-class Table:
-    """A sheet's seating: names in dealing order and the players behind them."""
-
-    names: tuple
-    by_name: dict
-    by_id: dict
-
-    @classmethod
-    def of(cls, sheet: Sheet) -> "Table":
-        seats = list(sheet.seats.select_related("player").order_by("position"))
-        players = [seat.player for seat in seats]
-        return cls(
-            tuple(p.name for p in players),
-            {p.name: p for p in players},
-            {p.pk: p for p in players},
-        )
 
 
 # ---------------------------------------------------------------- sheets
@@ -196,7 +175,7 @@ def correct_hand(hand: Hand, data: dict, *, user=None) -> Hand:
         refusal = _("Restore the hand before correcting it.")
         sheet, hand = _lock_hand(hand, deleted=False, refusal=refusal)
         table = Table.of(sheet)
-        before = _snapshot(engine_hand_of(hand, table), None, _stored_scores(hand, table))
+        before = handmap.stored_snapshot(hand, table)
         pools = _pools_before(sheet, hand) if sheet.ruleset.has_pools else ()
         engine_hand, result = _score(sheet, table, data, pools)
         hand.scores.all().delete()
@@ -212,7 +191,7 @@ def delete_hand(hand: Hand, *, user=None) -> Hand:
         refusal = _("This hand is already deleted.")
         sheet, hand = _lock_hand(hand, deleted=False, refusal=refusal)
         table = Table.of(sheet)
-        before = _snapshot(engine_hand_of(hand, table), None, _stored_scores(hand, table))
+        before = handmap.stored_snapshot(hand, table)
         hand.is_deleted = True
         hand.save(update_fields=["is_deleted", "updated_at"])
         hand.scores.all().delete()
@@ -301,11 +280,15 @@ def _store(sheet, table, hand, engine_hand, result, action, user, before=None):
     """Write a scored hand, its ledger rows and its history entry, in the open
     transaction; then keep the later hands (mouches pools) and totals in step."""
     _check_fits(result)
-    _apply(hand, engine_hand, result, table)
+    handmap.apply(hand, engine_hand, result, table)
     hand.save()
-    _write_rows(hand, sheet, table, result)
+    ScoreRow.objects.bulk_create(handmap.score_rows(hand, sheet, table, result))
     revision = HandRevision.objects.create(
-        hand=hand, action=action, user=user, before=before, after=_snapshot(engine_hand, result)
+        hand=hand,
+        action=action,
+        user=user,
+        before=before,
+        after=handmap.snapshot(engine_hand, result),
     )
     if result.pools is not None:
         _rescore_after(sheet, table, hand, result.pools, revision)
@@ -403,148 +386,3 @@ def _rescore_after(sheet, table, hand, pools, cause: HandRevision):
         ScoreRow.objects.filter(hand__in=[h.pk for h in later_hands]).delete()
         ScoreRow.objects.bulk_create(rows)
         HandRevision.objects.bulk_create(revisions)
-
-
-def _apply(hand: Hand, engine_hand, result: HandResult, table: Table):
-    """Copy the engine's hand onto the model (names to players)."""
-    by_name = table.by_name
-
-    def pk(name):
-        return by_name[name].pk if name is not None else None
-
-    hand.dealer_id = pk(engine_hand.dealer)
-    hand.taker_id = pk(engine_hand.taker)
-    hand.partner_id = pk(engine_hand.partner)
-    hand.sits_out_id = pk(engine_hand.sits_out)
-    hand.contract = engine_hand.contract or ""
-    passed = engine_hand.taker is None
-    hand.bouts = 0 if passed else engine_hand.bouts
-    hand.points = Decimal(0) if passed else Decimal(result.points_halves) / 2
-    hand.petit_au_bout = engine_hand.petit_au_bout or ""
-    hand.poignees = [{"player": pk(p.player), "size": p.size} for p in engine_hand.poignees]
-    hand.chelem = _chelem_json(engine_hand.chelem)
-    hand.petit_chelem = _chelem_json(engine_hand.petit_chelem)
-    hand.miseres = [pk(name) for name in engine_hand.miseres]
-    hand.pools = list(result.pools) if result.pools is not None else None
-    hand.explanation = terms_to_json(result.explanation)
-
-
-def _chelem_json(chelem):
-    if chelem is None:
-        return None
-    return {"announced": chelem.announced, "made_by": chelem.made_by}
-
-
-def engine_hand_of(hand: Hand, table: Table):
-    """A stored hand back into the engine's dataclass."""
-    return parse_hand(hand_data(hand, table), hand.sheet.ruleset, table.names)[1]
-
-
-def hand_data(hand: Hand, table: Table) -> dict:
-    """A stored hand in the JSON format, with the players' names."""
-
-    def name(pk):
-        return table.by_id[pk].name if pk is not None else None
-
-    data = {
-        "dealer": name(hand.dealer_id),
-        "taker": name(hand.taker_id),
-        "contract": hand.contract or None,
-        "partner": name(hand.partner_id),
-        "sits_out": name(hand.sits_out_id),
-        "petit_au_bout": hand.petit_au_bout or None,
-        "poignees": [{"player": name(p["player"]), "size": p["size"]} for p in hand.poignees],
-        "chelem": hand.chelem,
-        "petit_chelem": hand.petit_chelem,
-        "miseres": [name(pk) for pk in hand.miseres],
-    }
-    if hand.taker_id is not None:
-        data["bouts"] = hand.bouts
-        points = hand.points
-        data["points"] = int(points) if points == points.to_integral_value() else points
-    return data
-
-
-def _stored_scores(hand, table):
-    return {
-        table.by_id[player_id].name: number(int(score * 2))
-        for player_id, score in hand.scores.values_list("player_id", "score")
-    }
-
-
-def _snapshot(engine_hand, result, scores=None):
-    if result is not None:
-        scores = {p: number(h) for p, h in zip(result.players, result.halves)}
-    snapshot = {"hand": hand_to_dict(engine_hand), "scores": scores or {}}
-    if result is not None and result.pools is not None:
-        snapshot["pools"] = list(result.pools)
-    return snapshot
-
-
-_CHELEM_CODES = {
-    (True, "attack"): "announced_made",
-    (True, None): "announced_failed",
-    (True, "defence"): "announced_defence",
-    (False, "attack"): "made",
-    (False, "defence"): "defence",
-}
-
-
-def _write_rows(hand: Hand, sheet: Sheet, table: Table, result: HandResult):
-    """The ledger rows of one hand: one per seated player."""
-    seats = len(table.names)
-    passed = result.kind == "passed"
-    made = None if passed else result.made
-    margin = bouts = None
-    if not passed:
-        bouts = result.bouts
-        # The attack's margin, the half point going to the side that wins (RULES §1.2).
-        margin_halves = result.points_halves - TARGET_HALVES[bouts]
-        if margin_halves >= 0:
-            margin = (margin_halves + 1) // 2
-        else:
-            margin = -((1 - margin_halves) // 2)
-    chelem = ""
-    if hand.chelem:
-        chelem = _CHELEM_CODES.get((hand.chelem["announced"], hand.chelem["made_by"]), "")
-    poignees = {p["player"]: p["size"] for p in hand.poignees}
-    miseres = set(hand.miseres)
-    pool_by_name = {}
-    for _event, name, amount in result.pool_moves:
-        pool_by_name[name] = pool_by_name.get(name, 0) + amount
-    rows = []
-    for position, (name, halves) in enumerate(zip(table.names, result.halves)):
-        player = table.by_name[name]
-        if name == result.sits_out:
-            role = Role.SITS_OUT
-        elif passed:
-            role = Role.PASSED
-        elif name == result.taker:
-            role = Role.TAKER
-        elif name == result.partner:
-            role = Role.PARTNER
-        else:
-            role = Role.DEFENDER
-        rows.append(
-            ScoreRow(
-                hand=hand,
-                sheet=sheet,
-                season_id=sheet.season_id,
-                player=player,
-                date=sheet.date,
-                seats=seats,
-                position=position,
-                role=role,
-                contract=hand.contract,
-                made=made,
-                margin=margin,
-                bouts=bouts,
-                petit_au_bout=hand.petit_au_bout,
-                poignee=poignees.get(player.pk, ""),
-                misere=player.pk in miseres,
-                chelem=chelem,
-                score=halves_to_decimal(halves),
-                pool=pool_by_name.get(name, 0),
-            )
-        )
-    ScoreRow.objects.bulk_create(rows)

@@ -12,6 +12,7 @@ from django.http import JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.template.loader import render_to_string
 from django.urls import reverse
+from django.utils.text import capfirst
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 from django.views.decorators.http import require_POST
@@ -22,12 +23,13 @@ from core.explain_labels import render_explanation
 from core.formatting import format_number
 from core.idempotency import idempotent, once
 from scoresheet import services
-from scoresheet.forms import CHELEM_LABELS, POIGNEE_LABELS, SIDE_LABELS, HandForm, chelem_code
+from scoresheet.forms import HandForm
 from scoresheet.forms_savoyard import SavoyardHandForm, describe_savoyard
 from scoresheet.models import Contract, Hand, Role, Sheet
-from scoresheet.scoring.engine import TARGET_HALVES
-from scoresheet.scoring.jsonformat import number
+from scoresheet.scoring import ScoringError, score_hand
+from scoresheet.scoring.jsonformat import number, parse_hand
 from scoresheet.views.sheets import UNDO_SESSION_KEY
+from scoresheet.vocabulary import POIGNEE_LABELS, SIDE_LABELS, Chelem, chelem_code
 
 
 def _sheet(request, sheet_id):
@@ -121,7 +123,7 @@ def hand_create(request, slug, sheet_id):
                 hand = once(
                     request,
                     lambda: services.record_hand(sheet, form.hand_data, user=request.user),
-                    url=sheet_url,
+                    url=lambda hand: f"{sheet_url}#hand-{hand.number}",
                 )
             except services.LedgerError as error:
                 form.add_ledger_error(error)
@@ -192,8 +194,11 @@ def hand_detail(request, slug, sheet_id, number):
             table.by_id[player_id].name: score
             for player_id, score in hand.scores.values_list("player_id", "score")
         }
+    result = _engine_result(data, rules, table.names)
+    roles = result.roles if result is not None else ("",) * len(table.names)
     rows = [
-        {"name": name, "score": scores.get(name), "role": _role(data, name)} for name in table.names
+        {"name": name, "score": scores.get(name), "role": _ROLE_LABELS.get(role, "")}
+        for name, role in zip(table.names, roles)
     ]
     numbers = list(sheet.hands.order_by("number").values_list("number", flat=True))
     index = numbers.index(hand.number)
@@ -280,16 +285,22 @@ def hand_restore(request, slug, sheet_id, number):
 # ---------------------------------------------------------------- a hand in words
 
 
-def _role(data, name):
-    if name == data.get("sits_out"):
-        return Role.SITS_OUT.label
-    if data.get("taker") is None:
-        return ""
-    if name == data.get("taker"):
-        return Role.TAKER.label
-    if name == data.get("partner"):
-        return Role.PARTNER.label
-    return ""
+def _engine_result(data, rules, names):
+    """The engine's reading of a recorded hand (roles, margin), or None if it refuses it.
+
+    Pools do not change a role or a margin, so none are carried here.
+    """
+    try:
+        return score_hand(rules, parse_hand(data, rules, names)[1])
+    except ScoringError:
+        return None
+
+
+_ROLE_LABELS = {
+    "taker": Role.TAKER.label,
+    "partner": Role.PARTNER.label,
+    "sits_out": Role.SITS_OUT.label,
+}
 
 
 def describe_hand(data, rules, names):
@@ -297,6 +308,7 @@ def describe_hand(data, rules, names):
     if rules.preset == "savoyard":
         return describe_savoyard(data, rules, names)
     items = []
+    result = _engine_result(data, rules, names)
 
     def add(key, label, value, short=None):
         items.append({"key": key, "label": label, "value": value, "short": short or value})
@@ -334,14 +346,14 @@ def describe_hand(data, rules, names):
     add(
         "points",
         _("Points"),
-        with_rest % {"points": format_number(points), "rest": format_number(Decimal(91) - points)},
+        with_rest
+        % {"points": format_number(points), "rest": format_number(rules.deck.total - points)},
         _("%(points)s points") % {"points": format_number(points)},
     )
-    if rules.preset != "two_players" and 0 <= bouts <= 3:
+    if rules.preset != "two_players" and result is not None:
         # RULES §1: made at the target or above; the half point goes to the winner
-        margin = int(points * 2) - TARGET_HALVES[bouts]
-        by = (abs(margin) + 1) // 2
-        if margin >= 0:
+        by = abs(result.card_margin)
+        if result.made:
             add("result", _("Result"), _("made by %(n)s") % {"n": by})
         else:
             add("result", _("Result"), _("failed by %(n)s") % {"n": by})
@@ -360,7 +372,7 @@ def describe_hand(data, rules, names):
     for key, label in (("chelem", _("Chelem")), ("petit_chelem", _("Petit chelem"))):
         code = chelem_code(data.get(key))
         if code:
-            value = CHELEM_LABELS[code]
+            value = capfirst(Chelem(code).label)
             add(key, label, value, f"{str(label).lower()}: {str(value).lower()}")
     if data.get("miseres"):
         text = ", ".join(data["miseres"])
