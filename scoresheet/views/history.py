@@ -2,9 +2,9 @@
 seasons and house rules, players, sheets and hands (``scoresheet.history``)."""
 
 from django.shortcuts import render
-from django_tables2 import RequestConfig
 
 from clubs.permissions import club_view
+from core.paging import BoundedRequestConfig
 from scoresheet.history import HistoryFilter, HistoryTable
 
 PER_PAGE = 50
@@ -15,7 +15,7 @@ def club_history(request, slug):
     club = request.club
     history_filter = HistoryFilter(request.GET, queryset=club.audit_entries.all(), request=request)
     table = HistoryTable(history_filter.qs, club=club)
-    RequestConfig(request, paginate={"per_page": PER_PAGE}).configure(table)
+    BoundedRequestConfig(request, paginate={"per_page": PER_PAGE}).configure(table)
     return render(
         request,
         "scoresheet/history.html",
