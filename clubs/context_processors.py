@@ -24,9 +24,7 @@ def nav_club(request):
         return {}
 
     def members_club():
-        membership = (
-            user.memberships.select_related("club").order_by("club__name", "pk").first()
-        )
+        membership = user.memberships.select_related("club").order_by("club__name", "pk").first()
         return membership.club if membership else None
 
     return {"nav_club": SimpleLazyObject(members_club)}

@@ -144,7 +144,9 @@ def test_sheet_in_french(page, live_server, make_sheet, scorer):
     )
     expect(page.locator(".next-dealer")).to_contain_text("Prochain donneur")
     page.locator("#hand-1 + .explain-row summary").tap()
-    expect(page.locator("#hand-1 + .explain-row summary")).to_contain_text("Pourquoi\u202f? Donne 1")
+    expect(page.locator("#hand-1 + .explain-row summary")).to_contain_text(
+        "Pourquoi\u202f? Donne 1"
+    )
     expect(page.locator("#hand-1 + .explain-row .explanation")).to_contain_text("par défenseur")
 
 

@@ -11,8 +11,8 @@ nothing: the club corrects the hands on the sheet pages.
 from django.core.management.base import BaseCommand, CommandError
 
 from clubs.models import Club
-from scoresheet.rules_check import check_sheet
 from scoresheet.models import Sheet
+from scoresheet.rules_check import check_sheet
 
 
 class Command(BaseCommand):
