@@ -8,9 +8,10 @@ Permissions-Policy denying the browser features the site never uses. A view
 that already set either header keeps its own. The 500 page, which must work
 without static files, keeps its inline styles (never scripts).
 
-``RejectNulMiddleware`` answers 400 to a query string or form holding a NUL
-character: no field takes one, and PostgreSQL refuses to store or compare one
-(a 500 otherwise).
+``RejectNulMiddleware`` answers 400 to a query string holding a NUL character:
+no parameter takes one, and PostgreSQL refuses to compare one (a filter's
+lookup was a 500). Forms refuse a NUL themselves, each with its message
+(Django's ``CharField`` validator; choice and number fields do not match it).
 """
 
 from core.exports import bad_request
@@ -64,8 +65,6 @@ class RejectNulMiddleware:
 
     def __call__(self, request):
         if "\x00" in request.META.get("QUERY_STRING", "") or _has_nul(request.GET):
-            return bad_request(request)
-        if request.method == "POST" and _has_nul(request.POST):
             return bad_request(request)
         return self.get_response(request)
 

@@ -13,6 +13,7 @@ in ``config.settings``, shared by every worker process). ``limited(request)``
 renders the translated 429 page.
 """
 
+import ipaddress
 from dataclasses import dataclass
 from hashlib import sha256
 
@@ -24,14 +25,26 @@ from django.template.loader import render_to_string
 
 def client_address(request) -> str:
     count = getattr(settings, "PROXY_COUNT", 0)
-    remote = request.META.get("REMOTE_ADDR") or "unknown"
+    remote = _address(request.META.get("REMOTE_ADDR")) or UNKNOWN
     if count <= 0:
         return remote
     chain = [a.strip() for a in request.META.get("HTTP_X_FORWARDED_FOR", "").split(",")]
     chain = [a for a in chain if a]
     if len(chain) < count:
         return remote  # not through all the proxies: the nearest one is all we know
-    return chain[-count][:64]
+    return _address(chain[-count]) or remote
+
+
+#: Where no address can be read (axes stores addresses in an IP field).
+UNKNOWN = "0.0.0.0"
+
+
+def _address(value) -> str | None:
+    """``value`` if it is an IP address (as written by a proxy), else None."""
+    try:
+        return str(ipaddress.ip_address(str(value or "").strip()))
+    except ValueError:
+        return None
 
 
 @dataclass(frozen=True)

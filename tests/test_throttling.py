@@ -37,6 +37,8 @@ def login(client, username, password, xff=None, remote="10.0.0.1"):
         (1, "6.6.6.6, 1.1.1.1", "1.1.1.1"),  # a forged entry on the left is not trusted
         (2, "6.6.6.6, 1.1.1.1, 172.16.0.2", "1.1.1.1"),
         (2, "1.1.1.1", "10.0.0.1"),  # fewer entries than proxies: the nearest proxy
+        (1, "unknown", "10.0.0.1"),  # not an address: the nearest proxy
+        (1, "[1, 2]", "10.0.0.1"),
     ],
 )
 def test_client_address(settings, count, xff, want):
