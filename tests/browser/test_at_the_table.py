@@ -353,7 +353,7 @@ def test_after_saving_the_sheet_shows_the_new_line_and_an_undo(
     expect(undo).to_contain_text("Hand 15 saved.")
     undo.get_by_role("button", name="Undo").tap()
     page.wait_for_url(re.compile(r"/sheets/\d+/$"))
-    expect(page.locator(".messages")).to_contain_text("Hand 15 undone")
+    expect(page.locator("[data-messages]")).to_contain_text("Hand 15 undone")
     assert sheet.hands.get(number=15).is_deleted
     # and it goes by itself after a few seconds
     services.restore_hand(sheet.hands.get(number=15), user=scorer)

@@ -47,7 +47,7 @@ def test_wrong_password_shows_the_error_summary(page, live_server, user):
     page.get_by_label("Password").fill("not the password")
     page.get_by_role("button", name="Log in").click()
 
-    summary = page.locator(".error-summary")
+    summary = page.get_by_role("alert")
     expect(summary).to_contain_text("Please fix the following")
     expect(summary).to_contain_text("Please enter a correct username and password")
     expect(page.get_by_role("button", name="Log out")).to_have_count(0)
@@ -152,7 +152,7 @@ def test_change_password_from_my_account(page, live_server, user, log_in):
     page.locator("input[name=new_password1]").fill("a-new-pass-phrase-77")
     page.locator("input[name=new_password2]").fill("a-new-pass-phrase-77")
     page.locator("main form button[type=submit]").click()
-    expect(page.locator(".error-summary")).to_be_visible()  # the old password was wrong
+    expect(page.get_by_role("alert")).to_be_visible()  # the old password was wrong
 
     page.locator("input[name=old_password]").fill(PASSWORD)
     page.locator("input[name=new_password1]").fill("a-new-pass-phrase-77")

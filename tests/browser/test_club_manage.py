@@ -43,7 +43,7 @@ def test_manager_invites_a_member_and_makes_them_scorer(
     page.get_by_label("Email address").fill("bob@example.org")
     page.get_by_role("button", name="Send the invitation").click()
 
-    expect(page.locator(".notice")).to_contain_text("went to bob@example.org")
+    expect(page.locator("[data-messages]")).to_contain_text("went to bob@example.org")
     expect(page.locator("#invitations")).to_be_visible()
     assert not Membership.objects.filter(club=club, user=bob).exists()  # not before accepting
     assert "bob" not in page.locator("main").inner_text().replace("bob@example.org", "")
@@ -56,7 +56,7 @@ def test_manager_invites_a_member_and_makes_them_scorer(
     role.select_option("scorer")
     page.get_by_role("button", name="Save Bob Marley").click()
 
-    expect(page.locator(".notice")).to_contain_text("Bob Marley is saved.")
+    expect(page.locator("[data-messages]")).to_contain_text("Bob Marley is saved.")
     expect(page.get_by_label("Role of Bob Marley")).to_have_value("scorer")
     assert Membership.objects.get(club=club, user=bob).role == Role.SCORER
     # On a phone each member is a card: nothing sticks out sideways.
@@ -69,7 +69,7 @@ def test_last_manager_cannot_step_down(page, live_server, manager):
     page.get_by_label("Role of marie").select_option("member")
     page.get_by_role("button", name="Save marie").click()
 
-    expect(page.locator(".error-summary")).to_contain_text("A club keeps at least one manager")
+    expect(page.get_by_role("alert")).to_contain_text("A club keeps at least one manager")
     expect(page.locator("tr.row-invalid")).to_contain_text("marie")
     assert Membership.objects.get(user=manager).role == Role.MANAGER
 
@@ -84,7 +84,7 @@ def test_manager_changes_the_house_rules_of_a_season_and_sees_them(
     page.get_by_role("link", name=re.compile("^2026")).click()
 
     expect(page.get_by_role("heading", level=1)).to_have_text("Season 2026")
-    expect(page.locator(".notice")).to_contain_text("never changes a sheet already started")
+    expect(page.get_by_text("never changes a sheet already started")).to_be_visible()
     ante = page.get_by_label("Ante")
     expect(ante).to_be_hidden()  # only for mouches
     page.get_by_label("Scoring rules").select_option("mouches")
@@ -97,7 +97,7 @@ def test_manager_changes_the_house_rules_of_a_season_and_sees_them(
     page.get_by_label("No prise").check()
     page.get_by_role("button", name="Save the season").click()
 
-    expect(page.locator(".notice-success")).to_contain_text("Season 2026 saved.")
+    expect(page.locator("[data-messages]")).to_contain_text("Season 2026 saved.")
     summary = page.locator("#rules-summary")
     for item in ("Mouches: with pools", "rounded to 10", "poignées 10/20/40", "misère 10"):
         expect(summary).to_contain_text(item)
@@ -140,7 +140,7 @@ def test_members_only_club_disappears_for_anonymous_visitors(
     page.get_by_text("Members only", exact=True).click()
     page.get_by_role("button", name="Save the settings").click()
 
-    expect(page.locator(".notice-success")).to_contain_text("settings are saved")
+    expect(page.locator("[data-messages]")).to_contain_text("settings are saved")
     expect(page.locator("main .badge").first).to_have_text("Members only")
     club.refresh_from_db()
     assert not club.is_public

@@ -73,7 +73,7 @@ def test_choices_are_big_one_tap_buttons(components):
 
 def test_errors_are_summarised_and_shown_at_the_field(components):
     page = components
-    summary = page.locator(".error-summary")
+    summary = page.get_by_role("alert")
     expect(summary).to_contain_text("Please fix the following")
     expect(summary.get_by_role("link", name="Points")).to_have_attribute("href", "#id_points")
     points = page.get_by_label("Points")
@@ -99,4 +99,4 @@ def test_score_table_scrolls_with_a_sticky_first_column(components):
 def test_notices_can_be_dismissed(components):
     page = components
     page.get_by_role("button", name="Dismiss").click()
-    expect(page.locator(".notice")).to_have_count(0)
+    expect(page.locator("[data-messages]")).to_have_count(0)

@@ -58,7 +58,7 @@ def test_a_manager_merges_a_typo_into_the_player_and_undoes_it(
 
     page.get_by_label("Merge into").select_option(label="Dora")
     page.get_by_role("button", name="Merge").click()
-    expect(page.locator(".notice")).to_contain_text("Dorra is merged into Dora")
+    expect(page.locator("[data-messages]")).to_contain_text("Dorra is merged into Dora")
     expect(page.locator('tr[data-player="Dorra"]')).to_have_count(0)
     expect(page.locator('tr[data-player="Dora"] td').first).to_have_text(str(len(SEED_HANDS) + 1))
     total = SeasonTotal.objects.get(player=dora)
@@ -66,7 +66,7 @@ def test_a_manager_merges_a_typo_into_the_player_and_undoes_it(
     assert not ScoreRow.objects.filter(player=typo).exists()
 
     page.get_by_role("button", name="Undo the merge").click()
-    expect(page.locator(".notice")).to_contain_text("The merge is undone")
+    expect(page.locator("[data-messages]")).to_contain_text("The merge is undone")
     expect(page.locator('tr[data-player="Dorra"]')).to_have_count(1)
     assert SeasonTotal.objects.get(player=dora).hands == len(SEED_HANDS)
 
@@ -79,7 +79,7 @@ def test_a_manager_renames_and_makes_a_player_inactive(
     page.goto(f"{live_server.url}/clubs/rive/players/{typo.pk}/edit/")
     page.get_by_label("Name").fill("Dorothée")
     page.get_by_role("button", name="Rename").click()
-    expect(page.locator(".notice")).to_contain_text("Player renamed.")
+    expect(page.locator("[data-messages]")).to_contain_text("Player renamed.")
     expect(page.locator("h1")).to_have_text("Dorothée")
     page.get_by_role("button", name="Make inactive").click()
     expect(page.locator("h1 .badge")).to_have_text("inactive")
@@ -99,7 +99,7 @@ def test_a_scorer_changes_a_sheet_and_checks_it_against_paper(
     page.get_by_label("Table (optional)").fill("Terrasse")
     page.get_by_label("Seat 4").select_option(label="Emil")
     page.get_by_role("button", name="Save", exact=True).click()
-    expect(page.locator(".notice")).to_contain_text("Sheet changed.")
+    expect(page.locator("[data-messages]")).to_contain_text("Sheet changed.")
     expect(page.locator("h1")).to_contain_text("table Terrasse")
     sheet.refresh_from_db()
     assert sheet.date == datetime.date(2026, 3, 15)
@@ -153,7 +153,7 @@ def test_a_scorer_changes_a_sheet_and_checks_it_against_paper(
     expect(page.locator("h1")).to_have_text("Deleted sheets")
     assert not ScoreRow.objects.filter(sheet=sheet).exists()
     page.locator(f'li[data-sheet="{sheet.pk}"]').get_by_role("button", name="Restore").click()
-    expect(page.locator(".notice")).to_contain_text("Sheet restored.")
+    expect(page.locator("[data-messages]")).to_contain_text("Sheet restored.")
     assert ScoreRow.objects.filter(sheet=sheet).count() == 8
 
 
@@ -173,7 +173,7 @@ def test_a_near_duplicate_offers_the_existing_player(
     )
     page.get_by_role("radio", name="Jean-Pierre", exact=True).check()
     page.get_by_role("button", name="Open the sheet").click()
-    expect(page.locator(".notice")).to_contain_text("Sheet opened.")
+    expect(page.locator("[data-messages]")).to_contain_text("Sheet opened.")
     sheet = Sheet.objects.get()
     assert "Jean-Pierre" in [p.name for p in sheet.players.all()]
     assert not Player.objects.filter(name="Jean Pierre").exists()

@@ -46,7 +46,7 @@ def test_scorer_opens_a_sheet_from_the_home_page(
 
     sheet = Sheet.objects.get()
     expect(page).to_have_url(f"{live_server.url}/clubs/rive/sheets/{sheet.pk}/")
-    expect(page.locator(".notice")).to_contain_text("Sheet opened")
+    expect(page.locator("[data-messages]")).to_contain_text("Sheet opened")
     strip = page.locator(".totals-strip li")
     expect(strip).to_have_count(4)
     for i, name in enumerate(["Anna", "Bert", "Carl", "Zoé"]):
@@ -64,7 +64,7 @@ def test_form_errors_are_shown_and_nothing_is_stored(
     page.get_by_label("Seat 1").select_option(label="Anna")
     page.get_by_role("button", name="Open the sheet").click()
 
-    expect(page.locator(".error-summary")).to_contain_text("Seat at least 2 players.")
+    expect(page.get_by_role("alert")).to_contain_text("Seat at least 2 players.")
     expect(page.get_by_label("Seat 1")).to_have_value(str(players[0].pk))
     assert not Sheet.objects.exists()
 
@@ -89,7 +89,7 @@ def test_scorer_opens_a_sheet_with_other_rules(
     page.get_by_label("Single").fill("10")
     page.get_by_role("button", name="Open the sheet").click()
 
-    expect(page.locator(".notice")).to_contain_text("Sheet opened")
+    expect(page.locator("[data-messages]")).to_contain_text("Sheet opened")
     assert Sheet.objects.get().rules == {
         "preset": "mouches",
         "rounding": 10,

@@ -54,7 +54,7 @@ def test_a_tournament_from_set_up_to_printed_cards(page, live_server, log_in, cl
     page.get_by_label("Rounds").fill("3")
     page.get_by_label("Deals per round").fill("4")
     page.get_by_role("button", name="Create the tournament").tap()
-    expect(page.locator(".notice")).to_contain_text("Tournament created")
+    expect(page.locator("[data-messages]")).to_contain_text("Tournament created")
     tournament = Tournament.objects.get()
     t_url = f"{base}/clubs/{club.slug}/tournaments/{tournament.pk}"
 
@@ -69,7 +69,7 @@ def test_a_tournament_from_set_up_to_printed_cards(page, live_server, log_in, cl
     # the whole schedule in advance
     page.get_by_role("link", name="Overview").tap()
     page.get_by_role("button", name="Draw every round in advance").tap()
-    expect(page.locator(".notice")).to_contain_text("Rounds 1, 2, 3 are drawn.")
+    expect(page.locator("[data-messages]")).to_contain_text("Rounds 1, 2, 3 are drawn.")
 
     # round 1: start, one deal tapped in at a table of four, corrected, the rest entered
     page.goto(f"{t_url}/rounds/1/")
@@ -98,37 +98,37 @@ def test_a_tournament_from_set_up_to_printed_cards(page, live_server, log_in, cl
     page.goto(f"{t_url}/rounds/1/")
     expect(page.locator(".round-table.state-complete")).to_have_count(4)
     page.get_by_role("button", name="Close the round").tap()
-    expect(page.locator(".notice")).to_contain_text("Round 1 is closed.")
+    expect(page.locator("[data-messages]")).to_contain_text("Round 1 is closed.")
 
     # round 2
     page.goto(f"{t_url}/rounds/2/")
     page.get_by_role("button", name="Start the round").tap()
-    expect(page.locator(".notice")).to_contain_text("Round 2 has started")
+    expect(page.locator("[data-messages]")).to_contain_text("Round 2 has started")
     play_rest(tournament, 2)
     page.get_by_role("button", name="Close the round").tap()
-    expect(page.locator(".notice")).to_contain_text("Round 2 is closed.")
+    expect(page.locator("[data-messages]")).to_contain_text("Round 2 is closed.")
 
     # before round 3: number 5 withdraws, a guest arrives late
     page.goto(f"{t_url}/players/")
     page.get_by_role("button", name="Withdraw Member 05").tap()
-    expect(page.locator(".notice")).to_contain_text("Member 05 withdrew after round 2.")
+    expect(page.locator("[data-messages]")).to_contain_text("Member 05 withdrew after round 2.")
     page.locator("#add-guest > summary").tap()
     page.get_by_label("Guest's name").fill("Late Comer")
     page.get_by_label("Their club").fill("Paris")
     page.get_by_role("button", name="Enter the guest").tap()
-    expect(page.locator(".notice")).to_contain_text("18. Late Comer")
+    expect(page.locator("[data-messages]")).to_contain_text("18. Late Comer")
     page.goto(f"{t_url}/rounds/3/")
     expect(page.locator("h2 .badge")).to_have_text("not drawn")
     page.get_by_role("button", name="Draw this round").tap()
-    expect(page.locator(".notice")).to_contain_text("Round 3 is drawn.")
+    expect(page.locator("[data-messages]")).to_contain_text("Round 3 is drawn.")
     expect(page.locator(".round-table")).to_have_count(4)
     expect(page.locator(".round-tables")).not_to_contain_text("Member 05")
     expect(page.locator(".round-tables")).to_contain_text("Late Comer")
     page.get_by_role("button", name="Start the round").tap()
-    expect(page.locator(".notice")).to_contain_text("Round 3 has started")
+    expect(page.locator("[data-messages]")).to_contain_text("Round 3 has started")
     play_rest(tournament, 3)
     page.get_by_role("button", name="Close the round").tap()
-    expect(page.locator(".notice")).to_contain_text("Round 3 is closed.")
+    expect(page.locator("[data-messages]")).to_contain_text("Round 3 is closed.")
 
     # the ranking, against sums computed from the sheets
     page.get_by_role("link", name="Ranking").first.tap()

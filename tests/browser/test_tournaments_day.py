@@ -88,7 +88,7 @@ def test_a_round_entered_from_the_tables(new_context, live_server, log_in, day):
     expect(second_phone.locator(".table-deals")).to_have_count(0)  # blind: no scores shown
     fill_check(second_phone, totals(one), "Bert")
     second_phone.get_by_role("button", name="Confirm the result").tap()
-    expect(second_phone.locator(".messages")).to_contain_text("the sheet is confirmed")
+    expect(second_phone.locator("[data-messages]")).to_contain_text("the sheet is confirmed")
 
     # table 2: the second entry differs; the organiser sees where and resolves it
     sheets.record_hand(two.sheet, deal(seated(two), 0))
@@ -100,7 +100,7 @@ def test_a_round_entered_from_the_tables(new_context, live_server, log_in, day):
     wrong[0], wrong[1] = wrong[1], wrong[0]
     fill_check(second_phone, wrong, "Dora")
     second_phone.get_by_role("button", name="Confirm the result").tap()
-    expect(second_phone.locator(".messages")).to_contain_text("The two entries differ")
+    expect(second_phone.locator("[data-messages]")).to_contain_text("The two entries differ")
     expect(second_phone.locator(".diff-row")).to_have_count(2)
 
     organiser_page = new_context().new_page()
@@ -116,7 +116,7 @@ def test_a_round_entered_from_the_tables(new_context, live_server, log_in, day):
     card.get_by_role("link", name="Check, confirm, link").tap()
     expect(organiser_page.locator(".diff-players .diff-row")).to_have_count(2)
     organiser_page.get_by_role("button", name="Confirm the sheet (paper checked)").tap()
-    expect(organiser_page.locator(".messages")).to_contain_text("The sheet is confirmed.")
+    expect(organiser_page.locator("[data-messages]")).to_contain_text("The sheet is confirmed.")
 
     # the ranking is provisional while table 3 is not confirmed
     organiser_page.goto(f"{base}/clubs/{t.club.slug}/tournaments/{t.pk}/ranking/")
@@ -133,8 +133,8 @@ def test_a_round_entered_from_the_tables(new_context, live_server, log_in, day):
     for page in racers:
         page.get_by_role("button", name="Confirm the result").click(no_wait_after=True)
     for page in racers:
-        expect(page.locator(".messages")).to_be_visible()
-    said = [page.locator(".messages").inner_text() for page in racers]
+        expect(page.locator("[data-messages]")).to_be_visible()
+    said = [page.locator("[data-messages]").inner_text() for page in racers]
     assert sum("the sheet is confirmed" in text for text in said) == 1, said
     assert TableResult.objects.filter(round_table=three, confirmed=True).count() == 1
 
@@ -149,10 +149,10 @@ def test_a_round_entered_from_the_tables(new_context, live_server, log_in, day):
     # every sheet confirmed: the round closes, the tournament closes, links expire
     organiser_page.goto(round_url)
     organiser_page.get_by_role("button", name="Close the round").tap()
-    expect(organiser_page.locator(".messages")).to_contain_text("Round 1 is closed.")
+    expect(organiser_page.locator("[data-messages]")).to_contain_text("Round 1 is closed.")
     organiser_page.goto(f"{base}/clubs/{t.club.slug}/tournaments/{t.pk}/ranking/")
     organiser_page.get_by_role("button", name="Close the tournament").tap()
-    expect(organiser_page.locator(".messages")).to_contain_text("final ranking is frozen")
+    expect(organiser_page.locator("[data-messages]")).to_contain_text("final ranking is frozen")
     assert Tournament.objects.get(pk=t.pk).state == "closed"
     assert first_phone.goto(link).status == 410
 
