@@ -22,6 +22,7 @@ from django_tables2.export import TableExport
 from clubs.permissions import can, club_view
 from clubs.rules_forms import describe_rules
 from clubs.services import name_key
+from core.exports import SafeTableExport, bad_request
 from tournaments import queries, services, tokens
 from tournaments.filters import RankingFilter
 from tournaments.forms import (
@@ -383,9 +384,12 @@ def ranking(request, slug, tournament_id):
     teams = queries.team_ranking(tournament, all_rows) if tournament.team_size else []
     rows = ranking_filter.filter_rows(all_rows)
     export = request.GET.get("_export")
-    if TableExport.is_valid_format(export) and export in EXPORTS:
+    if export and export not in EXPORTS:
+        return bad_request(request)  # an unknown format is refused, as on every export
+    if export:
         table = RankingTable(rows, rounds=tournament.rounds)
-        exporter = TableExport(export, table, dataset_kwargs={"title": _("Ranking")})
+        # formula-like names neutralised; CSV with a BOM and the language's separator
+        exporter = SafeTableExport(export, table, dataset_kwargs={"title": _("Ranking")})
         filename = f"ranking-{club.slug}-{slugify(tournament.name)}.{export}"
         return exporter.response(filename=filename)
     context = _context(

@@ -132,13 +132,15 @@ def test_ranking_page_export_and_filter(client, played, django_assert_num_querie
     guests = client.get(url("ranking", played) + "?kind=guests").content.decode()
     assert "Jean Dupont" in guests and "Member 01" not in guests
     csv = client.get(url("ranking", played) + "?_export=csv")
-    lines = csv.content.decode().splitlines()
+    assert csv.content.startswith("\ufeff".encode())  # Excel reads it as UTF-8
+    lines = csv.content.decode("utf-8-sig").splitlines()
     assert lines[0] == "Place,Number,Name,Club,Licence,Round 1,Round 2,Round 3,Total,Deals"
     assert len(lines) == 19
     first = lines[1].split(",")
     assert first[0] == "1" and first[-2] == str(int(rows[0]["total"]))
     xlsx = client.get(url("ranking", played) + "?_export=xlsx")
     assert xlsx.content[:2] == b"PK"
+    assert client.get(url("ranking", played) + "?_export=yaml").status_code == 400
 
 
 def test_printed_material(client, played, django_assert_num_queries):
