@@ -241,6 +241,7 @@ def state():
         list(Membership.objects.order_by("pk").values_list("pk", "role")),
         list(Season.objects.order_by("pk").values_list("pk", "name", "rules")),
         list(Club.objects.order_by("pk").values_list("pk", "name", "is_public")),
+        list(Invitation.objects.order_by("pk").values_list("pk", "token_hash")),
         list(Tournament.objects.order_by("pk").values_list("pk", "name", "rounds", "state")),
         list(Entry.objects.order_by("pk").values_list("pk", "withdrawn_after_round")),
         list(Round.objects.order_by("pk").values_list("pk", "state")),
@@ -254,7 +255,6 @@ def state():
         list(Sheet.objects.order_by("pk").values_list("pk", "deleted_at", "date", "table", "note")),
         list(Player.objects.order_by("pk").values_list("pk", "name", "is_active", "merged_into")),
         list(Hand.objects.order_by("pk").values_list("pk", "note")),
-        list(Invitation.objects.order_by("pk").values_list("pk", "token_hash")),
     )
 
 
