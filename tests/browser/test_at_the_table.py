@@ -217,9 +217,19 @@ def tap_choice(page, field, text):
 
 
 def boxes(page, selector):
-    return [
-        page.locator(selector).nth(i).bounding_box() for i in range(page.locator(selector).count())
-    ]
+    """Each matched button's box relative to its group (the element before " label"),
+    so a scroll or a change of height elsewhere on the page does not count as a move."""
+    group = selector.rsplit(" ", 1)[0]
+    return page.locator(selector).evaluate_all(
+        """(els, group) => {
+            const g = document.querySelector(group).getBoundingClientRect();
+            return els.map(e => {
+                const r = e.getBoundingClientRect();
+                return [r.x - g.x, r.y - g.y, r.width, r.height];
+            });
+        }""",
+        group,
+    )
 
 
 @pytest.mark.parametrize("locale", LOCALES)
