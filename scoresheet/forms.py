@@ -102,7 +102,37 @@ def suggested_dealer(sheet, table) -> str | None:
     return names[(names.index(player.name) + 1) % len(names)]
 
 
-class HandForm(forms.Form):
+class PreviewErrorsMixin:
+    """How a hand form's errors read in the live preview: what is still to fill
+    (errors of code "required") apart from what the rules refuse."""
+
+    def missing_fields(self):
+        """Labels of the fields still to fill (errors of code "required" only)."""
+        missing = []
+        for name, errors in self.errors.as_data().items():
+            if name in self.fields and all(e.code == "required" for e in errors):
+                missing.append(str(self.fields[name].label))
+        return missing
+
+    def refusals(self):
+        """Errors other than "still to fill", as {field: [messages]} ("__all__" above)."""
+        out = {}
+        for name, errors in self.errors.as_data().items():
+            if name in self.fields and all(e.code == "required" for e in errors):
+                continue
+            out[name] = [m for e in errors for m in e.messages]
+        return out
+
+    def refusal_list(self):
+        """The refusals as (label, message) pairs, for the live preview panel."""
+        out = []
+        for name, messages in self.refusals().items():
+            label = self.fields[name].label if name in self.fields else ""
+            out.extend((label, message) for message in messages)
+        return out
+
+
+class HandForm(PreviewErrorsMixin, forms.Form):
     """One hand of ``sheet``; ``hand`` is the hand being corrected (edit), if any."""
 
     use_required_attribute = False  # which fields are needed depends on the taker
@@ -570,31 +600,6 @@ class HandForm(forms.Form):
         if not 0 <= points <= total:
             return None
         return _plain_number(Decimal(total) - points)
-
-    def missing_fields(self):
-        """Labels of the fields still to fill (errors of code "required" only)."""
-        missing = []
-        for name, errors in self.errors.as_data().items():
-            if name in self.fields and all(e.code == "required" for e in errors):
-                missing.append(str(self.fields[name].label))
-        return missing
-
-    def refusals(self):
-        """Errors other than "still to fill", as {field: [messages]} ("__all__" above)."""
-        out = {}
-        for name, errors in self.errors.as_data().items():
-            if name in self.fields and all(e.code == "required" for e in errors):
-                continue
-            out[name] = [m for e in errors for m in e.messages]
-        return out
-
-    def refusal_list(self):
-        """The refusals as (label, message) pairs, for the live preview panel."""
-        out = []
-        for name, messages in self.refusals().items():
-            label = self.fields[name].label if name in self.fields else ""
-            out.extend((label, message) for message in messages)
-        return out
 
     @property
     def dealer_name(self):

@@ -17,7 +17,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, pgettext_lazy
 
 from scoresheet import services
-from scoresheet.forms import suggested_dealer
+from scoresheet.forms import PreviewErrorsMixin, suggested_dealer
 from scoresheet.scoring.rulesets.savoyard import MODES_AT
 
 MODE_LABELS = {
@@ -72,7 +72,7 @@ class CountField(forms.IntegerField):
         )
 
 
-class SavoyardHandForm(forms.Form):
+class SavoyardHandForm(PreviewErrorsMixin, forms.Form):
     """One hand of a Savoyard ``sheet``; ``hand`` is the hand being corrected, if any."""
 
     use_required_attribute = False
@@ -313,28 +313,6 @@ class SavoyardHandForm(forms.Form):
         if code == "mode_not_played":
             return _("This game is not played at this table.")
         return error.message
-
-    def missing_fields(self):
-        missing = []
-        for name, errors in self.errors.as_data().items():
-            if name in self.fields and all(e.code == "required" for e in errors):
-                missing.append(str(self.fields[name].label))
-        return missing
-
-    def refusals(self):
-        out = {}
-        for name, errors in self.errors.as_data().items():
-            if name in self.fields and all(e.code == "required" for e in errors):
-                continue
-            out[name] = [m for e in errors for m in e.messages]
-        return out
-
-    def refusal_list(self):
-        out = []
-        for name, messages in self.refusals().items():
-            label = self.fields[name].label if name in self.fields else ""
-            out.extend((label, message) for message in messages)
-        return out
 
     def defence_points(self):
         """The opponents' count (the total − the count entered), shown beside it."""
