@@ -429,7 +429,9 @@ def test_a_hand_kept_offline_is_sent_when_the_form_opens_again(
     assert sheet.hands.count() == 1
     page.unroute("**/hands/new/")
     page.goto(new_hand)  # the scorer comes back to the form: it sends again, same key
-    page.wait_for_url("**/sheets/*/**")
+    # the sheet itself, not the form (whose address also holds "/sheets/<id>/")
+    page.wait_for_url(re.compile(r"/sheets/\d+/(#hand-1)?$"))
+    expect(page.locator("[data-offline]")).to_have_count(0)
     assert sheet.hands.count() == 1
 
 
