@@ -217,18 +217,14 @@ def tap_choice(page, field, text):
 
 
 def boxes(page, selector):
-    """Each matched button's box relative to its group (the element before " label"),
-    so a scroll or a change of height elsewhere on the page does not count as a move."""
-    group = selector.rsplit(" ", 1)[0]
+    """Each matched button's box relative to the fieldset that holds it, so a scroll or
+    a change of height elsewhere on the page does not count as a move."""
     return page.locator(selector).evaluate_all(
-        """(els, group) => {
-            const g = document.querySelector(group).getBoundingClientRect();
-            return els.map(e => {
-                const r = e.getBoundingClientRect();
-                return [r.x - g.x, r.y - g.y, r.width, r.height];
-            });
-        }""",
-        group,
+        """els => els.map(e => {
+            const g = e.closest("fieldset").getBoundingClientRect();
+            const r = e.getBoundingClientRect();
+            return [r.x - g.x, r.y - g.y, r.width, r.height];
+        })"""
     )
 
 
