@@ -3,7 +3,9 @@
 A hand exists as the model (``Hand``: player ids), the JSON format of
 HAND_FORMAT.md (``hand_data``: names), the engine's dataclass
 (``engine_hand_of``), a history snapshot (``snapshot``) and ledger rows
-(``score_rows``). Everything a page shows of a scored hand (roles, margin,
+(``score_rows``). The model's columns come from ``hand_fields`` and
+``score_row_fields`` (plain dicts): ``apply`` and ``score_rows`` make models of
+them, the bulk import writes them as rows. Everything a page shows of a scored hand (roles, margin,
 chelem outcome) comes from the engine's ``HandResult``; nothing here
 recomputes the rules.
 """
@@ -77,28 +79,38 @@ def engine_hand_of(hand: Hand, table: Table):
 
 def apply(hand: Hand, engine_hand, result: HandResult, table: Table) -> None:
     """Copy the engine's hand and result onto the model (names to player ids)."""
+    for name, value in hand_fields(engine_hand, result, table).items():
+        setattr(hand, name, value)
+
+
+def hand_fields(engine_hand, result: HandResult, table: Table) -> dict:
+    """The model fields (attnames, players as ids) of a scored hand: what ``apply``
+    sets, and what the bulk import writes as columns. The fields left out keep
+    their defaults (``extra`` under French Tarot)."""
+    if result.kind == "savoyard":
+        return savoyard_fields(engine_hand, result, table)
     by_name = table.by_name
 
     def pk(name):
         return by_name[name].pk if name is not None else None
 
-    if result.kind == "savoyard":
-        return apply_savoyard(hand, engine_hand, result, table)
-    hand.dealer_id = pk(engine_hand.dealer)
-    hand.taker_id = pk(engine_hand.taker)
-    hand.partner_id = pk(engine_hand.partner)
-    hand.sits_out_id = pk(engine_hand.sits_out)
-    hand.contract = engine_hand.contract or ""
     passed = engine_hand.taker is None
-    hand.bouts = 0 if passed else engine_hand.bouts
-    hand.points = Decimal(0) if passed else halves_to_decimal(result.points_halves)
-    hand.petit_au_bout = engine_hand.petit_au_bout or ""
-    hand.poignees = [{"player": pk(p.player), "size": p.size} for p in engine_hand.poignees]
-    hand.chelem = _chelem(engine_hand.chelem)
-    hand.petit_chelem = _chelem(engine_hand.petit_chelem)
-    hand.miseres = [pk(name) for name in engine_hand.miseres]
-    hand.pools = list(result.pools) if result.pools is not None else None
-    hand.explanation = terms_to_json(result.explanation)
+    return {
+        "dealer_id": pk(engine_hand.dealer),
+        "taker_id": pk(engine_hand.taker),
+        "partner_id": pk(engine_hand.partner),
+        "sits_out_id": pk(engine_hand.sits_out),
+        "contract": engine_hand.contract or "",
+        "bouts": 0 if passed else engine_hand.bouts,
+        "points": Decimal(0) if passed else halves_to_decimal(result.points_halves),
+        "petit_au_bout": engine_hand.petit_au_bout or "",
+        "poignees": [{"player": pk(p.player), "size": p.size} for p in engine_hand.poignees],
+        "chelem": _chelem(engine_hand.chelem),
+        "petit_chelem": _chelem(engine_hand.petit_chelem),
+        "miseres": [pk(name) for name in engine_hand.miseres],
+        "pools": list(result.pools) if result.pools is not None else None,
+        "explanation": terms_to_json(result.explanation),
+    }
 
 
 def _chelem(chelem):
@@ -112,37 +124,42 @@ def hand_facts(hand: Hand, seats: int) -> dict:
     """The hand's facts stored on each of its ledger rows (statistics never join Hand):
     ``number``, ``playing`` (the seated minus one who sits out) and ``alone`` (a
     taker without a partner: none called, or the called card was their own)."""
+    return _facts(hand.number, _row_inputs(hand), seats)
+
+
+def _facts(number: int, fields: dict, seats: int) -> dict:
+    taker = fields["taker_id"]
+    partner = fields["partner_id"]
     return {
-        "number": hand.number,
-        "playing": seats - (1 if hand.sits_out_id is not None else 0),
-        "alone": hand.taker_id is not None
-        and (hand.partner_id is None or hand.partner_id == hand.taker_id),
+        "number": number,
+        "playing": seats - (1 if fields["sits_out_id"] is not None else 0),
+        "alone": taker is not None and (partner is None or partner == taker),
     }
 
 
-def score_rows(hand: Hand, sheet: Sheet, table: Table, result: HandResult) -> list[ScoreRow]:
-    """The ledger rows of one scored hand: one per seated player, in seat order.
+#: The hand's fields its ledger rows are made from (``score_row_fields``).
+ROW_INPUTS = (
+    "taker_id",
+    "partner_id",
+    "sits_out_id",
+    "contract",
+    "petit_au_bout",
+    "poignees",
+    "miseres",
+)
 
-    Role, margin and chelem outcome are the engine's (``result.roles``,
-    ``result.card_margin``, ``result.chelem_outcome``).
-    """
-    if result.kind == "savoyard":
-        return savoyard_rows(hand, sheet, table, result)
+
+def _row_inputs(hand: Hand) -> dict:
+    return {name: getattr(hand, name) for name in ROW_INPUTS}
+
+
+def score_rows(hand: Hand, sheet: Sheet, table: Table, result: HandResult) -> list[ScoreRow]:
+    """The ledger rows of one scored hand: one per seated player, in seat order
+    (``score_row_fields`` as models)."""
     seats = len(table.names)
-    passed = result.kind == "passed"
-    made = None if passed else result.made
-    bouts = None if passed else result.bouts
-    margin = result.card_margin
-    chelem = CHELEM_OF_ENGINE[result.chelem_outcome]
-    poignees = {p["player"]: p["size"] for p in hand.poignees}
-    miseres = set(hand.miseres)
-    pool_by_name = {}
-    for _event, name, amount in result.pool_moves:
-        pool_by_name[name] = pool_by_name.get(name, 0) + amount
-    facts = hand_facts(hand, seats)
     rows = []
-    for position, (name, halves, role) in enumerate(zip(table.names, result.halves, result.roles)):
-        player = table.by_name[name]
+    for row in score_row_fields(_row_inputs(hand), hand.number, table, result):
+        player = table.by_id[row.pop("player_id")]
         rows.append(
             ScoreRow(
                 hand=hand,
@@ -151,20 +168,58 @@ def score_rows(hand: Hand, sheet: Sheet, table: Table, result: HandResult) -> li
                 player=player,
                 date=sheet.date,
                 seats=seats,
-                position=position,
-                role=ROLE_OF_ENGINE[role],
-                contract=hand.contract,
-                **facts,
-                made=made,
-                margin=margin,
-                bouts=bouts,
-                petit_au_bout=hand.petit_au_bout,
-                poignee=poignees.get(player.pk, ""),
-                misere=player.pk in miseres,
-                chelem=chelem,
-                score=halves_to_decimal(halves),
-                pool=pool_by_name.get(name, 0),
+                **row,
             )
+        )
+    return rows
+
+
+def score_row_fields(fields: dict, number: int, table: Table, result: HandResult) -> list[dict]:
+    """The ledger rows of one scored hand as field dicts (``player_id`` and the
+    hand's own columns; the sheet's — hand, sheet, season, date, seats — are the
+    caller's): one per seated player, in seat order. ``fields``: the hand's
+    ``hand_fields`` (at least ``ROW_INPUTS``); ``number``: its number on the sheet.
+
+    Role, margin and chelem outcome are the engine's (``result.roles``,
+    ``result.card_margin``, ``result.chelem_outcome``).
+    """
+    if result.kind == "savoyard":
+        return savoyard_row_fields(fields, number, table, result)
+    seats = len(table.names)
+    passed = result.kind == "passed"
+    made = None if passed else result.made
+    bouts = None if passed else result.bouts
+    margin = result.card_margin
+    chelem = CHELEM_OF_ENGINE[result.chelem_outcome]
+    contract = fields["contract"]
+    petit_au_bout = fields["petit_au_bout"]
+    poignees = {p["player"]: p["size"] for p in fields["poignees"]}
+    miseres = set(fields["miseres"])
+    pool_by_name = {}
+    for _event, name, amount in result.pool_moves:
+        pool_by_name[name] = pool_by_name.get(name, 0) + amount
+    facts = _facts(number, fields, seats)
+    by_name = table.by_name
+    rows = []
+    for position, (name, halves, role) in enumerate(zip(table.names, result.halves, result.roles)):
+        player_id = by_name[name].pk
+        rows.append(
+            {
+                "player_id": player_id,
+                "position": position,
+                "role": ROLE_OF_ENGINE[role],
+                "contract": contract,
+                **facts,
+                "made": made,
+                "margin": margin,
+                "bouts": bouts,
+                "petit_au_bout": petit_au_bout,
+                "poignee": poignees.get(player_id, ""),
+                "misere": player_id in miseres,
+                "chelem": chelem,
+                "score": halves_to_decimal(halves),
+                "pool": pool_by_name.get(name, 0),
+            }
         )
     return rows
 
@@ -211,7 +266,7 @@ def savoyard_data(hand: Hand, table: Table) -> dict:
     return data
 
 
-def apply_savoyard(hand: Hand, engine_hand, result: HandResult, table: Table) -> None:
+def savoyard_fields(engine_hand, result: HandResult, table: Table) -> dict:
     by_name = table.by_name
 
     def pk(name):
@@ -230,53 +285,51 @@ def apply_savoyard(hand: Hand, engine_hand, result: HandResult, table: Table) ->
     baga = engine_hand.baga
     if baga is not None:
         extra["baga"] = {"to": baga.to, "announced": baga.announced}
-    hand.extra = extra
-    hand.dealer_id = pk(engine_hand.dealer)
-    hand.sits_out_id = pk(engine_hand.sits_out)
-    hand.taker_id = pk(result.taker)
-    hand.partner_id = pk(result.partner)
-    hand.contract = engine_hand.mode
-    hand.bouts = 0
-    hand.points = Decimal(engine_hand.count or 0)
-    hand.petit_au_bout = SAVOYARD_SIDE[baga.to] if baga is not None else ""
-    hand.poignees = []
-    hand.chelem = hand.petit_chelem = None
-    hand.miseres = []
-    hand.pools = None
-    hand.explanation = terms_to_json(result.explanation)
+    return {
+        "extra": extra,
+        "dealer_id": pk(engine_hand.dealer),
+        "sits_out_id": pk(engine_hand.sits_out),
+        "taker_id": pk(result.taker),
+        "partner_id": pk(result.partner),
+        "contract": engine_hand.mode,
+        "bouts": 0,
+        "points": Decimal(engine_hand.count or 0),
+        "petit_au_bout": SAVOYARD_SIDE[baga.to] if baga is not None else "",
+        "poignees": [],
+        "chelem": None,
+        "petit_chelem": None,
+        "miseres": [],
+        "pools": None,
+        "explanation": terms_to_json(result.explanation),
+    }
 
 
-def savoyard_rows(hand: Hand, sheet: Sheet, table: Table, result: HandResult) -> list[ScoreRow]:
+def savoyard_row_fields(fields: dict, number: int, table: Table, result: HandResult) -> list[dict]:
     detail = result.detail
     seats = len(table.names)
     counts = dict(detail.shares and ((p, c) for p, c, _v in detail.shares))
+    facts = _facts(number, fields, seats)
     rows = []
     for position, (name, halves, role) in enumerate(zip(table.names, result.halves, result.roles)):
-        player = table.by_name[name]
         if detail.mode == "each":
             margin = counts[name] - detail.line if name in counts else None
         else:
             margin = detail.count - detail.line
         rows.append(
-            ScoreRow(
-                hand=hand,
-                sheet=sheet,
-                season_id=sheet.season_id,
-                player=player,
-                date=sheet.date,
-                seats=seats,
-                position=position,
-                role=ROLE_OF_ENGINE[role],
-                contract=detail.mode,
-                **hand_facts(hand, seats),
-                made=detail.won,
-                margin=margin,
-                bouts=None,
-                petit_au_bout=hand.petit_au_bout,
-                score=halves_to_decimal(halves),
-                cards_asked=detail.cards_asked,
-                factor=detail.factor,
-            )
+            {
+                "player_id": table.by_name[name].pk,
+                "position": position,
+                "role": ROLE_OF_ENGINE[role],
+                "contract": detail.mode,
+                **facts,
+                "made": detail.won,
+                "margin": margin,
+                "bouts": None,
+                "petit_au_bout": fields["petit_au_bout"],
+                "score": halves_to_decimal(halves),
+                "cards_asked": detail.cards_asked,
+                "factor": detail.factor,
+            }
         )
     return rows
 
