@@ -3,12 +3,14 @@
 Each table is built in ``stats.views`` from the lists of dicts that
 ``stats.queries`` (and the standings) already returned, so rendering one
 runs no query: the ``render_*`` methods only format numbers, dates and links.
-They are small, so neither sorted nor paginated, and are drawn by
+They are not sorted; the few that grow with the evenings played are paged
+(``paged=True``). They are drawn by
 ``clubs/stats/table.html`` (row headers as ``<th scope="row">``, a footer row).
 Numbers are formatted and coloured as the ``tarot`` template filters do.
 """
 
 import django_tables2 as tables
+from django.http import QueryDict
 from django.template.defaultfilters import capfirst, floatformat
 from django.urls import reverse
 from django.utils.formats import date_format
@@ -16,6 +18,7 @@ from django.utils.html import format_html
 from django.utils.translation import gettext, ngettext
 from django.utils.translation import gettext_lazy as _
 
+from core.paging import bounded_int
 from core.templatetags.tarot import score, score_class, signed_score
 
 
@@ -103,19 +106,50 @@ class Label(RowHeader):
         return capfirst(value)
 
 
+#: Rows per page of the tables that grow with the evenings played (``paged=True``).
+ROWS_PER_PAGE = 25
+
+
 class StatsTable(tables.Table):
-    """No sorting, no pagination; the page gives the ``id``."""
+    """No sorting; the page gives the ``id``.
+
+    A table that grows with the evenings played is built with ``paged=True`` and the
+    request: it shows ``ROWS_PER_PAGE`` rows, the latest by default (the rows come in
+    date order), and its own pager (``?<id>=N``, bounded), so the page weighs the same
+    after ten evenings or three hundred.
+    """
 
     class Meta:
         template_name = "clubs/stats/table.html"
         orderable = False
 
-    def __init__(self, data, *, table_id, club=None, css="table", **kwargs):
+    def __init__(
+        self, data, *, table_id, club=None, css="table", paged=False, request=None, **kwargs
+    ):
         self.club = club
         # Given here as well: a subclass without its own Meta does not inherit this one.
         kwargs.setdefault("template_name", self.Meta.template_name)
         kwargs.setdefault("orderable", False)
         super().__init__(data, attrs={"class": css, "id": table_id}, **kwargs)
+        self.page_field = table_id
+        self.pager = None
+        if paged and len(self.data) > ROWS_PER_PAGE:
+            pages = -(-len(self.data) // ROWS_PER_PAGE)
+            query = request.GET.copy() if request is not None else QueryDict(mutable=True)
+            self.paginate(
+                page=bounded_int(query.get(table_id), pages, 1, pages), per_page=ROWS_PER_PAGE
+            )
+            self.pager = {
+                "previous": self._page_url(query, self.page.number - 1, pages),
+                "next": self._page_url(query, self.page.number + 1, pages),
+            }
+
+    def _page_url(self, query, number, pages):
+        """``?<id>=number`` with the request's other parameters, or None off the ends."""
+        if not 1 <= number <= pages:
+            return None
+        query[self.page_field] = number
+        return f"?{query.urlencode()}#{self.page_field}"
 
     def hand_url(self, record):
         return reverse(

@@ -32,7 +32,7 @@ from stats import tables as t
 #: How many of the best players the side-by-side chart shows.
 TOP = 5
 #: The per-hand table's page size, and the most points a chart draws (thinned evenly).
-HANDS_PER_PAGE = 50
+HANDS_PER_PAGE = 25
 CHART_POINTS = 200
 
 #: The statistics computed from the ledger, per process, keyed by the revisions of the
@@ -283,10 +283,14 @@ def player_statistics(request, slug, player_id, season_id=None):
             context["hands"], context["hands_pager"] = hands, pager
             running_table = t.RunningHandsTable(hands, table_id="table-running", club=club)
         else:
-            running_table = t.RunningEveningsTable(per_evening, table_id="table-running")
+            running_table = t.RunningEveningsTable(
+                per_evening, table_id="table-running", paged=True, request=request
+            )
         context["tables"] = {
             "running": running_table,
-            "top": t.TopTable(top, player=player, table_id="table-top"),
+            "top": t.TopTable(
+                top, player=player, table_id="table-top", paged=True, request=request
+            ),
             "contracts": t.PlayerContractsTable(
                 figures["contracts"], totals=summary, table_id="table-contracts"
             ),
@@ -297,7 +301,9 @@ def player_statistics(request, slug, player_id, season_id=None):
             "pab": t.PetitAuBoutTable(summary["petit_au_bout"], table_id="table-pab"),
             "poignees": t.PoigneesTable(summary["poignees"], table_id="table-poignees"),
             "chelems": t.ChelemsTable(summary["chelems"], table_id="table-chelems"),
-            "evenings": t.PlayerEveningsTable(per_evening, table_id="table-evenings", club=club),
+            "evenings": t.PlayerEveningsTable(
+                per_evening, table_id="table-evenings", club=club, paged=True, request=request
+            ),
             "best": t.HandsTable(figures["best"], table_id="table-best", club=club),
             "worst": t.HandsTable(figures["worst"], table_id="table-worst", club=club),
         }
@@ -343,12 +349,14 @@ def season_statistics(request, slug, season_id):
         context.update(figures, ranking=ranking)
         top = figures["top"]
         context["tables"] = {
-            "top": t.TopTable(top, table_id="table-top"),
+            "top": t.TopTable(top, table_id="table-top", paged=True, request=request),
             "contracts": t.SeasonContractsTable(
                 figures["contracts"], totals=summary, table_id="table-contracts"
             ),
             "sizes": t.TableSizesTable(figures["table_sizes"], table_id="table-sizes"),
             "players": t.PlayersTable(ranking, season=season, table_id="table-players", club=club),
-            "evenings": t.SeasonEveningsTable(figures["evenings"], table_id="table-evenings"),
+            "evenings": t.SeasonEveningsTable(
+                figures["evenings"], table_id="table-evenings", paged=True, request=request
+            ),
         }
     return render(request, "clubs/stats/season.html", context)

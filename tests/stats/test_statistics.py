@@ -749,3 +749,29 @@ def test_the_per_hand_table_is_paged_and_the_chart_thinned(
     every = stats.running_by_hand(ScoreRow.objects.of_player(by_name["Anna"], season))
     assert [h["running"] for h in middle] == [h["running"] for h in every[4:8]]
     assert client.get(url + "?hands=x").status_code == 200
+
+
+@pytest.mark.parametrize("page", ["player", "season"])
+def test_the_evening_tables_are_paged_the_latest_first(
+    client, ledger, make_sheet, scorer, club, season, by_name, monkeypatch, page
+):
+    """Tables that grow with the evenings show a page of them, the latest by default,
+    with links to the others that keep the rest of the query string."""
+    from stats import tables
+
+    monkeypatch.setattr(tables, "ROWS_PER_PAGE", 2)
+    more_hands(make_sheet, scorer)  # a third evening: 14, 21 and 28 March
+    if page == "player":
+        url = player_url(club, by_name["Anna"], season)
+    else:
+        url = season_url(club, season)
+    table = client.get(url).context["tables"]["evenings"]
+    assert [row.record["date"] for row in table.paginated_rows] == [MARCH_28]
+    assert table.pager == {"previous": "?table-evenings=1#table-evenings", "next": None}
+    html = client.get(url).content.decode()
+    assert 'href="?table-evenings=1#table-evenings"' in html
+    table = client.get(url + "?hands=1&table-evenings=1").context["tables"]["evenings"]
+    assert [row.record["date"] for row in table.paginated_rows] == [MARCH_14, MARCH_21]
+    assert table.pager["next"] == "?hands=1&table-evenings=2#table-evenings"
+    for wrong in ("0", "99", "x", "٣"):  # bounded: never a 500
+        assert client.get(url, {"table-evenings": wrong}).status_code == 200
