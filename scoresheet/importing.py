@@ -17,9 +17,11 @@ import unicodedata
 from dataclasses import dataclass
 
 from django.db import DatabaseError, transaction
+from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from clubs.models import Club, Season
+from core.bulk import RowWriter
 from core.db import retry_on_conflict
 from scoresheet import handmap, services
 from scoresheet.models import Hand, HandRevision, ScoreRow, Sheet
@@ -115,17 +117,15 @@ def import_sheet_line(club: Club, text, *, season: Season | None = None, user=No
     return sheet
 
 
-#: Rows per INSERT of the bulk path.
-BATCH = 2000
-
-
 def _bulk_hands(sheet, hands, user) -> None:
     """Record a new sheet's hands at once, as ``services.record_hand`` would one by one.
 
     Each hand is read and checked as the services do (``parse_hand``; refusals are the
     same ``LedgerError`` with ``hand`` set), the sheet is scored once by the engine
     (``score_sheet``: mouches pools carry), and the hands, score rows and history
-    entries are inserted in bulk, then the totals updated once; all in the caller's
+    entries are written as plain rows (``handmap.hand_fields``, ``score_row_fields``,
+    ``snapshot``: the columns ``record_hand`` writes) with one ``COPY`` per table on
+    PostgreSQL (``core.bulk``), then the totals updated once; all in the caller's
     transaction, so a refused hand leaves nothing.
     """
     table = handmap.Table.of(sheet)
@@ -150,33 +150,56 @@ def _bulk_hands(sheet, hands, user) -> None:
         refusal = services.LedgerError.from_scoring(error)
         refusal.hand = getattr(error, "hand", None)
         raise refusal from None
-    created = []
-    for number, (engine_hand, result) in enumerate(zip(engine_hands, results), start=1):
+    for number, result in enumerate(results, start=1):
         try:
             services._check_fits(result)
         except services.LedgerError as error:
             error.hand = number
             raise
-        hand = Hand(sheet=sheet, number=number, entered_by=user)
-        handmap.apply(hand, engine_hand, result, table)
-        created.append(hand)
-    for start in range(0, len(created), BATCH):
-        chunk = created[start : start + BATCH]
-        Hand.objects.bulk_create(chunk)
-        pairs = zip(chunk, engine_hands[start : start + BATCH], results[start : start + BATCH])
-        rows, revisions = [], []
-        for hand, engine_hand, result in pairs:
-            rows += handmap.score_rows(hand, sheet, table, result)
-            revisions.append(
-                HandRevision(
-                    hand=hand,
-                    action=HandRevision.Action.CREATED,
-                    user=user,
-                    after=handmap.snapshot(engine_hand, result),
-                )
-            )
-        ScoreRow.objects.bulk_create(rows)
-        HandRevision.objects.bulk_create(revisions)
+    if not results:
+        refresh_sheet_totals(sheet)
+        return
+    now = timezone.now()
+    user_id = user.pk if user is not None else None
+    scored = list(zip(engine_hands, results))
+    fields = [handmap.hand_fields(engine_hand, result, table) for engine_hand, result in scored]
+    RowWriter(Hand).write(
+        {
+            **columns,
+            "sheet_id": sheet.pk,
+            "number": number,
+            "entered_by_id": user_id,
+            "entered_at": now,
+            "updated_at": now,
+        }
+        for number, columns in enumerate(fields, start=1)
+    )
+    ids = dict(Hand.objects.filter(sheet_id=sheet.pk).values_list("number", "pk"))
+    per_sheet = {
+        "sheet_id": sheet.pk,
+        "season_id": sheet.season_id,
+        "date": sheet.date,
+        "seats": len(table.names),
+    }
+
+    def score_rows():
+        for number, (columns, (_hand, result)) in enumerate(zip(fields, scored), start=1):
+            hand_id = ids[number]
+            for row in handmap.score_row_fields(columns, number, table, result):
+                row.update(per_sheet, hand_id=hand_id)
+                yield row
+
+    RowWriter(ScoreRow).write(score_rows())
+    RowWriter(HandRevision).write(
+        {
+            "hand_id": ids[number],
+            "action": HandRevision.Action.CREATED,
+            "user_id": user_id,
+            "at": now,
+            "after": handmap.snapshot(engine_hand, result),
+        }
+        for number, (engine_hand, result) in enumerate(scored, start=1)
+    )
     refresh_sheet_totals(sheet)
 
 

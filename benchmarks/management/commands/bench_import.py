@@ -20,7 +20,7 @@ import tempfile
 import time
 
 from django.core.management.base import BaseCommand
-from django.db import connection, reset_queries
+from django.db import connection
 
 from clubs.models import Club, Season
 from scoresheet import importing
@@ -115,18 +115,22 @@ class Command(BaseCommand):
                 sheets += 1
             f.flush()
             f.seek(0)
-            reset_queries()
-            connection.force_debug_cursor = True  # count the queries (bounded list: counted)
             queries = 0
-            started = time.perf_counter()
+
+            def count(execute, sql, params, many, context):
+                # counts only: the debug cursor would format every statement (huge
+                # multi-row INSERTs) and measure that instead of the import
+                nonlocal queries
+                queries += 1
+                return execute(sql, params, many, context)
+
             imported = 0
-            for result in importing.import_sheets(club, f, season=season):
-                assert result.ok, (result.code, result.message)
-                imported += result.hands
-                queries += len(connection.queries)
-                reset_queries()
-            seconds = time.perf_counter() - started
-            connection.force_debug_cursor = False
+            with connection.execute_wrapper(count):
+                started = time.perf_counter()
+                for result in importing.import_sheets(club, f, season=season):
+                    assert result.ok, (result.code, result.message)
+                    imported += result.hands
+                seconds = time.perf_counter() - started
         rss = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
         return {
             "hands": imported,
