@@ -13,12 +13,10 @@ share a rank and the next rank skips (1, 2, 2, 4): ``RANK()`` over the whole
 result, so ranks do not depend on the page or the column sorted by.
 """
 
-import json
-
-from django.db.models import Count, F, FloatField, OuterRef, Q, Subquery, Sum, Window
+from django.db.models import Count, F, FloatField, Q, Sum, Window
 from django.db.models.functions import Cast, NullIf, Rank
 
-from scoresheet.models import Hand, SeasonTotal, Sheet, SheetTotal
+from scoresheet.models import SeasonTotal, SheetTotal
 
 
 def standings(club, *, season=None, date_from=None, date_to=None, seats=None):
@@ -194,29 +192,25 @@ def ranked_standings(season, ranking, *, date_from=None, date_to=None, seats=Non
 def pools_held(club, *, season=None, date_from=None, date_to=None, seats=None):
     """What the pools hold at the end of the sheets the standings count (mouches), or 0.
 
-    Each sheet's pools are those after its last live hand (``Hand.pools``, a list
-    of amounts); the players' totals sum to minus their sum. One query: the
-    matching sheets, each with its last live hand's pools (a subquery); the lists
-    are added up here.
+    Every hand's scores and pool payments sum to zero, so what the pools hold is minus
+    the players' totals: one small aggregate over the same summary rows the standings
+    read (``SeasonTotal``, or the matching ``SheetTotal`` rows under a filter), never a
+    scan of the sheets or their hands. A deleted sheet has no summary rows: it holds
+    nothing.
     """
-    sheets = Sheet.objects.filter(club=club, deleted_at__isnull=True)  # a deleted one holds none
-    if season is not None:
-        sheets = sheets.filter(season_id=getattr(season, "pk", season))
+    if date_from or date_to or seats:
+        rows = SheetTotal.objects.all()
+        if date_from:
+            rows = rows.filter(date__gte=date_from)
+        if date_to:
+            rows = rows.filter(date__lte=date_to)
+        if seats:
+            rows = rows.filter(seats=seats)
     else:
-        sheets = sheets.filter(season__kind="season")
-    if date_from:
-        sheets = sheets.filter(date__gte=date_from)
-    if date_to:
-        sheets = sheets.filter(date__lte=date_to)
-    if seats:
-        sheets = sheets.filter(seat_count=seats)
-    last = Hand.objects.live().filter(sheet=OuterRef("pk")).order_by("-number").values("pools")
-    held = 0
-    for pools in sheets.annotate(last_pools=Subquery(last[:1])).values_list(
-        "last_pools", flat=True
-    ):
-        if isinstance(pools, str):  # a JSON text where the database returns no JSON type
-            pools = json.loads(pools)
-        if isinstance(pools, list):
-            held += sum(p for p in pools if isinstance(p, (int, float)))
-    return held
+        rows = SeasonTotal.objects.all()
+    if season is not None:
+        rows = rows.filter(season_id=getattr(season, "pk", season))
+    else:
+        rows = rows.filter(season__club=club, season__kind="season")
+    held = -(rows.aggregate(total=Sum("score"))["total"] or 0)
+    return int(held) if held == int(held) else held
