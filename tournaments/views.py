@@ -23,7 +23,7 @@ from clubs.permissions import can, club_view
 from clubs.rules_forms import describe_rules
 from clubs.services import name_key
 from core.exports import SafeTableExport, bad_request
-from tournaments import queries, services, tokens
+from tournaments import html, queries, services, tokens
 from tournaments.filters import RankingFilter
 from tournaments.forms import (
     BulkForm,
@@ -357,6 +357,8 @@ def table_cards(request, slug, tournament_id, round_number):
         for view in tables:
             view.link = tokens.url(view.table, request)
             view.qr = tokens.qr_svg(view.link)
+    for view in tables:
+        view.grid = html.blank_grid(len(view.blank_lines), len(view.seats))
     context = _context(request, tournament, f"round{rnd.number}", round=rnd, tables=tables)
     return render(request, "tournaments/table_cards.html", context)
 
@@ -366,6 +368,8 @@ def route_cards(request, slug, tournament_id):
     """Each player's card: their table and seat in every drawn round."""
     tournament = _tournament(request, tournament_id)
     routes = queries.routes(tournament)
+    for route in routes:
+        route["rows"] = html.route_rows(route)
     context = _context(request, tournament, "routes", routes=routes)
     return render(request, "tournaments/route_cards.html", context)
 
@@ -378,28 +382,31 @@ def ranking(request, slug, tournament_id):
     tournament = _tournament(request, tournament_id)
     club = request.club
     ranking_filter = RankingFilter(request.GET, request=request)
-    all_rows = queries.ranking(tournament)
-    pending = [] if tournament.is_closed else queries.unconfirmed(tournament)
-    queries.mark_provisional(all_rows, pending)
-    teams = queries.team_ranking(tournament, all_rows) if tournament.team_size else []
-    rows = ranking_filter.filter_rows(all_rows)
     export = request.GET.get("_export")
     if export and export not in EXPORTS:
         return bad_request(request)  # an unknown format is refused, as on every export
+    all_rows = queries.ranking(tournament)
+    rows = ranking_filter.filter_rows(all_rows)
     if export:
         table = RankingTable(rows, rounds=tournament.rounds)
         # formula-like names neutralised; CSV with a BOM and the language's separator
         exporter = SafeTableExport(export, table, dataset_kwargs={"title": _("Ranking")})
         filename = f"ranking-{club.slug}-{slugify(tournament.name)}.{export}"
         return exporter.response(filename=filename)
+    pending = [] if tournament.is_closed else queries.unconfirmed(tournament)
+    queries.mark_provisional(all_rows, pending)
+    teams = queries.team_ranking(tournament, all_rows) if tournament.team_size else []
+    display = display_rows(rows, club=club, tournament=tournament)
     context = _context(
         request,
         tournament,
         "ranking",
-        rows=display_rows(rows, club=club, tournament=tournament),
+        rows=display,
+        rows_html=html.ranking_rows(display),
         filter=ranking_filter,
         round_numbers=range(1, tournament.rounds + 1),
         pending=pending,
+        pending_html=html.pending_tables(pending),
         provisional=bool(pending),
         teams=teams,
         may_close=tournament.state == Tournament.State.FINISHED and not pending,
