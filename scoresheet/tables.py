@@ -36,7 +36,7 @@ class SheetTable(tables.Table):
         fields = ("date", "table", "hands", "players", "season")
         sequence = fields
         order_by = ("-date",)
-        attrs = {"class": "table sheet-list"}
+        attrs = {"class": "table sheet-list", "data-sheets": ""}
         empty_text = _("No sheet yet.")
 
     def __init__(self, *args, club, **kwargs):

@@ -111,10 +111,10 @@ def test_every_player_column_fits_a_phone(
             expect(head).to_be_visible()
             assert within(head.bounding_box(), width), (seats, i)
         # every score of the last hand, and every total, is on screen too
-        for cell in page.locator("tfoot td.total").all():
+        for cell in page.locator("tfoot [data-score]").all():
             assert within(cell.bounding_box(), width), seats
         # the totals row stays at the bottom of the screen while the hands scroll
-        footer = page.locator("tfoot td.total").first  # the cells stick, not the row
+        footer = page.locator("tfoot [data-score]").first  # the cells stick, not the row
         page.locator("#hand-1").scroll_into_view_if_needed()
         box = footer.bounding_box()
         assert box["y"] + box["height"] <= height + 0.5, seats
@@ -174,7 +174,7 @@ def test_the_navigation_fits_a_phone_and_keeps_the_club_tabs(
     )
     anonymous = new_context(locale=locale, viewport={"width": width, "height": height}).new_page()
     anonymous.goto(sheet_url(live_server, sheet))
-    log_in_link = anonymous.locator(".account a").first
+    log_in_link = anonymous.locator("[data-account]").get_by_role("link")
     box = log_in_link.bounding_box()
     assert box["height"] < 50  # "Log in" on one line
     assert within(box, width)
@@ -192,7 +192,7 @@ def test_the_navigation_fits_a_phone_and_keeps_the_club_tabs(
         reverse("standings:club", args=[slug]),
         reverse("profile"),
     ]
-    tabs = page.locator("header.topbar nav.nav a")
+    tabs = page.get_by_role("banner").get_by_role("navigation").get_by_role("link")
     for path in pages:
         page.goto(live_server.url + path)
         assert page.evaluate("document.documentElement.scrollWidth") <= width, path
@@ -202,7 +202,7 @@ def test_the_navigation_fits_a_phone_and_keeps_the_club_tabs(
             # each tab whole on screen: nothing cut, nothing to scroll to
             assert within(link.bounding_box(), width), (path, i)
             assert link.evaluate("el => el.scrollWidth <= el.clientWidth + 1"), (path, i)
-        name = page.locator(".account-name")
+        name = page.locator("[data-account]").get_by_role("link")
         expect(name).to_have_text("Marie-Bérangère Curie")
         assert name.evaluate("el => el.scrollWidth <= el.clientWidth + 1"), path  # not cut
         assert within(name.bounding_box(), width)
@@ -267,12 +267,12 @@ def test_the_preview_never_covers_a_field(
     page.locator("#id_partner label").nth(1).tap()
     page.locator("#id_bouts label").nth(2).tap()
     page.locator("#id_points").fill("56")
-    page.locator("details.hand-extras > summary").tap()
+    page.locator("[data-extras] > summary").tap()
     preview = page.locator("[data-preview]")
     expect(preview.locator("[data-player]").first).to_be_visible()
     selector = (
-        "form.hand-form input, form.hand-form select, "
-        "form.hand-form .choices label, form.hand-form summary"
+        "[data-hand-form] input, [data-hand-form] select, "
+        "[data-hand-form] label, [data-hand-form] summary"
     )
     # one evaluation per scroll position: every visible control's box against the
     # preview's (the preview's own "Why?" aside)
@@ -298,11 +298,11 @@ def test_the_preview_never_covers_a_field(
         assert seen > 20
         assert hits == [], (y, hits)
     # the preview is one line of scores; the explanation folds under it
-    scores = preview.locator(".hand-scores").bounding_box()
+    scores = preview.get_by_role("list").bounding_box()
     assert scores["height"] < 80
-    expect(preview.locator(".hand-explanation")).to_be_hidden()
+    expect(preview.locator("[data-explanation]")).to_be_hidden()
     preview.locator("summary").tap()
-    expect(preview.locator(".hand-explanation")).to_be_visible()
+    expect(preview.locator("[data-explanation]")).to_be_visible()
 
 
 @pytest.mark.parametrize("browser_locale", ["fr-FR"])
@@ -460,8 +460,10 @@ def test_printing_a_sheet_shows_every_column(
         viewport={"width": A4_WIDTH_PX, "height": 1000}, is_mobile=False, has_touch=False
     ).new_page()
     page.goto(sheet_url(live_server, sheet, name))
+    banner = page.get_by_role("banner", include_hidden=True)
+    expect(banner).to_be_visible()
     page.emulate_media(media="print")
-    expect(page.locator("header.topbar")).to_be_hidden()  # no navigation on paper
+    expect(banner).to_be_hidden()  # no navigation on paper
     expect(page.get_by_role("button", name="Print")).to_be_hidden()
     assert page.evaluate("document.documentElement.scrollWidth") <= A4_WIDTH_PX
     headers = page.locator("table thead th")
@@ -493,8 +495,10 @@ def test_the_feuille_de_marque_has_what_the_paper_one_has(
         "Check: the totals sum to zero.",
     ):
         assert words in text
-    expect(page.locator(".print-table tbody tr")).to_have_count(5)
-    expect(page.locator(".print-signatures li")).to_have_count(6)  # five players and the scorer
+    table = page.get_by_role("table")
+    expect(table.locator("tbody tr")).to_have_count(5)
+    signatures = page.get_by_role("list", name="Signatures").get_by_role("listitem")
+    expect(signatures).to_have_count(6)  # five players and the scorer
     page.goto(sheet_url(live_server, sheet, "sheet_blank"))
-    expect(page.locator(".print-table tbody tr")).to_have_count(24)
-    expect(page.locator(".print-table tbody td:not(:empty)")).to_have_count(0)
+    expect(table.locator("tbody tr")).to_have_count(24)
+    expect(table.locator("tbody td:not(:empty)")).to_have_count(0)

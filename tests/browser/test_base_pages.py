@@ -36,8 +36,9 @@ def test_log_in_with_the_form(page, live_server, user):
     page.get_by_role("button", name="Log in").click()
 
     expect(page).to_have_url(live_server.url + "/")
-    expect(page.locator(".account-name")).to_have_text("My account")  # never the username
-    expect(page.locator(".account-name")).to_have_attribute("href", "/accounts/profile/")
+    account = page.locator("[data-account]").get_by_role("link")
+    expect(account).to_have_text("My account")  # never the username
+    expect(account).to_have_attribute("href", "/accounts/profile/")
     expect(page.get_by_role("link", name="Change my password")).to_be_visible()
 
 
@@ -57,15 +58,16 @@ def test_log_out_from_my_account_on_a_phone(page, live_server, user, log_in):
     """On a phone the top bar keeps its room for the menu: log out from "My account"."""
     log_in(page, user)
     page.goto(live_server.url + "/")
-    expect(page.locator(".account").get_by_role("button", name="Log out")).to_be_hidden()
-    page.locator(".account-name").click()
+    account = page.locator("[data-account]")
+    expect(account.get_by_role("button", name="Log out", include_hidden=True)).to_be_hidden()
+    account.get_by_role("link").click()
     expect(page).to_have_url(live_server.url + "/accounts/profile/")
 
     page.locator("main").get_by_role("button", name="Log out").click()
 
     expect(page).to_have_url(live_server.url + "/")
     expect(page.get_by_role("button", name="Log out")).to_have_count(0)
-    expect(page.locator(".account").get_by_role("link", name="Log in")).to_be_visible()
+    expect(account.get_by_role("link", name="Log in")).to_be_visible()
 
 
 def test_log_out_from_the_top_bar_on_a_wide_screen(page, live_server, user, log_in):
@@ -73,10 +75,10 @@ def test_log_out_from_the_top_bar_on_a_wide_screen(page, live_server, user, log_
     log_in(page, user)
     page.goto(live_server.url + "/")
 
-    page.locator(".account").get_by_role("button", name="Log out").click()
+    page.locator("[data-account]").get_by_role("button", name="Log out").click()
 
     expect(page).to_have_url(live_server.url + "/")
-    expect(page.locator(".account").get_by_role("link", name="Log in")).to_be_visible()
+    expect(page.locator("[data-account]").get_by_role("link", name="Log in")).to_be_visible()
 
 
 def test_language_switcher_turns_the_page_french_and_back(page, live_server):
@@ -102,7 +104,7 @@ def test_french_browser_gets_french(page, live_server):
 
     expect(page.locator("html")).to_have_attribute("lang", "fr")
     expect(page.get_by_role("heading", level=1)).to_have_text("Bienvenue sur Tarot Ledger")
-    expect(page.locator(".account").get_by_role("link", name="Se connecter")).to_be_visible()
+    expect(page.locator("[data-account]").get_by_role("link", name="Se connecter")).to_be_visible()
     expect(page.get_by_role("link", name="Accueil")).to_have_attribute("aria-current", "page")
 
 

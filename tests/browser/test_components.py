@@ -49,7 +49,7 @@ def components(page, live_server):
     page.goto(live_server.url + "/")
     page.set_content(html, wait_until="load")
     # narrow, through the CSSOM: the Content-Security-Policy forbids style="" attributes
-    page.locator(".table-scroll").evaluate("e => { e.style.maxWidth = '300px'; }")
+    page.get_by_role("table").locator("xpath=..").evaluate("e => { e.style.maxWidth = '300px'; }")
     return page
 
 
@@ -84,13 +84,14 @@ def test_errors_are_summarised_and_shown_at_the_field(components):
 
 def test_score_table_scrolls_with_a_sticky_first_column(components):
     page = components
-    wrapper = page.locator(".table-scroll")
-    first = page.locator(".table tbody td").first
+    table = page.get_by_role("table")
+    wrapper = table.locator("xpath=..")  # the .table-scroll frame around it
+    first = table.get_by_role("cell").first
     x = first.bounding_box()["x"]
     wrapper.evaluate("e => e.scrollLeft = 400")
     assert wrapper.evaluate("e => e.scrollLeft") > 0
     assert first.bounding_box()["x"] == pytest.approx(x, abs=1)
-    cell = page.locator(".table tbody td.num").first
+    cell = table.get_by_role("cell").nth(1)  # the first score
     expect(cell).to_have_text("−22.5")
     expect(cell).to_have_css("text-align", "right")
     expect(cell).to_have_css("font-variant-numeric", "tabular-nums")

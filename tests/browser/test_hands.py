@@ -54,7 +54,7 @@ def log_in_through_the_form(page, live_server, next_path):
     page.goto(f"{live_server.url}{reverse('login')}?next={next_path}")
     page.fill("input[name=username]", "scorer")
     page.fill("input[name=password]", PASSWORD)
-    page.locator("form.form button[type=submit]").tap()
+    page.get_by_role("main").get_by_role("button").tap()
     page.wait_for_url(f"{live_server.url}{next_path}")
 
 
@@ -65,16 +65,12 @@ def tap_choice(page, field, text):
 
 
 def poignee_select(page, name):
-    return (
-        page.locator(".hand-poignee")
-        .filter(has=page.get_by_text(name, exact=True))
-        .locator("select")
-    )
+    return page.get_by_role("group", name="Poignées").get_by_label(name, exact=True)
 
 
 def enter_hand(page, taps):
     if "dealer" in taps:
-        page.locator("details.hand-seating > summary").tap()
+        page.locator("[data-seating] > summary").tap()
         tap_choice(page, "dealer", taps["dealer"])
         expect(page.locator('[data-show="dealer"]')).to_have_text(taps["dealer"])
     tap_choice(page, "taker", taps["taker"])
@@ -89,7 +85,7 @@ def enter_hand(page, taps):
         tap_choice(page, "petit_au_bout", taps["petit_au_bout"])
     if "poignee" in taps:
         name, size = taps["poignee"]
-        page.locator("details.hand-extras > summary").tap()
+        page.locator("[data-extras] > summary").tap()
         poignee_select(page, name).select_option(size)
     # the live preview shows the scores before anything is saved
     for player, score in taps["preview"].items():
@@ -119,7 +115,7 @@ def test_enter_the_seed_by_tapping_and_read_the_totals(page, live_server, make_s
     assert ledger_totals(sheet) == {k: Decimal(v) for k, v in SEED_TOTALS.items()}
     # the sheet page, where the last save landed, shows the table's totals
     for name, total in {"Anna": "+108", "Bert": "+172", "Carl": "−380", "Dora": "+100"}.items():
-        expect(page.locator(f'.totals-strip [data-player="{name}"]')).to_contain_text(total)
+        expect(page.locator(f'[data-totals] [data-player="{name}"]')).to_contain_text(total)
     # the stored hands are the seed's, field by field
     table = services.Table.of(sheet)
     for hand, seed in zip(sheet.hands.order_by("number"), SEED_HANDS):
@@ -139,13 +135,13 @@ def test_correct_a_hand_and_see_its_history(page, live_server, make_sheet, score
     expect(page.locator("h1")).to_have_text("Correct hand 5")
     # the form comes prefilled: the live preview already shows the stored scores
     expect(page.locator('#hand-preview [data-player="Dora"]')).to_have_text("+234")
-    expect(page.locator("details.hand-extras")).to_have_attribute("open", "")
+    expect(page.locator("[data-extras]")).to_have_attribute("open", "")
     poignee_select(page, "Anna").select_option("")  # the poignée was not shown
     expect(page.locator('#hand-preview [data-player="Dora"]')).to_have_text("+174")
     page.get_by_role("button", name="Save the correction").tap()
     page.wait_for_url(f"{live_server.url}{hand_path}")
     expect(page.locator('td[data-player="Dora"]')).to_have_text("+174")
-    history = page.locator(".hand-history")
+    history = page.get_by_role("list", name="History")
     expect(history).to_contain_text("by a scorer")
     expect(history).to_contain_text("Poignées: Anna single → —")
     expect(history).to_contain_text("Dora +234 → +174")
@@ -154,12 +150,13 @@ def test_correct_a_hand_and_see_its_history(page, live_server, make_sheet, score
     dialogs = []
     page.once("dialog", lambda dialog: (dialogs.append(dialog.message), dialog.accept()))
     page.get_by_role("button", name="Delete").tap()
-    expect(page.locator("h1 .badge")).to_have_text("deleted")
+    deleted = page.get_by_role("heading", level=1).get_by_text("deleted", exact=True)
+    expect(deleted).to_be_visible()
     assert dialogs == ["Delete hand 5? It will count for nobody until it is restored."]
     assert ledger_totals(sheet)["Dora"] == 40 - 174
     page.get_by_role("button", name="Restore the hand").tap()
-    expect(page.locator("h1 .badge")).to_have_count(0)
-    expect(page.locator(".hand-history > li")).to_have_count(4)
+    expect(deleted).to_have_count(0)
+    expect(history.locator(":scope > li")).to_have_count(4)
     assert ledger_totals(sheet)["Dora"] == 40
 
 
@@ -171,7 +168,7 @@ def test_everybody_passed_hides_the_rest(page, live_server, make_sheet, scorer):
     expect(page.locator("#id_partner")).to_be_visible()
     expect(page.locator("#hand-preview")).to_contain_text("Still to enter: Contract, Partner")
     # five seated playing as four: no partner to call
-    page.locator("details.hand-seating > summary").tap()
+    page.locator("[data-seating] > summary").tap()
     tap_choice(page, "sits_out", "Emil")
     expect(page.locator("#id_partner")).to_be_hidden()
     tap_choice(page, "taker", "Everybody passed")

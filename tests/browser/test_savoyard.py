@@ -81,14 +81,15 @@ def test_a_savoyard_evening_on_a_phone(page, live_server, log_in, make_sheet, sc
             tap_choice(page, "baga", taps["baga"])
         for player, score in taps["preview"].items():
             expect(page.locator(f'#hand-preview [data-player="{player}"]')).to_have_text(score)
-        expect(page.locator("#hand-preview .hand-explanation")).to_contain_text(taps["explanation"])
+        explanation = page.locator("#hand-preview [data-explanation]")
+        expect(explanation).to_contain_text(taps["explanation"])
         assert sheet.hands.count() == number - 1  # the preview stored nothing
         page.get_by_role("button", name="Save", exact=True).tap()
         page.wait_for_url(f"{sheet_url}#hand-{number}")
         assert sheet.hands.count() == number
     # the sheet's running totals, where the last save landed
     for name, total in TOTALS.items():
-        expect(page.locator(f'.totals-strip [data-player="{name}"]')).to_contain_text(total)
+        expect(page.locator(f'[data-totals] [data-player="{name}"]')).to_contain_text(total)
     rows = ScoreRow.objects.filter(sheet=sheet).values("player__name").annotate(t=Sum("score"))
     assert {r["player__name"]: r["t"] for r in rows} == {
         name: Decimal(total.replace("−", "-")) for name, total in TOTALS.items()

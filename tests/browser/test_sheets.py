@@ -28,7 +28,7 @@ def test_scorer_opens_a_sheet_from_the_home_page(
     page.get_by_role("link", name=re.compile("Club de la Rive")).click()
 
     expect(page.get_by_role("heading", level=1)).to_have_text("Club de la Rive")
-    expect(page.locator(".season")).to_contain_text("FFT")
+    expect(page.get_by_role("region", name=season.name)).to_contain_text("FFT")
     no_sideways_scroll(page)
     page.get_by_role("link", name="All sheets").click()
 
@@ -47,11 +47,11 @@ def test_scorer_opens_a_sheet_from_the_home_page(
     sheet = Sheet.objects.get()
     expect(page).to_have_url(f"{live_server.url}/clubs/rive/sheets/{sheet.pk}/")
     expect(page.locator("[data-messages]")).to_contain_text("Sheet opened")
-    strip = page.locator(".totals-strip li")
+    strip = page.locator("[data-totals]").get_by_role("listitem")
     expect(strip).to_have_count(4)
     for i, name in enumerate(["Anna", "Bert", "Carl", "Zoé"]):
         expect(strip.nth(i)).to_contain_text(name)
-    expect(page.locator(".next-dealer")).to_contain_text("Anna")
+    expect(page.locator("[data-next-dealer]")).to_contain_text("Anna")
     expect(page.get_by_role("link", name="Enter a hand")).to_be_visible()
     no_sideways_scroll(page)
 
@@ -96,7 +96,8 @@ def test_scorer_opens_a_sheet_with_other_rules(
         "ante": 20,
         "poignee": [10, 30, 40],
     }
-    expect(page.locator(".sheet-facts")).to_contain_text(
+    rules = page.get_by_role("definition").filter(has_text="Mouches")
+    expect(rules).to_contain_text(
         "Mouches: with pools, rounded to 10, poignées 10/30/40, ante 20, dealer's stake 5"
     )
 
@@ -109,18 +110,20 @@ def test_seeded_sheet_shows_the_totals_and_explains_a_hand(page, live_server, ma
 
     expected = {"Anna": "+108", "Bert": "+172", "Carl": f"{MINUS}380", "Dora": "+100"}
     for name, total in expected.items():
-        expect(page.locator(f'.totals-strip li[data-player="{name}"] .totals-score')).to_have_text(
-            total
-        )
-    footer = page.locator("tfoot .total")
+        score = page.locator(f'[data-totals] [data-player="{name}"] [data-score]')
+        expect(score).to_have_text(total)
+    footer = page.locator("tfoot [data-score]")
     expect(footer).to_have_text(list(expected.values()))
-    expect(page.locator("tbody .check-col .visually-hidden")).to_have_count(5)
+    # each line's check, as a screen reader says it
+    checks = page.locator("tbody").get_by_role("cell", name="sums to zero", exact=True)
+    expect(checks).to_have_count(5)
     no_sideways_scroll(page)
 
     # a hand's details fold under its scores: who took what, then why
-    explanation = page.locator("#hand-1 + .explain-row .explanation")
+    details = page.locator('[data-hand-details="1"]')
+    explanation = details.locator("[data-explanation]")
     expect(explanation).to_be_hidden()
-    page.locator("#hand-1 + .explain-row summary").tap()
+    details.locator("summary").tap()
     expect(explanation).to_be_visible()
     expect(explanation).to_have_text("(25 + 15) × 2 = 80 per defender; taker +240")
     box = explanation.bounding_box()
@@ -139,15 +142,13 @@ def test_sheet_in_french(page, live_server, make_sheet, scorer):
         services.record_hand(sheet, data, user=scorer)
     page.goto(f"{live_server.url}/clubs/rive/sheets/{sheet.pk}/")
 
-    expect(page.locator('.totals-strip li[data-player="Carl"] .totals-score')).to_have_text(
-        f"{MINUS}380"
-    )
-    expect(page.locator(".next-dealer")).to_contain_text("Prochain donneur")
-    page.locator("#hand-1 + .explain-row summary").tap()
-    expect(page.locator("#hand-1 + .explain-row summary")).to_contain_text(
-        "Pourquoi\u202f? Donne 1"
-    )
-    expect(page.locator("#hand-1 + .explain-row .explanation")).to_contain_text("par défenseur")
+    score = page.locator('[data-totals] [data-player="Carl"] [data-score]')
+    expect(score).to_have_text(f"{MINUS}380")
+    expect(page.locator("[data-next-dealer]")).to_contain_text("Prochain donneur")
+    details = page.locator('[data-hand-details="1"]')
+    details.locator("summary").tap()
+    expect(details.locator("summary")).to_contain_text("Pourquoi\u202f? Donne 1")
+    expect(details.locator("[data-explanation]")).to_contain_text("par défenseur")
 
 
 def test_sheets_list_filter(page, live_server, club, season, make_sheet):
@@ -156,20 +157,21 @@ def test_sheets_list_filter(page, live_server, club, season, make_sheet):
     make_sheet(3, date=datetime.date(2026, 5, 1), table="C")
     page.goto(f"{live_server.url}/clubs/rive/sheets/")
 
-    rows = page.locator("table.sheet-list tbody tr")
+    rows = page.locator("[data-sheets] tbody tr")
     expect(rows).to_have_count(3)
     no_sideways_scroll(page)
     page.get_by_text("Filter", exact=True).tap()
-    page.locator(".filter-form label", has_text=re.compile(r"^\s*5\s*$")).tap()
+    search = page.get_by_role("search", name="Filter the sheets")
+    search.locator("label", has_text=re.compile(r"^\s*5\s*$")).tap()
     page.get_by_role("button", name="Show").tap()
 
     expect(page).to_have_url(re.compile(r"players=5"))
     expect(rows).to_have_count(1)
     expect(rows.first).to_contain_text("Emil")
-    expect(page.locator(".sheet-filter")).to_have_attribute("open", "")
+    expect(page.locator("[data-filter]")).to_have_attribute("open", "")
 
     page.get_by_label("From").fill("2026-04-15")
-    page.locator(".filter-form label", has_text="Any").tap()
+    search.locator("label", has_text="Any").tap()
     page.get_by_role("button", name="Show").tap()
     expect(rows).to_have_count(1)
     expect(rows.first).to_contain_text("C")

@@ -96,7 +96,8 @@ def test_the_numbers_match_the_sheets(page, live_server, ledger, club, season, p
     for sheet in ledger:
         page.goto(live_server.url + reverse("scoresheet:sheet", args=[club.slug, sheet.pk]))
         for player in players[:4]:
-            text = page.locator(f'li[data-player="{player.name}"] .totals-score').inner_text()
+            score = page.locator(f'[data-totals] [data-player="{player.name}"] [data-score]')
+            text = score.inner_text()
             sheet_totals[sheet.date, player.name] = text.strip()
     assert sheet_totals[ledger[0].date, "Carl"] == signed(-380)
 
