@@ -95,7 +95,7 @@ class StandingsTable(tables.Table):
 
     class Meta:
         template_name = "clubs/standings_table.html"
-        attrs = {"class": "table standings-table"}
+        attrs = {"class": "table standings-table", "data-standings": ""}
         order_by = ("rank",)
         empty_text = _("No hand on the ledger yet.")
 

@@ -68,7 +68,7 @@ def test_an_upload_with_one_refused_sheet(page, live_server, log_in, make_user, 
     )
     page.get_by_role("button", name="Check the file").click()
     expect(page.locator("#upload-summary")).to_contain_text("2 sheets can be imported, 1 refused")
-    refused = page.locator("#upload-lines tr.line-refused")
+    refused = page.locator('#upload-lines tr[data-outcome="refused"]')
     expect(refused).to_have_count(1)
     expect(refused.locator("td").first).to_have_text("2")
     expect(refused).to_contain_text("hand 2:")

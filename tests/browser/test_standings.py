@@ -36,44 +36,44 @@ def season(db):
 
 
 def names_shown(page):
-    return page.locator(".standings-table tbody td.player").all_inner_texts()
+    return page.locator("[data-standings] tbody td[data-player]").all_inner_texts()
 
 
 def test_sort_filter_and_export_from_the_standings_page(page, live_server, season):
     page.goto(live_server.url + reverse("standings:season", args=["rive", season.pk]))
 
     # Ranked by total: Anna 428, Bert 92, Dora 20, Emil −80, Carl −460.
-    expect(page.locator(".standings-table tbody tr")).to_have_count(5)
+    expect(page.locator("[data-standings] tbody tr")).to_have_count(5)
     assert names_shown(page) == ["Anna", "Bert", "Dora", "Emil", "Carl"]
     expect(page.get_by_text("5 players")).to_be_visible()
     # The table scrolls sideways inside its frame; the page itself does not.
     assert page.evaluate("document.documentElement.scrollWidth") <= 390
 
     # Sort: a tap on "Hands" puts the most hands first; the ranks stay by total.
-    page.locator(".standings-table thead").get_by_role("link", name="Hands").tap()
+    page.locator("[data-standings] thead").get_by_role("link", name="Hands").tap()
     expect(page).to_have_url(re.compile(r"sort=-hands_played"))
     assert names_shown(page) == ["Anna", "Bert", "Carl", "Dora", "Emil"]
-    ranks = page.locator(".standings-table tbody td:first-child").all_inner_texts()
+    ranks = page.locator("[data-standings] tbody td:first-child").all_inner_texts()
     assert ranks == ["1", "2", "5", "3", "4"]
-    page.locator(".standings-table thead").get_by_role("link", name="Player").tap()
+    page.locator("[data-standings] thead").get_by_role("link", name="Player").tap()
     expect(page).to_have_url(re.compile(r"sort=name"))
-    page.locator(".standings-table thead").get_by_role("link", name="Player").tap()
+    page.locator("[data-standings] thead").get_by_role("link", name="Player").tap()
     expect(page).to_have_url(re.compile(r"sort=-name"))
     assert names_shown(page) == ["Emil", "Dora", "Carl", "Bert", "Anna"]
 
     # Filter: tables of four only (the sort stays).
-    page.locator("details.standings-filter summary").tap()
-    page.locator(".standings-filter label", has_text="4").tap()
+    page.locator("[data-filter] summary").tap()
+    page.get_by_role("search", name="Filter the standings").locator("label", has_text="4").tap()
     page.get_by_role("button", name="Show").tap()
     expect(page).to_have_url(re.compile(r"sort=-name.*seats=4"))
-    expect(page.locator(".standings-table tbody tr")).to_have_count(4)
+    expect(page.locator("[data-standings] tbody tr")).to_have_count(4)
     assert names_shown(page) == ["Dora", "Carl", "Bert", "Anna"]
-    expect(page.locator("details.standings-filter")).to_have_attribute("open", "")
+    expect(page.locator("[data-filter]")).to_have_attribute("open", "")
     # …and a date range that ends before the April sheet gives the same players.
     page.get_by_label("To").fill("2026-03-31")
     page.get_by_role("button", name="Show").tap()
     expect(page).to_have_url(re.compile(r"date_to=2026-03-31"))
-    expect(page.locator(".standings-table tbody tr")).to_have_count(4)
+    expect(page.locator("[data-standings] tbody tr")).to_have_count(4)
 
     # Export what is shown: filtered and sorted, every row.
     with page.expect_download() as download:
@@ -104,7 +104,7 @@ def test_sort_filter_and_export_from_the_standings_page(page, live_server, seaso
 
     # Clear: back to the whole season.
     page.get_by_role("link", name="Clear").tap()
-    expect(page.locator(".standings-table tbody tr")).to_have_count(5)
+    expect(page.locator("[data-standings] tbody tr")).to_have_count(5)
 
 
 def test_season_links_lead_from_all_seasons_to_one(page, live_server, season):
@@ -120,6 +120,6 @@ def test_season_links_lead_from_all_seasons_to_one(page, live_server, season):
     expect(page.get_by_role("heading", level=1)).to_contain_text("2026")
     expect(links.get_by_role("link", name="2026")).to_have_attribute("aria-current", "page")
     # The season's own page has no season filter.
-    page.locator("details.standings-filter summary").tap()
+    page.locator("[data-filter] summary").tap()
     expect(page.get_by_label("From")).to_be_visible()
     expect(page.locator("select[name=season]")).to_have_count(0)

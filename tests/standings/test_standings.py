@@ -298,7 +298,7 @@ def test_a_wrong_filter_value_is_shown_and_ignored(client, season, make_sheet):
     assert len(page_rows(response)) == 4
     html = response.content.decode()
     assert 'class="error-summary"' in html
-    assert '<details class="disclosure standings-filter" open>' in html
+    assert '<details class="disclosure standings-filter" data-filter open>' in html
 
 
 # ---------------------------------------------------------------- exports
@@ -506,8 +506,8 @@ def test_members_page_adds_only_the_session_and_role(
     club.is_public = False
     club.save()
     client.force_login(scorer)
-    # session, user, club, membership, seasons, rows, pools
-    with django_assert_num_queries(7):
+    # session, user, club with the membership, seasons, rows, pools
+    with django_assert_num_queries(6):
         assert client.get(season_url(season)).status_code == 200
 
 
