@@ -73,9 +73,9 @@ def test_a_tournament_from_set_up_to_printed_cards(page, live_server, log_in, cl
 
     # round 1: start, one deal tapped in at a table of four, corrected, the rest entered
     page.goto(f"{t_url}/rounds/1/")
-    expect(page.locator(".round-table")).to_have_count(4)
+    expect(page.locator("[data-round-tables] [data-table]")).to_have_count(4)
     page.get_by_role("button", name="Start the round").tap()
-    expect(page.locator(".round-table.state-empty")).to_have_count(4)
+    expect(page.locator('[data-table][data-state="empty"]')).to_have_count(4)
     rnd = tournament.round_set.get(number=1)
     table = next(t for t in rnd.tables.select_related("sheet") if len(t.seats) == 4)
     seated = [s.player.name for s in table.sheet.seats.select_related("player")]
@@ -96,7 +96,7 @@ def test_a_tournament_from_set_up_to_printed_cards(page, live_server, log_in, cl
     assert table.sheet.hands.get().revisions.count() == 2
     play_rest(tournament, 1)
     page.goto(f"{t_url}/rounds/1/")
-    expect(page.locator(".round-table.state-complete")).to_have_count(4)
+    expect(page.locator('[data-table][data-state="complete"]')).to_have_count(4)
     page.get_by_role("button", name="Close the round").tap()
     expect(page.locator("[data-messages]")).to_contain_text("Round 1 is closed.")
 
@@ -118,12 +118,13 @@ def test_a_tournament_from_set_up_to_printed_cards(page, live_server, log_in, cl
     page.get_by_role("button", name="Enter the guest").tap()
     expect(page.locator("[data-messages]")).to_contain_text("18. Late Comer")
     page.goto(f"{t_url}/rounds/3/")
-    expect(page.locator("h2 .badge")).to_have_text("not drawn")
+    heading = page.get_by_role("heading", level=2, name="Round 3")
+    expect(heading.get_by_text("not drawn", exact=True)).to_be_visible()
     page.get_by_role("button", name="Draw this round").tap()
     expect(page.locator("[data-messages]")).to_contain_text("Round 3 is drawn.")
-    expect(page.locator(".round-table")).to_have_count(4)
-    expect(page.locator(".round-tables")).not_to_contain_text("Member 05")
-    expect(page.locator(".round-tables")).to_contain_text("Late Comer")
+    expect(page.locator("[data-round-tables] [data-table]")).to_have_count(4)
+    expect(page.locator("[data-round-tables]")).not_to_contain_text("Member 05")
+    expect(page.locator("[data-round-tables]")).to_contain_text("Late Comer")
     page.get_by_role("button", name="Start the round").tap()
     expect(page.locator("[data-messages]")).to_contain_text("Round 3 has started")
     play_rest(tournament, 3)
@@ -133,7 +134,7 @@ def test_a_tournament_from_set_up_to_printed_cards(page, live_server, log_in, cl
     # the ranking, against sums computed from the sheets
     page.get_by_role("link", name="Ranking").first.tap()
     sums = totals_from_sheets(tournament)
-    rows = page.locator(".ranking-table tbody tr")
+    rows = page.get_by_role("table").locator("tbody tr")
     expect(rows).to_have_count(18)
     totals = []
     for i in range(18):
@@ -159,8 +160,8 @@ def test_a_tournament_from_set_up_to_printed_cards(page, live_server, log_in, cl
     # the printed table cards of round 3: A4, one page a table
     page.goto(f"{t_url}/rounds/3/table-cards/")
     page.emulate_media(media="print")
-    expect(page.locator(".topbar")).to_be_hidden()
-    cards = page.locator(".table-card")
+    expect(page.get_by_role("banner", include_hidden=True)).to_be_hidden()
+    cards = page.get_by_role("region", name=re.compile(r"^Table \d+ · Round 3$"))
     expect(cards).to_have_count(4)
     expect(cards.first).to_contain_text("Table 1 · Round 3")
     expect(cards.first).to_contain_text("Bilan (sums to zero)")

@@ -82,10 +82,11 @@ def test_a_round_entered_from_the_tables(new_context, live_server, log_in, day):
     assert first_phone.evaluate("document.documentElement.scrollWidth") <= 390
     hand_in(first_phone, "Anna")
     # the phone that handed it in cannot confirm it
-    expect(first_phone.locator(".check-form")).to_have_count(0)
+    second_entry = {"name": "Second entry", "include_hidden": True}
+    expect(first_phone.get_by_role("region", **second_entry)).to_have_count(0)
     second_phone.goto(link)
-    expect(second_phone.locator(".check-form")).to_be_visible()
-    expect(second_phone.locator(".table-deals")).to_have_count(0)  # blind: no scores shown
+    expect(second_phone.get_by_role("region", **second_entry)).to_be_visible()
+    expect(second_phone.locator("[data-deals]")).to_have_count(0)  # blind: no scores shown
     fill_check(second_phone, totals(one), "Bert")
     second_phone.get_by_role("button", name="Confirm the result").tap()
     expect(second_phone.locator("[data-messages]")).to_contain_text("the sheet is confirmed")
@@ -101,26 +102,27 @@ def test_a_round_entered_from_the_tables(new_context, live_server, log_in, day):
     fill_check(second_phone, wrong, "Dora")
     second_phone.get_by_role("button", name="Confirm the result").tap()
     expect(second_phone.locator("[data-messages]")).to_contain_text("The two entries differ")
-    expect(second_phone.locator(".diff-row")).to_have_count(2)
+    expect(second_phone.locator('[data-differs="1"]')).to_have_count(2)
 
     organiser_page = new_context().new_page()
     log_in(organiser_page, organiser)
     round_url = f"{base}/clubs/{t.club.slug}/tournaments/{t.pk}/rounds/1/"
     organiser_page.goto(round_url)
-    expect(organiser_page.locator('.round-table[data-table="1"] [data-status]')).to_have_text(
-        "confirmed"
-    )
-    card = organiser_page.locator('.round-table[data-table="2"]')
+    cards = organiser_page.locator("[data-round-tables]")
+    expect(cards.locator('[data-table="1"] [data-status]')).to_have_text("confirmed")
+    card = cards.locator('[data-table="2"]')
     expect(card.locator("[data-status]")).to_have_text("in dispute")
-    expect(card.locator(".next-action")).to_contain_text("Resolve the differences")
+    expect(card.locator("[data-next-action]")).to_contain_text("Resolve the differences")
     card.get_by_role("link", name="Check, confirm, link").tap()
-    expect(organiser_page.locator(".diff-players .diff-row")).to_have_count(2)
+    differing = organiser_page.locator('[data-differences="players"] [data-differs="1"]')
+    expect(differing).to_have_count(2)
     organiser_page.get_by_role("button", name="Confirm the sheet (paper checked)").tap()
     expect(organiser_page.locator("[data-messages]")).to_contain_text("The sheet is confirmed.")
 
     # the ranking is provisional while table 3 is not confirmed
     organiser_page.goto(f"{base}/clubs/{t.club.slug}/tournaments/{t.pk}/ranking/")
-    expect(organiser_page.locator(".ranking-provisional")).to_contain_text("R1 T3")
+    provisional = organiser_page.get_by_text("Provisional: these tables' sheets are not confirmed")
+    expect(provisional).to_contain_text("R1 T3")
 
     # table 3: two second entries sent at the same instant: one confirmed version
     sheets.record_hand(three.sheet, deal(seated(three), 0))
@@ -162,14 +164,14 @@ def test_the_room_screen_refreshes_itself(new_context, live_server, day):
     page = new_context(viewport={"width": 1280, "height": 720}).new_page()
     page.clock.install()
     page.goto(f"{live_server.url}/clubs/{t.club.slug}/tournaments/{t.pk}/screen/")
-    expect(page.locator(".screen-tables li")).to_have_count(3)
+    expect(page.locator("[data-playing] li")).to_have_count(3)
     sheets.record_hand(one.sheet, deal(seated(one), 0))
     services.confirm_table(one)
     page.clock.run_for(11_000)
-    expect(page.locator(".screen-tables li")).to_have_count(2)
+    expect(page.locator("[data-playing] li")).to_have_count(2)
     # find my table, by name
     phone = new_context().new_page()
     phone.goto(f"{live_server.url}/clubs/{t.club.slug}/tournaments/{t.pk}/find/")
     phone.get_by_label("Your number or your name").fill("player 05")
     phone.get_by_role("button", name="Find").tap()
-    expect(phone.locator(".find-where")).to_contain_text("Table")
+    expect(phone.get_by_text(re.compile(r"^Table \d+, seat \w+$"))).to_be_visible()
