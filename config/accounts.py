@@ -12,6 +12,7 @@
 Every refusal is the translated 429 page (``core.throttle.limited``).
 """
 
+from django.conf import settings
 from django.contrib.auth import forms as auth_forms
 from django.contrib.auth import get_user_model
 from django.contrib.auth import views as auth_views
@@ -42,6 +43,11 @@ class LoginForm(auth_forms.AuthenticationForm):
 
 class LoginView(auth_views.LoginView):
     form_class = LoginForm
+
+    def get_context_data(self, **kwargs):
+        # the way in for a visitor without a login, when the operator allows sign-up
+        signup_open = settings.ALLOW_SIGNUP and not self.request.user.is_authenticated
+        return super().get_context_data(**kwargs, signup_open=signup_open)
 
     def post(self, request, *args, **kwargs):
         if LOGIN_ADDRESS.exceeded(client_address(request)):

@@ -139,3 +139,22 @@ def test_collectstatic_in_production(tmp_path):
     assert result.stdout.startswith("/static/css/app.") and result.stdout.strip() != (
         "/static/css/app.css"
     )
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("allowed", [True, False])
+def test_the_login_page_links_to_sign_up_only_when_it_is_allowed(client, settings, allowed):
+    settings.ALLOW_SIGNUP = allowed
+    html = client.get(reverse("login")).content.decode()
+    link = f'<a href="{reverse("signup")}">Create an account</a>'
+    assert (link in html) is allowed
+    # the page it leads to is there exactly when the link is
+    assert client.get(reverse("signup")).status_code == (200 if allowed else 404)
+
+
+@pytest.mark.django_db
+def test_a_logged_in_user_is_not_offered_a_sign_up(client, settings):
+    settings.ALLOW_SIGNUP = True
+    client.force_login(get_user_model().objects.create_user("anna", password="x-long-pass-7"))
+    html = client.get(reverse("login") + "?next=/admin/").content.decode()
+    assert reverse("signup") not in html
