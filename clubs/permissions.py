@@ -9,6 +9,7 @@ from functools import wraps
 
 from django.contrib.auth.views import redirect_to_login
 from django.core.exceptions import PermissionDenied
+from django.db.models import OuterRef, Subquery
 from django.http import Http404
 
 from clubs.models import Club, Membership, Role
@@ -43,6 +44,21 @@ def can(user, club, level: str) -> bool:
     return role_of(user, club) in LEVELS[level]
 
 
+def _club_with_role(slug, user):
+    """The club by its slug, with the user's role in it read in the same query (a
+    subquery) and kept where ``role_of`` looks first."""
+    clubs = Club.objects.filter(slug=slug)
+    if not user.is_authenticated:
+        return clubs.first()
+    role = Membership.objects.filter(club=OuterRef("pk"), user=user).values("role")[:1]
+    club = clubs.annotate(user_role=Subquery(role)).first()
+    if club is not None:
+        if getattr(user, "_club_roles", None) is None:
+            user._club_roles = {}
+        user._club_roles[club.pk] = club.user_role
+    return club
+
+
 def club_view(level: str):
     """Decorate a view taking ``slug``: sets ``request.club`` and checks ``level``.
 
@@ -56,7 +72,7 @@ def club_view(level: str):
     def decorator(view):
         @wraps(view)
         def wrapped(request, slug, *args, **kwargs):
-            club = Club.objects.filter(slug=slug).first()
+            club = _club_with_role(slug, request.user)
             if club is None:
                 # Answered as a members-only club is: an unknown slug and a
                 # private club look alike (anonymous writes: the login page).

@@ -648,8 +648,9 @@ SEASON_QUERIES = 9
 #: stamp, and on a season's page the page of the per-hand table.
 PLAYER_CACHED = {"season": 6, "all": 5}
 SEASON_CACHED = 4
-#: a logged-in member adds the session, the user and the membership (role_of).
-LOGGED_IN = 3
+#: a logged-in member adds the session and the user (the membership comes with the
+#: club: ``clubs.permissions``).
+LOGGED_IN = 2
 
 
 def more_hands(make_sheet, scorer):
