@@ -9,9 +9,9 @@ A second post with the same key — a double tap, a retry after a lost answer,
 two posts at the same instant — creates nothing: ``once`` raises ``Repeated``,
 and the view decorated with ``@idempotent`` answers with a redirect to the first
 result. When two posts race, the second one's insert of the key waits for the
-first one's transaction and then fails on the unique constraint: it answers
-with the first one's result. If the first one was refused (rolled back), its key
-was never stored and the second one runs.
+first one's transaction and then finds the key taken (``INSERT … ON CONFLICT DO
+NOTHING``): it answers with the first one's result. If the first one was refused
+(rolled back), its key was never stored and the second one runs.
 
 In a view::
 
@@ -21,7 +21,7 @@ In a view::
         ...
         hand = once(request, lambda: services.record_hand(...), url=sheet_url)
 
-A post without a (well-formed) key runs as before, unguarded.
+A post without a (well-formed) key runs unguarded (in a transaction all the same).
 """
 
 import re
@@ -30,8 +30,9 @@ from functools import wraps
 
 from django.contrib import messages
 from django.core.exceptions import PermissionDenied
-from django.db import IntegrityError, transaction
+from django.db import connection, transaction
 from django.shortcuts import redirect
+from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from core.db import retry_on_conflict
@@ -68,32 +69,50 @@ def once(request, create, *, url):
     ``url``: the page of the result (a string, or a function of ``create()``'s
     result), where a repeated post is sent. Raises ``Repeated`` for a key already
     used; any error of ``create()`` goes up with nothing written (the key neither).
+    ``create()`` runs in the transaction of the key, opened here with or without a
+    key, so it may leave its savepoint out (``scoresheet.services.record_posted_hand``).
     Runs again on a deadlock (``core.db.retry_on_conflict``).
     """
     key = posted_key(request)
-    if key is None:
-        return create()
-    user = request.user if request.user.is_authenticated else None
+    user = request.user if key is not None and request.user.is_authenticated else None
 
     @retry_on_conflict
     def attempt():
         with transaction.atomic():
-            try:
-                with transaction.atomic():  # a savepoint: the transaction goes on after a clash
-                    row = IdempotencyKey.objects.create(key=key, user=user)
-            except IntegrityError:
-                # Already used; when it races, the insert above waited for the other
-                # transaction to commit, so its result is there to read now.
-                used = IdempotencyKey.objects.get(key=key)
-                if used.user_id != (user.pk if user else None):
-                    raise PermissionDenied from None
-                raise Repeated(used.result_url) from None
+            row_id = None if key is None else _claim(key, user)
             result = create()
-            row.result_url = url(result) if callable(url) else url
-            row.save(update_fields=["result_url"])
+            if row_id is not None:
+                result_url = url(result) if callable(url) else url
+                IdempotencyKey.objects.filter(pk=row_id).update(result_url=result_url)
             return result
 
     return attempt()
+
+
+def _claim(key, user) -> int:
+    """Store ``key`` (its row's id); raise ``Repeated`` if it is already stored.
+
+    One ``INSERT … ON CONFLICT DO NOTHING``: no savepoint to recover from a clash.
+    When two posts race, the second one's insert waits for the first one's
+    transaction: committed, the key is there to read now; rolled back, it is
+    inserted."""
+    quote = connection.ops.quote_name
+    created_at = IdempotencyKey._meta.get_field("created_at")
+    sql = (
+        f"INSERT INTO {quote(IdempotencyKey._meta.db_table)} "
+        f"({quote('key')}, {quote('user_id')}, {quote('created_at')}, {quote('result_url')}) "
+        f"VALUES (%s, %s, %s, '') ON CONFLICT ({quote('key')}) DO NOTHING RETURNING {quote('id')}"
+    )
+    now = created_at.get_db_prep_save(timezone.now(), connection)
+    with connection.cursor() as cursor:
+        cursor.execute(sql, [key, user.pk if user else None, now])
+        inserted = cursor.fetchone()
+    if inserted is not None:
+        return inserted[0]
+    used = IdempotencyKey.objects.get(key=key)
+    if used.user_id != (user.pk if user else None):
+        raise PermissionDenied
+    raise Repeated(used.result_url)
 
 
 def idempotent(view):
