@@ -148,7 +148,7 @@ def players(request, slug, tournament_id):
     tournament = _tournament(request, tournament_id)
     club = request.club
     entered = tournament.entries.values("player_id")
-    candidates = club.players.exclude(pk__in=entered).order_by("name")
+    candidates = club.players.exclude(pk__in=entered).order_by("sort_key", "name")
     post = request.POST if request.method == "POST" else None
     action = post.get("action") if post else None
     members_form = MembersForm(post if action == "members" else None, players=candidates)

@@ -2,11 +2,12 @@
 exports, the printed material; query counts pinned; club pages leave tournaments out."""
 
 import datetime
+import re
 
 import pytest
 from django.urls import reverse
 
-from clubs.models import Season
+from clubs.models import Player, Season
 from scoresheet import services as sheets
 from tournaments import services
 from tournaments.models import Tournament
@@ -186,3 +187,16 @@ def test_anonymous_reads_a_public_tournament_but_cannot_draw(client, played):
     assert client.get(url("ranking", played)).status_code == 200
     response = client.post(url("round_draw", played, 3))
     assert response.status_code == 302 and "/accounts/login/" in response["Location"]
+
+
+def test_the_players_to_add_sort_like_the_rest_of_the_club(client, club, manager, make_tournament):
+    """Accents and case do not count: Élodie among the E, anna before Bert."""
+    t = make_tournament(players=20)  # every member entered: only the players below are left
+    for name in ("Zoë", "Bert", "Élodie", "anna", "Émile", "eve"):
+        Player.objects.create(club=club, name=name)
+    client.force_login(manager)
+    response = client.get(url("players", t))
+    offered = [str(p) for p in response.context["members_form"].fields["players"].queryset]
+    assert offered == ["anna", "Bert", "Élodie", "Émile", "eve", "Zoë"]
+    boxes = re.findall(r'name="players" value="\d+"[^>]*>\s*([^<]+?)\s*</label>', response.text)
+    assert boxes == offered  # the page lists them in that order
