@@ -89,7 +89,9 @@ class SavoyardHandForm(PreviewErrorsMixin, forms.Form):
         if "initial" not in kwargs:
             if hand is not None:
                 kwargs["initial"] = self.initial_from_data(services.hand_data(hand, self.table))
-            else:
+            elif (args[0] if args else kwargs.get("data")) is None:
+                # a new, empty form; a posted one shows what was posted, so the
+                # suggested dealer (a query) is not read for it
                 kwargs["initial"] = self.default_initial()
         super().__init__(*args, **kwargs)
         self._build_fields()

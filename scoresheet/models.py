@@ -62,6 +62,10 @@ class Sheet(models.Model):
     # sheet list sorts by them without counting rows): seats, and live hands.
     seat_count = models.PositiveSmallIntegerField(_("seats"), default=0)
     hand_count = models.PositiveIntegerField(_("hands"), default=0)
+    # The highest hand number given on the sheet, deleted hands included: a new hand
+    # takes the next one, counted with ``hand_count`` in the UPDATE that locks the
+    # sheet for it (``scoresheet.services.record_hand``).
+    last_number = models.PositiveIntegerField(default=0, editable=False)
 
     objects = SheetQuerySet.as_manager()
 

@@ -12,7 +12,7 @@ A write that meets a deadlock or a serialization failure is run again
 (``core.db.retry_on_conflict``), so the scorer never sees it.
 """
 
-from django.db import transaction
+from django.db import connection, transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy as _lazy
@@ -29,7 +29,7 @@ from scoresheet.models import Hand, HandRevision, ScoreRow, Seat, Sheet
 from scoresheet.scoring import HandResult, ScoringError, score_hand
 from scoresheet.scoring.engine import halves_to_decimal
 from scoresheet.scoring.jsonformat import number, parse_hand, parse_rules
-from scoresheet.totals import refresh_sheet_totals
+from scoresheet.totals import add_hand_to_totals, refresh_sheet_totals
 
 
 class LedgerError(ServiceError):
@@ -158,14 +158,33 @@ def preview_hand(
 def record_hand(sheet: Sheet, data: dict, *, user=None) -> Hand:
     """Append a hand to the sheet, with its score rows and history."""
     with transaction.atomic():
-        sheet = _lock(sheet)
+        sheet = _lock_for_new_hand(sheet.pk)
+        _check_open(sheet)
+        return _record(sheet, Table.of(sheet), data, user)
+
+
+@retry_on_conflict
+def record_posted_hand(club, sheet_id, read, *, user=None) -> Hand:
+    """Append a hand to the club's sheet ``sheet_id`` from a post: the hand form's way.
+
+    Locks the sheet first (``Sheet.DoesNotExist`` for a sheet of another club or a
+    deleted one), then ``read(sheet, table)`` makes the hand's data of the post (the
+    form, validated against the sheet and seating as they are under the lock; it
+    raises to refuse), then records the hand as ``record_hand`` does: the sheet and
+    its seats are read once, for the form and the write.
+
+    It runs in the caller's open transaction without a savepoint of its own (two
+    queries fewer): whatever it raises must roll that whole transaction back, as
+    ``core.idempotency.once`` does. Alone, it opens its own transaction.
+    """
+    with transaction.atomic(savepoint=False):
+        sheet = _lock_for_new_hand(sheet_id, club=club)
+        if sheet.deleted_at is not None:
+            raise Sheet.DoesNotExist
         table = Table.of(sheet)
-        pools = _pools_before(sheet, None) if sheet.ruleset.has_pools else ()
-        engine_hand, result = _score(sheet, table, data, pools)
-        last = sheet.hands.order_by("-number").values_list("number", flat=True).first()
-        hand = Hand(sheet=sheet, number=(last or 0) + 1, entered_by=user)
-        _store(sheet, table, hand, engine_hand, result, HandRevision.Action.CREATED, user)
-    return hand
+        data = read(sheet, table)
+        _check_open(sheet)
+        return _record(sheet, table, data, user)
 
 
 @retry_on_conflict
@@ -260,11 +279,69 @@ def _lock(sheet: Sheet) -> Sheet:
     """Serialise writes to one sheet (hand numbers, mouches pools); refuse a closed or a
     deleted one (``sheet_closed``, ``sheet_deleted``)."""
     sheet = Sheet.objects.select_for_update().get(pk=sheet.pk)
+    _check_open(sheet)
+    return sheet
+
+
+def _check_open(sheet: Sheet) -> None:
     if sheet.deleted_at is not None:
         raise LedgerError("sheet_deleted", _("This sheet is deleted: restore it first."))
     if sheet.closed_at is not None:
         raise LedgerError("sheet_closed", str(SHEET_CLOSED_MESSAGE))
-    return sheet
+
+
+def _lock_for_new_hand(sheet_id, *, club=None) -> Sheet:
+    """Lock a sheet for a new hand, and count the hand: one ``UPDATE … SET hand_count =
+    hand_count + 1, last_number = last_number + 1 … RETURNING`` takes the sheet's lock
+    (as ``select_for_update`` does), numbers the hand (``last_number``: every hand
+    numbered on the sheet, deleted ones too) and reads the sheet as the lock leaves
+    it. A refusal after it rolls the count back with the rest of the transaction.
+    ``Sheet.DoesNotExist`` for an unknown sheet (or one of another club than ``club``).
+    """
+    quote = connection.ops.quote_name
+    params = [sheet_id]
+    where = f"{quote('id')} = %s"
+    if club is not None:
+        where += f" AND {quote('club_id')} = %s"
+        params.append(club.pk)
+    columns = ", ".join(quote(f.column) for f in Sheet._meta.concrete_fields)
+    sql = (
+        f"UPDATE {quote(Sheet._meta.db_table)} SET "
+        f"{quote('hand_count')} = {quote('hand_count')} + 1, "
+        f"{quote('last_number')} = {quote('last_number')} + 1 "
+        f"WHERE {where} RETURNING {columns}"
+    )
+    found = list(Sheet.objects.raw(sql, params))
+    if not found:
+        raise Sheet.DoesNotExist
+    return found[0]
+
+
+def _record(sheet: Sheet, table: Table, data: dict, user) -> Hand:
+    """Score and write a new hand at the end of ``sheet`` (locked and counted by
+    ``_lock_for_new_hand``): its score rows and history, and its counts added to the
+    totals (``add_hand_to_totals``). A new hand is the sheet's last one: no later
+    hand to re-score under mouches."""
+    pools = _pools_before(sheet, None) if sheet.ruleset.has_pools else ()
+    engine_hand, result = _score(sheet, table, data, pools)
+    hand = Hand(sheet=sheet, number=_new_number(sheet), entered_by=user)
+    action = HandRevision.Action.CREATED
+    rows, _revision = _write(sheet, table, hand, engine_hand, result, action, user)
+    add_hand_to_totals(rows)
+    return hand
+
+
+def _new_number(sheet: Sheet) -> int:
+    """The new hand's number, counted by ``_lock_for_new_hand``.
+
+    A sheet whose hands were written without ``last_number`` (a bulk load, a backup
+    made before it) numbers fewer hands than it has live ones: its highest number is
+    read then, and stored."""
+    if sheet.last_number < sheet.hand_count:
+        last = sheet.hands.order_by("-number").values_list("number", flat=True).first()
+        sheet.last_number = (last or 0) + 1
+        Sheet.objects.filter(pk=sheet.pk).update(last_number=sheet.last_number)
+    return sheet.last_number
 
 
 def _lock_hand(hand: Hand, *, deleted: bool, refusal: str):
@@ -277,12 +354,22 @@ def _lock_hand(hand: Hand, *, deleted: bool, refusal: str):
 
 
 def _store(sheet, table, hand, engine_hand, result, action, user, before=None):
-    """Write a scored hand, its ledger rows and its history entry, in the open
-    transaction; then keep the later hands (mouches pools) and totals in step."""
+    """Write a scored hand (corrected or restored), its ledger rows and its history
+    entry, in the open transaction; then keep the later hands (mouches pools) and
+    totals in step (``refresh_sheet_totals``: the hand's old rows may be gone)."""
+    _rows, revision = _write(sheet, table, hand, engine_hand, result, action, user, before)
+    if result.pools is not None:
+        _rescore_after(sheet, table, hand, result.pools, revision)
+    refresh_sheet_totals(sheet)
+
+
+def _write(sheet, table, hand, engine_hand, result, action, user, before=None):
+    """Write a scored hand, its ledger rows and its history entry; return the rows
+    and the entry."""
     _check_fits(result)
     handmap.apply(hand, engine_hand, result, table)
     hand.save()
-    ScoreRow.objects.bulk_create(handmap.score_rows(hand, sheet, table, result))
+    rows = ScoreRow.objects.bulk_create(handmap.score_rows(hand, sheet, table, result))
     revision = HandRevision.objects.create(
         hand=hand,
         action=action,
@@ -290,9 +377,7 @@ def _store(sheet, table, hand, engine_hand, result, action, user, before=None):
         before=before,
         after=handmap.snapshot(engine_hand, result),
     )
-    if result.pools is not None:
-        _rescore_after(sheet, table, hand, result.pools, revision)
-    refresh_sheet_totals(sheet)
+    return rows, revision
 
 
 #: The largest amounts the ledger's columns hold: a score (ScoreRow.score, in half

@@ -16,6 +16,10 @@ are kept in step instead, in the transaction of every hand write:
                 seat the same players lock them in one order and never deadlock
                 (the hand services also run again on a deadlock: ``core.db``).
 
+A new hand only adds: ``add_hand_to_totals`` adds its rows to both tables with
+one upsert each (the record path), where corrections, deletions and restores
+rewrite the sheet's rows (``refresh_sheet_totals``).
+
 ``rebuild_season_totals`` rewrites both tables of a season from the ledger in
 SQL (bulk loads, repair). ``standings.queries`` reads them.
 """
@@ -110,6 +114,69 @@ def refresh_sheet_totals(sheet) -> None:
         SeasonTotal.objects.filter(season_id__in=seasons, player_id__in=players, seated=0).delete()
 
 
+def add_hand_to_totals(rows) -> None:
+    """Add one new hand's score rows (one per seated player of its sheet) to the totals.
+
+    The record path (``services.record_hand``), with the sheet locked: a new hand only
+    adds, so instead of ``refresh_sheet_totals``' read, aggregate, delete and insert
+    it adds each seated player's counts to their SheetTotal with one ``INSERT … ON
+    CONFLICT DO UPDATE SET x = x + excluded.x … RETURNING`` (the sheet's first hand
+    inserts the rows) and to their SeasonTotal with another, in (player) and (season,
+    player) order like every writer. The counts are ``_sheet_rows``': a row is a hand
+    seated, a role other than "out" a hand played, and the season counts the sheet
+    for a player (``sheets``) from the hand that makes their SheetTotal's ``hands``
+    leave 0. Nothing goes to 0, so no SeasonTotal row is deleted. (The record path
+    counts the hand in ``Sheet.hand_count`` itself.)
+    """
+    rows = sorted(rows, key=lambda row: row.player_id)
+    if not rows:
+        return
+    added = {
+        row.player_id: {
+            "seated": 1,
+            "hands": int(row.role != Role.SITS_OUT),
+            "taken": int(row.role == Role.TAKER),
+            "made": int(row.role == Role.TAKER and bool(row.made)),
+            "score": Decimal(row.score),
+        }
+        for row in rows
+    }
+    quote = connection.ops.quote_name
+    table = quote(SheetTotal._meta.db_table)
+    columns = ["sheet_id", "player_id", "season_id", "date", "seats", *COUNTERS]
+    params = []
+    for row in rows:
+        counts = added[row.player_id]
+        params += [row.sheet_id, row.player_id, row.season_id, row.date, row.seats]
+        params += [counts[counter] for counter in COUNTERS]
+    values = ", ".join(["(" + ", ".join(["%s"] * len(columns)) + ")"] * len(rows))
+    updates = ", ".join(f"{quote(c)} = {table}.{quote(c)} + excluded.{quote(c)}" for c in COUNTERS)
+    sql = (
+        f"INSERT INTO {table} ({', '.join(quote(c) for c in columns)}) VALUES {values} "
+        f"ON CONFLICT ({quote('sheet_id')}, {quote('player_id')}) DO UPDATE SET {updates} "
+        f"RETURNING {quote('player_id')}, {quote('hands')}"
+    )
+    with connection.cursor() as cursor:
+        cursor.execute(sql, params)
+        hands_now = dict(cursor.fetchall())
+    now = time.time_ns() // 1000
+    changes = {}
+    for row in rows:
+        counts = added[row.player_id]
+        # the sheet counts for the player from their first hand played on it
+        first_played = counts["hands"] == 1 and hands_now[row.player_id] == 1
+        changes[(row.season_id, row.player_id)] = [
+            counts["seated"],
+            int(first_played),
+            counts["hands"],
+            counts["taken"],
+            counts["made"],
+            counts["score"],
+            now,
+        ]
+    _add_to_season_totals(dict(sorted(changes.items())))
+
+
 def _add_to_season_totals(changes) -> None:
     """``INSERT … ON CONFLICT DO UPDATE SET x = table.x + excluded.x`` (PostgreSQL, SQLite).
 
@@ -184,10 +251,12 @@ def rebuild_sql(*, where_season: bool) -> list[str]:
                    SUM(hands), SUM(taken), SUM(made), SUM(score), {time.time_ns() // 1000}
             FROM {sheet_totals} {where}
             GROUP BY season_id, player_id""",
-        # the sheets' stored counts (Sheet.seat_count, hand_count)
+        # the sheets' stored counts (Sheet.seat_count, hand_count) and last hand number
         f"""UPDATE {sheets} SET
                 seat_count = (SELECT COUNT(*) FROM {seats} s WHERE s.sheet_id = {sheets}.id),
                 hand_count = (SELECT COUNT(*) FROM {hands} h
-                              WHERE h.sheet_id = {sheets}.id AND NOT h.is_deleted)
+                              WHERE h.sheet_id = {sheets}.id AND NOT h.is_deleted),
+                last_number = COALESCE((SELECT MAX(h.number) FROM {hands} h
+                                        WHERE h.sheet_id = {sheets}.id), 0)
             {where}""",
     ]

@@ -8,7 +8,7 @@ import re
 from decimal import Decimal
 
 from django.contrib import messages
-from django.http import JsonResponse
+from django.http import Http404, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.template.loader import render_to_string
 from django.urls import reverse
@@ -28,7 +28,7 @@ from scoresheet.forms_savoyard import SavoyardHandForm, describe_savoyard
 from scoresheet.models import Contract, Hand, Role, Sheet
 from scoresheet.scoring import ScoringError, score_hand
 from scoresheet.scoring.jsonformat import number, parse_hand
-from scoresheet.views.sheets import UNDO_SESSION_KEY
+from scoresheet.views.sheets import offer_undo
 from scoresheet.vocabulary import POIGNEE_LABELS, SIDE_LABELS, Chelem, chelem_code
 
 
@@ -113,31 +113,62 @@ def _save_requested(request) -> bool:
 @club_view("score")
 @idempotent
 def hand_create(request, slug, sheet_id):
+    if request.method == "POST" and _save_requested(request):
+        return _save_hand(request, sheet_id)
     sheet = _sheet(request, sheet_id)
     table = services.Table.of(sheet)
-    if request.method == "POST":
+    if request.method == "POST":  # a post without "save": the form with its preview
         form = _form_class(sheet)(request.POST, sheet=sheet, table=table)
-        if form.is_valid() and _save_requested(request):
-            sheet_url = reverse("scoresheet:sheet", args=[request.club.slug, sheet.pk])
-            try:
-                hand = once(
-                    request,
-                    lambda: services.record_hand(sheet, form.hand_data, user=request.user),
-                    url=lambda hand: f"{sheet_url}#hand-{hand.number}",
-                )
-            except services.LedgerError as error:
-                form.add_ledger_error(error)
-            else:
-                # the sheet opens at the new line, and offers to undo it (sheets.sheet_detail)
-                request.session[UNDO_SESSION_KEY] = {"sheet": sheet.pk, "number": hand.number}
-                target = f"{sheet_url}#hand-{hand.number}"
-                if request.headers.get("X-Requested-With") == "fetch":
-                    # hand_form.js saved it (a retry after the network came back)
-                    return JsonResponse({"saved": hand.number, "url": target})
-                return redirect(target)
     else:
         form = _form_class(sheet)(sheet=sheet, table=table)
     return _form_page(request, sheet, form)
+
+
+class _FormRefused(Exception):
+    """The posted hand form has errors: nothing is written, the page shows them."""
+
+
+def _save_hand(request, sheet_id):
+    """Save the posted hand, or show the form with what refused it.
+
+    One transaction with the form's idempotency key (``once``): the sheet is locked
+    and read with its seats, the form is validated against them, and the hand is
+    recorded (``services.record_posted_hand``); a refusal rolls it all back.
+    """
+    posted = {}
+
+    def read(sheet, table):
+        form = posted["form"] = _form_class(sheet)(request.POST, sheet=sheet, table=table)
+        if not form.is_valid():
+            raise _FormRefused
+        return form.hand_data
+
+    sheet_url = reverse("scoresheet:sheet", args=[request.club.slug, sheet_id])
+    try:
+        hand = once(
+            request,
+            lambda: services.record_posted_hand(request.club, sheet_id, read, user=request.user),
+            url=lambda hand: f"{sheet_url}#hand-{hand.number}",
+        )
+    except Sheet.DoesNotExist:
+        raise Http404 from None
+    except _FormRefused:
+        form = posted["form"]
+    except services.LedgerError as error:
+        if "form" not in posted:
+            raise
+        form = posted["form"]
+        form.add_ledger_error(error)
+    else:
+        target = f"{sheet_url}#hand-{hand.number}"
+        if request.headers.get("X-Requested-With") == "fetch":
+            # hand_form.js saved it (a retry after the network came back)
+            response = JsonResponse({"saved": hand.number, "url": target})
+        else:
+            response = redirect(target)
+        # the sheet opens at the new line, and offers to undo it (sheets.sheet_detail)
+        return offer_undo(response, request, sheet_id, hand.number)
+    return _form_page(request, form.sheet, form)
 
 
 @club_view("score")

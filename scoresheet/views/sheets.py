@@ -9,6 +9,7 @@ import json
 from dataclasses import dataclass, field
 from decimal import Decimal
 
+from django.conf import settings
 from django.contrib import messages
 from django.db import transaction
 from django.http import HttpResponse
@@ -269,20 +270,46 @@ def _sheet_context(request, sheet):
     }
 
 
-#: The session key under which ``hand_create`` leaves the number of the hand just saved:
-#: the sheet page then offers to undo it, once.
-UNDO_SESSION_KEY = "undo_hand"
+#: The cookie in which ``hand_create`` leaves the number of the hand just saved: the
+#: sheet page then offers to undo it, once. A signed cookie on the sheet's path, not
+#: the session: saving a hand writes no session row.
+UNDO_COOKIE = "undo_hand"
+#: Seconds the offer waits for the sheet page (the redirect right after the save).
+UNDO_MAX_AGE = 600
+
+
+def offer_undo(response, request, sheet_id, number):
+    """Let the sheet page offer to undo hand ``number``, once (``_undo_offer``)."""
+    response.set_signed_cookie(
+        UNDO_COOKIE,
+        f"{request.user.pk}:{sheet_id}:{number}",
+        salt=UNDO_COOKIE,
+        max_age=UNDO_MAX_AGE,
+        path=reverse("scoresheet:sheet", args=[request.club.slug, sheet_id]),
+        secure=settings.SESSION_COOKIE_SECURE,
+        httponly=True,
+        samesite="Lax",
+    )
+    return response
 
 
 def _undo_offer(request, sheet):
-    """The hand just saved on this sheet, to offer its undo (read once from the session)."""
-    if not hasattr(request, "session") or UNDO_SESSION_KEY not in request.session:
+    """The hand this user just saved on this sheet, to offer its undo."""
+    value = request.get_signed_cookie(
+        UNDO_COOKIE, default="", salt=UNDO_COOKIE, max_age=UNDO_MAX_AGE
+    )
+    user_id, _sep, rest = value.partition(":")
+    sheet_id, _sep, number = rest.partition(":")
+    if user_id != str(request.user.pk) or sheet_id != str(sheet.pk) or not number.isdecimal():
         return None
-    offer = request.session.pop(UNDO_SESSION_KEY)
-    if not isinstance(offer, dict) or offer.get("sheet") != sheet.pk:
-        return None
-    number = offer.get("number")
-    return number if isinstance(number, int) else None
+    return int(number)
+
+
+def _undo_read(request, response):
+    """The offer is read once: the sheet page drops the cookie."""
+    if UNDO_COOKIE in request.COOKIES:
+        response.delete_cookie(UNDO_COOKIE, path=request.path, samesite="Lax")
+    return response
 
 
 @club_view("read")
@@ -299,7 +326,7 @@ def sheet_detail(request, slug, sheet_id):
     ):
         undo = None
     context.update(may_score=may_score, undo_number=undo)
-    return render(request, "scoresheet/sheet_detail.html", context)
+    return _undo_read(request, render(request, "scoresheet/sheet_detail.html", context))
 
 
 #: Empty lines on a blank feuille de marque: an evening's hands at a table.

@@ -218,19 +218,24 @@ def test_the_same_hand_posted_twice_in_a_row_is_stored_once(scorer_client, make_
 
 
 def test_a_refused_post_keeps_its_key_free(scorer_client, make_sheet):
-    """A post the service refuses stores nothing, the key neither: the corrected post runs,
-    and the form shown again carries the same key."""
+    """A post the service refuses (the sheet is closed) stores nothing, the key neither:
+    the form shown again carries the same key, and the same post runs once the sheet is
+    reopened."""
     sheet = make_sheet(4)
     url = reverse("scoresheet:hand_create", args=["rive", sheet.pk])
     key = new_key()
-    with mock.patch.object(
-        services, "record_hand", side_effect=services.LedgerError("x", "Refused.")
-    ):
-        page = scorer_client.post(url, _hand_post(key))
+    services.close_sheet(sheet)
+    page = scorer_client.post(url, _hand_post(key))
     assert page.status_code == 200 and f'value="{key}"' in page.content.decode()
+    assert "This sheet is closed" in page.content.decode()
     assert not IdempotencyKey.objects.filter(key=key).exists()
+    sheet.refresh_from_db()
+    assert (sheet.hand_count, sheet.last_number) == (0, 0)  # the count rolled back too
+    services.reopen_sheet(sheet)
     assert scorer_client.post(url, _hand_post(key)).status_code == 302
     assert sheet.hands.count() == 1
+    sheet.refresh_from_db()
+    assert (sheet.hand_count, sheet.last_number) == (1, 1)
 
 
 def test_a_key_is_not_anyone_elses(client, scorer, make_sheet, django_user_model, club):
@@ -307,7 +312,7 @@ def test_two_posts_of_one_hand_at_the_same_instant_store_one_hand():
     session_key = _logged_in_session(user)
     key = new_key()
     entered = threading.Barrier(2)
-    real_record = services.record_hand
+    real_record = services.record_posted_hand  # the hand form's way
 
     def slow_record(*args, **kwargs):
         hand = real_record(*args, **kwargs)
@@ -327,7 +332,7 @@ def test_two_posts_of_one_hand_at_the_same_instant_store_one_hand():
         finally:
             connections.close_all()
 
-    with mock.patch.object(services, "record_hand", side_effect=slow_record):
+    with mock.patch.object(services, "record_posted_hand", side_effect=slow_record):
         threads = [threading.Thread(target=post) for _ in range(2)]
         for thread in threads:
             thread.start()
