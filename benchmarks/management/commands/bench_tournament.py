@@ -3,23 +3,30 @@
     manage.py bench_tournament [--players 200] [--rounds 6] [--deals 5] [--requests 15]
     DATABASE_URL=postgres://… manage.py bench_tournament
 
-Everything happens in one transaction rolled back at the end: the configured
-database keeps nothing. A throwaway public club gets the players; the
-tournament is set up, drawn (the whole schedule in advance, timed) and played
-through ``tournaments.services`` and ``scoresheet.services`` (every hand
-recorded as a scorer would, with its score rows and totals: the load is timed
-too). Then the pages are requested through ``django.test.Client``, three
-warm-up requests each, then ``--requests`` rounds: the ranking, a round's page,
-the round's table cards and the route cards. Printed: median and best server
-time, and the number of queries.
+It works in a database of its own, made for the run and dropped afterwards
+(``<name>_bench_tournament`` beside the configured one on PostgreSQL, a
+temporary file on SQLite), so the configured database needs no migration and
+keeps nothing. A public club gets the players; the tournament is set up, drawn
+(the whole schedule in advance, timed) and played through
+``tournaments.services`` and ``scoresheet.services`` (every hand recorded as a
+scorer would, one transaction each, with its score rows and totals: the load is
+timed, per round too, so a cost growing with the tournament would show). Then
+the pages are requested through ``django.test.Client``, three warm-up requests
+each, then ``--requests`` rounds: the ranking, a round's page, the round's
+table cards, the route cards and the ranking's CSV. Printed: median and best
+server time, the number of queries and their time (as Django's debug cursor
+logs it, to the millisecond), and the machine's load average before and after
+(on a shared machine, read the figures beside it).
 """
 
 import datetime
+import os
 import statistics
+import tempfile
 import time
 
 from django.core.management.base import BaseCommand
-from django.db import connection, transaction
+from django.db import connection
 from django.test import Client, override_settings
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
@@ -28,10 +35,6 @@ from clubs.models import Club, Player
 from scoresheet import services as sheets
 from tournaments import services
 from tournaments.models import Tournament
-
-
-class Rollback(Exception):
-    pass
 
 
 def deal(names, i):
@@ -49,8 +52,12 @@ def deal(names, i):
     return data
 
 
+def load_average() -> str:
+    return " ".join(f"{x:.2f}" for x in os.getloadavg())
+
+
 class Command(BaseCommand):
-    help = "Time the tournament pages for a large tournament (rolled back at the end)."
+    help = "Time the tournament pages for a large tournament (own database, dropped afterwards)."
 
     def add_arguments(self, parser):
         parser.add_argument("--players", type=int, default=200)
@@ -60,12 +67,25 @@ class Command(BaseCommand):
 
     def handle(self, *args, **options):
         self.options = options
+        old_name = connection.settings_dict["NAME"]
+        test_settings = connection.settings_dict.setdefault("TEST", {})
+        saved_test_name = test_settings.get("NAME")
+        tmpdir = None
+        if connection.vendor == "sqlite":
+            tmpdir = tempfile.TemporaryDirectory(prefix="bench_tournament_")
+            test_settings["NAME"] = os.path.join(tmpdir.name, "bench.sqlite3")
+        else:
+            test_settings["NAME"] = f"{old_name}_bench_tournament"
+        connection.creation.create_test_db(
+            verbosity=0, autoclobber=True, serialize=False, keepdb=False
+        )
         try:
-            with transaction.atomic():
-                self.run()
-                raise Rollback
-        except Rollback:
-            pass
+            self.run()
+        finally:
+            connection.creation.destroy_test_db(old_name, verbosity=0, keepdb=False)
+            test_settings["NAME"] = saved_test_name
+            if tmpdir is not None:
+                tmpdir.cleanup()
 
     def say(self, text):
         self.stdout.write(text)
@@ -73,10 +93,9 @@ class Command(BaseCommand):
 
     def run(self):
         o = self.options
-        vendor = connection.vendor
         self.say(
-            f"{vendor}: {o['players']} players, {o['rounds']} rounds, "
-            f"{o['deals']} deals a table of 4"
+            f"{connection.vendor}: {o['players']} players, {o['rounds']} rounds, "
+            f"{o['deals']} deals a table of 4; load average {load_average()} (1, 5, 15 min)"
         )
         club = Club.objects.create(name="Bench club", slug="bench-tournament-club")
         players = Player.objects.bulk_create(
@@ -96,20 +115,43 @@ class Command(BaseCommand):
         started = time.perf_counter()
         services.draw_schedule(tournament)
         self.say(f"schedule drawn in {1000 * (time.perf_counter() - started):.0f} ms")
-
-        started = time.perf_counter()
-        hands = 0
-        for rnd in tournament.round_set.order_by("number"):
-            services.start_round(rnd)
-            for table in rnd.tables.select_related("sheet"):
-                names = [s.player.name for s in table.sheet.seats.select_related("player")]
-                for i in range(services.deals_for_table(tournament, len(names))):
-                    sheets.record_hand(table.sheet, deal(names, i))
-                    hands += 1
-            services.close_round(rnd)
-        elapsed = time.perf_counter() - started
-        self.say(f"{hands} hands recorded through the services in {elapsed:.1f} s")
+        self.load(tournament)
         self.bench_pages(club, Tournament.objects.get(pk=tournament.pk))
+        self.say(f"load average after: {load_average()}")
+
+    def load(self, tournament):
+        """Play every round through the services, as the tables would (DEBUG off: the
+        debug cursor would format every statement and time that too)."""
+        queries = 0
+
+        def count(execute, sql, params, many, context):
+            nonlocal queries
+            queries += 1
+            return execute(sql, params, many, context)
+
+        hands, per_round = 0, []
+        with override_settings(DEBUG=False), connection.execute_wrapper(count):
+            started = time.perf_counter()
+            for rnd in tournament.round_set.order_by("number"):
+                services.start_round(rnd)
+                round_started, round_hands, round_queries = time.perf_counter(), hands, queries
+                for table in rnd.tables.select_related("sheet"):
+                    seats = table.sheet.seats.select_related("player").order_by("position")
+                    names = [s.player.name for s in seats]
+                    for i in range(services.deals_for_table(tournament, len(names))):
+                        sheets.record_hand(table.sheet, deal(names, i))
+                        hands += 1
+                seconds = time.perf_counter() - round_started
+                n = hands - round_hands
+                per_round.append((rnd.number, n, seconds, queries - round_queries))
+                services.close_round(rnd)
+            elapsed = time.perf_counter() - started
+        self.say(f"{hands} hands recorded through the services in {elapsed:.1f} s")
+        for number, n, seconds, q in per_round:
+            self.say(
+                f"  round {number}: {n} hands, {1000 * seconds / n:.1f} ms and "
+                f"{q / n:.1f} queries a hand"
+            )
 
     def bench_pages(self, club, tournament):
         args = [club.slug, tournament.pk]
@@ -123,6 +165,7 @@ class Command(BaseCommand):
         }
         client = Client()
         times = {name: [] for name in pages}
+        sql = {name: [] for name in pages}
         queries = {}
         with override_settings(ALLOWED_HOSTS=["testserver", "localhost"]):
             for url in pages.values():
@@ -136,9 +179,12 @@ class Command(BaseCommand):
                         times[name].append(1000 * (time.perf_counter() - started))
                     assert response.status_code == 200, (url, response.status_code)
                     queries[name] = len(captured)
-        self.say(f"{'page':<18}{'median ms':>10}{'best ms':>10}{'queries':>9}")
+                    sql[name].append(1000 * sum(float(q["time"]) for q in captured))
+        self.say(
+            f"{'page':<18}{'median ms':>10}{'best ms':>10}{'queries':>9}{'SQL ms (median)':>17}"
+        )
         for name, values in times.items():
             self.say(
                 f"{name:<18}{statistics.median(values):>10.1f}{min(values):>10.1f}"
-                f"{queries[name]:>9}"
+                f"{queries[name]:>9}{statistics.median(sql[name]):>17.1f}"
             )
