@@ -205,13 +205,18 @@ def _hands_page(request, rows, figures):
     if "_hands" in figures:  # just computed: the page is among them
         found = [dict(h) for h in figures["_hands"][start : start + HANDS_PER_PAGE]]
     else:
-        found = list(
-            rows.annotate(table=F("sheet__table"))
-            .order_by(*stats.HAND_ORDER)
-            .values("date", "sheet_id", "table", "number", "role", "score")[
-                start : start + HANDS_PER_PAGE
-            ]
-        )
+        fields = ("date", "sheet_id", "table", "number", "role", "score")
+        rows = rows.annotate(table=F("sheet__table"))
+        size = min(HANDS_PER_PAGE, count - start)
+        if start >= count // 2:
+            # the later half (the last page is the default): read it from the end, so
+            # the index is walked over the hands after the page, not over those before
+            after = count - start - size
+            newest_first = [f"-{field}" for field in stats.HAND_ORDER]
+            found = list(rows.order_by(*newest_first).values(*fields)[after : after + size])
+            found.reverse()
+        else:
+            found = list(rows.order_by(*stats.HAND_ORDER).values(*fields)[start : start + size])
     running = figures["page_bases"][number - 1] if figures["page_bases"] else Decimal(0)
     title = _("%(date)s, table %(table)s, hand %(number)s")
     labels = {role: str(label) for role, label in Role.choices}

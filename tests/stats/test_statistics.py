@@ -749,6 +749,13 @@ def test_the_per_hand_table_is_paged_and_the_chart_thinned(
     assert [h["counter"] for h in middle] == [5, 6, 7, 8]
     every = stats.running_by_hand(ScoreRow.objects.of_player(by_name["Anna"], season))
     assert [h["running"] for h in middle] == [h["running"] for h in every[4:8]]
+    # from the cache now: the first page read forwards, the last one from the end
+    for number, expected in ((1, every[0:4]), (3, every[8:10])):
+        context = client.get(url + f"?hands={number}").context
+        assert "_hands" not in context
+        assert [(h["sheet_id"], h["number"], h["running"]) for h in context["hands"]] == [
+            (h["sheet_id"], h["number"], h["running"]) for h in expected
+        ]
     assert client.get(url + "?hands=x").status_code == 200
 
 
