@@ -89,6 +89,16 @@ def within(box, width):
     return box is not None and box["x"] >= -0.5 and box["x"] + box["width"] <= width + 0.5
 
 
+#: The cell's text is inside its box: nothing spills into the next column.
+FITS = """el => {
+    const range = document.createRange();
+    range.selectNodeContents(el);
+    const text = range.getBoundingClientRect(), box = el.getBoundingClientRect();
+    return el.scrollWidth <= el.clientWidth && text.left >= box.left - 0.5
+        && text.right <= box.right + 0.5;
+}"""
+
+
 # ---------------------------------------------------------------- the sheet on a phone
 
 
@@ -101,6 +111,7 @@ def test_every_player_column_fits_a_phone(
     sheets = {n: open_sheet(season, players, scorer, n) for n in (3, 4, 5, 6)}
     width, height = size
     page = new_context(locale=locale, viewport={"width": width, "height": height}).new_page()
+    short_totals = []
     for seats, sheet in sheets.items():
         page.goto(sheet_url(live_server, sheet))
         assert page.evaluate("document.documentElement.scrollWidth") <= width, seats
@@ -113,11 +124,18 @@ def test_every_player_column_fits_a_phone(
         # every score of the last hand, and every total, is on screen too
         for cell in page.locator("tfoot [data-score]").all():
             assert within(cell.bounding_box(), width), seats
+            # a total of up to four characters (−460) shows whole, not cut to "−46"
+            text = cell.inner_text().strip()
+            if len(text) <= 4:
+                assert cell.evaluate(FITS), (seats, text)
+                short_totals.append((seats, text))
         # the totals row stays at the bottom of the screen while the hands scroll
         footer = page.locator("tfoot [data-score]").first  # the cells stick, not the row
         page.locator("#hand-1").scroll_into_view_if_needed()
         box = footer.bounding_box()
         assert box["y"] + box["height"] <= height + 0.5, seats
+    # among them a negative one at six seats, the narrowest columns
+    assert any(n == 6 and re.fullmatch(r"−\d{3}", text) for n, text in short_totals)
     # a short name shows the full one on tap
     head = page.locator('thead th[data-player="Maximilien"] [data-name]')
     expect(head).to_have_attribute("data-name", "Maximilien")
