@@ -264,8 +264,6 @@ def _sheet_context(request, sheet):
         "show_bonuses": show_bonuses,
         "detail_columns": detail_columns,
         "pools_col": int(has_pools),
-        # number, taker and contract, the players, [pools], the zero mark, the details
-        "columns": 2 + len(names) + has_pools + 1 + detail_columns,
         "next_dealer": _next_dealer(lines, names),
     }
 
