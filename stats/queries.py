@@ -19,12 +19,13 @@ are rounded to one decimal (``one_decimal``) and percentages to whole numbers
 from decimal import ROUND_HALF_UP, Decimal
 from itertools import accumulate
 
+from django.db import connection
 from django.db.models import Avg, Count, F, Min, Q, Sum, Window
 from django.db.models.expressions import RowRange
 from django.db.models.functions import Rank
 from django.utils.translation import gettext_lazy as _
 
-from scoresheet.models import SeasonTotal
+from scoresheet.models import SeasonTotal, Sheet, SheetTotal
 from scoresheet.vocabulary import POIGNEE_LABELS, Chelem, Contract, Role, Side, contract_label
 
 #: The order of the hands in a season: evening, then sheet, then hand number.
@@ -449,8 +450,26 @@ def running_by_evening(rows, player_ids) -> dict:
 # ---------------------------------------------------------------- a club's season
 
 
-def season_summary(rows) -> dict:
-    """A season's figures over its rows (one query).
+def season_counts(season) -> dict:
+    """``sheets`` (with a live hand), ``evenings`` (their dates), ``hands`` and ``players``
+    of a season, from the stored sheet counts and the season's totals: two small queries
+    instead of counting distinct values over the whole ledger (seconds at a million
+    hands). A deleted sheet has no live hand in the ledger: it counts for nothing."""
+    found = Sheet.objects.filter(
+        season=season, deleted_at__isnull=True, hand_count__gt=0
+    ).aggregate(sheets=Count("pk"), evenings=Count("date", distinct=True), hands=Sum("hand_count"))
+    players = SeasonTotal.objects.filter(season=season, seated__gt=0).count()
+    return {
+        "sheets": found["sheets"],
+        "evenings": found["evenings"],
+        "hands": found["hands"] or 0,
+        "players": players,
+    }
+
+
+def season_summary(rows, season=None) -> dict:
+    """A season's figures over its rows (one query; with ``season``, three smaller ones:
+    the counts of sheets, evenings, hands and players come from ``season_counts``).
 
     Hand facts are counted on taker rows (one per hand with a taker); ``passed``
     counts the hands where everybody passed; poignées and misères count the
@@ -461,11 +480,16 @@ def season_summary(rows) -> dict:
     ``chelems`` (rows ``code``, ``label``, ``count``: those that happened),
     ``miseres``, ``five`` (``hands``, ``called``, ``alone``).
     """
-    aggregates = {
-        "hands": _count(FIRST_SEAT),
-        "sheets": Count("sheet_id", distinct=True),
-        "evenings": Count("date", distinct=True),
-        "players": Count("player_id", distinct=True),
+    if season is None:
+        aggregates = {
+            "hands": _count(FIRST_SEAT),
+            "sheets": Count("sheet_id", distinct=True),
+            "evenings": Count("date", distinct=True),
+            "players": Count("player_id", distinct=True),
+        }
+    else:
+        aggregates = {}
+    aggregates |= {
         "passed": _count(FIRST_SEAT & PASSED),
         "taken": _count(TAKER),
         "n_made": _count(TAKER & MADE),
@@ -481,6 +505,8 @@ def season_summary(rows) -> dict:
     for code, _label in CHELEMS:
         aggregates[f"chelem_{code}"] = _count(TAKER & Q(chelem=code))
     data = rows.aggregate(**aggregates)
+    if season is not None:
+        data |= season_counts(season)
     poignees = [
         {"size": size, "label": label, "count": data[f"poignee_{size}"]} for size, label in POIGNEES
     ]
@@ -517,17 +543,37 @@ def season_summary(rows) -> dict:
 def table_sizes(rows) -> list[dict]:
     """Sheets and hands by table size (one query): ``seats`` (seated at the table),
     ``playing`` (who played the hand: one fewer when somebody sits out),
-    ``sheets``, ``hands``."""
-    return list(
-        rows.filter(FIRST_SEAT)
-        .values("seats", "playing")
-        .annotate(sheets=Count("sheet_id", distinct=True), hands=Count("pk"))
-        .order_by("seats", "playing")
-    )
+    ``sheets``, ``hands``.
+
+    The first-seat rows (one per hand) are grouped by sheet first, then the groups
+    counted: a hash aggregate, where ``COUNT(DISTINCT sheet)`` sorted every hand of
+    the season (seconds at a million hands).
+    """
+    per_sheet = (
+        rows.filter(FIRST_SEAT).values("seats", "playing", "sheet_id").annotate(n=Count("pk"))
+    ).order_by()
+    sql, params = per_sheet.query.sql_with_params()
+    with connection.cursor() as cursor:
+        cursor.execute(
+            "SELECT t.seats, t.playing, COUNT(*), SUM(t.n) FROM (" + sql + ") t "
+            "GROUP BY t.seats, t.playing ORDER BY t.seats, t.playing",
+            params,
+        )
+        return [
+            {"seats": seats, "playing": playing, "sheets": sheets, "hands": int(hands)}
+            for seats, playing, sheets, hands in cursor.fetchall()
+        ]
 
 
-def season_evenings(rows) -> list[dict]:
-    """Per date, in order (one query): ``date``, ``sheets``, ``players``, ``hands``, ``passed``."""
+def season_evenings(rows, season=None) -> list[dict]:
+    """Per date, in order (one query): ``date``, ``sheets``, ``players``, ``hands``, ``passed``.
+
+    With ``season``, three queries that count no distinct values over the ledger: the
+    sheets and hands from the stored sheet counts, the players from the sheets' totals,
+    and only the hands where everybody passed from the ledger.
+    """
+    if season is not None:
+        return _season_evenings(rows, season)
     return list(
         rows.values("date")
         .annotate(
@@ -538,6 +584,39 @@ def season_evenings(rows) -> list[dict]:
         )
         .order_by("date")
     )
+
+
+def _season_evenings(rows, season):
+    sheets = (
+        Sheet.objects.filter(season=season, deleted_at__isnull=True, hand_count__gt=0)
+        .values("date")
+        .annotate(sheets=Count("pk"), hands=Sum("hand_count"))
+        .order_by("date")
+    )
+    players = dict(
+        SheetTotal.objects.filter(season=season, seated__gt=0)
+        .values("date")
+        .annotate(players=Count("player_id", distinct=True))
+        .order_by()
+        .values_list("date", "players")
+    )
+    passed = dict(
+        rows.filter(FIRST_SEAT & PASSED)
+        .values("date")
+        .annotate(passed=Count("pk"))
+        .order_by()
+        .values_list("date", "passed")
+    )
+    return [
+        {
+            "date": row["date"],
+            "sheets": row["sheets"],
+            "players": players.get(row["date"], 0),
+            "hands": row["hands"],
+            "passed": passed.get(row["date"], 0),
+        }
+        for row in sheets
+    ]
 
 
 # ---------------------------------------------------------------- the Savoyard rules

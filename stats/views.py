@@ -320,13 +320,13 @@ def player_statistics(request, slug, player_id, season_id=None):
 
 
 def _season_figures(season, rows, ranking):
-    summary = stats.season_summary(rows)
+    summary = stats.season_summary(rows, season)
     figures = {"summary": summary}
     if summary["hands"]:
         figures.update(
             contracts=stats.contracts(rows, hands=summary["hands"]),
             table_sizes=stats.table_sizes(rows),
-            evenings=stats.season_evenings(rows),
+            evenings=stats.season_evenings(rows, season),
             top=_top_chart(rows, ranking),
         )
         if stats.is_savoyard(season):

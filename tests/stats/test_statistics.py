@@ -30,7 +30,7 @@ import pytest
 from django.urls import reverse
 
 from clubs.models import Club, Membership, Player, Role, Season
-from scoresheet import handmap, services
+from scoresheet import editing, handmap, services
 from scoresheet.models import ScoreRow
 from stats import queries as stats
 from tests.data import SEED_HANDS, SEED_TOTALS
@@ -428,6 +428,29 @@ def test_table_sizes_and_evenings(ledger, make_sheet, scorer, season):
     assert five == {"hands": 4, "called": 3, "alone": 1}
 
 
+def test_season_figures_from_the_summaries_equal_the_ledger_counts(
+    ledger, make_sheet, scorer, season
+):
+    """The season page counts sheets, evenings, hands and players from the stored sheet
+    counts and totals (no distinct count over the ledger): the same figures, with a
+    deleted hand, a deleted sheet, a sheet whose only hand was deleted, somebody who
+    sits out and everybody passing."""
+    record(make_sheet(5, date=MARCH_28), FIVE, scorer)
+    six = record(make_sheet(6, date=MARCH_28, table="2"), [SIX], scorer)
+    emptied = record(make_sheet(4, date=MARCH_28, table="3"), SEED_HANDS[:1], scorer)
+    services.delete_hand(emptied.hands.get(number=1), user=scorer)
+    first, _second = ledger
+    services.delete_hand(first.hands.get(number=2), user=scorer)
+    gone = record(make_sheet(4, date=datetime.date(2026, 4, 4), table="9"), SEED_HANDS, scorer)
+    editing.delete_sheet(gone, user=scorer)
+    rows = ScoreRow.objects.of_season(season)
+    from_ledger = stats.season_summary(rows)
+    assert (from_ledger["sheets"], from_ledger["evenings"], from_ledger["hands"]) == (4, 3, 13)
+    assert from_ledger["players"] == six.seats.count()  # the six seat everybody here
+    assert stats.season_summary(rows, season) == from_ledger
+    assert stats.season_evenings(rows, season) == stats.season_evenings(rows)
+
+
 def test_a_deleted_hand_leaves_the_statistics(ledger, by_name, season, scorer):
     first, _second = ledger
     services.delete_hand(first.hands.get(number=1), user=scorer)  # Anna's +240
@@ -641,9 +664,10 @@ def test_every_statistics_view_goes_through_the_gate():
 #: totals, contracts, streak, best, worst: a page whose season changed since it was
 #: last computed (the stamp is one query more than before the cache).
 PLAYER_QUERIES = 13
-#: club, seasons, standings, the cache stamp, summary, contracts, table sizes,
-#: evenings, top players.
-SEASON_QUERIES = 9
+#: club, seasons, standings, the cache stamp, summary (the ledger's hand facts, the
+#: stored sheet counts, the season's players), contracts, table sizes, evenings (the
+#: sheets' counts, their players, the hands everybody passed), top players.
+SEASON_QUERIES = 13
 #: From the cache (the season unchanged): club, player, seasons, standings, the
 #: stamp, and on a season's page the page of the per-hand table.
 PLAYER_CACHED = {"season": 6, "all": 5}
