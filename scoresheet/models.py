@@ -12,6 +12,7 @@ from django.db.models import Count, IntegerField, Prefetch, Subquery, Value
 from django.db.models.functions import Coalesce
 from django.urls import reverse
 from django.utils.translation import gettext_lazy as _
+from django.utils.translation import pgettext_lazy
 
 from clubs.models import Club, Player, Season
 from scoresheet.scoring.jsonformat import parse_rules
@@ -53,7 +54,7 @@ class Sheet(models.Model):
     # reopened (``scoresheet.services.close_sheet`` / ``reopen_sheet``; the hand
     # services refuse with ``sheet_closed``). Tournaments close a table's sheet
     # once it is submitted or confirmed.
-    closed_at = models.DateTimeField(_("closed"), null=True, blank=True)
+    closed_at = models.DateTimeField(pgettext_lazy("sheet", "closed"), null=True, blank=True)
     # A deleted sheet is kept with its hands and history but its score rows and totals
     # are gone (out of every total) until it is restored (``scoresheet.editing``).
     deleted_at = models.DateTimeField(_("deleted"), null=True, blank=True)

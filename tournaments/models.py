@@ -13,6 +13,7 @@ from django.conf import settings
 from django.db import models
 from django.urls import reverse
 from django.utils.translation import gettext_lazy as _
+from django.utils.translation import pgettext_lazy
 
 from clubs.models import Club, Player, Season, default_rules
 from scoresheet.models import Sheet
@@ -24,7 +25,7 @@ class Tournament(models.Model):
         SETUP = "setup", _("being set up")
         RUNNING = "running", _("under way")
         FINISHED = "finished", _("finished")
-        CLOSED = "closed", _("closed")
+        CLOSED = "closed", pgettext_lazy("tournament", "closed")
 
     class ConfirmBy(models.TextChoices):
         TOTALS = "totals", _("the round's totals, re-entered by a second player")
@@ -60,7 +61,7 @@ class Tournament(models.Model):
         default=ConfirmBy.TOTALS,
     )
     # Closed: every sheet confirmed, the final ranking frozen (``final_ranking``).
-    closed_at = models.DateTimeField(_("closed"), null=True, blank=True)
+    closed_at = models.DateTimeField(pgettext_lazy("tournament", "closed"), null=True, blank=True)
     final_ranking = models.JSONField(null=True, blank=True)
     draw_seed = models.PositiveIntegerField(default=0)
     created_by = models.ForeignKey(
@@ -161,7 +162,7 @@ class Round(models.Model):
         PLANNED = "planned", _("not drawn")
         DRAWN = "drawn", _("drawn")
         STARTED = "started", _("under way")
-        CLOSED = "closed", _("closed")
+        CLOSED = "closed", pgettext_lazy("round", "closed")
 
     tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="round_set")
     number = models.PositiveSmallIntegerField(_("round"))
