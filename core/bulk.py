@@ -4,8 +4,9 @@
 field (``get_db_prep_save``), then sends a multi-row ``INSERT``; for the import
 of thousands of hands that costs far more than the database's own work.
 ``RowWriter(Model)`` takes rows as dicts of field attnames (``player_id``) with
-plain Python values and writes them with one ``COPY … FROM STDIN`` on
-PostgreSQL, one ``executemany`` ``INSERT`` elsewhere (SQLite).
+plain Python values, all built alike (the same keys in the same order), and
+writes them with one ``COPY … FROM STDIN`` on PostgreSQL, one ``executemany``
+``INSERT`` elsewhere (SQLite).
 
 Values are stored as the model would store them: a column missing from a row
 takes the field's default (``auto_now`` fields have none: give them), JSON columns
@@ -19,6 +20,7 @@ queries are logged (``django_assert_num_queries``, ``DEBUG``), into
 """
 
 import functools
+import itertools
 import json
 import time
 
@@ -26,62 +28,76 @@ from django.db import DEFAULT_DB_ALIAS, connections, models
 
 
 class RowWriter:
-    """Insert rows into ``model``'s table: ``writer.write(rows)``, each row a dict."""
+    """Insert rows into ``model``'s table: ``RowWriter(Model).write(rows)``.
+
+    Each row is a dict of field attnames; the rows of one ``write`` have the same
+    keys in the same order (as one function builds them), checked row by row.
+    """
 
     def __init__(self, model, *, using: str = DEFAULT_DB_ALIAS):
         self.connection = connection = connections[using]
         ops = connection.ops
-        fields = [f for f in model._meta.concrete_fields if not f.primary_key]
-        self.names = [f.attname for f in fields]
-        self.defaults = {}
-        self.converters = []  # (index, function) for the columns that need one
-        for index, field in enumerate(fields):
-            self.defaults[field.attname] = field.get_default()
+        self.fields = {f.attname: f for f in model._meta.concrete_fields if not f.primary_key}
+        self.converters = {}
+        adapts_dates = connection.vendor != "postgresql"  # psycopg sends dates as they are
+        for name, field in self.fields.items():
             if isinstance(field, models.JSONField):
-                convert = functools.partial(_json, cls=field.encoder)
-            elif isinstance(field, models.DateTimeField):
-                convert = ops.adapt_datetimefield_value
-            elif isinstance(field, models.DateField):
-                convert = ops.adapt_datefield_value
-            else:
-                convert = None
-            if convert is not None:
-                self.converters.append((index, convert))
-        quote = ops.quote_name
-        self.table = quote(model._meta.db_table)
-        self.columns = ", ".join(quote(f.column) for f in fields)
-
-    def values(self, row: dict) -> list:
-        """The row as database values in column order."""
-        defaults = self.defaults
-        values = [row[name] if name in row else defaults[name] for name in self.names]
-        for index, convert in self.converters:
-            if values[index] is not None:
-                values[index] = convert(values[index])
-        return values
+                self.converters[name] = functools.partial(_json, cls=field.encoder)
+            elif isinstance(field, models.DateTimeField) and adapts_dates:
+                self.converters[name] = ops.adapt_datetimefield_value
+            elif isinstance(field, models.DateField) and adapts_dates:
+                self.converters[name] = ops.adapt_datefield_value
+        self.table = ops.quote_name(model._meta.db_table)
 
     def write(self, rows) -> int:
         """Insert ``rows`` (an iterable of dicts); return how many."""
+        rows = iter(rows)
+        first = next(rows, None)
+        if first is None:
+            return 0
+        keys = tuple(first)
+        unknown = set(keys) - set(self.fields)
+        if unknown:
+            raise ValueError(f"{self.table}: no column {', '.join(sorted(unknown))}")
+        names = [*keys, *(name for name in self.fields if name not in first)]
+        tail = [self._convert(name, self.fields[name].get_default()) for name in names[len(keys) :]]
+        converters = [(i, self.converters[k]) for i, k in enumerate(keys) if k in self.converters]
+
+        def values(row: dict) -> list:
+            if tuple(row) != keys:
+                raise ValueError(f"{self.table}: a row's keys differ from the first row's")
+            out = list(row.values())
+            for index, convert in converters:
+                if out[index] is not None:
+                    out[index] = convert(out[index])
+            out += tail
+            return out
+
+        quote = self.connection.ops.quote_name
+        columns = ", ".join(quote(self.fields[name].column) for name in names)
+        all_rows = itertools.chain((first,), rows)
         if self.connection.vendor == "postgresql":
-            return self._copy(rows)
-        params = [self.values(row) for row in rows]
-        if params:
-            marks = ", ".join(["%s"] * len(self.names))
-            sql = f"INSERT INTO {self.table} ({self.columns}) VALUES ({marks})"
-            with self.connection.cursor() as cursor:
-                cursor.executemany(sql, params)
+            return self._copy(f"COPY {self.table} ({columns}) FROM STDIN", map(values, all_rows))
+        params = list(map(values, all_rows))
+        marks = ", ".join(["%s"] * len(names))
+        with self.connection.cursor() as cursor:
+            cursor.executemany(f"INSERT INTO {self.table} ({columns}) VALUES ({marks})", params)
         return len(params)
 
-    def _copy(self, rows) -> int:
+    def _convert(self, name, value):
+        convert = self.converters.get(name)
+        return convert(value) if convert is not None and value is not None else value
+
+    def _copy(self, sql, rows) -> int:
         connection = self.connection
-        sql = f"COPY {self.table} ({self.columns}) FROM STDIN"
         written = 0
 
         def copy(_sql, _params, _many, context):
             nonlocal written
             with context["cursor"].cursor.copy(sql) as stream:
+                write_row = stream.write_row
                 for row in rows:
-                    stream.write_row(self.values(row))
+                    write_row(row)
                     written += 1
 
         with connection.cursor() as cursor:
@@ -98,4 +114,6 @@ class RowWriter:
 
 
 def _json(value, cls=None) -> str:
+    if value == [] and cls is None:  # most JSON columns of a hand: no poignée, no misère
+        return "[]"
     return json.dumps(value, cls=cls)

@@ -30,8 +30,12 @@ class Table:
 
     @classmethod
     def of(cls, sheet: Sheet) -> "Table":
-        seats = list(sheet.seats.select_related("player").order_by("position"))
-        players = [seat.player for seat in seats]
+        seats = sheet.seats.select_related("player").order_by("position")
+        return cls.seating([seat.player for seat in seats])
+
+    @classmethod
+    def seating(cls, players) -> "Table":
+        """The table of ``players`` in dealing order (a new sheet's, known already)."""
         return cls(
             tuple(p.name for p in players),
             {p.name: p for p in players},
@@ -199,6 +203,7 @@ def score_row_fields(fields: dict, number: int, table: Table, result: HandResult
     for _event, name, amount in result.pool_moves:
         pool_by_name[name] = pool_by_name.get(name, 0) + amount
     facts = _facts(number, fields, seats)
+    playing, alone = facts["playing"], facts["alone"]
     by_name = table.by_name
     rows = []
     for position, (name, halves, role) in enumerate(zip(table.names, result.halves, result.roles)):
@@ -209,16 +214,18 @@ def score_row_fields(fields: dict, number: int, table: Table, result: HandResult
                 "position": position,
                 "role": ROLE_OF_ENGINE[role],
                 "contract": contract,
-                **facts,
+                "number": number,
+                "playing": playing,
+                "alone": alone,
                 "made": made,
                 "margin": margin,
                 "bouts": bouts,
                 "petit_au_bout": petit_au_bout,
-                "poignee": poignees.get(player_id, ""),
-                "misere": player_id in miseres,
+                "poignee": poignees.get(player_id, "") if poignees else "",
+                "misere": player_id in miseres if miseres else False,
                 "chelem": chelem,
                 "score": halves_to_decimal(halves),
-                "pool": pool_by_name.get(name, 0),
+                "pool": pool_by_name.get(name, 0) if pool_by_name else 0,
             }
         )
     return rows

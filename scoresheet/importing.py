@@ -28,7 +28,7 @@ from scoresheet.models import Hand, HandRevision, ScoreRow, Sheet
 from scoresheet.scoring import ScoringError, score_sheet
 from scoresheet.scoring import Sheet as EngineSheet
 from scoresheet.scoring.jsonformat import loads, parse_hand
-from scoresheet.totals import refresh_sheet_totals
+from scoresheet.totals import add_new_sheet_totals
 
 TABLE_MAX = Sheet._meta.get_field("table").max_length
 
@@ -113,11 +113,12 @@ def import_sheet_line(club: Club, text, *, season: Season | None = None, user=No
         )
         # the hands name the players as the line does ("ann"): use the stored names ("Ann")
         renamed = {name: player.name for name, player in zip(players, seated)}
-        _bulk_hands(sheet, [_renamed(hand, renamed) for hand in hands], user)
+        seating = handmap.Table.seating(seated)
+        _bulk_hands(sheet, seating, [_renamed(hand, renamed) for hand in hands], user)
     return sheet
 
 
-def _bulk_hands(sheet, hands, user) -> None:
+def _bulk_hands(sheet, table, hands, user) -> None:
     """Record a new sheet's hands at once, as ``services.record_hand`` would one by one.
 
     Each hand is read and checked as the services do (``parse_hand``; refusals are the
@@ -125,10 +126,10 @@ def _bulk_hands(sheet, hands, user) -> None:
     (``score_sheet``: mouches pools carry), and the hands, score rows and history
     entries are written as plain rows (``handmap.hand_fields``, ``score_row_fields``,
     ``snapshot``: the columns ``record_hand`` writes) with one ``COPY`` per table on
-    PostgreSQL (``core.bulk``), then the totals updated once; all in the caller's
-    transaction, so a refused hand leaves nothing.
+    PostgreSQL (``core.bulk``), then the totals made once from those rows
+    (``totals.add_new_sheet_totals``); all in the caller's transaction, so a refused
+    hand leaves nothing. ``table``: the sheet's seating.
     """
-    table = handmap.Table.of(sheet)
     ruleset = sheet.ruleset
     engine_hands = []
     for number, data in enumerate(hands, start=1):
@@ -157,7 +158,6 @@ def _bulk_hands(sheet, hands, user) -> None:
             error.hand = number
             raise
     if not results:
-        refresh_sheet_totals(sheet)
         return
     now = timezone.now()
     user_id = user.pk if user is not None else None
@@ -174,33 +174,31 @@ def _bulk_hands(sheet, hands, user) -> None:
         }
         for number, columns in enumerate(fields, start=1)
     )
-    ids = dict(Hand.objects.filter(sheet_id=sheet.pk).values_list("number", "pk"))
+    ids = dict(Hand.objects.filter(sheet_id=sheet.pk).order_by().values_list("number", "pk"))
     per_sheet = {
         "sheet_id": sheet.pk,
         "season_id": sheet.season_id,
         "date": sheet.date,
         "seats": len(table.names),
     }
-
-    def score_rows():
-        for number, (columns, (_hand, result)) in enumerate(zip(fields, scored), start=1):
-            hand_id = ids[number]
-            for row in handmap.score_row_fields(columns, number, table, result):
-                row.update(per_sheet, hand_id=hand_id)
-                yield row
-
-    RowWriter(ScoreRow).write(score_rows())
+    rows = []
+    for number, (columns, (_hand, result)) in enumerate(zip(fields, scored), start=1):
+        hand_id = ids[number]
+        for row in handmap.score_row_fields(columns, number, table, result):
+            row.update(per_sheet, hand_id=hand_id)
+            rows.append(row)
+    RowWriter(ScoreRow).write(rows)
     RowWriter(HandRevision).write(
         {
             "hand_id": ids[number],
-            "action": HandRevision.Action.CREATED,
+            "action": HandRevision.Action.CREATED.value,
             "user_id": user_id,
             "at": now,
             "after": handmap.snapshot(engine_hand, result),
         }
         for number, (engine_hand, result) in enumerate(scored, start=1)
     )
-    refresh_sheet_totals(sheet)
+    add_new_sheet_totals(sheet, rows)
 
 
 def import_sheets(club: Club, lines, *, season=None, user=None):

@@ -260,3 +260,60 @@ def rebuild_sql(*, where_season: bool) -> list[str]:
                                         WHERE h.sheet_id = {sheets}.id), 0)
             {where}""",
     ]
+
+
+def add_new_sheet_totals(sheet, rows) -> None:
+    """The totals of a sheet whose hands were all written at once (the import).
+
+    ``rows``: every score row of the sheet as field dicts (``player_id``,
+    ``season_id``, ``date``, ``seats``, ``role``, ``made``, ``score``: what
+    ``handmap.score_row_fields`` and the import write). The sheet has no SheetTotal
+    yet: its rows are made from ``rows`` as ``refresh_sheet_totals`` would make them
+    from the ledger (one per player, the same counts), without reading the ledger
+    back, and added to the SeasonTotals the same way; the sheet's ``hand_count`` and
+    ``last_number`` set (its hands are numbered from 1, all live).
+    """
+    counts = {}
+    for row in rows:
+        key = (row["player_id"], row["season_id"], row["date"], row["seats"])
+        count = counts.get(key)
+        if count is None:
+            count = counts[key] = [0, 0, 0, 0, Decimal(0)]
+        role = row["role"]
+        count[0] += 1
+        if role != Role.SITS_OUT:
+            count[1] += 1
+        if role == Role.TAKER:
+            count[2] += 1
+            if row["made"]:
+                count[3] += 1
+        count[4] += row["score"]
+    if not counts:
+        return
+    SheetTotal.objects.bulk_create(
+        SheetTotal(
+            sheet_id=sheet.pk,
+            player_id=player_id,
+            season_id=season_id,
+            date=date,
+            seats=seats,
+            **dict(zip(COUNTERS, count)),
+        )
+        for (player_id, season_id, date, seats), count in counts.items()
+    )
+    # its hands are numbered 1 to hand_count: the next one follows (``last_number``)
+    hand_count = max(count[0] for count in counts.values())
+    Sheet.objects.filter(pk=sheet.pk).update(hand_count=hand_count, last_number=hand_count)
+    sheet.hand_count = sheet.last_number = hand_count
+    now = time.time_ns() // 1000
+    changes = {}
+    for (player_id, season_id, _date, _seats), count in counts.items():
+        change = changes.setdefault((season_id, player_id), [0] * 6 + [now])
+        seated, hands, taken, made, score = count
+        change[0] += seated
+        change[1] += 1 if hands else 0  # this sheet counts as played
+        change[2] += hands
+        change[3] += taken
+        change[4] += made
+        change[5] += score
+    _add_to_season_totals(dict(sorted(changes.items())))

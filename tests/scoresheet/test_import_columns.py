@@ -79,7 +79,7 @@ def written(sheet):
         "rows": [dict(zip(row_columns, row)) for row in rows],
         "revisions": revisions,
         "totals": totals,
-        "hand_count": sheet.hand_count,
+        "counts": (sheet.hand_count, sheet.last_number),
     }
 
 
@@ -103,7 +103,7 @@ def test_the_import_writes_every_column_record_hand_writes(
 
     imported, recorded = written(result.sheet), written(by_hand)
     assert len(recorded["rows"]) == len(hands) * seats
-    for part in ("hands", "rows", "revisions", "totals", "hand_count"):
+    for part in ("hands", "rows", "revisions", "totals", "counts"):
         assert imported[part] == recorded[part], part
     # the random hands reached what the comparison is for
     rows = recorded["rows"]
