@@ -1,8 +1,10 @@
 """Numbers in the active locale, as every page shows scores: 22,5 in French, a real minus."""
 
 from decimal import Decimal, InvalidOperation
+from functools import lru_cache
 
 from django.utils import formats
+from django.utils.translation import get_language
 
 from scoresheet.scoring.explain import MINUS
 
@@ -18,7 +20,10 @@ def _to_decimal(value):
 def format_number(value) -> str:
     """A number in the active locale: 22.5 → "22,5" in French; −5 with a real minus.
 
-    Whole numbers show no decimals; others show exactly the decimals they have.
+    Whole numbers show no decimals; others show exactly the decimals they have. A page
+    shows the same few scores hundreds of times (a 250-hand sheet: 2,500 numbers), so
+    each (language, number) is formatted once per process: equal numbers (28, 28.0,
+    Decimal("28")) format alike, whatever their type.
     """
     try:
         number = _to_decimal(value)
@@ -26,6 +31,11 @@ def format_number(value) -> str:
         return str(value)
     if not number.is_finite():
         return str(value)
+    return _format_decimal(get_language(), number)
+
+
+@lru_cache(maxsize=8192)
+def _format_decimal(language, number) -> str:
     if number == number.to_integral_value():
         places = 0
         number = number.to_integral_value()

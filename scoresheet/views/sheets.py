@@ -265,6 +265,9 @@ def _sheet_context(request, sheet):
         "detail_columns": detail_columns,
         "pools_col": int(has_pools),
         "next_dealer": _next_dealer(lines, names),
+        # each hand's page is this followed by its number and "/" (reversed once, not
+        # once a line: a sheet may hold hundreds of hands)
+        "hand_base": reverse("scoresheet:hand", args=[club.slug, sheet.pk, 1])[:-2],
     }
 
 
