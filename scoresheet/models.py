@@ -76,8 +76,10 @@ class Sheet(models.Model):
         verbose_name_plural = _("sheets")
         indexes = [
             models.Index(fields=["club", "-date"]),
-            models.Index(fields=["club", "hand_count"], name="sheet_club_hands"),
-            models.Index(fields=["club", "seat_count"], name="sheet_club_seats"),
+            # the sheet list sorted by hands or seats, then newest first (or all reversed):
+            # read in index order, forwards or backwards
+            models.Index(fields=["club", "hand_count", "-date"], name="sheet_club_hands_date"),
+            models.Index(fields=["club", "seat_count", "-date"], name="sheet_club_seats_date"),
             models.Index(fields=["season", "date"], name="sheet_season_date"),
         ]
 
