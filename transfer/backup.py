@@ -28,10 +28,13 @@ from django.core import serializers
 from django.core.management.color import no_style
 from django.core.serializers.base import DeserializationError
 from django.db import DatabaseError, connection, transaction
+from django.db.models import OuterRef, Subquery
+from django.db.models.functions import Coalesce
 from django.utils.translation import gettext as _
 
 from clubs.models import Club
 from core.errors import ServiceError
+from scoresheet.models import Hand, Sheet
 
 FORMAT = "tarot-ledger-club-backup"
 VERSION = 1
@@ -124,6 +127,7 @@ def restore(data) -> Club:
         with transaction.atomic():
             users = _restore_users(data["users"])
             saved = _restore_objects(data["objects"], users)
+            _renumber(next(obj for obj in saved if isinstance(obj, Club)))
     except (DeserializationError, DatabaseError, KeyError, TypeError, ValueError) as error:
         raise _invalid(str(error).splitlines()[0] if str(error) else type(error).__name__) from None
     return next(obj for obj in saved if isinstance(obj, Club))
@@ -174,6 +178,14 @@ def _restore_objects(rows, users) -> list:
     connection.check_constraints(table_names=[m._meta.db_table for m in models_seen])
     _reset_sequences(models_seen + [get_user_model()])
     return [item.object for item in objects]
+
+
+def _renumber(club) -> None:
+    """Each sheet's last hand number from its hands (deleted ones too): a backup made
+    before ``Sheet.last_number`` existed reads it as 0, and the next hand recorded
+    would take the number of a deleted one."""
+    last = Hand.objects.filter(sheet=OuterRef("pk")).order_by("-number").values("number")[:1]
+    Sheet.objects.filter(club=club).update(last_number=Coalesce(Subquery(last), 0))
 
 
 def _reset_sequences(model_list) -> None:
