@@ -17,17 +17,18 @@
    - Save sends the form with fetch: without network the hand stays on the
      page and in localStorage, is sent again when the network is back (or when
      the form is opened again), and the form's idempotency key makes the server
-     store it once however many times it arrives. */
+     store it once however many times it arrives.
+   The summary, the preview and Enter are static/js/form_common.js's, shared
+   with the Savoyard form. */
 (function () {
   "use strict";
 
   var form = document.querySelector("form.hand-form");
-  if (!form || !window.fetch || !window.FormData) return;
+  var common = window.TarotHandForm; // static/js/form_common.js, loaded before
+  if (!form || !common || !window.fetch || !window.FormData) return;
 
-  var previewUrl = form.dataset.previewUrl;
   var seats = Number(form.dataset.seats);
   var panel = document.getElementById("hand-preview");
-  var previewButton = form.querySelector("[data-preview-button]");
   var play = form.querySelector("[data-play]");
   var partner = form.querySelector("[data-partner]");
   var points = form.elements.namedItem("points");
@@ -39,9 +40,6 @@
   var chelemHint = form.querySelector("[data-chelem-hint]");
   var ATTACK_CHELEM = ["announced_made", "made"];
   var DEFENCE_CHELEM = ["defence", "announced_defence"];
-  var timer = null;
-  var sequence = 0;
-  var shown = 0;
   var offline = form.querySelector("[data-offline]");
   var keyInput = form.elements.namedItem("idempotency_key");
   // one pending save per form page (the new-hand form of one sheet)
@@ -49,19 +47,10 @@
   var retryTimer = null;
   var sending = false;
 
-  if (previewButton) previewButton.hidden = true; // the preview is live
+  var schedule = common.livePreview(form, panel);
 
   function checked(name) {
-    var input = form.querySelector('input[name="' + name + '"]:checked');
-    return input ? input.value : null;
-  }
-
-  function labelOf(name, value) {
-    var input = form.querySelector(
-      'input[name="' + name + '"][value="' + CSS.escape(value) + '"]'
-    );
-    var label = input && input.closest("label");
-    return label ? label.textContent.trim() : "";
+    return common.checked(form, name);
   }
 
   function setEnabled(container, enabled) {
@@ -139,50 +128,7 @@
     });
     var attackValue = value === null ? null : countsDefence ? total - value : value;
     updateChelem(passed ? null : attackValue);
-    var dealer = checked("dealer");
-    var dealerShow = form.querySelector('[data-show="dealer"]');
-    if (dealerShow && dealer !== null) dealerShow.textContent = labelOf("dealer", dealer);
-    var outShow = form.querySelector('[data-show="sits_out"]');
-    if (outShow) {
-      outShow.closest(".hand-sits-out").hidden = !out;
-      if (out) outShow.textContent = labelOf("sits_out", out);
-    }
-  }
-
-  function requestPreview() {
-    var mine = ++sequence;
-    var body = new FormData(form);
-    body.delete("action");
-    fetch(previewUrl, {
-      method: "POST",
-      body: body,
-      credentials: "same-origin",
-      headers: { "X-Requested-With": "fetch", Accept: "application/json" },
-    })
-      .then(function (response) {
-        if (!response.ok) throw new Error(response.status);
-        return response.json();
-      })
-      .then(function (data) {
-        if (mine < shown) return; // an older answer arriving late
-        shown = mine;
-        var why = panel.querySelector("details.hand-why");
-        var open = why && why.open;
-        if (typeof data.html === "string") panel.innerHTML = data.html;
-        why = panel.querySelector("details.hand-why");
-        if (why && open) why.open = true;
-        panel.classList.toggle("is-stale", false);
-      })
-      .catch(function () {
-        /* offline or logged out: the Save button still validates everything */
-        if (previewButton) previewButton.hidden = false;
-      });
-  }
-
-  function schedule() {
-    panel.classList.add("is-stale");
-    window.clearTimeout(timer);
-    timer = window.setTimeout(requestPreview, 250);
+    common.showSeating(form);
   }
 
   var previousDealer = checked("dealer");
@@ -211,12 +157,7 @@
 
   // The keyboard's Enter/Done after the points closes the keyboard; it does not
   // save a hand whose petit au bout or poignée is still to be tapped.
-  form.addEventListener("keydown", function (event) {
-    if (event.key === "Enter" && event.target.matches("input:not([type=submit])")) {
-      event.preventDefault();
-      event.target.blur();
-    }
-  });
+  common.blurOnEnter(form);
 
   // ------------------------------------------------------------ saving, offline or not
 

@@ -6,38 +6,26 @@
    - keeps the summary "Dealer: Dora · Bert sits out" in step, and at six seats
      moves the sitter-out (the dealer's left) along with the dealer;
    - asks the server for the scores (debounced) whenever the form changes;
-   - Enter in a field closes the phone's keyboard instead of saving. */
+   - Enter in a field closes the phone's keyboard instead of saving.
+   The summary, the preview and Enter are static/js/form_common.js's, shared
+   with the French Tarot form. */
 (function () {
   "use strict";
 
   var form = document.querySelector("form.savoyard-form");
-  if (!form || !window.fetch || !window.FormData) return;
+  var common = window.TarotHandForm; // static/js/form_common.js, loaded before
+  if (!form || !common || !window.fetch || !window.FormData) return;
 
-  var previewUrl = form.dataset.previewUrl;
   var seats = Number(form.dataset.seats);
   var total = Number(form.dataset.total);
   var panel = document.getElementById("hand-preview");
-  var previewButton = form.querySelector("[data-preview-button]");
   var count = form.elements.namedItem("count");
   var defence = form.querySelector("[data-defence]");
   var defencePoints = form.querySelector("[data-defence-points]");
-  var timer = null;
-  var sequence = 0;
-  var shown = 0;
-
-  if (previewButton) previewButton.hidden = true; // the preview is live
+  var schedule = common.livePreview(form, panel);
 
   function checked(name) {
-    var input = form.querySelector('input[name="' + name + '"]:checked');
-    return input ? input.value : null;
-  }
-
-  function labelOf(name, value) {
-    var input = form.querySelector(
-      'input[name="' + name + '"][value="' + CSS.escape(value) + '"]'
-    );
-    var label = input && input.closest("label");
-    return label ? label.textContent.trim() : "";
+    return common.checked(form, name);
   }
 
   function updateLayout() {
@@ -62,45 +50,7 @@
       defence.hidden = !ok;
       if (ok) defencePoints.textContent = String(total - Number(value));
     }
-    var dealer = checked("dealer");
-    var dealerShow = form.querySelector('[data-show="dealer"]');
-    if (dealerShow && dealer !== null) dealerShow.textContent = labelOf("dealer", dealer);
-    var outShow = form.querySelector('[data-show="sits_out"]');
-    if (outShow) {
-      outShow.closest(".hand-sits-out").hidden = !out;
-      if (out) outShow.textContent = labelOf("sits_out", out);
-    }
-  }
-
-  function requestPreview() {
-    var mine = ++sequence;
-    var body = new FormData(form);
-    body.delete("action");
-    fetch(previewUrl, {
-      method: "POST",
-      body: body,
-      credentials: "same-origin",
-      headers: { "X-Requested-With": "fetch", Accept: "application/json" },
-    })
-      .then(function (response) {
-        if (!response.ok) throw new Error(response.status);
-        return response.json();
-      })
-      .then(function (data) {
-        if (mine < shown) return; // an older answer arriving late
-        shown = mine;
-        if (typeof data.html === "string") panel.innerHTML = data.html;
-        panel.classList.toggle("is-stale", false);
-      })
-      .catch(function () {
-        if (previewButton) previewButton.hidden = false;
-      });
-  }
-
-  function schedule() {
-    panel.classList.add("is-stale");
-    window.clearTimeout(timer);
-    timer = window.setTimeout(requestPreview, 250);
+    common.showSeating(form);
   }
 
   var previousDealer = checked("dealer");
@@ -126,12 +76,7 @@
       schedule();
     }
   });
-  form.addEventListener("keydown", function (event) {
-    if (event.key === "Enter" && event.target.matches("input:not([type=submit])")) {
-      event.preventDefault();
-      event.target.blur();
-    }
-  });
+  common.blurOnEnter(form);
 
   updateLayout();
   if (checked("mode")) schedule();

@@ -92,7 +92,8 @@ def test_form_shows_the_table(scorer_client, sheet):
     for name in ("Anna", "Bert", "Carl", "Dora", "Everybody passed", "garde sans"):
         assert name in html
     assert 'inputmode="decimal"' in html
-    assert "hand_form.js" in html
+    # the shared part first: hand_form.js uses it when it runs (both deferred)
+    assert 0 <= html.index("js/form_common.js") < html.index("js/hand_form.js")
     assert 'value="save"' in html and 'value="preview"' in html
     assert url("hand_preview", sheet) in html
     assert response.context["form"].initial["dealer"] == "0"
