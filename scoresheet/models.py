@@ -314,7 +314,11 @@ class SheetTotal(models.Model):
         constraints = [
             models.UniqueConstraint(fields=["sheet", "player"], name="sheet_total_unique"),
         ]
-        indexes = [models.Index(fields=["season", "date"], name="sheet_total_season_date")]
+        indexes = [
+            models.Index(fields=["season", "date"], name="sheet_total_season_date"),
+            # the standings filtered to a table size and a date range
+            models.Index(fields=["season", "seats", "date"], name="sheet_total_season_seats"),
+        ]
 
     def __str__(self):
         return f"{self.sheet_id} {self.player_id}: {self.score}"
