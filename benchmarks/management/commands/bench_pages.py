@@ -12,7 +12,8 @@ the bulk import, so its rows are the services'). Pages: a player's season and
 all-seasons statistics (from the statistics cache, and once with the cache
 cleared), the club's season statistics (likewise), the standings in every sort
 and a month/4-seat filter, the CSV export, the sheet list in every sort, the
-250-hand sheet and its JSON export. Printed per page: median server time
+250-hand sheet and its JSON export, and the ranking of a 20-player club tournament
+(3 rounds, played through the services). Printed per page: median server time
 (``django.test.Client``), queries and size in KB.
 """
 
@@ -28,13 +29,14 @@ from django.test import Client, override_settings
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
-from benchmarks.management.commands import bench_standings
+from benchmarks.management.commands import bench_standings, bench_tournament
 from clubs.models import Player
-from scoresheet import importing
+from scoresheet import importing, services
 from scoresheet.demo import random_hand
 from scoresheet.models import Sheet
 from scoresheet.scoring.jsonformat import parse_rules
 from stats import views as stats_views
+from tournaments import services as tournaments
 
 STANDINGS_SORTS = ["", "?sort=-total", "?sort=-average", "?sort=-hands", "?sort=player"]
 SHEET_SORTS = ["", "?sort=-hands", "?sort=hands", "?sort=-players", "?sort=date"]
@@ -74,7 +76,38 @@ class Command(bench_standings.Command):
         )
         [result] = importing.import_sheets(club, [line], season=season)
         assert result.ok, result.message
-        return {"club": club, "season": season, "player": player, "sheet": result.sheet}
+        return {
+            "club": club,
+            "season": season,
+            "player": player,
+            "sheet": result.sheet,
+            "tournament": self.tournament(club),
+        }
+
+    def tournament(self, club):
+        """A club tournament of 20 of its players, 3 rounds of 4 deals, played through the
+        services (its ranking reads its own tables, whatever the club's ledger)."""
+        players = list(Player.objects.filter(club=club).order_by("pk")[:20])
+        tournament = tournaments.create_tournament(
+            club,
+            name="Bench cup",
+            date=bench_standings.SEASON_START + datetime.timedelta(days=200),
+            rules="fft",
+            rounds=3,
+            deals_per_round=4,
+            seed=1,
+        )
+        tournaments.register(tournament, [("member", p) for p in players])
+        tournaments.draw_schedule(tournament)
+        for rnd in tournament.round_set.order_by("number"):
+            tournaments.start_round(rnd)
+            for table in rnd.tables.select_related("sheet"):
+                seats = table.sheet.seats.select_related("player").order_by("position")
+                names = [s.player.name for s in seats]
+                for i in range(tournaments.deals_for_table(tournament, len(names))):
+                    services.record_hand(table.sheet, bench_tournament.deal(names, i))
+            tournaments.close_round(rnd)
+        return tournament
 
     def pages(self, c):
         club, season, player, sheet = c["club"], c["season"], c["player"], c["sheet"]
@@ -101,6 +134,7 @@ class Command(bench_standings.Command):
         pages += [
             ("250-hand sheet", reverse("scoresheet:sheet", args=[slug, sheet.pk])),
             ("250-hand sheet JSON", reverse("scoresheet:sheet_export", args=[slug, sheet.pk])),
+            ("tournament ranking", reverse("tournaments:ranking", args=[slug, c["tournament"].pk])),
         ]
         return pages
 
@@ -170,6 +204,13 @@ class Command(bench_standings.Command):
             for page in by[small]:
                 ratio = by[other][page]["median"] / by[small][page]["median"]
                 self.stdout.write(f"    {page:<28} {ratio:5.2f}")
+        slow = [f"{r['club']}: {r['page']} {r['median']:.0f} ms" for r in rows if r["median"] > 300]
+        heavy = [f"{r['club']}: {r['page']} {r['kb']:.0f} KB" for r in rows if r["kb"] > 500]
+        worst = max(rows, key=lambda r: r["median"])
+        self.stdout.write(
+            f"slowest page: {worst['club']}: {worst['page']} {worst['median']:.1f} ms; "
+            f"over 300 ms: {', '.join(slow) or 'none'}; over 500 KB: {', '.join(heavy) or 'none'}"
+        )
         for n_hands, _rows, loaded, rebuilt in loads:
             self.stdout.write(
                 f"{n_hands:,} hands: bulk load {loaded:.1f} s, summary rebuild {rebuilt:.1f} s"
