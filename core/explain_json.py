@@ -15,23 +15,16 @@ back into ``Decimal`` (through their shortest repr, so 22.5 is Decimal("22.5")).
 
 from decimal import Decimal
 
+from core.jsonnumbers import json_number
 from scoresheet.scoring.explain import Explanation, Signed, Term
 
 KINDS = ("num", "op", "text")
 
 
 def _number_to_json(value):
-    if isinstance(value, bool):
+    if value is None:
         raise TypeError(f"not a number: {value!r}")
-    if isinstance(value, int):
-        return value
-    if isinstance(value, Decimal):
-        if value == value.to_integral_value():
-            return int(value)
-        return float(value)
-    if isinstance(value, float):
-        return int(value) if value.is_integer() else value
-    raise TypeError(f"not a number: {value!r}")
+    return json_number(value)
 
 
 def _number_from_json(value):

@@ -15,18 +15,15 @@ from functools import wraps
 from django.contrib import messages
 from django.http import Http404, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
-from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST
 
-from core.explain_labels import render_explanation
 from core.idempotency import idempotent, once
 from core.throttle import Limit, client_address, limited
 from scoresheet import services as sheets
 from scoresheet.models import Hand
-from scoresheet.scoring.jsonformat import number
-from scoresheet.views.hands import _form_class, _json_number, _preview_context
+from scoresheet.views.hands import form_class_for, preview_context, preview_response
 from tournaments import queries, services, tokens
 from tournaments.models import Round, RoundTable, TableResult, Tournament
 from tournaments.services import TournamentError
@@ -125,7 +122,7 @@ def _form_page(request, table, form, hand=None):
             "sheet": sheet,
             "hand": hand,
             "form": form,
-            "preview": _preview_context(form) if form.is_bound else None,
+            "preview": preview_context(form) if form.is_bound else None,
             "preview_url": preview_url,
             "names": form.table.names,
             "next_number": None if hand else (last or 0) + 1,
@@ -154,7 +151,7 @@ def table_hand_create(request, table):
         return refused
     sheet = table.sheet
     seating = sheets.Table.of(sheet)
-    form_class = _form_class(sheet)
+    form_class = form_class_for(sheet)
     if request.method == "POST":
         form = form_class(request.POST, sheet=sheet, table=seating)
         if form.is_valid() and request.POST.get("action") == "save":
@@ -191,21 +188,7 @@ def table_hand_preview(request, table):
         if not param.isascii() or not param.isdigit() or len(param) > 9:
             return JsonResponse({"errors": {"__all__": [_("Unknown hand.")]}}, status=404)
         hand = get_object_or_404(Hand, sheet=sheet, number=int(param))
-    form = _form_class(sheet)(request.POST, sheet=sheet, hand=hand)
-    valid = form.is_valid()
-    context = _preview_context(form)
-    html = render_to_string(
-        "scoresheet/includes/hand_preview.html", {"preview": context, "form": form}, request
-    )
-    payload = {"html": html, "defence_points": _json_number(form.defence_points())}
-    if valid and form.result is not None:
-        result = form.result
-        payload["scores"] = {n: number(h) for n, h in zip(result.players, result.halves)}
-        payload["explanation"] = render_explanation(result.explanation)
-    else:
-        payload["errors"] = form.refusals()
-        payload["missing"] = form.missing_fields()
-    return JsonResponse(payload)
+    return preview_response(request, form_class_for(sheet)(request.POST, sheet=sheet, hand=hand))
 
 
 @table_link
@@ -219,7 +202,7 @@ def table_hand_edit(request, table, number):
         return refused
     sheet = table.sheet
     seating = sheets.Table.of(sheet)
-    form_class = _form_class(sheet)
+    form_class = form_class_for(sheet)
     if request.method == "POST":
         form = form_class(request.POST, sheet=sheet, table=seating, hand=hand)
         if form.is_valid() and request.POST.get("action") == "save":

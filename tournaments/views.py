@@ -23,6 +23,7 @@ from clubs.permissions import can, club_view
 from clubs.rules_forms import describe_rules
 from clubs.services import name_key
 from core.exports import SafeTableExport, bad_request
+from core.jsonnumbers import json_number
 from tournaments import html, queries, services, tokens
 from tournaments.filters import RankingFilter
 from tournaments.forms import (
@@ -510,7 +511,7 @@ def table_hand(request, slug, tournament_id, round_number, table_number, number)
     confirmed): the hand form, then ``services.correct_table_hand``."""
     from scoresheet import services as sheets
     from scoresheet.models import Hand
-    from scoresheet.views.hands import _form_class, _preview_context
+    from scoresheet.views.hands import form_class_for, preview_context
 
     tournament = _tournament(request, tournament_id)
     table = _table(tournament, round_number, table_number)
@@ -525,7 +526,7 @@ def table_hand(request, slug, tournament_id, round_number, table_number, number)
         return redirect(back)
     sheet = table.sheet
     seating = sheets.Table.of(sheet)
-    form_class = _form_class(sheet)
+    form_class = form_class_for(sheet)
     if request.method == "POST":
         form = form_class(request.POST, sheet=sheet, table=seating, hand=hand)
         if form.is_valid() and request.POST.get("action") == "save":
@@ -546,7 +547,7 @@ def table_hand(request, slug, tournament_id, round_number, table_number, number)
             "sheet": sheet,
             "hand": hand,
             "form": form,
-            "preview": _preview_context(form) if form.is_bound else None,
+            "preview": preview_context(form) if form.is_bound else None,
             "preview_url": f"{preview_url}?hand={hand.number}",
             "names": seating.names,
             "next_number": None,
@@ -577,7 +578,7 @@ def tournament_close(request, slug, tournament_id):
 def export_json(request, slug, tournament_id):
     """The whole tournament as JSON: settings, rankings (players, teams), every round's
     tables with their state and their sheet in HAND_FORMAT.md's sheet format."""
-    from scoresheet.views.sheets import _json_number, sheet_json
+    from scoresheet.views.sheets import sheet_json
 
     tournament = _tournament(request, tournament_id)
     if tournament.final_ranking:
@@ -624,7 +625,7 @@ def export_json(request, slug, tournament_id):
         "teams": teams,
         "rounds": rounds,
     }
-    text = json.dumps(data, ensure_ascii=False, indent=1, default=_json_number)
+    text = json.dumps(data, ensure_ascii=False, indent=1, default=json_number)
     response = HttpResponse(text + "\n", content_type="application/json; charset=utf-8")
     filename = f"tournament-{request.club.slug}-{slugify(tournament.name)}.json"
     response["Content-Disposition"] = f'attachment; filename="{filename}"'

@@ -26,8 +26,9 @@ from django.views.decorators.http import require_GET, require_POST
 
 from clubs.permissions import club_view
 from core.exports import bad_request, neutralise
+from core.jsonnumbers import json_number
 from scoresheet.models import ScoreRow, Sheet
-from scoresheet.views.sheets import _json_number, sheet_json
+from scoresheet.views.sheets import sheet_json
 from transfer import backup as backups
 from transfer import upload
 
@@ -109,7 +110,7 @@ def season_jsonl(request, slug, season_id):
     for sheet in _sheets(season):
         data = sheet_json(sheet)
         data["season"] = season.name
-        lines.append(json.dumps(data, ensure_ascii=False, default=_json_number))
+        lines.append(json.dumps(data, ensure_ascii=False, default=json_number))
     response = HttpResponse(
         "".join(line + "\n" for line in lines), content_type="application/jsonl; charset=utf-8"
     )

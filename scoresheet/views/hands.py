@@ -22,6 +22,7 @@ from clubs.permissions import can, club_view
 from core.explain_labels import render_explanation
 from core.formatting import format_number
 from core.idempotency import idempotent, once
+from core.jsonnumbers import json_number
 from scoresheet import services
 from scoresheet.forms import HandForm
 from scoresheet.forms_savoyard import SavoyardHandForm, describe_savoyard
@@ -45,8 +46,9 @@ def _hand(sheet, number):
 FORMS = {"savoyard": SavoyardHandForm}
 
 
-def _form_class(sheet):
-    """The hand form the sheet's ruleset asks for (French Tarot's by default)."""
+def form_class_for(sheet):
+    """The hand form the sheet's ruleset asks for (French Tarot's by default); the
+    tournament pages use it too."""
     return FORMS.get(sheet.ruleset.preset, HandForm)
 
 
@@ -61,7 +63,7 @@ def _form_page(request, sheet, form, hand=None):
             "sheet": sheet,
             "hand": hand,
             "form": form,
-            "preview": _preview_context(form) if form.is_bound else None,
+            "preview": preview_context(form) if form.is_bound else None,
             "preview_url": preview_url,
             "names": table.names,
             "next_number": None if hand else _next_number(sheet),
@@ -79,8 +81,9 @@ def _next_number(sheet):
     return (last or 0) + 1
 
 
-def _preview_context(form):
-    """What the preview panel shows: the scores, or what is missing or wrong."""
+def preview_context(form):
+    """What the preview panel shows (``scoresheet/includes/hand_preview.html``'s
+    ``preview``): the scores, or what is missing or wrong; the tournament pages use it too."""
     result = form.result if not form.errors else None
     rows = []
     if result is not None:
@@ -118,9 +121,9 @@ def hand_create(request, slug, sheet_id):
     sheet = _sheet(request, sheet_id)
     table = services.Table.of(sheet)
     if request.method == "POST":  # a post without "save": the form with its preview
-        form = _form_class(sheet)(request.POST, sheet=sheet, table=table)
+        form = form_class_for(sheet)(request.POST, sheet=sheet, table=table)
     else:
-        form = _form_class(sheet)(sheet=sheet, table=table)
+        form = form_class_for(sheet)(sheet=sheet, table=table)
     return _form_page(request, sheet, form)
 
 
@@ -138,7 +141,7 @@ def _save_hand(request, sheet_id):
     posted = {}
 
     def read(sheet, table):
-        form = posted["form"] = _form_class(sheet)(request.POST, sheet=sheet, table=table)
+        form = posted["form"] = form_class_for(sheet)(request.POST, sheet=sheet, table=table)
         if not form.is_valid():
             raise _FormRefused
         return form.hand_data
@@ -182,15 +185,21 @@ def hand_preview(request, slug, sheet_id):
         if not re.fullmatch(r"[0-9]{1,9}", number_param):  # "²".isdigit() is true
             return JsonResponse({"errors": {"__all__": [_("Unknown hand.")]}}, status=404)
         hand = _hand(sheet, int(number_param))
-    form = _form_class(sheet)(request.POST, sheet=sheet, hand=hand)
+    return preview_response(request, form_class_for(sheet)(request.POST, sheet=sheet, hand=hand))
+
+
+def preview_response(request, form):
+    """The live preview of a bound hand form, as JSON: {"html", "defence_points"} with
+    {"scores", "explanation"} or {"errors", "missing"} (this page's, and a tournament
+    table's by its private link)."""
     valid = form.is_valid()
-    context = _preview_context(form)
+    context = preview_context(form)
     html = render_to_string(
         "scoresheet/includes/hand_preview.html",
         {"preview": context, "form": form},
         request=request,
     )
-    payload = {"html": html, "defence_points": _json_number(form.defence_points())}
+    payload = {"html": html, "defence_points": json_number(form.defence_points())}
     if valid and form.result is not None:
         result = form.result
         payload["scores"] = {
@@ -201,12 +210,6 @@ def hand_preview(request, slug, sheet_id):
         payload["errors"] = form.refusals()
         payload["missing"] = form.missing_fields()
     return JsonResponse(payload)
-
-
-def _json_number(value):
-    if value is None:
-        return None
-    return int(value) if value == int(value) else float(value)
 
 
 @club_view("read")
@@ -264,7 +267,7 @@ def hand_edit(request, slug, sheet_id, number):
         return redirect(hand.get_absolute_url())
     table = services.Table.of(sheet)
     if request.method == "POST":
-        form = _form_class(sheet)(request.POST, sheet=sheet, table=table, hand=hand)
+        form = form_class_for(sheet)(request.POST, sheet=sheet, table=table, hand=hand)
         if form.is_valid() and _save_requested(request):
             try:
                 services.correct_hand(hand, form.hand_data, user=request.user)
@@ -274,7 +277,7 @@ def hand_edit(request, slug, sheet_id, number):
                 messages.success(request, _("Hand %(number)s corrected.") % {"number": hand.number})
                 return redirect(hand.get_absolute_url())
     else:
-        form = _form_class(sheet)(sheet=sheet, table=table, hand=hand)
+        form = form_class_for(sheet)(sheet=sheet, table=table, hand=hand)
     return _form_page(request, sheet, form, hand)
 
 

@@ -24,6 +24,7 @@ from clubs.rules_forms import describe_rules
 from clubs.services import ClubError, create_player
 from core.db import retry_on_conflict
 from core.idempotency import idempotent, once
+from core.jsonnumbers import json_number
 from core.paging import BoundedRequestConfig
 from core.text import short_names
 from scoresheet import services
@@ -360,12 +361,6 @@ def sheet_print(request, slug, sheet_id, blank=False):
 # ---------------------------------------------------------------- export
 
 
-def _json_number(value):
-    if isinstance(value, Decimal):
-        return int(value) if value == value.to_integral_value() else float(value)
-    raise TypeError(f"not JSON serialisable: {value!r}")
-
-
 def sheet_json(sheet) -> dict:
     """The sheet in HAND_FORMAT.md's sheet format (live hands, names), plus date and table."""
     table = services.Table.of(sheet)
@@ -385,7 +380,7 @@ def sheet_json(sheet) -> dict:
 def sheet_export(request, slug, sheet_id):
     """One JSON line: ``manage.py import_sheets`` reads the file back as it is."""
     sheet = get_object_or_404(Sheet, club=request.club, pk=sheet_id, deleted_at__isnull=True)
-    text = json.dumps(sheet_json(sheet), ensure_ascii=False, default=_json_number)
+    text = json.dumps(sheet_json(sheet), ensure_ascii=False, default=json_number)
     response = HttpResponse(text + "\n", content_type="application/json; charset=utf-8")
     label = slugify(f"{request.club.slug} {sheet.date.isoformat()} {sheet.table}")
     response["Content-Disposition"] = f'attachment; filename="{label}-{sheet.pk}.json"'

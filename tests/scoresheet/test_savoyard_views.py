@@ -122,10 +122,10 @@ def test_hostile_posts_get_a_form_message_never_a_500(scorer_client, sheet):
 
 
 def test_a_tarot_sheet_keeps_its_form(make_sheet):
-    from scoresheet.views.hands import _form_class
+    from scoresheet.views.hands import form_class_for
 
-    assert _form_class(make_sheet(4)) is HandForm
-    assert _form_class(make_sheet(4, rules="savoyard")) is SavoyardHandForm
+    assert form_class_for(make_sheet(4)) is HandForm
+    assert form_class_for(make_sheet(4, rules="savoyard")) is SavoyardHandForm
 
 
 def test_the_sheet_page_lists_savoyard_hands(scorer_client, sheet, scorer):
