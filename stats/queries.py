@@ -423,6 +423,9 @@ def season_ranks(club, player) -> list[dict]:
 def running_by_evening(rows, player_ids) -> dict:
     """The running totals of some players, evening by evening (one query).
 
+    ``rows``: ledger rows or the sheets' totals (``SheetTotal``: one row per sheet and
+    player, with the same ``date``, ``player_id`` and ``score``), which are far fewer.
+
     ``{"dates": [...], "series": {player_id: [total after each date, ...]}}``:
     the dates any of them played; a player who did not play an evening keeps
     their total (0 before their first evening), so every series has one value

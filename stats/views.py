@@ -24,7 +24,7 @@ from django.utils.translation import gettext as _
 
 from clubs.models import Player
 from clubs.permissions import club_view
-from scoresheet.models import Role, ScoreRow, SeasonTotal
+from scoresheet.models import Role, ScoreRow, SeasonTotal, SheetTotal
 from standings.queries import standings
 from stats import queries as stats
 from stats import tables as t
@@ -254,7 +254,12 @@ def player_statistics(request, slug, player_id, season_id=None):
     player = get_object_or_404(Player, club=club, pk=player_id)
     seasons, season = _seasons(club, season_id)
     rows = ScoreRow.objects.of_player(player, season)
-    scope = ScoreRow.objects.of_season(season) if season else ScoreRow.objects.of_club(club)
+    # the top players' running totals by evening: from the sheets' totals (a row per
+    # sheet and player), not the ledger's rows (one per hand and player)
+    if season:
+        scope = SheetTotal.objects.filter(season=season)
+    else:
+        scope = SheetTotal.objects.filter(season__club=club)
     if season is None:  # all seasons: the club's own, not its tournaments'
         rows, scope = rows.filter(season__kind="season"), scope.filter(season__kind="season")
         totals = SeasonTotal.objects.filter(season__club=club, season__kind="season")
@@ -327,7 +332,7 @@ def _season_figures(season, rows, ranking):
             contracts=stats.contracts(rows, hands=summary["hands"]),
             table_sizes=stats.table_sizes(rows),
             evenings=stats.season_evenings(rows, season),
-            top=_top_chart(rows, ranking),
+            top=_top_chart(SheetTotal.objects.filter(season=season), ranking),
         )
         if stats.is_savoyard(season):
             figures["savoyard"] = stats.savoyard_summary(rows)

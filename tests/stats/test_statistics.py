@@ -31,7 +31,7 @@ from django.urls import reverse
 
 from clubs.models import Club, Membership, Player, Role, Season
 from scoresheet import editing, handmap, services
-from scoresheet.models import ScoreRow
+from scoresheet.models import ScoreRow, SheetTotal
 from stats import queries as stats
 from tests.data import SEED_HANDS, SEED_TOTALS
 
@@ -449,6 +449,11 @@ def test_season_figures_from_the_summaries_equal_the_ledger_counts(
     assert from_ledger["players"] == six.seats.count()  # the six seat everybody here
     assert stats.season_summary(rows, season) == from_ledger
     assert stats.season_evenings(rows, season) == stats.season_evenings(rows)
+    # the top players' chart reads the sheets' totals: the ledger's figures
+    ids = list(six.seats.values_list("player_id", flat=True))
+    totals = SheetTotal.objects.filter(season=season)
+    assert stats.running_by_evening(totals, ids) == stats.running_by_evening(rows, ids)
+    assert len(stats.running_by_evening(totals, ids)["dates"]) == 3
 
 
 def test_a_deleted_hand_leaves_the_statistics(ledger, by_name, season, scorer):
