@@ -12,7 +12,7 @@ import random
 
 import pytest
 
-from scoresheet import importing, services
+from scoresheet import handmap, importing, services
 from scoresheet.demo import EXTRAS, random_hand
 from scoresheet.models import Hand, HandRevision, ScoreRow, Sheet, SheetTotal
 from scoresheet.scoring.jsonformat import parse_rules
@@ -128,3 +128,28 @@ def test_an_imported_sheet_takes_the_next_hand_by_the_services(club, season, pla
     hand = services.record_hand(result.sheet, hands_for("fft", NAMES[:4], n=1)[0], user=scorer)
     assert hand.number == 4
     assert Sheet.objects.get(pk=result.sheet.pk).hand_count == 4
+
+
+def test_a_row_the_database_refuses_leaves_its_sheet_out_and_the_next_line_goes_in(
+    club, season, players, scorer, monkeypatch
+):
+    """A value the database refuses while the rows are copied (a CHECK constraint here)
+    is the line's ``database_refused``; nothing of that sheet stays, the next line is
+    imported on the same connection."""
+    fields = handmap.hand_fields
+
+    def refused(engine_hand, result, table):
+        return {**fields(engine_hand, result, table), "bouts": -1}
+
+    names = NAMES[:4]
+    bad = json.dumps({"players": names, "hands": hands_for("fft", names, n=3)})
+    good = json.dumps({"players": names, "hands": hands_for("fft", names, n=2)})
+    before = (Sheet.objects.count(), Hand.objects.count(), SheetTotal.objects.count())
+    with monkeypatch.context() as patch:
+        patch.setattr(handmap, "hand_fields", refused)
+        [result] = importing.import_sheets(club, [bad], season=season, user=scorer)
+    assert result.code == "database_refused" and result.message
+    assert (Sheet.objects.count(), Hand.objects.count(), SheetTotal.objects.count()) == before
+    [result] = importing.import_sheets(club, [good], season=season, user=scorer)
+    assert result.ok and result.hands == 2
+    assert ScoreRow.objects.filter(sheet=result.sheet).count() == 8
