@@ -4,6 +4,7 @@
 {{ hand.explanation|render_explanation }} the same, as a filter
 {{ row.score|score }}                     22,5 in French, −12 with a real minus
 {{ row.score|signed_score }}              +12, −12, 0
+<span class="x{{ v|long_score }}">        " long" at 5 characters (−1068), " long longer" from 6
 <td class="num {{ row.score|score_class }}">  pos, neg or zero (colours)
 """
 
@@ -56,6 +57,20 @@ def signed_score(value):
     if _is_blank(value):
         return ""
     return formatting.format_signed(value)
+
+
+@register.filter
+def long_score(value):
+    """The classes of a signed score too long for a phone's narrowest columns: " long"
+    when its text (``signed_score``) has five characters (−1068, +22,5), " long
+    longer" from six (+11840, −1 068 where thousands are grouped); "" otherwise. The
+    sheet's CSS (static/css/sheet.css) shrinks those where the columns are narrow."""
+    if _is_blank(value):
+        return ""
+    length = len(formatting.format_signed(value))
+    if length <= 4:
+        return ""
+    return " long" if length == 5 else " long longer"
 
 
 @register.filter

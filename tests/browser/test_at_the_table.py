@@ -61,6 +61,23 @@ def hands_for(names):
     return out
 
 
+def long_evening(names):
+    """``hands_for``'s hands, then seven garde contre with a chelem announced and made,
+    the second player alone against the table (the dealer sits out at six): totals and
+    running totals of five and six characters (−7228 and +23922 at six seats)."""
+    seats = len(names)
+    out = hands_for(names)
+    for _ in range(7):
+        hand = {"dealer": names[0], "taker": names[1], "contract": "garde_contre"}
+        hand.update(bouts=3, points=91, chelem={"announced": True, "made_by": "attack"})
+        if seats == 6:
+            hand["sits_out"] = names[0]
+        if seats >= 5:
+            hand["partner"] = names[1]  # alone
+        out.append(hand)
+    return out
+
+
 @pytest.fixture
 def long_club(club, season):
     players = [Player.objects.create(club=club, name=name) for name in LONG_NAMES]
@@ -76,7 +93,7 @@ def open_sheet(season, players, scorer, seats, **kwargs):
         rules=kwargs.get("rules"),
         user=scorer,
     )
-    for hand in hands_for([p.name for p in players[:seats]]):
+    for hand in kwargs.get("hands", hands_for)([p.name for p in players[:seats]]):
         services.record_hand(sheet, hand, user=scorer)
     return sheet
 
@@ -99,6 +116,30 @@ FITS = """el => {
 }"""
 
 
+#: Every number in the players' columns, [text, shown whole] (``FITS``): each hand's
+#: score and running total, and the totals.
+PLAYER_NUMBERS = (
+    """() => {
+    const fits = """
+    + FITS
+    + """;
+    const columns = [...document.querySelectorAll("thead th[data-player]")].map(
+        th => th.cellIndex);
+    const out = [];
+    for (const row of document.querySelectorAll("tbody tr[data-hand], tfoot tr")) {
+        for (const i of columns) {
+            const cell = row.cells[i];
+            if (!cell || cell.colSpan > 1) continue;  // a deleted hand's note
+            for (const el of cell.children.length ? [...cell.children] : [cell]) {
+                out.push([el.textContent.trim(), fits(el)]);
+            }
+        }
+    }
+    return out;
+}"""
+)
+
+
 # ---------------------------------------------------------------- the sheet on a phone
 
 
@@ -108,11 +149,15 @@ def test_every_player_column_fits_a_phone(
     new_context, live_server, season, scorer, long_club, size, locale
 ):
     club, _, players = long_club
-    sheets = {n: open_sheet(season, players, scorer, n) for n in (3, 4, 5, 6)}
+    sheets = [(n, open_sheet(season, players, scorer, n)) for n in (3, 4, 5, 6)]
+    # a long evening: numbers of five and six characters where the columns are narrow
+    sheets += [(n, open_sheet(season, players, scorer, n, hands=long_evening)) for n in (4, 5, 6)]
     width, height = size
     page = new_context(locale=locale, viewport={"width": width, "height": height}).new_page()
     short_totals = []
-    for seats, sheet in sheets.items():
+    totals = []
+    numbers = []
+    for seats, sheet in sheets:
         page.goto(sheet_url(live_server, sheet))
         assert page.evaluate("document.documentElement.scrollWidth") <= width, seats
         heads = page.locator("thead th[data-player]")
@@ -124,11 +169,17 @@ def test_every_player_column_fits_a_phone(
         # every score of the last hand, and every total, is on screen too
         for cell in page.locator("tfoot [data-score]").all():
             assert within(cell.bounding_box(), width), seats
-            # a total of up to four characters (−460) shows whole, not cut to "−46"
+            # a total shows whole: −460 not cut to "−46", −1068 not to "−106"
             text = cell.inner_text().strip()
+            assert cell.evaluate(FITS), (seats, text)
+            totals.append((seats, text))
             if len(text) <= 4:
-                assert cell.evaluate(FITS), (seats, text)
                 short_totals.append((seats, text))
+        # and so does every score and running total of six characters or fewer
+        shown = page.evaluate(PLAYER_NUMBERS)
+        assert len(shown) == seats * (2 * page.locator("tbody tr[data-hand]").count() + 1)
+        assert [text for text, whole in shown if not whole] == [], seats
+        numbers += [(seats, text) for text, _ in shown]
         # the totals row stays at the bottom of the screen while the hands scroll
         footer = page.locator("tfoot [data-score]").first  # the cells stick, not the row
         page.locator("#hand-1").scroll_into_view_if_needed()
@@ -136,6 +187,12 @@ def test_every_player_column_fits_a_phone(
         assert box["y"] + box["height"] <= height + 0.5, seats
     # among them a negative one at six seats, the narrowest columns
     assert any(n == 6 and re.fullmatch(r"−\d{3}", text) for n, text in short_totals)
+    # five characters at six seats: the totals −1068 and +1280, and running totals
+    assert {(6, "−1068"), (6, "+1280")} <= set(totals)
+    assert len({text for n, text in numbers if n == 6 and len(text) == 5}) > 4
+    # and six characters (+23922) at four, five and six seats
+    assert {n for n, text in totals if len(text) == 6} == {4, 5, 6}
+    assert {n for n, text in numbers if len(text) == 6} == {4, 5, 6}
     # a short name shows the full one on tap
     head = page.locator('thead th[data-player="Maximilien"] [data-name]')
     expect(head).to_have_attribute("data-name", "Maximilien")

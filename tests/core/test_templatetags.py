@@ -276,3 +276,25 @@ def test_signed_score_and_score_class(value, signed, css):
     with translation.override("fr"):
         assert render_template("{{ v|signed_score }}", v=value) == signed
         assert render_template("{{ v|score_class }}", v=value) == css
+
+
+@pytest.mark.parametrize(
+    ("value", "css"),
+    [
+        (Decimal("-460"), ""),
+        (980, ""),
+        (0, ""),
+        ("", ""),
+        (None, ""),
+        (-1068, " long"),
+        (Decimal("1280"), " long"),
+        (Decimal("22.5"), " long"),  # +22,5
+        (Decimal("-868.5"), " long longer"),
+        (11840, " long longer"),
+        (-12345, " long longer"),
+    ],
+)
+def test_long_score_marks_scores_past_four_characters(value, css):
+    for language in ("en", "fr"):
+        with translation.override(language):
+            assert render_template("{{ v|long_score }}", v=value) == css
