@@ -138,7 +138,8 @@ class Command(BaseCommand):
         return opener, jar
 
     def token(self, opener, page):
-        html = opener.open(page, timeout=30).read().decode()
+        with opener.open(page, timeout=30) as response:
+            html = response.read().decode()
         return re.search(r'name="csrfmiddlewaretoken" value="([^"]+)"', html).group(1)
 
     def run_load(self, url, sheets, standings, writers, readers, requests, seconds):
@@ -161,7 +162,9 @@ class Command(BaseCommand):
                 ).encode()
                 started = time.perf_counter()
                 try:
-                    response = opener.open(url + path, body, timeout=60)
+                    # the page it redirects to, read whole: a user waits for it too
+                    with opener.open(url + path, body, timeout=60) as response:
+                        response.read()
                     ok = response.status < 400
                 except urllib.error.HTTPError as error:
                     ok, response = False, error
@@ -178,7 +181,9 @@ class Command(BaseCommand):
                     break
                 started = time.perf_counter()
                 try:
-                    ok = opener.open(url + standings, timeout=60).status < 400
+                    with opener.open(url + standings, timeout=60) as response:
+                        response.read()
+                    ok = response.status < 400
                     status = 200
                 except urllib.error.HTTPError as error:
                     ok, status = False, error.code
