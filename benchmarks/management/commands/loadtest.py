@@ -86,6 +86,7 @@ class Command(BaseCommand):
                 env=env,
             )
             self.wait_for(url)
+            self.warm_up(url, standings, workers)
         try:
             results = self.run_load(url, sheets, standings, writers, readers, requests, seconds)
         finally:
@@ -131,6 +132,13 @@ class Command(BaseCommand):
             except OSError:
                 time.sleep(0.2)
         raise CommandError("gunicorn did not start")
+
+    def warm_up(self, url, standings, workers):
+        """A few requests per worker before the clock starts: each process imports and
+        compiles its templates on its first requests, as a server long up has done."""
+        for _ in range(4 * workers):
+            with urllib.request.urlopen(url + standings, timeout=30) as response:
+                response.read()
 
     def session(self, url):
         jar = http.cookiejar.CookieJar()
