@@ -41,6 +41,7 @@ from django.utils.translation import gettext as _
 
 from clubs import audit
 from clubs.models import Club, Membership, Role
+from clubs.services import absolute_link
 from core.errors import ServiceError
 
 log = logging.getLogger("clubs.accounts")
@@ -103,7 +104,10 @@ def sign_up(username: str, email: str, password: str, *, request=None):
             _mail(
                 "registration/signup",
                 email,
-                {"user": user, "link": _link(request, reverse("signup_confirm", args=[token]))},
+                {
+                    "user": user,
+                    "link": absolute_link(request, reverse("signup_confirm", args=[token])),
+                },
             )
     except IntegrityError:
         raise taken from None
@@ -139,7 +143,7 @@ def request_email(user, email: str, *, request=None) -> str:
     _mail(
         "registration/email_confirm",
         email,
-        {"user": user, "link": _link(request, reverse("email_confirm", args=[token]))},
+        {"user": user, "link": absolute_link(request, reverse("email_confirm", args=[token]))},
     )
     return email
 
@@ -251,13 +255,6 @@ def _load(token: str, salt: str) -> dict:
     if not isinstance(data, dict):
         raise AccountError("link_invalid", _("This link has been used or is not valid."))
     return data
-
-
-def _link(request, path: str) -> str:
-    if request is not None:
-        return request.build_absolute_uri(path)
-    host = next((h for h in settings.ALLOWED_HOSTS if h and "*" not in h), "localhost")
-    return f"https://{host.lstrip('.')}{path}"
 
 
 def _mail(template: str, email: str, context: dict) -> None:

@@ -16,7 +16,6 @@ import logging
 import re
 import secrets
 
-from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.core.exceptions import ValidationError
 from django.core.mail import send_mail
@@ -29,7 +28,14 @@ from django.utils.translation import gettext as _
 
 from clubs import audit
 from clubs.models import Club, Invitation, Membership, Role
-from clubs.services import ClubError, _check_role, _forget_roles, _lock, _require_manager
+from clubs.services import (
+    ClubError,
+    _check_role,
+    _forget_roles,
+    _lock,
+    _require_manager,
+    absolute_link,
+)
 
 log = logging.getLogger("clubs.audit")
 EMAIL_MAX = Invitation._meta.get_field("email").max_length
@@ -169,11 +175,7 @@ def _free_username(email: str) -> str:
 
 def _mail(invitation: Invitation, token: str, request) -> bool:
     path = reverse("invitation", args=[token])
-    if request is not None:
-        link = request.build_absolute_uri(path)
-    else:
-        host = next((h for h in settings.ALLOWED_HOSTS if h and "*" not in h), "localhost")
-        link = f"https://{host.lstrip('.')}{path}"
+    link = absolute_link(request, path)
     by = invitation.invited_by
     context = {
         "club": invitation.club,

@@ -486,6 +486,15 @@ def edit_distance(a: str, b: str, limit: int) -> int:
 # ---------------------------------------------------------------- internals
 
 
+def absolute_link(request, path: str) -> str:
+    """The full address of ``path`` for a mail: the request's own host, else (a
+    command) the first concrete host of ALLOWED_HOSTS over https."""
+    if request is not None:
+        return request.build_absolute_uri(path)
+    host = next((h for h in settings.ALLOWED_HOSTS if h and "*" not in h), "localhost")
+    return f"https://{host.lstrip('.')}{path}"
+
+
 def _require_manager(club: Club, by) -> None:
     if by is None:  # code without a request: commands, the shell
         return
@@ -605,11 +614,7 @@ def _send_invitation(membership: Membership, by, request) -> bool:
             "token": default_token_generator.make_token(user),
         },
     )
-    if request is not None:
-        link = request.build_absolute_uri(path)
-    else:
-        host = next((h for h in settings.ALLOWED_HOSTS if h and "*" not in h), "localhost")
-        link = f"https://{host.lstrip('.')}{path}"
+    link = absolute_link(request, path)
     context = {
         "user": user,
         "club": membership.club,
