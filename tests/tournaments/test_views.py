@@ -9,24 +9,13 @@ from django.urls import reverse
 
 from clubs.models import Player, Season
 from scoresheet import services as sheets
+from tests.data import RULES_POST
 from tournaments import services
 from tournaments.models import Tournament
 from tournaments.queries import ranking
 
 from .conftest import DATE
 from .helpers import play_round
-
-RULES = {
-    "preset": "fft",
-    "rounding": "1",
-    "poignee_single": "20",
-    "poignee_double": "30",
-    "poignee_triple": "40",
-    "misere": "0",
-    "five_player_split": "two_to_one",
-    "ante": "10",
-    "dealer_stake": "5",
-}
 
 
 def url(name, tournament, *args):
@@ -58,7 +47,7 @@ def test_a_manager_creates_a_tournament_and_enters_players(client, club, manager
         "deals_per_round": "",
         "minutes_per_round": "45",
         "five_tables": "four_dealer_out",
-        **RULES,
+        **RULES_POST,
     }
     response = client.post(reverse("tournaments:create", args=[club.slug]), data)
     t = Tournament.objects.get()
@@ -89,7 +78,7 @@ def test_a_manager_creates_a_tournament_and_enters_players(client, club, manager
 
 def test_form_errors_store_nothing(client, club, manager):
     client.force_login(manager)
-    data = {"name": "X", "date": "2026-06-13", "rounds": "3", "length": "deals", **RULES}
+    data = {"name": "X", "date": "2026-06-13", "rounds": "3", "length": "deals", **RULES_POST}
     data["deals_per_round"] = ""
     response = client.post(reverse("tournaments:create", args=[club.slug]), data)
     assert response.status_code == 200 and "Give the deals of a round." in response.content.decode()
