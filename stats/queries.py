@@ -470,9 +470,9 @@ def season_counts(season) -> dict:
     }
 
 
-def season_summary(rows, season=None) -> dict:
-    """A season's figures over its rows (one query; with ``season``, three smaller ones:
-    the counts of sheets, evenings, hands and players come from ``season_counts``).
+def season_summary(rows, season) -> dict:
+    """A season's figures: the hand facts over its ledger rows (one query), the counts of
+    sheets, evenings, hands and players from ``season_counts`` (two small ones).
 
     Hand facts are counted on taker rows (one per hand with a taker); ``passed``
     counts the hands where everybody passed; poignées and misères count the
@@ -483,16 +483,7 @@ def season_summary(rows, season=None) -> dict:
     ``chelems`` (rows ``code``, ``label``, ``count``: those that happened),
     ``miseres``, ``five`` (``hands``, ``called``, ``alone``).
     """
-    if season is None:
-        aggregates = {
-            "hands": _count(FIRST_SEAT),
-            "sheets": Count("sheet_id", distinct=True),
-            "evenings": Count("date", distinct=True),
-            "players": Count("player_id", distinct=True),
-        }
-    else:
-        aggregates = {}
-    aggregates |= {
+    aggregates = {
         "passed": _count(FIRST_SEAT & PASSED),
         "taken": _count(TAKER),
         "n_made": _count(TAKER & MADE),
@@ -507,9 +498,7 @@ def season_summary(rows, season=None) -> dict:
         aggregates[f"poignee_{size}"] = _count(Q(poignee=size))
     for code, _label in CHELEMS:
         aggregates[f"chelem_{code}"] = _count(TAKER & Q(chelem=code))
-    data = rows.aggregate(**aggregates)
-    if season is not None:
-        data |= season_counts(season)
+    data = rows.aggregate(**aggregates) | season_counts(season)
     poignees = [
         {"size": size, "label": label, "count": data[f"poignee_{size}"]} for size, label in POIGNEES
     ]
@@ -568,28 +557,13 @@ def table_sizes(rows) -> list[dict]:
         ]
 
 
-def season_evenings(rows, season=None) -> list[dict]:
-    """Per date, in order (one query): ``date``, ``sheets``, ``players``, ``hands``, ``passed``.
+def season_evenings(rows, season) -> list[dict]:
+    """Per date, in order: ``date``, ``sheets``, ``players``, ``hands``, ``passed``.
 
-    With ``season``, three queries that count no distinct values over the ledger: the
-    sheets and hands from the stored sheet counts, the players from the sheets' totals,
-    and only the hands where everybody passed from the ledger.
+    Three queries that count no distinct values over the ledger: the sheets and hands
+    from the stored sheet counts, the players from the sheets' totals, and only the
+    hands where everybody passed from the ledger rows.
     """
-    if season is not None:
-        return _season_evenings(rows, season)
-    return list(
-        rows.values("date")
-        .annotate(
-            sheets=Count("sheet_id", distinct=True),
-            players=Count("player_id", distinct=True),
-            hands=_count(FIRST_SEAT),
-            passed=_count(FIRST_SEAT & PASSED),
-        )
-        .order_by("date")
-    )
-
-
-def _season_evenings(rows, season):
     sheets = (
         Sheet.objects.filter(season=season, deleted_at__isnull=True, hand_count__gt=0)
         .values("date")

@@ -27,11 +27,13 @@ import datetime
 from decimal import Decimal
 
 import pytest
+from django.db.models import Count, Q
 from django.urls import reverse
 
 from clubs.models import Club, Membership, Player, Role, Season
 from scoresheet import editing, handmap, services
 from scoresheet.models import ScoreRow, SheetTotal
+from scoresheet.vocabulary import Role as ScoreRole
 from stats import queries as stats
 from tests.data import SEED_HANDS, SEED_TOTALS
 
@@ -322,7 +324,7 @@ def test_chelems_on_both_sides(make_sheet, scorer, by_name, season):
     assert anna["margins"][-1]["count"] == 1  # made by 21 or more
     bert = stats.player_summary(ScoreRow.objects.of_player(by_name["Bert"], season))
     assert [(c["code"], c["attack"], c["defence"]) for c in bert["chelems"]] == [("made", 0, 1)]
-    club = stats.season_summary(ScoreRow.objects.of_season(season))
+    club = stats.season_summary(ScoreRow.objects.of_season(season), season)
     assert [(c["code"], c["count"]) for c in club["chelems"]] == [("made", 1)]
 
 
@@ -385,7 +387,7 @@ def test_a_player_who_misses_an_evening_keeps_their_total(
 
 
 def test_season_summary(ledger, season):
-    s = stats.season_summary(ScoreRow.objects.of_season(season))
+    s = stats.season_summary(ScoreRow.objects.of_season(season), season)
     assert (s["hands"], s["sheets"], s["evenings"], s["players"]) == (10, 2, 2, 4)
     assert (s["passed"], s["passed_pct"]) == (1, 10)
     # made: 14/3 #1 #2 #4 #5, 21/3 #1 #2 #5; failed: 14/3 #3, 21/3 #3
@@ -419,12 +421,12 @@ def test_table_sizes_and_evenings(ledger, make_sheet, scorer, season):
         {"seats": 5, "playing": 5, "sheets": 1, "hands": 3},
         {"seats": 6, "playing": 5, "sheets": 1, "hands": 1},
     ]
-    assert stats.season_evenings(rows) == [
+    assert stats.season_evenings(rows, season) == [
         {"date": MARCH_14, "sheets": 1, "players": 4, "hands": 5, "passed": 0},
         {"date": MARCH_21, "sheets": 1, "players": 4, "hands": 5, "passed": 1},
         {"date": MARCH_28, "sheets": 2, "players": 6, "hands": 4, "passed": 0},
     ]
-    five = stats.season_summary(rows)["five"]
+    five = stats.season_summary(rows, season)["five"]
     assert five == {"hands": 4, "called": 3, "alone": 1}
 
 
@@ -444,11 +446,25 @@ def test_season_figures_from_the_summaries_equal_the_ledger_counts(
     gone = record(make_sheet(4, date=datetime.date(2026, 4, 4), table="9"), SEED_HANDS, scorer)
     editing.delete_sheet(gone, user=scorer)
     rows = ScoreRow.objects.of_season(season)
-    from_ledger = stats.season_summary(rows)
-    assert (from_ledger["sheets"], from_ledger["evenings"], from_ledger["hands"]) == (4, 3, 13)
-    assert from_ledger["players"] == six.seats.count()  # the six seat everybody here
-    assert stats.season_summary(rows, season) == from_ledger
-    assert stats.season_evenings(rows, season) == stats.season_evenings(rows)
+    # the ledger's own answers: one row per seated player per live hand, the first
+    # seat's once per hand
+    first_seat = Count("pk", filter=Q(position=0))
+    from_ledger = rows.aggregate(
+        hands=first_seat,
+        sheets=Count("sheet_id", distinct=True),
+        evenings=Count("date", distinct=True),
+        players=Count("player_id", distinct=True),
+    )
+    assert from_ledger == {"hands": 13, "sheets": 4, "evenings": 3, "players": 6}
+    summary = stats.season_summary(rows, season)
+    assert {key: summary[key] for key in from_ledger} == from_ledger
+    evenings = rows.values("date").annotate(
+        sheets=Count("sheet_id", distinct=True),
+        players=Count("player_id", distinct=True),
+        hands=first_seat,
+        passed=Count("pk", filter=Q(position=0, role=ScoreRole.PASSED)),
+    )
+    assert stats.season_evenings(rows, season) == list(evenings.order_by("date"))
     # the top players' chart reads the sheets' totals: the ledger's figures
     ids = list(six.seats.values_list("player_id", flat=True))
     totals = SheetTotal.objects.filter(season=season)
@@ -467,7 +483,7 @@ def test_mouches_everybody_passed_counts_as_passed(make_sheet, scorer, by_name, 
     """Under mouches, a hand where all passed still costs the ante (10) and the dealer's stake."""
     sheet = make_sheet(4, rules={"preset": "mouches"})
     record(sheet, [{"dealer": "Anna", "taker": None}], scorer)
-    s = stats.season_summary(ScoreRow.objects.of_season(season))
+    s = stats.season_summary(ScoreRow.objects.of_season(season), season)
     assert (s["hands"], s["passed"], s["taken"]) == (1, 1, 0)
     anna = stats.player_summary(ScoreRow.objects.of_player(by_name["Anna"], season))
     assert (anna["passed"], anna["total"], anna["pools"]) == (1, -15, -15)
