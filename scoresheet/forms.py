@@ -132,10 +132,15 @@ class PreviewErrorsMixin:
         return out
 
 
-class HandForm(PreviewErrorsMixin, forms.Form):
-    """One hand of ``sheet``; ``hand`` is the hand being corrected (edit), if any."""
+class SeatedHandForm(PreviewErrorsMixin, forms.Form):
+    """What every hand form of a sheet shares, whatever its rules: the seated
+    players (posted by seat position), the initial values (from the hand being
+    corrected, or the defaults of a new hand) and the preview of the hand.
 
-    use_required_attribute = False  # which fields are needed depends on the taker
+    A subclass gives ``default_initial()``, ``initial_from_data(data)`` and
+    ``_build_fields()``, and calls ``preview(data)`` from ``clean()``."""
+
+    use_required_attribute = False  # which fields are needed depends on the entries
 
     def __init__(self, *args, sheet, table=None, hand=None, **kwargs):
         self.sheet = sheet
@@ -154,8 +159,6 @@ class HandForm(PreviewErrorsMixin, forms.Form):
         super().__init__(*args, **kwargs)
         self._build_fields()
 
-    # ------------------------------------------------------------ the table
-
     @property
     def names(self):
         return self.table.names
@@ -163,6 +166,50 @@ class HandForm(PreviewErrorsMixin, forms.Form):
     @property
     def seats(self) -> int:
         return len(self.table.names)
+
+    def position(self, name) -> str:
+        return str(self.names.index(name)) if name in self.names else ""
+
+    def name_at(self, position) -> str | None:
+        if position in ("", None):
+            return None
+        return self.names[int(position)]
+
+    def _require(self, name, message):
+        self.add_error(name, ValidationError(message, code="required"))
+
+    def preview(self, data):
+        """Score ``data`` without writing it: ``result``, or the refusal on the fields."""
+        self.hand_data = data
+        try:
+            self.result = services.preview_hand(self.sheet, data, self.table, hand=self.hand)
+        except services.LedgerError as error:
+            self.add_ledger_error(error)
+            self.result = None
+
+    @property
+    def dealer_name(self):
+        return self.chosen_name("dealer")
+
+    @property
+    def sits_out_name(self):
+        return self.chosen_name("sits_out")
+
+    def chosen_name(self, field) -> str | None:
+        """The player's name picked in a player field (bound or initial)."""
+        if field not in self.fields:
+            return None
+        value = str(self[field].value() or "")
+        # ASCII digits only: "²".isdigit() is true, and int("²") fails
+        if not re.fullmatch(r"[0-9]{1,2}", value) or int(value) >= self.seats:
+            return None
+        return self.names[int(value)]
+
+
+class HandForm(SeatedHandForm):
+    """One hand of ``sheet``; ``hand`` is the hand being corrected (edit), if any."""
+
+    # ------------------------------------------------------------ the table
 
     @property
     def two_players(self) -> bool:
@@ -203,14 +250,6 @@ class HandForm(PreviewErrorsMixin, forms.Form):
     @property
     def may_call_partner(self) -> bool:
         return not self.two_players and self.seats >= 5
-
-    def position(self, name) -> str:
-        return str(self.names.index(name)) if name in self.names else ""
-
-    def name_at(self, position) -> str | None:
-        if position in ("", None):
-            return None
-        return self.names[int(position)]
 
     def default_initial(self) -> dict:
         dealer = suggested_dealer(self.sheet, self.table)
@@ -419,12 +458,7 @@ class HandForm(PreviewErrorsMixin, forms.Form):
         data = self._hand_dict(cleaned, passed)
         if data is None:
             return cleaned
-        self.hand_data = data
-        try:
-            self.result = services.preview_hand(self.sheet, data, self.table, hand=self.hand)
-        except services.LedgerError as error:
-            self.add_ledger_error(error)
-            self.result = None
+        self.preview(data)
         return cleaned
 
     def counts_defence(self, cleaned=None) -> bool:
@@ -441,9 +475,6 @@ class HandForm(PreviewErrorsMixin, forms.Form):
         if points is None or not self.counts_defence(cleaned):
             return points
         return Decimal(self.deck.total) - points
-
-    def _require(self, name, message):
-        self.add_error(name, ValidationError(message, code="required"))
 
     def _hand_dict(self, cleaned, passed):
         """The cleaned values as a HAND_FORMAT dict, or None (with errors) if incomplete."""
@@ -602,24 +633,6 @@ class HandForm(PreviewErrorsMixin, forms.Form):
         if not 0 <= points <= total:
             return None
         return _plain_number(Decimal(total) - points)
-
-    @property
-    def dealer_name(self):
-        return self.chosen_name("dealer")
-
-    @property
-    def sits_out_name(self):
-        return self.chosen_name("sits_out")
-
-    def chosen_name(self, field) -> str | None:
-        """The player's name picked in a player field (bound or initial)."""
-        if field not in self.fields:
-            return None
-        value = str(self[field].value() or "")
-        # ASCII digits only: "²".isdigit() is true, and int("²") fails
-        if not re.fullmatch(r"[0-9]{1,2}", value) or int(value) >= self.seats:
-            return None
-        return self.names[int(value)]
 
 
 def _plain_number(value):

@@ -12,12 +12,11 @@ the fields at fault.
 """
 
 from django import forms
-from django.core.exceptions import ValidationError
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, pgettext_lazy
 
 from scoresheet import services
-from scoresheet.forms import PreviewErrorsMixin, suggested_dealer
+from scoresheet.forms import SeatedHandForm, suggested_dealer
 from scoresheet.scoring.rulesets.savoyard import MODES_AT
 
 MODE_LABELS = {
@@ -72,39 +71,12 @@ class CountField(forms.IntegerField):
         )
 
 
-class SavoyardHandForm(PreviewErrorsMixin, forms.Form):
+class SavoyardHandForm(SeatedHandForm):
     """One hand of a Savoyard ``sheet``; ``hand`` is the hand being corrected, if any."""
 
-    use_required_attribute = False
     page_template = "scoresheet/savoyard_hand_form.html"
 
-    def __init__(self, *args, sheet, table=None, hand=None, **kwargs):
-        self.sheet = sheet
-        self.table = table or services.Table.of(sheet)
-        self.hand = hand
-        self.rules = sheet.ruleset
-        self.ruleset = self.rules.ruleset
-        self.result = None
-        self.hand_data = None
-        if "initial" not in kwargs:
-            if hand is not None:
-                kwargs["initial"] = self.initial_from_data(services.hand_data(hand, self.table))
-            elif (args[0] if args else kwargs.get("data")) is None:
-                # a new, empty form; a posted one shows what was posted, so the
-                # suggested dealer (a query) is not read for it
-                kwargs["initial"] = self.default_initial()
-        super().__init__(*args, **kwargs)
-        self._build_fields()
-
     # ------------------------------------------------------------ the table
-
-    @property
-    def names(self):
-        return self.table.names
-
-    @property
-    def seats(self) -> int:
-        return len(self.names)
 
     @property
     def playing(self) -> int:
@@ -117,7 +89,7 @@ class SavoyardHandForm(PreviewErrorsMixin, forms.Form):
 
     @property
     def total(self) -> int:
-        return self.ruleset.total(self.rules, self.playing) if self.playing in MODES_AT else 0
+        return self.rules.ruleset.total(self.rules, self.playing) if self.playing in MODES_AT else 0
 
     @property
     def line(self) -> int:
@@ -130,14 +102,6 @@ class SavoyardHandForm(PreviewErrorsMixin, forms.Form):
     @property
     def has_baga(self) -> bool:
         return self.playing > 3 and self.rules.option("baga") is not None
-
-    def position(self, name) -> str:
-        return str(self.names.index(name)) if name in self.names else ""
-
-    def name_at(self, position) -> str | None:
-        if position in ("", None):
-            return None
-        return self.names[int(position)]
 
     def default_initial(self) -> dict:
         dealer = suggested_dealer(self.sheet, self.table)
@@ -236,9 +200,6 @@ class SavoyardHandForm(PreviewErrorsMixin, forms.Form):
 
     # ------------------------------------------------------------ cleaning
 
-    def _require(self, name, message):
-        self.add_error(name, ValidationError(message, code="required"))
-
     def clean(self):
         cleaned = super().clean()
         mode = cleaned.get("mode")
@@ -281,12 +242,7 @@ class SavoyardHandForm(PreviewErrorsMixin, forms.Form):
             data["baga"] = {"to": cleaned["baga"], "announced": bool(cleaned.get("baga_announced"))}
         if not complete:
             return cleaned
-        self.hand_data = data
-        try:
-            self.result = services.preview_hand(self.sheet, data, self.table, hand=self.hand)
-        except services.LedgerError as error:
-            self.add_ledger_error(error)
-            self.result = None
+        self.preview(data)
         return cleaned
 
     # ------------------------------------------------------------ refusals
@@ -325,30 +281,8 @@ class SavoyardHandForm(PreviewErrorsMixin, forms.Form):
             return None
         return self.total - count if 0 <= count <= self.total else None
 
-    # ------------------------------------------------------------ display
 
-    def chosen_name(self, field) -> str | None:
-        if field not in self.fields:
-            return None
-        value = str(self[field].value() or "")
-        if not value.isascii() or not value.isdigit() or int(value) >= self.seats:
-            return None
-        return self.names[int(value)]
-
-    @property
-    def dealer_name(self):
-        return self.chosen_name("dealer")
-
-    @property
-    def sits_out_name(self):
-        return self.chosen_name("sits_out")
-
-    @property
-    def chosen_mode(self) -> str:
-        return str(self["mode"].value() or "")
-
-
-def describe_savoyard(data, rules, names, result=None):
+def describe_savoyard(data):
     """A Savoyard hand (JSON dict with names) as labelled words: [{key, label, value, short}]."""
     items = []
 

@@ -340,7 +340,7 @@ _ROLE_LABELS = {
 def describe_hand(data, rules, names):
     """A hand (HAND_FORMAT dict with names) as labelled words: [{key, label, value}]."""
     if rules.preset == "savoyard":
-        return describe_savoyard(data, rules, names)
+        return describe_savoyard(data)
     items = []
     result = _engine_result(data, rules, names)
 
