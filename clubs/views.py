@@ -255,22 +255,8 @@ def seasons(request, slug):
         rules=latest.rules if latest else None,
         ranking=latest.ranking if latest else None,
     )
-    if form.is_bound and form.is_valid():
-        try:
-            season = services.create_season(
-                club,
-                name=form.cleaned_data["name"],
-                start_date=form.cleaned_data["start_date"],
-                end_date=form.cleaned_data["end_date"],
-                rules=form.cleaned_data["rules"],
-                ranking=form.cleaned_data["ranking"],
-                by=request.user,
-            )
-        except ClubError as error:
-            add_club_error(form, error, SeasonForm.ERROR_FIELDS)
-        else:
-            messages.success(request, _("Season %(name)s created.") % {"name": season.name})
-            return redirect("manage:seasons", club.slug)
+    if _create_season(request, club, form):
+        return redirect("manage:seasons", club.slug)
     for season in seasons:
         season.rules_summary = rules_parts(season.rules)
     context = {
@@ -280,6 +266,28 @@ def seasons(request, slug):
         "open_form": form.is_bound or not seasons,
     }
     return render(request, "clubs/manage/seasons.html", context)
+
+
+def _create_season(request, club, form) -> bool:
+    """Create the season a bound, valid SeasonForm describes (the seasons page and a
+    new club's welcome): True once created and said, False with the form's errors."""
+    if not (form.is_bound and form.is_valid()):
+        return False
+    try:
+        season = services.create_season(
+            club,
+            name=form.cleaned_data["name"],
+            start_date=form.cleaned_data["start_date"],
+            end_date=form.cleaned_data["end_date"],
+            rules=form.cleaned_data["rules"],
+            ranking=form.cleaned_data["ranking"],
+            by=request.user,
+        )
+    except ClubError as error:
+        add_club_error(form, error, SeasonForm.ERROR_FIELDS)
+        return False
+    messages.success(request, _("Season %(name)s created.") % {"name": season.name})
+    return True
 
 
 @club_view("manage")
@@ -331,22 +339,8 @@ def welcome(request, slug):
             request.POST if request.method == "POST" else None,
             initial={"name": str(today.year), "start_date": today},
         )
-        if form.is_bound and form.is_valid():
-            try:
-                season = services.create_season(
-                    club,
-                    name=form.cleaned_data["name"],
-                    start_date=form.cleaned_data["start_date"],
-                    end_date=form.cleaned_data["end_date"],
-                    rules=form.cleaned_data["rules"],
-                    ranking=form.cleaned_data["ranking"],
-                    by=request.user,
-                )
-            except ClubError as error:
-                add_club_error(form, error, SeasonForm.ERROR_FIELDS)
-            else:
-                messages.success(request, _("Season %(name)s created.") % {"name": season.name})
-                return redirect("manage:welcome", club.slug)
+        if _create_season(request, club, form):
+            return redirect("manage:welcome", club.slug)
     elif request.method == "POST":
         return redirect("manage:welcome", club.slug)
     context = {
