@@ -13,10 +13,31 @@ share a rank and the next rank skips (1, 2, 2, 4): ``RANK()`` over the whole
 result, so ranks do not depend on the page or the column sorted by.
 """
 
+from decimal import Decimal
+
+from django.db import connection
 from django.db.models import Count, F, FloatField, Q, Sum, Window
 from django.db.models.functions import Cast, NullIf, Rank
 
 from scoresheet.models import SeasonTotal, SheetTotal
+
+
+def summary_rows(club, *, season=None, date_from=None, date_to=None, seats=None):
+    """The summary rows the standings read: the SeasonTotals of ``season`` (else of the
+    club's seasons), or under a date range or a table size the matching SheetTotals."""
+    if date_from or date_to or seats:
+        rows = SheetTotal.objects.all()
+        if date_from:
+            rows = rows.filter(date__gte=date_from)
+        if date_to:
+            rows = rows.filter(date__lte=date_to)
+        if seats:
+            rows = rows.filter(seats=seats)
+    else:
+        rows = SeasonTotal.objects.all()
+    if season is not None:
+        return rows.filter(season_id=getattr(season, "pk", season))
+    return rows.filter(season__club=club, season__kind="season")
 
 
 def standings(club, *, season=None, date_from=None, date_to=None, seats=None):
@@ -32,22 +53,11 @@ def standings(club, *, season=None, date_from=None, date_to=None, seats=None):
     ``season``: one season (already known to be the club's), else all seasons.
     ``date_from``/``date_to``/``seats`` narrow to the matching sheets.
     """
-    if date_from or date_to or seats:
-        rows = SheetTotal.objects.all()
-        if date_from:
-            rows = rows.filter(date__gte=date_from)
-        if date_to:
-            rows = rows.filter(date__lte=date_to)
-        if seats:
-            rows = rows.filter(seats=seats)
+    rows = summary_rows(club, season=season, date_from=date_from, date_to=date_to, seats=seats)
+    if rows.model is SheetTotal:
         sheets = Count("pk", filter=Q(hands__gt=0))
     else:
-        rows = SeasonTotal.objects.all()
         sheets = Sum("sheets")
-    if season is not None:
-        rows = rows.filter(season_id=getattr(season, "pk", season))
-    else:
-        rows = rows.filter(season__club=club, season__kind="season")
     return (
         rows.values("player_id")
         .annotate(
@@ -83,10 +93,6 @@ def ranked_standings(season, ranking, *, date_from=None, date_to=None, seats=Non
     (what ranks: the counted total, average or points), ``ranked`` (bool),
     ``order`` (the row's place in the ranking, for sorting). One query.
     """
-    from decimal import Decimal
-
-    from django.db import connection
-
     Player = SheetTotal._meta.get_field("player").related_model
     where, params = ["t.season_id = %s"], [getattr(season, "pk", season)]
     if date_from:
@@ -198,19 +204,6 @@ def pools_held(club, *, season=None, date_from=None, date_to=None, seats=None):
     scan of the sheets or their hands. A deleted sheet has no summary rows: it holds
     nothing.
     """
-    if date_from or date_to or seats:
-        rows = SheetTotal.objects.all()
-        if date_from:
-            rows = rows.filter(date__gte=date_from)
-        if date_to:
-            rows = rows.filter(date__lte=date_to)
-        if seats:
-            rows = rows.filter(seats=seats)
-    else:
-        rows = SeasonTotal.objects.all()
-    if season is not None:
-        rows = rows.filter(season_id=getattr(season, "pk", season))
-    else:
-        rows = rows.filter(season__club=club, season__kind="season")
+    rows = summary_rows(club, season=season, date_from=date_from, date_to=date_to, seats=seats)
     held = -(rows.aggregate(total=Sum("score"))["total"] or 0)
     return int(held) if held == int(held) else held
