@@ -109,11 +109,27 @@ def table_sheet(request, table):
 
 
 def _form_page(request, table, form, hand=None):
+    return hand_form_page(
+        request,
+        table,
+        form,
+        hand,
+        preview_url=_url(request, "hand_preview"),
+        back_url=_url(request, "sheet"),
+    )
+
+
+def hand_form_page(request, table, form, hand=None, *, preview_url, back_url):
+    """The hand form of a table's sheet (a new deal, or ``hand``'s correction) with its
+    preview: for the table's link, and for the organiser's correction
+    (``views.table_hand``), which differ by where the preview and "back" lead."""
     sheet = table.sheet
-    preview_url = _url(request, "hand_preview")
     if hand is not None:
         preview_url += f"?hand={hand.number}"
-    last = sheet.hands.order_by("-number").values_list("number", flat=True).first()
+        next_number = None
+    else:
+        last = sheet.hands.order_by("-number").values_list("number", flat=True).first()
+        next_number = (last or 0) + 1
     template = getattr(form, "page_template", None) or "tournaments/table_hand_form.html"
     return render(
         request,
@@ -125,9 +141,9 @@ def _form_page(request, table, form, hand=None):
             "preview": preview_context(form) if form.is_bound else None,
             "preview_url": preview_url,
             "names": form.table.names,
-            "next_number": None if hand else (last or 0) + 1,
+            "next_number": next_number,
             "table": table,
-            "back_url": _url(request, "sheet"),
+            "back_url": back_url,
             "tournament": table.round.tournament,
         },
     )

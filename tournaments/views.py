@@ -511,7 +511,8 @@ def table_hand(request, slug, tournament_id, round_number, table_number, number)
     confirmed): the hand form, then ``services.correct_table_hand``."""
     from scoresheet import services as sheets
     from scoresheet.models import Hand
-    from scoresheet.views.hands import form_class_for, preview_context
+    from scoresheet.views.hands import form_class_for
+    from tournaments.table_views import hand_form_page
 
     tournament = _tournament(request, tournament_id)
     table = _table(tournament, round_number, table_number)
@@ -540,22 +541,7 @@ def table_hand(request, slug, tournament_id, round_number, table_number, number)
     else:
         form = form_class(sheet=sheet, table=seating, hand=hand)
     preview_url = reverse("scoresheet:hand_preview", args=[request.club.slug, sheet.pk])
-    return render(
-        request,
-        getattr(form, "page_template", None) or "tournaments/table_hand_form.html",
-        {
-            "sheet": sheet,
-            "hand": hand,
-            "form": form,
-            "preview": preview_context(form) if form.is_bound else None,
-            "preview_url": f"{preview_url}?hand={hand.number}",
-            "names": seating.names,
-            "next_number": None,
-            "table": table,
-            "back_url": back,
-            "tournament": tournament,
-        },
-    )
+    return hand_form_page(request, table, form, hand, preview_url=preview_url, back_url=back)
 
 
 # ---------------------------------------------------------------- closing, exports

@@ -328,6 +328,29 @@ def test_confirmation_service_race_in_threads_only_one_wins(make_tournament):
     assert isinstance(Decimal(totals[0]), Decimal)
 
 
+def test_the_organisers_correction_page_leads_back_to_the_table(client, make_tournament, manager):
+    """The organiser's hand form for a handed-in table: its preview reads the club's
+    sheet, "back" and a saved correction lead to the table's page."""
+    t, rnd = started(make_tournament)
+    table = first_table(rnd)
+    play_table(t, table)
+    services.confirm_table(table, by=manager)
+    client.force_login(manager)
+    page_url = reverse("tournaments:table_hand", args=[t.club.slug, t.pk, 1, table.number, 1])
+    back = reverse("tournaments:table", args=[t.club.slug, t.pk, 1, table.number])
+    preview = reverse("scoresheet:hand_preview", args=[t.club.slug, table.sheet_id])
+    response = client.get(page_url)
+    assert response.status_code == 200
+    assert response.context["back_url"] == back
+    assert response.context["preview_url"] == f"{preview}?hand=1"
+    assert response.context["next_number"] is None
+    assert f'href="{back}"' in response.content.decode()
+    data = {"dealer": "0", "taker": "1", "contract": "garde", "bouts": "2", "points": "70"}
+    response = client.post(page_url, {**data, "action": "save"})
+    assert response.status_code == 302 and response.url == back
+    assert table.sheet.hands.get(number=1).points == 70
+
+
 def test_a_tables_link_reaches_only_its_own_table(client, make_tournament):
     """A token reads and writes its own table's sheet only: another table's deal, or
     another tournament's, is a 404 and stays as it was."""
