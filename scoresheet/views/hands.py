@@ -248,7 +248,7 @@ def hand_detail(request, slug, sheet_id, number):
         {
             "sheet": sheet,
             "hand": hand,
-            "items": describe_hand(data, rules, table.names),
+            "items": describe_hand(data, rules, table.names, result=result),
             "rows": rows,
             "history": history,
             "can_score": can(request.user, request.club, "score"),
@@ -337,12 +337,16 @@ _ROLE_LABELS = {
 }
 
 
-def describe_hand(data, rules, names):
-    """A hand (HAND_FORMAT dict with names) as labelled words: [{key, label, value}]."""
+def describe_hand(data, rules, names, result=None):
+    """A hand (HAND_FORMAT dict with names) as labelled words: [{key, label, value}].
+
+    ``result``: the engine's reading of ``data`` when the caller has it already
+    (``_engine_result``), so the hand is not scored twice."""
     if rules.preset == "savoyard":
         return describe_savoyard(data)
     items = []
-    result = _engine_result(data, rules, names)
+    if result is None:
+        result = _engine_result(data, rules, names)
 
     def add(key, label, value, short=None):
         items.append({"key": key, "label": label, "value": value, "short": short or value})
