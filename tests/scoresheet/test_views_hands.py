@@ -302,6 +302,10 @@ def test_hand_page(client, seeded):
     assert "<dt>Taker</dt><dd>Dora</dd>" in html and "Preneur" not in html
     assert "<dt>Poignées</dt><dd>Anna single</dd>" in html
     assert "40 (defence 51)" in html
+    # 3 bouts, 40 points: 4 over the 36 needed; the roles from the same reading
+    assert "<dt>Result</dt><dd>made by 4</dd>" in html
+    assert re.search(r'<th scope="row">Dora</th>\s*<td class="muted">taker</td>', html)
+    assert re.search(r'<th scope="row">Anna</th>\s*<td class="muted"></td>', html)
     assert 'data-player="Dora">+234<' in html and 'data-player="Anna">−78<' in html
     assert "(25 + 4) × 2 + 20 poignée = 78 per defender; taker +234" in html
     assert "Entered" in html and "by a scorer" in html
