@@ -7,7 +7,7 @@ from django import forms
 from django.contrib.auth import get_user_model
 from django.utils.translation import gettext_lazy as _
 
-from clubs.forms import VISIBILITY_CHOICES
+from clubs.forms import VISIBILITY_CHOICES, NewPasswordForm
 
 USERNAME_MAX = get_user_model()._meta.get_field("username").max_length
 NO_AUTOFILL = {"autocapitalize": "none", "spellcheck": "false"}
@@ -18,7 +18,9 @@ def add_account_error(form, error) -> None:
     form.add_error(field, error.message)
 
 
-class SignUpForm(forms.Form):
+class SignUpForm(NewPasswordForm):
+    field_order = ["username", "email", "password1", "password2"]
+
     username = forms.CharField(
         label=_("Username"),
         max_length=USERNAME_MAX,
@@ -31,25 +33,6 @@ class SignUpForm(forms.Form):
         help_text=_("We mail a link to it: your login works once you have opened it."),
         widget=forms.EmailInput(attrs={"autocomplete": "email", **NO_AUTOFILL}),
     )
-    password1 = forms.CharField(
-        label=_("Password"),
-        strip=False,
-        max_length=4096,
-        widget=forms.PasswordInput(attrs={"autocomplete": "new-password"}),
-    )
-    password2 = forms.CharField(
-        label=_("Password again"),
-        strip=False,
-        max_length=4096,
-        widget=forms.PasswordInput(attrs={"autocomplete": "new-password"}),
-    )
-
-    def clean(self):
-        data = super().clean()
-        one, two = data.get("password1"), data.get("password2")
-        if one and two and one != two:
-            self.add_error("password2", _("The two passwords differ."))
-        return data
 
 
 class EmailForm(forms.Form):

@@ -69,8 +69,9 @@ class AddMemberForm(forms.Form):
     )
 
 
-class AcceptInvitationForm(forms.Form):
-    """A new login for an invited address: its password, twice."""
+class NewPasswordForm(forms.Form):
+    """A new password, twice (an invited address's login here, a sign-up's in
+    ``clubs.account_forms``); the two must match."""
 
     password1 = forms.CharField(
         label=_("Password"),
@@ -85,16 +86,28 @@ class AcceptInvitationForm(forms.Form):
         widget=forms.PasswordInput(attrs={"autocomplete": "new-password"}),
     )
 
+    def clean(self):
+        data = super().clean()
+        one, two = data.get("password1"), data.get("password2")
+        if one and two and one != two:
+            self.add_error(
+                "password2",
+                forms.ValidationError(_("The two passwords differ."), code="password_mismatch"),
+            )
+        return data
+
+
+class AcceptInvitationForm(NewPasswordForm):
+    """A new login for an invited address: its password, twice."""
+
     def __init__(self, data=None, *, email):
         super().__init__(data)
         self.email = email
 
     def clean(self):
         data = super().clean()
-        one, two = data.get("password1"), data.get("password2")
-        if one and two and one != two:
-            self.add_error("password2", _("The two passwords differ."))
-        elif one:
+        one = data.get("password1")
+        if one and not self.has_error("password2", "password_mismatch"):
             user = get_user_model()(username=self.email.split("@")[0], email=self.email)
             try:
                 password_validation.validate_password(one, user)
