@@ -55,16 +55,11 @@ class TournamentError(ServiceError):
 # ---------------------------------------------------------------- the tournament
 
 
-def _check_day_settings(team_size, confirm_by):
-    if team_size not in (None, *TEAM_SIZES):
-        raise TournamentError("team_size", _("A team has 2 or 4 players."), "team_size")
-    if confirm_by not in Tournament.ConfirmBy.values:
-        raise TournamentError(
-            "confirm_by", _("Choose how a table's sheet is confirmed."), "confirm_by"
-        )
-
-
-def _check_settings(name, rules, rounds, deals_per_round, minutes_per_round, five_tables):
+def _settings(
+    name, rules, rounds, deals_per_round, minutes_per_round, five_tables, team_size, confirm_by
+) -> dict:
+    """A tournament's settings checked, as its fields: the name stripped, the rules in
+    their short form, a blank round length or team size as None."""
     name = (name or "").strip()
     if not name:
         raise TournamentError("name_required", _("A tournament needs a name."), "name")
@@ -96,7 +91,23 @@ def _check_settings(name, rules, rounds, deals_per_round, minutes_per_round, fiv
         )
     if five_tables not in Tournament.FiveTables.values:
         raise TournamentError("five_tables", _("Choose how tables of five play."), "five_tables")
-    return name, ruleset.as_dict()
+    team_size = team_size or None
+    if team_size not in (None, *TEAM_SIZES):
+        raise TournamentError("team_size", _("A team has 2 or 4 players."), "team_size")
+    if confirm_by not in Tournament.ConfirmBy.values:
+        raise TournamentError(
+            "confirm_by", _("Choose how a table's sheet is confirmed."), "confirm_by"
+        )
+    return {
+        "name": name,
+        "rules": ruleset.as_dict(),
+        "rounds": rounds,
+        "deals_per_round": deals_per_round or None,
+        "minutes_per_round": minutes_per_round or None,
+        "five_tables": five_tables,
+        "team_size": team_size,
+        "confirm_by": confirm_by,
+    }
 
 
 def _season_name(club, name, date, exclude=None):
@@ -130,32 +141,23 @@ def create_tournament(
     seed=None,
 ) -> Tournament:
     """A tournament, its own season (kind tournament) and its rounds, not drawn yet."""
-    name, rules = _check_settings(
-        name, rules, rounds, deals_per_round, minutes_per_round, five_tables
+    settings = _settings(
+        name, rules, rounds, deals_per_round, minutes_per_round, five_tables, team_size, confirm_by
     )
-    team_size = team_size or None
-    _check_day_settings(team_size, confirm_by)
     with transaction.atomic():
         season = Season.objects.create(
             club=club,
             kind=Season.Kind.TOURNAMENT,
-            name=_season_name(club, name, date),
+            name=_season_name(club, settings["name"], date),
             start_date=date,
             end_date=date,
-            rules=rules,
+            rules=settings["rules"],
         )
         tournament = Tournament.objects.create(
             club=club,
             season=season,
-            name=name,
             date=date,
-            rules=rules,
-            rounds=rounds,
-            deals_per_round=deals_per_round or None,
-            minutes_per_round=minutes_per_round or None,
-            five_tables=five_tables,
-            team_size=team_size,
-            confirm_by=confirm_by,
+            **settings,
             draw_seed=random.randrange(1, 2**31) if seed is None else seed,
             created_by=by,
         )
@@ -180,37 +182,30 @@ def update_tournament(
     by=None,
 ) -> Tournament:
     """Change the settings of a tournament not started yet (rounds added or dropped)."""
-    name, rules = _check_settings(
-        name, rules, rounds, deals_per_round, minutes_per_round, five_tables
+    settings = _settings(
+        name, rules, rounds, deals_per_round, minutes_per_round, five_tables, team_size, confirm_by
     )
-    team_size = team_size or None
-    _check_day_settings(team_size, confirm_by)
     with transaction.atomic():
         tournament = _lock(tournament)
         if tournament.state != Tournament.State.SETUP:
             raise TournamentError(
                 "tournament_started", _("A tournament under way can no longer be edited.")
             )
-        tournament.name = name
-        tournament.date = date
-        tournament.rules = rules
-        tournament.deals_per_round = deals_per_round or None
-        tournament.minutes_per_round = minutes_per_round or None
-        tournament.five_tables = five_tables
-        if team_size != tournament.team_size and tournament.teams.exists():
+        if settings["team_size"] != tournament.team_size and tournament.teams.exists():
             raise TournamentError(
                 "teams_registered",
                 _("Teams are registered: their size can no longer change."),
                 "team_size",
             )
-        tournament.team_size = team_size
-        tournament.confirm_by = confirm_by
-        old_rounds, tournament.rounds = tournament.rounds, rounds
+        old_rounds = tournament.rounds
+        for field, value in settings.items():
+            setattr(tournament, field, value)
+        tournament.date = date
         tournament.save()
         season = tournament.season
-        season.name = _season_name(tournament.club, name, date, exclude=season.pk)
+        season.name = _season_name(tournament.club, tournament.name, date, exclude=season.pk)
         season.start_date = season.end_date = date
-        season.rules = rules
+        season.rules = tournament.rules
         season.save()
         if rounds < old_rounds:
             tournament.round_set.filter(number__gt=rounds).delete()

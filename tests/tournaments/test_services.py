@@ -207,6 +207,11 @@ def test_edit_before_the_start_only(make_tournament):
     t.refresh_from_db()
     assert (t.name, t.rounds, t.round_set.count()) == ("Renamed", 5, 5)
     assert t.season.name.startswith("Renamed")
+    services.update_tournament(
+        t, **{**settings, "deals_per_round": 0, "minutes_per_round": 40, "confirm_by": "deals"}
+    )
+    t.refresh_from_db()
+    assert (t.deals_per_round, t.minutes_per_round, t.confirm_by) == (None, 40, "deals")
     services.update_tournament(t, **{**settings, "rounds": 2})
     assert t.round_set.count() == 2
     rnd = t.round_set.get(number=1)
@@ -215,3 +220,15 @@ def test_edit_before_the_start_only(make_tournament):
     with pytest.raises(TournamentError) as refused:
         services.update_tournament(t, **settings)
     assert refused.value.code == "tournament_started"
+
+
+def test_a_team_size_holds_once_teams_are_registered(make_tournament, members):
+    t = make_tournament(players=0, rounds=3, team_size=2)
+    services.register_team(t, "Team 1", [("member", members[0]), ("member", members[1])])
+    settings = {"name": t.name, "date": DATE, "rules": "fft", "rounds": 3, "deals_per_round": 4}
+    with pytest.raises(TournamentError) as refused:
+        services.update_tournament(t, **settings, team_size=None)
+    assert refused.value.code == "teams_registered"
+    services.update_tournament(t, **settings, team_size=2)
+    t.refresh_from_db()
+    assert t.team_size == 2
