@@ -849,8 +849,20 @@ def test_each_for_himself_shares_exactly_at_three():
 
 
 def test_the_generator_is_reproducible_and_valid():
-    rng = random.Random(5)
-    for rules_ in VARIANTS:
-        for players in TABLES:
-            for _ in range(30):
-                score_hand(rules_, random_hand(rng, rules_, players))
+    def draw(seed):
+        rng = random.Random(seed)
+        return [
+            (rules_, random_hand(rng, rules_, players))
+            for rules_ in VARIANTS
+            for players in TABLES
+            for _ in range(30)
+        ]
+
+    def as_json(drawn):
+        return [hand_to_dict(hand, with_players=True) for _rules, hand in drawn]
+
+    drawn = draw(5)
+    assert as_json(drawn) == as_json(draw(5))  # the same seed, the same hands
+    assert as_json(drawn) != as_json(draw(6))  # the hands come from the seed
+    for rules_, hand in drawn:
+        score_hand(rules_, hand)  # valid: the engine scores every one
