@@ -24,6 +24,7 @@ from django.utils.translation import gettext as _
 
 from clubs.models import Player
 from clubs.permissions import club_view
+from core.jsonnumbers import json_number
 from scoresheet.models import Role, ScoreRow, SeasonTotal, SheetTotal
 from standings.queries import standings
 from stats import queries as stats
@@ -67,12 +68,6 @@ def _thin(n, limit=None):
     return picked
 
 
-def _number(value):
-    """A Decimal for JSON: an int when whole, else a float (json_script would quote it)."""
-    value = Decimal(value)
-    return int(value) if value == value.to_integral_value() else float(value)
-
-
 def _short_date(date):
     # "N": the month abbreviated in each language's own style ("4 sept." in French,
     # "4 Sept." in English); "M" read "4 Sep" on French pages (issue 14)
@@ -105,7 +100,7 @@ def _top_chart(rows, ranking, player=None):
     datasets = [
         {
             "label": f"{row['rank']}. {row['name']}",
-            "data": [_number(v) for v in running["series"][row["player_id"]]],
+            "data": [json_number(v) for v in running["series"][row["player_id"]]],
             "main": player is not None and row["player_id"] == player.pk,
         }
         for row in shown
@@ -176,7 +171,7 @@ def _player_figures(club, player, season, rows, scope, ranking):
         figures["season_ranks"] = stats.season_ranks(club, player)
     running["yTitle"] = _("Running total")
     running["datasets"] = [
-        {"label": player.name, "data": [_number(v) for v in values], "main": True}
+        {"label": player.name, "data": [json_number(v) for v in values], "main": True}
     ]
     figures.update(
         running_chart=running,
