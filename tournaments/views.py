@@ -464,7 +464,7 @@ def _table_action(request, tournament_id, round_number, table_number, action, do
     tournament = _tournament(request, tournament_id)
     table = _table(tournament, round_number, table_number)
     try:
-        action(table)
+        action(table, by=request.user)
     except TournamentError as error:
         _refused(request, error)
     else:
@@ -477,31 +477,28 @@ def _table_action(request, tournament_id, round_number, table_number, action, do
 @club_view("manage")
 @require_POST
 def table_confirm(request, slug, tournament_id, round_number, table_number):
-    def act(table):
-        services.confirm_table(table, by=request.user)
-
     done = _("The sheet is confirmed.")
-    return _table_action(request, tournament_id, round_number, table_number, act, done)
+    return _table_action(
+        request, tournament_id, round_number, table_number, services.confirm_table, done
+    )
 
 
 @club_view("manage")
 @require_POST
 def table_reopen(request, slug, tournament_id, round_number, table_number):
-    def act(table):
-        services.reopen_table(table, by=request.user)
-
     done = _("The sheet is back with the table: it may correct its deals and hand it in again.")
-    return _table_action(request, tournament_id, round_number, table_number, act, done)
+    return _table_action(
+        request, tournament_id, round_number, table_number, services.reopen_table, done
+    )
 
 
 @club_view("manage")
 @require_POST
 def table_revoke(request, slug, tournament_id, round_number, table_number):
-    def act(table):
-        services.revoke_link(table, by=request.user)
-
     done = _("The table has a new link: the old one no longer works. Print its card again.")
-    return _table_action(request, tournament_id, round_number, table_number, act, done)
+    return _table_action(
+        request, tournament_id, round_number, table_number, services.revoke_link, done
+    )
 
 
 @club_view("manage")

@@ -328,6 +328,34 @@ def test_confirmation_service_race_in_threads_only_one_wins(make_tournament):
     assert isinstance(Decimal(totals[0]), Decimal)
 
 
+def test_the_organisers_buttons_send_back_confirm_and_relink_a_table(
+    client, make_tournament, manager
+):
+    """The table page's buttons: each writes in the organiser's name and returns to it."""
+    t, rnd = started(make_tournament)
+    table = first_table(rnd)
+    play_table(t, table)
+    services.submit_table(table)
+    client.force_login(manager)
+    back = reverse("tournaments:table", args=[t.club.slug, t.pk, 1, table.number])
+
+    def press(name):
+        url = reverse(f"tournaments:{name}", args=[t.club.slug, t.pk, 1, table.number])
+        response = client.post(url)
+        assert response.status_code == 302 and response.url == back
+        table.refresh_from_db()
+
+    press("table_reopen")
+    assert table.state == "open"
+    assert TableResult.objects.get(round_table=table, kind="reopened").by == manager
+    press("table_confirm")
+    assert table.state == "confirmed"
+    assert TableResult.objects.get(round_table=table, confirmed=True).by == manager
+    old = tokens.token(table)
+    press("table_revoke")
+    assert tokens.find(old) is None and tokens.find(tokens.token(table)).pk == table.pk
+
+
 def test_the_organisers_correction_page_leads_back_to_the_table(client, make_tournament, manager):
     """The organiser's hand form for a handed-in table: its preview reads the club's
     sheet, "back" and a saved correction lead to the table's page."""
