@@ -155,12 +155,23 @@ def _restore_users(rows) -> dict:
 def _restore_objects(rows, users) -> list:
     objects = list(serializers.deserialize("python", rows))
     paths = club_paths()
-    models_seen = []
+    pks = {}  # model → the primary keys of its rows in the backup, in order
     for item in objects:
         model = type(item.object)
         if model not in paths:
             raise _invalid(_("%(model)s is not club data") % {"model": model._meta.label})
-        if model._default_manager.filter(pk=item.object.pk).exists():
+        pks.setdefault(model, []).append(item.object.pk)
+    models_seen = list(pks)
+    # the rows this site already holds: a query per model and 900 keys (not one per row;
+    # SQLite and PostgreSQL both cap the parameters of one query)
+    held = {model: set() for model in pks}
+    for model, keys in pks.items():
+        for start in range(0, len(keys), 900):
+            found = model._default_manager.filter(pk__in=keys[start : start + 900]).order_by()
+            held[model].update(found.values_list("pk", flat=True))
+    for item in objects:
+        model = type(item.object)
+        if item.object.pk in held[model]:
             raise BackupError(
                 "not_empty",
                 _("This site already holds %(model)s %(pk)s: restore into an empty site.")
@@ -170,8 +181,6 @@ def _restore_objects(rows, users) -> list:
             old = getattr(item.object, field.attname)
             if old is not None:
                 setattr(item.object, field.attname, users.get(old))
-        if model not in models_seen:
-            models_seen.append(model)
     with connection.constraint_checks_disabled():
         for item in objects:
             item.save()

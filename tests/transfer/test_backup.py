@@ -202,3 +202,25 @@ def test_a_backup_from_before_the_stored_last_number_numbers_the_next_hand_after
     assert sheet.last_number == 5
     hand = services.record_hand(sheet, dict(HAND, dealer="Anna", taker="Anna"))
     assert hand.number == 6
+
+
+@pytest.mark.django_db
+def test_restore_looks_for_rows_already_here_per_model_not_per_row(
+    django_assert_max_num_queries,
+):
+    club = build_club()
+    data = backups.backup(club)
+    data["club"] = "elsewhere"
+    # every row but the last under a key this site does not hold: only the last is here
+    *fresh, last = data["objects"]
+    for number, row in enumerate(fresh, start=10**6):
+        row["pk"] = number
+    models = len({row["model"] for row in data["objects"]})
+    assert len(data["objects"]) > 2 * models  # a query per row would be far above the bound
+    # the club check, a lookup per user (all found), a savepoint, its rollback and
+    # release, then a query per model before the refusal
+    bound = 1 + len(data["users"]) + 3 + models
+    with django_assert_max_num_queries(bound), pytest.raises(BackupError) as caught:
+        backups.restore(data)
+    assert caught.value.code == "not_empty"
+    assert f"{last['pk']}:" in caught.value.message
