@@ -27,6 +27,7 @@ import time
 from django.core.management.base import BaseCommand
 from django.db import connection
 
+from benchmarks.database import own_database
 from clubs.models import Club, Season
 from scoresheet import importing
 from scoresheet.demo import random_hand
@@ -81,21 +82,8 @@ class Command(BaseCommand):
             self.stdout.write(f"peak RSS spread: {(max(peaks) / min(peaks) - 1) * 100:.1f} %")
 
     def one(self, n_hands, per_sheet, seed):
-        old_name = connection.settings_dict["NAME"]
-        test_settings = connection.settings_dict.setdefault("TEST", {})
-        tmp = None
-        if connection.vendor == "sqlite":
-            tmp = tempfile.TemporaryDirectory(prefix="bench_import_")
-            test_settings["NAME"] = f"{tmp.name}/bench.sqlite3"
-        else:
-            test_settings["NAME"] = f"{old_name}_bench_import"
-        connection.creation.create_test_db(verbosity=0, autoclobber=True, serialize=False)
-        try:
+        with own_database("bench_import"):
             return self.measure(n_hands, per_sheet, random.Random(seed))
-        finally:
-            connection.creation.destroy_test_db(old_name, verbosity=0)
-            if tmp is not None:
-                tmp.cleanup()
 
     def measure(self, n_hands, per_sheet, rng):
         club = Club.objects.create(name="Import", slug="import")

@@ -32,9 +32,7 @@ import datetime
 import json
 import random
 import statistics
-import tempfile
 import time
-from pathlib import Path
 
 from django.conf import settings
 from django.core.management.base import BaseCommand
@@ -45,6 +43,7 @@ from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 from django.utils import timezone
 
+from benchmarks.database import own_database
 from clubs.models import Club, Player, Season
 from scoresheet import services
 from scoresheet.demo import random_hand
@@ -187,26 +186,8 @@ class Command(BaseCommand):
         self.verbosity = options["verbosity"]
         self.explain = explain
         vendor = connection.vendor
-        old_name = connection.settings_dict["NAME"]
-        test_settings = connection.settings_dict.setdefault("TEST", {})
-        saved_test_name = test_settings.get("NAME")
-        tmpdir = None
-        if vendor == "sqlite":
-            tmpdir = tempfile.TemporaryDirectory(prefix="bench_standings_")
-            test_settings["NAME"] = str(Path(tmpdir.name) / "bench.sqlite3")
-        else:
-            test_settings["NAME"] = f"{old_name}_bench_standings"
-        self.log(f"creating the benchmark database {test_settings['NAME']} …")
-        connection.creation.create_test_db(
-            verbosity=0, autoclobber=True, serialize=False, keepdb=False
-        )
-        try:
+        with own_database("bench_standings", log=self.log):
             results = self.run(sorted(hands), players, requests, random.Random(seed))
-        finally:
-            connection.creation.destroy_test_db(old_name, verbosity=0, keepdb=False)
-            test_settings["NAME"] = saved_test_name
-            if tmpdir is not None:
-                tmpdir.cleanup()
         self.report(vendor, results)
 
     def log(self, message):

@@ -22,7 +22,6 @@ logs it, to the millisecond), and the machine's load average before and after
 import datetime
 import os
 import statistics
-import tempfile
 import time
 
 from django.core.management.base import BaseCommand
@@ -31,6 +30,7 @@ from django.test import Client, override_settings
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
+from benchmarks.database import own_database
 from clubs.models import Club, Player
 from scoresheet import services as sheets
 from tournaments import services
@@ -67,25 +67,8 @@ class Command(BaseCommand):
 
     def handle(self, *args, **options):
         self.options = options
-        old_name = connection.settings_dict["NAME"]
-        test_settings = connection.settings_dict.setdefault("TEST", {})
-        saved_test_name = test_settings.get("NAME")
-        tmpdir = None
-        if connection.vendor == "sqlite":
-            tmpdir = tempfile.TemporaryDirectory(prefix="bench_tournament_")
-            test_settings["NAME"] = os.path.join(tmpdir.name, "bench.sqlite3")
-        else:
-            test_settings["NAME"] = f"{old_name}_bench_tournament"
-        connection.creation.create_test_db(
-            verbosity=0, autoclobber=True, serialize=False, keepdb=False
-        )
-        try:
+        with own_database("bench_tournament"):
             self.run()
-        finally:
-            connection.creation.destroy_test_db(old_name, verbosity=0, keepdb=False)
-            test_settings["NAME"] = saved_test_name
-            if tmpdir is not None:
-                tmpdir.cleanup()
 
     def say(self, text):
         self.stdout.write(text)
