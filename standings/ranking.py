@@ -31,17 +31,9 @@ def season_ranking(season):
 
 def ranked_rows(filter_set, ranking):
     """The rows of the filter's season under ``ranking`` (none when the filter is invalid)."""
-    form = filter_set.form
-    if not form.is_valid():
+    if not filter_set.form.is_valid():
         return []
-    data = form.cleaned_data
-    return ranked_standings(
-        filter_set.selected_season,
-        ranking,
-        date_from=data.get("date_from"),
-        date_to=data.get("date_to"),
-        seats=int(data["seats"]) if data.get("seats") else None,
-    )
+    return ranked_standings(ranking=ranking, **filter_set.scope())
 
 
 def value_label(ranking):

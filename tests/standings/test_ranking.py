@@ -322,6 +322,34 @@ def test_standings_page_says_the_rule_and_keeps_its_query_count(
     assert export.splitlines()[0].startswith("Rank,Player,Points,Evenings")
 
 
+def test_the_filter_narrows_the_evenings_the_rule_ranks(client, evenings):
+    """The dates chosen in the filter are the evenings placed and counted."""
+    evenings.ranking = {"by": "points", "points": [10, 6, 3], "min_evenings": 1}
+    evenings.save()
+    url = reverse("standings:season", args=[evenings.club.slug, evenings.pk])
+
+    def shown(query):
+        rows = client.get(url + query).context["table"].display_rows
+        return [(r["rank"], r["name"], r["value"]) for r in rows]
+
+    # 8 and 15 March: Anna, Bert, Carl first on the 8th (10), Dora fourth (0);
+    # Bert first on the 15th (10), Carl, Dora and Emil second (6)
+    assert shown("?date_from=2026-03-08") == [
+        (1, "Bert", "20"),
+        (2, "Carl", "16"),
+        (3, "Anna", "10"),
+        (4, "Dora", "6"),
+        (4, "Emil", "6"),
+    ]
+    # 1 March only: Anna first, the others second; Emil did not play
+    assert shown("?date_to=2026-03-01") == [
+        (1, "Anna", "10"),
+        (2, "Bert", "6"),
+        (2, "Carl", "6"),
+        (2, "Dora", "6"),
+    ]
+
+
 def test_the_rule_applies_to_its_season_chosen_on_the_club_page(client, evenings):
     evenings.ranking = {"by": "hand_average"}
     evenings.save()
