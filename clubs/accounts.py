@@ -41,7 +41,7 @@ from django.utils.translation import gettext as _
 
 from clubs import audit
 from clubs.models import Club, Membership, Role
-from clubs.services import absolute_link
+from clubs.services import _forget_roles, absolute_link
 from core.errors import ServiceError
 
 log = logging.getLogger("clubs.accounts")
@@ -212,8 +212,7 @@ def create_club(name: str, *, is_public: bool = True, by) -> Club:
             label=by.get_username(),
             after={"user": by.get_username(), "role": Role.MANAGER, "created_club": name},
         )
-    if hasattr(by, "_club_roles"):
-        del by._club_roles
+    _forget_roles(by)
     log.info("%s created the club %s", by, slug)
     return club
 
