@@ -31,7 +31,7 @@ from django.urls import reverse
 
 from benchmarks.management.commands import bench_standings, bench_tournament
 from clubs.models import Player
-from scoresheet import importing, services
+from scoresheet import importing
 from scoresheet.demo import random_hand
 from scoresheet.models import Sheet
 from scoresheet.scoring.jsonformat import parse_rules
@@ -101,11 +101,7 @@ class Command(bench_standings.Command):
         tournaments.draw_schedule(tournament)
         for rnd in tournament.round_set.order_by("number"):
             tournaments.start_round(rnd)
-            for table in rnd.tables.select_related("sheet"):
-                seats = table.sheet.seats.select_related("player").order_by("position")
-                names = [s.player.name for s in seats]
-                for i in range(tournaments.deals_for_table(tournament, len(names))):
-                    services.record_hand(table.sheet, bench_tournament.deal(names, i))
+            bench_tournament.play_tables(tournament, rnd)
             tournaments.close_round(rnd)
         return tournament
 

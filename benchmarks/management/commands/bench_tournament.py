@@ -52,6 +52,19 @@ def deal(names, i):
     return data
 
 
+def play_tables(tournament, rnd) -> int:
+    """Enter every table's deals of a started round through the services (as the tables
+    would): the number of hands entered."""
+    hands = 0
+    for table in rnd.tables.select_related("sheet"):
+        seats = table.sheet.seats.select_related("player").order_by("position")
+        names = [s.player.name for s in seats]
+        for i in range(services.deals_for_table(tournament, len(names))):
+            sheets.record_hand(table.sheet, deal(names, i))
+            hands += 1
+    return hands
+
+
 def load_average() -> str:
     return " ".join(f"{x:.2f}" for x in os.getloadavg())
 
@@ -117,15 +130,10 @@ class Command(BaseCommand):
             started = time.perf_counter()
             for rnd in tournament.round_set.order_by("number"):
                 services.start_round(rnd)
-                round_started, round_hands, round_queries = time.perf_counter(), hands, queries
-                for table in rnd.tables.select_related("sheet"):
-                    seats = table.sheet.seats.select_related("player").order_by("position")
-                    names = [s.player.name for s in seats]
-                    for i in range(services.deals_for_table(tournament, len(names))):
-                        sheets.record_hand(table.sheet, deal(names, i))
-                        hands += 1
+                round_started, round_queries = time.perf_counter(), queries
+                n = play_tables(tournament, rnd)
                 seconds = time.perf_counter() - round_started
-                n = hands - round_hands
+                hands += n
                 per_round.append((rnd.number, n, seconds, queries - round_queries))
                 services.close_round(rnd)
             elapsed = time.perf_counter() - started
