@@ -38,16 +38,9 @@ LINK_ADDRESS = Limit("account-link-address", 30, 3600)
 BACKEND = "django.contrib.auth.backends.ModelBackend"
 
 
-def signup_allowed() -> bool:
-    return bool(getattr(settings, "ALLOW_SIGNUP", False))
-
-
-club_creation_allowed = accounts.club_creation_allowed
-
-
 @GET_POST
 def signup(request):
-    if not signup_allowed():
+    if not accounts.signup_allowed():
         raise Http404
     if request.user.is_authenticated:
         return redirect("home")
@@ -81,7 +74,7 @@ def signup_confirm(request, token):
                 request,
                 _("Welcome, %(username)s: your login works.") % {"username": user.get_username()},
             )
-            return redirect("club_create" if club_creation_allowed(user) else "home")
+            return redirect("club_create" if accounts.club_creation_allowed(user) else "home")
     return render(request, "registration/signup_confirm.html", {"error": error})
 
 

@@ -62,7 +62,7 @@ class AccountError(ServiceError):
 
 def sign_up(username: str, email: str, password: str, *, request=None):
     """An inactive login; the confirmation link goes to ``email``. Returns the user."""
-    if not getattr(settings, "ALLOW_SIGNUP", False):
+    if not signup_allowed():
         raise AccountError("signup_closed", _("This site does not take new accounts."))
     User = get_user_model()
     username = (username or "").strip()
@@ -172,6 +172,11 @@ def confirm_email(token: str):
 
 
 # ---------------------------------------------------------------- a new club
+
+
+def signup_allowed() -> bool:
+    """Whether the operator lets visitors sign up (``DJANGO_ALLOW_SIGNUP``)."""
+    return bool(getattr(settings, "ALLOW_SIGNUP", False))
 
 
 def club_creation_allowed(user) -> bool:

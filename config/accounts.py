@@ -12,7 +12,6 @@
 Every refusal is the translated 429 page (``core.throttle.limited``).
 """
 
-from django.conf import settings
 from django.contrib.auth import forms as auth_forms
 from django.contrib.auth import get_user_model
 from django.contrib.auth import views as auth_views
@@ -20,6 +19,7 @@ from django.core.validators import MaxLengthValidator
 from django.utils.decorators import method_decorator
 from django.views.decorators.debug import sensitive_post_parameters
 
+from clubs.accounts import signup_allowed
 from core.throttle import Limit, client_address, limited
 
 LOGIN_ADDRESS = Limit("login-address", 20, 3600)
@@ -46,7 +46,7 @@ class LoginView(auth_views.LoginView):
 
     def get_context_data(self, **kwargs):
         # the way in for a visitor without a login, when the operator allows sign-up
-        signup_open = settings.ALLOW_SIGNUP and not self.request.user.is_authenticated
+        signup_open = signup_allowed() and not self.request.user.is_authenticated
         return super().get_context_data(**kwargs, signup_open=signup_open)
 
     def post(self, request, *args, **kwargs):

@@ -1,10 +1,9 @@
 """Site-wide views that belong to no app."""
 
-from django.conf import settings
 from django.db.models import Q
 from django.shortcuts import render
 
-from clubs.accounts import club_creation_allowed
+from clubs.accounts import club_creation_allowed, signup_allowed
 from clubs.models import Club, Membership, Role
 
 
@@ -26,7 +25,7 @@ def home(request):
     context = {
         "clubs": clubs,
         # getting started without a shell (clubs.accounts): when the operator allows it
-        "signup_open": settings.ALLOW_SIGNUP and not user.is_authenticated,
+        "signup_open": signup_allowed() and not user.is_authenticated,
         "can_create_club": club_creation_allowed(user),
     }
     return render(request, "home.html", context)
