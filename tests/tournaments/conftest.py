@@ -1,19 +1,14 @@
-"""Tournament fixtures: a club "rive" (public) with a manager and 20 members, and
+"""Tournament fixtures: the suite's club "rive" (public) with a manager and 20 members, and
 ``make_tournament(players=17, rounds=3, deals=4)`` entering the first members."""
 
 import datetime
 
 import pytest
 
-from clubs.models import Club, Membership, Player, Role
+from clubs.models import Membership, Player, Role
 from tournaments import services
 
 DATE = datetime.date(2026, 5, 9)
-
-
-@pytest.fixture
-def club(db):
-    return Club.objects.create(name="Club de la Rive", slug="rive")
 
 
 @pytest.fixture
