@@ -13,7 +13,6 @@ address has a login: log in first).
 
 import hashlib
 import logging
-import re
 import secrets
 
 from django.contrib.auth import get_user_model
@@ -35,6 +34,7 @@ from clubs.services import (
     _lock,
     _require_manager,
     absolute_link,
+    free_username,
 )
 
 log = logging.getLogger("clubs.audit")
@@ -127,7 +127,7 @@ def accept(token, *, user=None, password=None) -> Membership:
         if user is None or not user.is_authenticated:
             if needs_login(invitation):
                 raise ClubError("login_required", _("This address has a login: log in to accept."))
-            user = User(username=_free_username(invitation.email), email=invitation.email)
+            user = User(username=free_username(invitation.email), email=invitation.email)
             user.set_password(password)
             user.save()
         club = _lock(invitation.club)
@@ -161,16 +161,6 @@ def _email(value) -> str:
     except ValidationError:
         raise ClubError("email_invalid", _("This is not a valid email address."), "email") from None
     return email
-
-
-def _free_username(email: str) -> str:
-    User = get_user_model()
-    base = re.sub(r"[^\w.+-]", "", email.split("@")[0])[:140] or "player"
-    username, n = base, 1
-    while User.objects.filter(username__iexact=username).exists():
-        n += 1
-        username = f"{base}{n}"
-    return username
 
 
 def _mail(invitation: Invitation, token: str, request) -> bool:

@@ -592,16 +592,22 @@ def _create_invited_user(email: str):
         raise ClubError(
             "email_invalid", _("This is not a valid email address."), "username_or_email"
         ) from None
+    user = get_user_model()(username=free_username(email), email=email)
+    user.set_unusable_password()
+    user.save()
+    return user
+
+
+def free_username(email: str) -> str:
+    """A username no login has yet (case ignored), made of the address's local part:
+    "dora.l@…" → "dora.l", else "dora.l2", "dora.l3"…"""
     User = get_user_model()
     base = re.sub(r"[^\w.+-]", "", email.split("@")[0])[:140] or "player"
     username, n = base, 1
     while User.objects.filter(username__iexact=username).exists():
         n += 1
         username = f"{base}{n}"
-    user = User(username=username, email=email)
-    user.set_unusable_password()
-    user.save()
-    return user
+    return username
 
 
 def _send_invitation(membership: Membership, by, request) -> bool:
