@@ -36,6 +36,26 @@ from scoresheet.models import Hand, Role, ScoreRow, SeasonTotal, Seat, Sheet, Sh
 COUNTERS = ("seated", "hands", "taken", "made", "score")
 
 
+def _row_counts(role, made, score) -> tuple:
+    """One score row's part of the ``COUNTERS``: a hand seated; played unless the
+    player sits out; taken by the taker, and made if the contract was."""
+    taker = role == Role.TAKER
+    return (1, int(role != Role.SITS_OUT), int(taker), int(taker and bool(made)), Decimal(score))
+
+
+def _add_sheet_to_season(changes, season_id, player_id, counts, now, sign=1) -> None:
+    """Add (``sign`` 1) or take away (−1) one SheetTotal's ``counts`` (the ``COUNTERS``)
+    to the player's season change (``_add_to_season_totals``' rows)."""
+    seated, hands, taken, made, score = counts
+    change = changes.setdefault((season_id, player_id), [0] * 6 + [now])
+    change[0] += sign * seated
+    change[1] += sign * (1 if hands else 0)  # this sheet counts as played
+    change[2] += sign * hands
+    change[3] += sign * taken
+    change[4] += sign * made
+    change[5] += sign * Decimal(score)
+
+
 def _sheet_rows(score_rows):
     """Per (sheet, player) sums of some score rows, as SheetTotal field dicts."""
     rows = (
@@ -93,13 +113,8 @@ def refresh_sheet_totals(sheet) -> None:
     now = time.time_ns() // 1000
     for sign, rows in ((-1, before), (1, after)):
         for row in rows:
-            change = changes.setdefault((row["season_id"], row["player_id"]), [0] * 6 + [now])
-            change[0] += sign * row["seated"]
-            change[1] += sign * (1 if row["hands"] else 0)  # this sheet counts as played
-            change[2] += sign * row["hands"]
-            change[3] += sign * row["taken"]
-            change[4] += sign * row["made"]
-            change[5] += sign * Decimal(row["score"])
+            counts = [row[counter] for counter in COUNTERS]
+            _add_sheet_to_season(changes, row["season_id"], row["player_id"], counts, now, sign)
     # Sorted: every writer locks the SeasonTotal rows it adds to in the same order
     # (season, player), so two sheets seating the same players never deadlock.
     # Every player of the sheet gets a new revision (the statistics cache's key),
@@ -132,13 +147,7 @@ def add_hand_to_totals(rows) -> None:
     if not rows:
         return
     added = {
-        row.player_id: {
-            "seated": 1,
-            "hands": int(row.role != Role.SITS_OUT),
-            "taken": int(row.role == Role.TAKER),
-            "made": int(row.role == Role.TAKER and bool(row.made)),
-            "score": Decimal(row.score),
-        }
+        row.player_id: dict(zip(COUNTERS, _row_counts(row.role, row.made, row.score)))
         for row in rows
     }
     quote = connection.ops.quote_name
@@ -276,18 +285,9 @@ def add_new_sheet_totals(sheet, rows) -> None:
     counts = {}
     for row in rows:
         key = (row["player_id"], row["season_id"], row["date"], row["seats"])
-        count = counts.get(key)
-        if count is None:
-            count = counts[key] = [0, 0, 0, 0, Decimal(0)]
-        role = row["role"]
-        count[0] += 1
-        if role != Role.SITS_OUT:
-            count[1] += 1
-        if role == Role.TAKER:
-            count[2] += 1
-            if row["made"]:
-                count[3] += 1
-        count[4] += row["score"]
+        count = counts.get(key, (0, 0, 0, 0, Decimal(0)))
+        adding = _row_counts(row["role"], row["made"], row["score"])
+        counts[key] = tuple(a + b for a, b in zip(count, adding))
     if not counts:
         return
     SheetTotal.objects.bulk_create(
@@ -308,12 +308,5 @@ def add_new_sheet_totals(sheet, rows) -> None:
     now = time.time_ns() // 1000
     changes = {}
     for (player_id, season_id, _date, _seats), count in counts.items():
-        change = changes.setdefault((season_id, player_id), [0] * 6 + [now])
-        seated, hands, taken, made, score = count
-        change[0] += seated
-        change[1] += 1 if hands else 0  # this sheet counts as played
-        change[2] += hands
-        change[3] += taken
-        change[4] += made
-        change[5] += score
+        _add_sheet_to_season(changes, season_id, player_id, count, now)
     _add_to_season_totals(dict(sorted(changes.items())))
