@@ -30,10 +30,8 @@ from django.conf import settings
 from django.contrib.auth import get_user_model, password_validation
 from django.core import signing
 from django.core.exceptions import ValidationError
-from django.core.mail import send_mail
 from django.core.validators import validate_email
 from django.db import IntegrityError, transaction
-from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils import timezone
 from django.utils.text import slugify
@@ -41,7 +39,7 @@ from django.utils.translation import gettext as _
 
 from clubs import audit
 from clubs.models import Club, Membership, Role
-from clubs.services import _forget_roles, absolute_link
+from clubs.services import _forget_roles, absolute_link, mail
 from core.errors import ServiceError
 
 log = logging.getLogger("clubs.accounts")
@@ -263,12 +261,5 @@ def _load(token: str, salt: str) -> dict:
 
 def _mail(template: str, email: str, context: dict) -> None:
     context = {**context, "days": LINK_DAYS, "email": email}
-    subject = " ".join(render_to_string(f"{template}_subject.txt", context).split())
-    body = render_to_string(f"{template}_email.txt", context)
-    try:
-        send_mail(subject, body, None, [email])
-    except Exception:
-        log.exception("mail to %s failed", email)
-        raise AccountError(
-            "mail_failed", _("The email could not be sent: try again later.")
-        ) from None
+    if not mail(f"{template}_subject.txt", f"{template}_email.txt", context, email):
+        raise AccountError("mail_failed", _("The email could not be sent: try again later."))

@@ -17,10 +17,8 @@ import secrets
 
 from django.contrib.auth import get_user_model
 from django.core.exceptions import ValidationError
-from django.core.mail import send_mail
 from django.core.validators import validate_email
 from django.db import transaction
-from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils import timezone
 from django.utils.translation import gettext as _
@@ -35,6 +33,7 @@ from clubs.services import (
     _require_manager,
     absolute_link,
     free_username,
+    mail,
 )
 
 log = logging.getLogger("clubs.audit")
@@ -174,11 +173,10 @@ def _mail(invitation: Invitation, token: str, request) -> bool:
         "link": link,
         "days": Invitation.LIFETIME.days,
     }
-    subject = render_to_string("clubs/manage/invitation_subject.txt", context)
-    body = render_to_string("clubs/manage/invitation_link_email.txt", context)
-    try:
-        send_mail(" ".join(subject.split()), body, None, [invitation.email])
-    except Exception:  # a mail server down must not undo the invitation
-        log.exception("invitation to %s for %s failed", invitation.email, invitation.club.slug)
-        return False
-    return True
+    # a mail server down must not undo the invitation: False, and ``resend`` tries again
+    return mail(
+        "clubs/manage/invitation_subject.txt",
+        "clubs/manage/invitation_link_email.txt",
+        context,
+        invitation.email,
+    )

@@ -598,6 +598,19 @@ def _create_invited_user(email: str):
     return user
 
 
+def mail(subject_template: str, body_template: str, context: dict, email: str) -> bool:
+    """Mail the two templates rendered (the subject on one line) to ``email``; whether it
+    left: a mail server down is logged here, and each caller says what it means."""
+    subject = " ".join(render_to_string(subject_template, context).split())
+    body = render_to_string(body_template, context)
+    try:
+        send_mail(subject, body, None, [email])
+    except Exception:
+        log.exception("mail %s to %s failed", body_template, email)
+        return False
+    return True
+
+
 def free_username(email: str) -> str:
     """A username no login has yet (case ignored), made of the address's local part:
     "dora.l@…" → "dora.l", else "dora.l2", "dora.l3"…"""
@@ -629,12 +642,8 @@ def _send_invitation(membership: Membership, by, request) -> bool:
         "link": link,
         "days": max(1, settings.PASSWORD_RESET_TIMEOUT // 86400),
     }
-    subject = render_to_string("clubs/manage/invitation_subject.txt", context)
-    body = render_to_string("clubs/manage/invitation_email.txt", context)
-    try:
-        send_mail(" ".join(subject.split()), body, None, [user.email])
-    except Exception:  # a mail server down must not undo the membership
-        log.exception("invitation to %s for %s failed", user.email, membership.club.slug)
-        return False
+    template = "clubs/manage/invitation"
+    if not mail(f"{template}_subject.txt", f"{template}_email.txt", context, user.email):
+        return False  # a mail server down must not undo the membership
     log.info("invitation to %s for %s sent", user.email, membership.club.slug)
     return True

@@ -185,3 +185,25 @@ def test_a_new_login_takes_a_free_username_from_the_address(club, manager, make_
     membership = invitations.accept(token, password="a-fresh-passphrase-9")
     assert membership.user.username == "dora3"
     assert membership.user.email == "dora@example.org"
+
+
+def test_a_mail_server_down_keeps_the_invitation_and_refuses_the_sign_up(
+    club, manager, monkeypatch, settings, mailoutbox
+):
+    from clubs import accounts
+    from clubs import services as club_services
+
+    def down(*args, **kwargs):
+        raise ConnectionRefusedError("no mail server")
+
+    monkeypatch.setattr(club_services, "send_mail", down)
+    invitation = invitations.invite(club, email="dora@example.org", by=manager)
+    assert invitation.sent is False and Invitation.objects.filter(pk=invitation.pk).exists()
+    with pytest.raises(ClubError) as caught:
+        invitations.resend(invitation, by=manager)
+    assert caught.value.code == "mail_failed"
+    settings.ALLOW_SIGNUP = True
+    with pytest.raises(accounts.AccountError) as caught:
+        accounts.sign_up("eve", "eve@example.org", "a-fresh-passphrase-9")
+    assert caught.value.code == "mail_failed"
+    assert mailoutbox == []
