@@ -288,7 +288,7 @@ def _round_action(request, tournament_id, round_number, action, done):
     tournament = _tournament(request, tournament_id)
     rnd = _round(tournament, round_number)
     try:
-        action(rnd)
+        action(rnd, by=request.user)
     except TournamentError as error:
         _refused(request, error)
     else:
@@ -299,10 +299,8 @@ def _round_action(request, tournament_id, round_number, action, done):
 @club_view("manage")
 @require_POST
 def round_draw(request, slug, tournament_id, round_number):
-    def act(rnd):
-        services.draw_round(rnd, by=request.user)
-
-    return _round_action(request, tournament_id, round_number, act, _("Round %(n)d is drawn."))
+    done = _("Round %(n)d is drawn.")
+    return _round_action(request, tournament_id, round_number, services.draw_round, done)
 
 
 @club_view("manage")
@@ -328,20 +326,15 @@ def round_swap(request, slug, tournament_id, round_number):
 @club_view("manage")
 @require_POST
 def round_start(request, slug, tournament_id, round_number):
-    def act(rnd):
-        services.start_round(rnd, by=request.user)
-
     done = _("Round %(n)d has started: each table has its sheet.")
-    return _round_action(request, tournament_id, round_number, act, done)
+    return _round_action(request, tournament_id, round_number, services.start_round, done)
 
 
 @club_view("manage")
 @require_POST
 def round_close(request, slug, tournament_id, round_number):
-    def act(rnd):
-        services.close_round(rnd, by=request.user)
-
-    return _round_action(request, tournament_id, round_number, act, _("Round %(n)d is closed."))
+    done = _("Round %(n)d is closed.")
+    return _round_action(request, tournament_id, round_number, services.close_round, done)
 
 
 # ---------------------------------------------------------------- printed material

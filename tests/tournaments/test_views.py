@@ -189,3 +189,20 @@ def test_the_players_to_add_sort_like_the_rest_of_the_club(client, club, manager
     assert offered == ["anna", "Bert", "Élodie", "Émile", "eve", "Zoë"]
     boxes = re.findall(r'name="players" value="\d+"[^>]*>\s*([^<]+?)\s*</label>', response.text)
     assert boxes == offered  # the page lists them in that order
+
+
+def test_the_round_buttons_start_and_close_a_round_in_the_organisers_name(
+    client, manager, make_tournament
+):
+    t = make_tournament(players=8, rounds=2)
+    rnd = t.round_set.get(number=1)
+    services.draw_round(rnd)
+    client.force_login(manager)
+    for button, state in (("round_start", "started"), ("round_close", "closed")):
+        response = client.post(url(button, t, 1))
+        assert response.status_code == 302 and response["Location"] == url("round", t, 1)
+        rnd.refresh_from_db()
+        assert rnd.state == state
+        if state == "started":
+            assert {table.sheet.created_by for table in rnd.tables.all()} == {manager}
+            play_round(t, rnd)
