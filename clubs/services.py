@@ -344,12 +344,11 @@ def create_player(club: Club, name: str, by=None) -> Player:
     """
     name = player_name(name)
     with transaction.atomic():
-        key = name_key(name)
-        taken = [p for p in Player.objects.filter(club=club) if name_key(p.name) == key]
+        taken = _name_taken(club.pk, name)
         if taken:
             raise ClubError(
                 "player_exists",
-                _("The club already has a player called %(name)s.") % {"name": taken[0].name},
+                _("The club already has a player called %(name)s.") % {"name": taken},
                 "name",
             )
         player = Player.objects.create(club=club, name=name)
@@ -369,17 +368,12 @@ def rename_player(player: Player, name: str, by) -> Player:
         player = Player.objects.select_for_update().get(pk=player.pk)
         if player.name == name:
             return player
-        key = name_key(name)
-        taken = [
-            p
-            for p in Player.objects.filter(club_id=player.club_id).exclude(pk=player.pk)
-            if name_key(p.name) == key
-        ]
+        taken = _name_taken(player.club_id, name, other_than=player.pk)
         if taken:
             raise ClubError(
                 "player_exists",
                 _("The club already has a player called %(name)s: merge them instead.")
-                % {"name": taken[0].name},
+                % {"name": taken},
                 "name",
             )
         old, player.name = player.name, name
@@ -394,6 +388,16 @@ def rename_player(player: Player, name: str, by) -> Player:
         )
     log.info("%s renamed player %s from %r to %r", by, player.pk, old, name)
     return player
+
+
+def _name_taken(club_id, name: str, *, other_than=None) -> str | None:
+    """The name of a player of the club (but ``other_than``) who is ``name`` under
+    ``name_key`` (case, accents and spaces ignored), or None."""
+    players = Player.objects.filter(club_id=club_id)
+    if other_than is not None:
+        players = players.exclude(pk=other_than)
+    key = name_key(name)
+    return next((n for n in players.values_list("name", flat=True) if name_key(n) == key), None)
 
 
 def set_player_active(player: Player, active: bool, by) -> Player:
