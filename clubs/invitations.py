@@ -62,7 +62,7 @@ def invite(club: Club, *, email: str, role: str = Role.MEMBER, by, request=None)
         if invitation is None:
             invitation = Invitation(club=club, email=email)
         invitation.role = role
-        invitation.invited_by = by if getattr(by, "is_authenticated", False) else None
+        invitation.invited_by = audit.actor_of(by)
         invitation.token_hash = token_hash(token)
         invitation.created_at = timezone.now()
         invitation.save()

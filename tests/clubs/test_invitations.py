@@ -180,7 +180,7 @@ def test_pages_show_names_not_usernames(client, club, manager, make_sheet, score
 def test_a_new_login_takes_a_free_username_from_the_address(club, manager, make_user, mailoutbox):
     make_user("dora", email="dora@elsewhere.org")
     make_user("Dora2", email="dora2@elsewhere.org")  # taken in another case
-    invitations.invite(club, email="dora@example.org", by=manager)
+    assert invitations.invite(club, email="dora@example.org", by=manager).invited_by == manager
     token = re.search(r"/invitations/(\S+)/", mailoutbox[0].body).group(1)
     membership = invitations.accept(token, password="a-fresh-passphrase-9")
     assert membership.user.username == "dora3"
