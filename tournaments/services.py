@@ -397,11 +397,6 @@ def _clear_stale_draws(tournament) -> list[int]:
     return cleared
 
 
-def stale_rounds(tournament) -> list[int]:
-    """Rounds not started whose draw is missing (for the set-up page)."""
-    return [r.number for r in tournament.round_set.filter(state=Round.State.PLANNED)]
-
-
 # ---------------------------------------------------------------- the draw
 
 
