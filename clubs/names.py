@@ -15,4 +15,9 @@ def display_names(club, users, *, fallback: str) -> dict:
             "user_id", "name"
         )
     )
-    return {u.pk: linked.get(u.pk) or u.get_full_name().strip() or fallback for u in users}
+    return {u.pk: display_name(u, linked.get(u.pk), fallback=fallback) for u in users}
+
+
+def display_name(user, player_name, *, fallback: str) -> str:
+    """The name of ``user`` whose linked player (if any) is called ``player_name``."""
+    return player_name or user.get_full_name().strip() or fallback

@@ -28,7 +28,7 @@ from clubs.forms import (
     add_club_error,
 )
 from clubs.models import Membership, Role
-from clubs.names import display_names
+from clubs.names import display_name, display_names
 from clubs.permissions import can, club_view
 from clubs.rules_forms import rules_parts
 from clubs.services import ClubError
@@ -216,8 +216,8 @@ def _members_page(request, *, add_form=None, bound=None, row_error=None, invitat
     memberships = list(club.memberships.select_related("user").order_by("user__email", "pk"))
     for membership in memberships:
         user = membership.user
-        membership.display_name = by_user.get(user.pk) or user.get_full_name().strip()
-        membership.display_name = membership.display_name or user.email or _("a member")
+        fallback = user.email or _("a member")
+        membership.display_name = display_name(user, by_user.get(user.pk), fallback=fallback)
     for membership in sorted(memberships, key=lambda m: sort_key(m.display_name)):
         if bound is not None and bound.membership.pk == membership.pk:
             form = bound
