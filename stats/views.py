@@ -26,7 +26,7 @@ from clubs.models import Player
 from clubs.permissions import club_view
 from core.jsonnumbers import json_number
 from scoresheet.models import Role, ScoreRow, SeasonTotal, SheetTotal
-from standings.queries import standings
+from standings.queries import standings, summary_rows
 from stats import queries as stats
 from stats import tables as t
 
@@ -251,15 +251,13 @@ def player_statistics(request, slug, player_id, season_id=None):
     rows = ScoreRow.objects.of_player(player, season)
     # the top players' running totals by evening: from the sheets' totals (a row per
     # sheet and player), not the ledger's rows (one per hand and player)
-    if season:
-        scope = SheetTotal.objects.filter(season=season)
-    else:
-        scope = SheetTotal.objects.filter(season__club=club)
     if season is None:  # all seasons: the club's own, not its tournaments'
-        rows, scope = rows.filter(season__kind="season"), scope.filter(season__kind="season")
-        totals = SeasonTotal.objects.filter(season__club=club, season__kind="season")
+        rows = rows.filter(season__kind="season")
+        scope = SheetTotal.objects.filter(season__club=club, season__kind="season")
     else:
-        totals = SeasonTotal.objects.filter(season=season)
+        scope = SheetTotal.objects.filter(season=season)
+    # the standings' season totals: their revisions stamp the cached figures
+    totals = summary_rows(club, season=season)
 
     ranking = list(standings(club, season=season))
     standing = next((row for row in ranking if row["player_id"] == player.pk), None)
