@@ -14,14 +14,6 @@ LENGTH_CHOICES = [("deals", _("A number of deals")), ("time", _("A time"))]
 TEAM_CHOICES = [("", _("No teams")), ("2", _("Teams of 2")), ("4", _("Teams of 4"))]
 
 
-def add_error(form, error):
-    """Put a service's refusal on the form field it names (or on the whole form)."""
-    name = error.field
-    if hasattr(form, "field_for_error"):
-        name = form.field_for_error(name)
-    form.add_error(name if name in form.fields else None, error.message)
-
-
 class TournamentForm(RulesFields):
     """A tournament's settings and its rules (the fields of a season's house rules)."""
 

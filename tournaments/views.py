@@ -19,6 +19,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST
 from django_tables2.export import TableExport
 
+from clubs.forms import add_club_error
 from clubs.permissions import can, club_view
 from clubs.rules_forms import describe_rules
 from clubs.services import name_key
@@ -33,7 +34,6 @@ from tournaments.forms import (
     SwapForm,
     TeamForm,
     TournamentForm,
-    add_error,
 )
 from tournaments.models import Entry, Round, RoundTable, Tournament
 from tournaments.services import TournamentError
@@ -96,7 +96,7 @@ def tournament_create(request, slug):
         try:
             tournament = services.create_tournament(club, **form.settings(), by=request.user)
         except TournamentError as error:
-            add_error(form, error)
+            add_club_error(form, error, TournamentForm.ERROR_FIELDS)
         else:
             messages.success(request, _("Tournament created. Enter its players."))
             return redirect("tournaments:players", club.slug, tournament.pk)
@@ -112,7 +112,7 @@ def tournament_edit(request, slug, tournament_id):
         try:
             services.update_tournament(tournament, **form.settings(), by=request.user)
         except TournamentError as error:
-            add_error(form, error)
+            add_club_error(form, error, TournamentForm.ERROR_FIELDS)
         else:
             messages.success(request, _("The tournament's settings are saved."))
             return redirect("tournaments:detail", request.club.slug, tournament.pk)
@@ -174,7 +174,7 @@ def players(request, slug, tournament_id):
             else:
                 entries = services.register_bulk(tournament, data["names"], by=request.user)
         except TournamentError as error:
-            add_error(form, error)
+            add_club_error(form, error)
         else:
             messages.success(
                 request,
@@ -524,7 +524,7 @@ def table_hand(request, slug, tournament_id, round_number, table_number, number)
             try:
                 services.correct_table_hand(table, hand, form.hand_data, by=request.user)
             except TournamentError as error:
-                add_error(form, error)
+                add_club_error(form, error)
             else:
                 messages.success(request, _("Deal %(n)d corrected.") % {"n": hand.number})
                 return redirect(back)

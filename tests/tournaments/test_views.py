@@ -206,3 +206,18 @@ def test_the_round_buttons_start_and_close_a_round_in_the_organisers_name(
         if state == "started":
             assert {table.sheet.created_by for table in rnd.tables.all()} == {manager}
             play_round(t, rnd)
+
+
+def test_a_refused_edit_shows_the_refusal_on_its_field(client, manager, members, make_tournament):
+    t = make_tournament(players=0, team_size=2)
+    services.register_team(t, "Team 1", [("member", members[0]), ("member", members[1])])
+    client.force_login(manager)
+    data = {"name": t.name, "date": "2026-05-09", "rounds": "3", "length": "deals"}
+    data.update(deals_per_round="4", five_tables="five", team_size="", confirm_by="totals")
+    response = client.post(url("edit", t), {**data, **RULES_POST})
+    assert response.status_code == 200
+    assert response.context["form"].errors["team_size"] == [
+        "Teams are registered: their size can no longer change."
+    ]
+    t.refresh_from_db()
+    assert t.team_size == 2
