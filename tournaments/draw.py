@@ -622,18 +622,13 @@ def _schedule_tabu(
     def apply(r: int, a: int, b: int) -> None:
         ta, tb = where[r][a], where[r][b]
         table_a, table_b = tables[r][ta], tables[r][tb]
-        for c in table_a:
-            if c != a:
-                meet[a * n + c] -= 1
-                meet[c * n + a] -= 1
-                meet[b * n + c] += 1
-                meet[c * n + b] += 1
-        for c in table_b:
-            if c != b:
-                meet[b * n + c] -= 1
-                meet[c * n + b] -= 1
-                meet[a * n + c] += 1
-                meet[c * n + a] += 1
+        for leaving, coming, table in ((a, b, table_a), (b, a, table_b)):
+            for c in table:
+                if c != leaving:
+                    meet[leaving * n + c] -= 1
+                    meet[c * n + leaving] -= 1
+                    meet[coming * n + c] += 1
+                    meet[c * n + coming] += 1
         table_a[table_a.index(a)] = b
         table_b[table_b.index(b)] = a
         where[r][a], where[r][b] = tb, ta
