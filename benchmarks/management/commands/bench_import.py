@@ -18,7 +18,6 @@ machine's load: print ``uptime`` beside them.
 
 import json
 import random
-import resource
 import subprocess
 import sys
 import tempfile
@@ -28,6 +27,7 @@ from django.core.management.base import BaseCommand
 from django.db import connection
 
 from benchmarks.database import own_database
+from benchmarks.management.commands.bench_scoring import peak_mb
 from clubs.models import Club, Season
 from scoresheet import importing
 from scoresheet.demo import random_hand
@@ -124,7 +124,7 @@ class Command(BaseCommand):
                     assert result.ok, (result.code, result.message)
                     imported += result.hands
                 seconds = time.perf_counter() - started
-        rss = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+        rss = peak_mb()
         return {
             "hands": imported,
             "sheets": sheets,
