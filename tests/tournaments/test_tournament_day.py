@@ -325,7 +325,9 @@ def test_confirmation_service_race_in_threads_only_one_wins(make_tournament):
     assert Hand.objects.filter(sheet=table.sheet).count() == 4
     assert Round.objects.get(pk=rnd.pk).state == "started"
     assert Tournament.objects.get(pk=t.pk).state == "running"
-    assert isinstance(Decimal(totals[0]), Decimal)
+    confirmed = TableResult.objects.get(round_table=table, confirmed=True)
+    assert confirmed.totals == dict(zip(map(str, table.seats), totals, strict=True))
+    assert all(isinstance(v, str) for v in totals) and sum(map(Decimal, totals)) == 0
 
 
 def test_the_organisers_buttons_send_back_confirm_and_relink_a_table(
