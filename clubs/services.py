@@ -6,9 +6,9 @@ superuser (``None`` only from code that runs without a request: commands, the
 shell). Writes that touch the managers of a club lock the club's row first, so
 two managers demoting each other at once cannot leave the club without one.
 
-Codes: ``forbidden``, ``user_unknown``, ``email_ambiguous``, ``already_member``,
-``role_invalid``, ``last_manager``, ``not_a_member``, ``player_not_in_club``,
-``player_taken``, ``email_invalid``, ``invitation_needless``, ``mail_failed``,
+Codes: ``forbidden``, ``role_invalid``, ``last_manager``, ``not_a_member``,
+``player_not_in_club``, ``player_taken``, ``already_member``, ``email_invalid``,
+``mail_failed`` (these three raised by ``clubs.invitations``),
 ``name_required``, ``name_too_long``, ``season_name_taken``, ``date_required``,
 ``dates_inverted``, ``rules_invalid`` (from ``parse_rules``, with its field),
 ``name_invalid``, ``player_exists``, ``ranking_invalid``, ``player_merged``.
@@ -23,15 +23,9 @@ import unicodedata
 
 from django.conf import settings
 from django.contrib.auth import get_user_model
-from django.contrib.auth.tokens import default_token_generator
-from django.core.exceptions import ValidationError
 from django.core.mail import send_mail
-from django.core.validators import validate_email
 from django.db import transaction
 from django.template.loader import render_to_string
-from django.urls import reverse
-from django.utils.encoding import force_bytes
-from django.utils.http import urlsafe_base64_encode
 from django.utils.translation import gettext as _
 
 from clubs import audit
@@ -57,81 +51,6 @@ class ClubError(ServiceError):
 
 
 # ---------------------------------------------------------------- members
-
-
-def add_member(club: Club, *, username_or_email: str, role: str = Role.MEMBER, by, request=None):
-    """Give a login a role in the club; returns the new ``Membership``.
-
-    An existing user is found by username, or else by email. An email nobody
-    uses creates a user without a usable password and mails them an invitation
-    with a link to choose one (Django's password-reset token and page), once the
-    membership is written; ``request`` gives the link its scheme and host. The
-    membership's ``invitation`` attribute is ``None`` (no invitation needed),
-    ``True`` (sent) or ``False`` (the mail server failed: logged, not raised;
-    ``send_invitation`` tries again).
-    """
-    _require_manager(club, by)
-    _check_role(role)
-    wanted = (username_or_email or "").strip()
-    if not wanted:
-        raise ClubError(
-            "user_unknown", _("Enter a username or an email address."), "username_or_email"
-        )
-    User = get_user_model()
-    with transaction.atomic():
-        club = _lock(club)
-        user = User.objects.filter(username=wanted).first()
-        invited = False
-        if user is None and "@" in wanted:
-            matches = list(User.objects.filter(email__iexact=wanted)[:2])
-            if len(matches) > 1:
-                raise ClubError(
-                    "email_ambiguous",
-                    _("Several logins use this email address: enter the username."),
-                    "username_or_email",
-                )
-            if matches:
-                user = matches[0]
-            else:
-                user = _create_invited_user(wanted)
-                invited = True
-        if user is None:
-            raise ClubError(
-                "user_unknown",
-                _("Nobody has the username “%(name)s”. Enter their email address to invite them.")
-                % {"name": wanted},
-                "username_or_email",
-            )
-        if Membership.objects.filter(club=club, user=user).exists():
-            raise ClubError(
-                "already_member",
-                _("%(user)s is already a member of this club.") % {"user": user.get_username()},
-                "username_or_email",
-            )
-        membership = Membership.objects.create(club=club, user=user, role=role)
-        audit.record(
-            club,
-            by,
-            audit.Action.MEMBER_ADDED,
-            membership,
-            label=user.get_username(),
-            after={"user": user.get_username(), "role": role, "invited": invited},
-        )
-    log.info("%s added %s to %s as %s", by, user, club.slug, role)
-    membership.invitation = _send_invitation(membership, by, request) if invited else None
-    return membership
-
-
-def send_invitation(membership: Membership, *, by, request=None):
-    """Mail the set-password link again to a member who has never chosen a password."""
-    _require_manager(membership.club, by)
-    user = membership.user
-    if user.has_usable_password() or user.last_login is not None:
-        raise ClubError(
-            "invitation_needless", _("This member already has a password: no invitation needed.")
-        )
-    if not _send_invitation(membership, by, request):
-        raise ClubError("mail_failed", _("The email could not be sent: try again later."))
 
 
 def change_role(membership: Membership, role: str, by) -> Membership:
@@ -589,19 +508,6 @@ def _unique_season_name(club: Club, name: str, pk) -> None:
         )
 
 
-def _create_invited_user(email: str):
-    try:
-        validate_email(email)
-    except ValidationError:
-        raise ClubError(
-            "email_invalid", _("This is not a valid email address."), "username_or_email"
-        ) from None
-    user = get_user_model()(username=free_username(email), email=email)
-    user.set_unusable_password()
-    user.save()
-    return user
-
-
 def mail(subject_template: str, body_template: str, context: dict, email: str) -> bool:
     """Mail the two templates rendered (the subject on one line) to ``email``; whether it
     left: a mail server down is logged here, and each caller says what it means."""
@@ -625,29 +531,3 @@ def free_username(email: str) -> str:
         n += 1
         username = f"{base}{n}"
     return username
-
-
-def _send_invitation(membership: Membership, by, request) -> bool:
-    """Mail the set-password link (Django's password-reset token and page); sent?"""
-    user = membership.user
-    path = reverse(
-        "password_reset_confirm",
-        kwargs={
-            "uidb64": urlsafe_base64_encode(force_bytes(user.pk)),
-            "token": default_token_generator.make_token(user),
-        },
-    )
-    link = absolute_link(request, path)
-    context = {
-        "user": user,
-        "club": membership.club,
-        "role": membership.get_role_display(),
-        "by": by,
-        "link": link,
-        "days": max(1, settings.PASSWORD_RESET_TIMEOUT // 86400),
-    }
-    template = "clubs/manage/invitation"
-    if not mail(f"{template}_subject.txt", f"{template}_email.txt", context, user.email):
-        return False  # a mail server down must not undo the membership
-    log.info("invitation to %s for %s sent", user.email, membership.club.slug)
-    return True

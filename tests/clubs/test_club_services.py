@@ -1,11 +1,9 @@
 """clubs.services: who may change a club's members, settings and seasons, and the refusals."""
 
 import datetime
-import re
 
 import pytest
 from django.contrib.auth import get_user_model
-from django.test import RequestFactory
 
 from clubs import services
 from clubs.models import Club, Membership, Player, Role, Season
@@ -48,59 +46,7 @@ def refused(code, call, *args, **kwargs):
     return info.value
 
 
-# ---------------------------------------------------------------- add_member
-
-
-def test_add_member_by_username_and_by_email(club, manager, make_user):
-    bob = make_user("bob", email="Bob@Example.org")
-    carl = make_user("carl")
-
-    membership = services.add_member(club, username_or_email="bob", role="scorer", by=manager)
-    assert (membership.user, membership.role, membership.invitation) == (bob, "scorer", None)
-
-    membership = services.add_member(club, username_or_email=" carl@EXAMPLE.org ", by=manager)
-    assert (membership.user, membership.role) == (carl, Role.MEMBER)
-
-
-def test_add_member_unknown_email_invites_a_new_login(club, manager, mailoutbox, settings):
-    settings.ALLOWED_HOSTS = ["tarot.example.org"]
-    request = RequestFactory().get("/", HTTP_HOST="tarot.example.org")
-    membership = services.add_member(
-        club, username_or_email="dora.l@example.org", role="member", by=manager, request=request
-    )
-
-    user = membership.user
-    assert user.username == "dora.l" and user.email == "dora.l@example.org"
-    assert not user.has_usable_password() and user.is_active
-    assert membership.invitation is True
-    assert len(mailoutbox) == 1
-    mail = mailoutbox[0]
-    assert mail.to == ["dora.l@example.org"]
-    assert "Club de la Rive" in mail.subject
-    assert "Your username: dora.l" in mail.body
-    assert re.search(r"http://tarot\.example\.org/accounts/reset/\S+/\S+/", mail.body)
-
-
-def test_invited_username_does_not_clash(club, manager, make_user, mailoutbox):
-    make_user("dora", email="dora@elsewhere.org")
-    membership = services.add_member(club, username_or_email="dora@example.org", by=manager)
-    assert membership.user.username == "dora2"
-
-
-def test_add_member_refusals(club, manager, make_user):
-    make_user("bob")
-    make_user("twin1", email="twin@example.org")
-    make_user("twin2", email="TWIN@example.org")
-    add = services.add_member
-
-    refused("user_unknown", add, club, username_or_email="nobody", by=manager)
-    refused("user_unknown", add, club, username_or_email="  ", by=manager)
-    refused("email_invalid", add, club, username_or_email="bad@@example", by=manager)
-    refused("email_ambiguous", add, club, username_or_email="twin@example.org", by=manager)
-    refused("role_invalid", add, club, username_or_email="bob", role="boss", by=manager)
-    error = refused("already_member", add, club, username_or_email="marie", by=manager)
-    assert error.field == "username_or_email"
-    assert Membership.objects.filter(club=club).count() == 1
+# ---------------------------------------------------------------- who may write
 
 
 def test_only_a_manager_may_write(club, manager, make_user, other_club):
@@ -108,13 +54,10 @@ def test_only_a_manager_may_write(club, manager, make_user, other_club):
     Membership.objects.create(club=club, user=scorer, role=Role.SCORER)
     Membership.objects.create(club=other_club, user=make_user("olga"), role=Role.MANAGER)
     olga = get_user_model().objects.get(username="olga")
-    make_user("bob")
-
     for by in (scorer, olga):
-        refused("forbidden", services.add_member, club, username_or_email="bob", by=by)
         refused("forbidden", services.update_club, club, name="X", is_public=False, by=by)
     admin = make_user("root", is_superuser=True)
-    assert services.add_member(club, username_or_email="bob", by=admin).role == Role.MEMBER
+    assert services.update_club(club, name="X", is_public=False, by=admin).name == "X"
 
 
 # ---------------------------------------------------------------- roles
@@ -126,7 +69,7 @@ def test_change_role_keeps_a_manager(club, manager, make_user):
     assert error.field == "role"
     refused("role_invalid", services.change_role, mine, "king", by=manager)
 
-    bob = services.add_member(club, username_or_email=make_user("bob").username, by=manager)
+    bob = Membership.objects.create(club=club, user=make_user("bob"), role=Role.MEMBER)
     services.change_role(bob, Role.MANAGER, by=manager)
     services.change_role(mine, Role.SCORER, by=manager)  # another manager now: allowed
     mine.refresh_from_db()
@@ -140,7 +83,7 @@ def test_remove_member_keeps_a_manager_and_unlinks_the_player(club, manager, mak
     refused("last_manager", services.remove_member, mine, by=manager)
 
     bob_user = make_user("bob")
-    bob = services.add_member(club, username_or_email="bob", by=manager)
+    bob = Membership.objects.create(club=club, user=bob_user, role=Role.MEMBER)
     player = Player.objects.create(club=club, name="Bert")
     services.link_player(bob, player, by=manager)
     services.remove_member(bob, by=manager)
@@ -186,7 +129,7 @@ def test_link_player_refusals(club, manager, make_user, other_club):
     anna = Player.objects.create(club=club, name="Anna")
     refused("not_a_member", services.link_player, stranger, anna, by=manager)
 
-    bob = services.add_member(club, username_or_email=make_user("bob").username, by=manager)
+    bob = Membership.objects.create(club=club, user=make_user("bob"), role=Role.MEMBER)
     services.link_player(bob, anna, by=manager)
     refused("player_taken", services.link_player, membership, anna, by=manager)
     anna.refresh_from_db()
@@ -269,3 +212,18 @@ def test_update_season_keeps_the_rules_of_existing_sheets(club, manager):
     refused("season_name_taken", update, other, "saison 2026", JUN, None, None, manager)
     season.refresh_from_db()
     assert (season.name, season.rules["preset"]) == ("Saison 2026", "mouches")  # nothing written
+
+
+# ---------------------------------------------------------------- mailed links
+
+
+def test_absolute_link_from_the_request_else_the_allowed_hosts(settings):
+    from django.test import RequestFactory
+
+    settings.ALLOWED_HOSTS = ["club.example.net"]
+    request = RequestFactory().get("/", HTTP_HOST="club.example.net")
+    assert services.absolute_link(request, "/x/") == "http://club.example.net/x/"
+    settings.ALLOWED_HOSTS = ["*", ".tarot.example.org", "other.example.org"]
+    assert services.absolute_link(None, "/x/") == "https://tarot.example.org/x/"
+    settings.ALLOWED_HOSTS = []
+    assert services.absolute_link(None, "/x/") == "https://localhost/x/"

@@ -29,8 +29,8 @@ def build_club():
     member = User.objects.create_user("member", "", "pw-backup-3")
     club = Club.objects.create(name="Club de la Rive", slug="rive", is_public=False)
     Membership.objects.create(club=club, user=boss, role=Role.MANAGER)
-    club_services.add_member(club, username_or_email="scorer", role=Role.SCORER, by=boss)
-    club_services.add_member(club, username_or_email="member", by=boss)
+    Membership.objects.create(club=club, user=scorer, role=Role.SCORER)
+    Membership.objects.create(club=club, user=member, role=Role.MEMBER)
     season = club_services.create_season(
         club,
         "2026",
