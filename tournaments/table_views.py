@@ -149,6 +149,13 @@ def hand_form_page(request, table, form, hand=None, *, preview_url, back_url):
     )
 
 
+def live_hand(table, number) -> Hand:
+    """Deal ``number`` of the table's sheet, not deleted (404 otherwise, or without a sheet)."""
+    if table.sheet_id is None:
+        raise Http404
+    return get_object_or_404(Hand, sheet=table.sheet, number=number, is_deleted=False)
+
+
 def _writable_or_back(request, table):
     try:
         services.writable(table)
@@ -210,9 +217,7 @@ def table_hand_preview(request, table):
 @table_link
 @GET_POST
 def table_hand_edit(request, table, number):
-    if table.sheet_id is None:
-        raise Http404
-    hand = get_object_or_404(Hand, sheet=table.sheet, number=number, is_deleted=False)
+    hand = live_hand(table, number)
     refused = _writable_or_back(request, table)
     if refused:
         return refused
@@ -237,9 +242,7 @@ def table_hand_edit(request, table, number):
 @table_link
 @require_POST
 def table_hand_delete(request, table, number):
-    if table.sheet_id is None:
-        raise Http404
-    hand = get_object_or_404(Hand, sheet=table.sheet, number=number, is_deleted=False)
+    hand = live_hand(table, number)
     refused = _writable_or_back(request, table)
     if refused:
         return refused

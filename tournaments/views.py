@@ -500,15 +500,12 @@ def table_hand(request, slug, tournament_id, round_number, table_number, number)
     """The organiser's correction of one deal of a table (handed in, disputed or
     confirmed): the hand form, then ``services.correct_table_hand``."""
     from scoresheet import services as sheets
-    from scoresheet.models import Hand
     from scoresheet.views.hands import form_class_for
-    from tournaments.table_views import hand_form_page
+    from tournaments.table_views import hand_form_page, live_hand
 
     tournament = _tournament(request, tournament_id)
     table = _table(tournament, round_number, table_number)
-    if table.sheet_id is None:
-        raise Http404
-    hand = get_object_or_404(Hand, sheet=table.sheet, number=number, is_deleted=False)
+    hand = live_hand(table, number)
     back = reverse(
         "tournaments:table", args=[request.club.slug, tournament.pk, round_number, table_number]
     )
