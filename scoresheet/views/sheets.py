@@ -31,6 +31,7 @@ from scoresheet import services
 from scoresheet.filters import SheetFilter
 from scoresheet.forms_sheets import SheetForm
 from scoresheet.models import Contract, ScoreRow, Sheet
+from scoresheet.sheet_rows import hand_rows
 from scoresheet.tables import SheetTable
 from scoresheet.vocabulary import POIGNEE_LABELS, Chelem, chelem_code
 
@@ -197,6 +198,7 @@ def _sheet_lines(table, hands, rows, has_pools):
     running = [Decimal(0)] * seats
     pools_before = 0
     lines = []
+    contracts = dict(Contract.choices)  # (``Contract.values`` builds a list each call)
     for hand in hands:
         line = HandLine(
             hand=hand,
@@ -208,7 +210,7 @@ def _sheet_lines(table, hands, rows, has_pools):
                 else name(hand.partner_id)
             ),
             sits_out=name(hand.sits_out_id),
-            contract=Contract(hand.contract).label if hand.contract in Contract.values else "",
+            contract=contracts.get(hand.contract, ""),
             bonuses=_bonuses(hand, name),
         )
         if not hand.is_deleted:
@@ -266,9 +268,6 @@ def _sheet_context(request, sheet):
         "detail_columns": detail_columns,
         "pools_col": int(has_pools),
         "next_dealer": _next_dealer(lines, names),
-        # each hand's page is this followed by its number and "/" (reversed once, not
-        # once a line: a sheet may hold hundreds of hands)
-        "hand_base": reverse("scoresheet:hand", args=[club.slug, sheet.pk, 1])[:-2],
     }
 
 
@@ -328,6 +327,7 @@ def sheet_detail(request, slug, sheet_id):
     ):
         undo = None
     context.update(may_score=may_score, undo_number=undo)
+    context["hand_rows"] = hand_rows(context)
     return _undo_read(request, render(request, "scoresheet/sheet_detail.html", context))
 
 

@@ -4,6 +4,7 @@ import datetime
 import json
 import re
 from decimal import Decimal
+from urllib.parse import urljoin
 
 import pytest
 from django.db.models import Sum
@@ -34,6 +35,11 @@ def strip_totals(html):
         r'data-player="([^"]+)">.*?class="totals-score[^"]*"[^>]*>([^<]+)</span>', html, re.S
     )
     return dict(found)
+
+
+def links(html, page):
+    """Every link of ``html`` (the page at ``page``), resolved as a browser does."""
+    return {urljoin(page, href) for href in re.findall(r'<a href="([^"]+)"', html)}
 
 
 @pytest.fixture
@@ -81,8 +87,9 @@ def test_sheet_page_shows_the_feuille_de_marque(client, seeded):
     assert "≠ 0" not in html
     # hand 5 was dealt by Dora: Anna deals next
     assert "Next dealer: <strong>Anna</strong>" in html
-    # hand links to the hand pages
-    assert url("hand", "rive", seeded.pk, 3) in html
+    # hand links to the hand pages (relative to the sheet's: shorter)
+    page = url("sheet", "rive", seeded.pk)
+    assert {url("hand", "rive", seeded.pk, n) for n in range(1, 6)} <= links(html, page)
 
 
 def test_sheet_page_poignee_petit_au_bout_shown_compactly(client, seeded):
@@ -112,7 +119,7 @@ def test_deleted_hand_struck_through_and_not_counted(client, seeded, scorer):
     shown = strip_totals(html)
     assert {k: Decimal(v.replace(MINUS, "-")) for k, v in shown.items()} == expected
     # the deleted hand keeps its link and its folded details, but no explanation
-    assert url("hand", "rive", seeded.pk, 2) in html
+    assert url("hand", "rive", seeded.pk, 2) in links(html, url("sheet", "rive", seeded.pk))
     assert html.count('<details class="explain">') == 5
     assert html.count('<p class="explanation" data-explanation>') == 4
 

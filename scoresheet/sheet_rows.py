@@ -1,0 +1,192 @@
+"""The sheet page's hand rows, written in Python: the page's one loop over hundreds of hands.
+
+A 250-hand sheet is 500 table rows; through the template language each cost about
+as much as the rest of the page, so ``scoresheet/sheet_detail.html`` takes them
+ready made (``hand_rows``), two rows a hand, as it wrote them itself:
+
+* the hand's row: its number (a link to its page, relative to the sheet's: the
+  page is ``…/sheets/<id>/``), taker and contract, each seat's score with the
+  running total under it, [the pools], the zero-sum mark, then the detail columns
+  (dealer, [partner], [sits out], bouts, points, [bonuses]) that a phone hides;
+* under it the folded line a phone shows: taker and contract, "Why? Hand N", and
+  once opened the details and the explanation.
+
+Markup is kept tight (a 250-hand six-seat sheet stays well under 500 KB): the
+detail cells carry no class (sheet.css finds them after the zero mark, or after a
+deleted hand's note), nor do the running totals (the ``small`` of a score cell) or
+the row's number; the marks ✓ and ✗ are read out by their word (``role="img"``
+with an ``aria-label``) rather than beside a hidden one; the taker is a ``b``.
+Every word is translated once a page, not once a row; every text is escaped.
+"""
+
+from django.utils.html import conditional_escape as esc
+from django.utils.safestring import mark_safe
+from django.utils.translation import gettext as _
+
+from core.formatting import format_number
+from core.templatetags.tarot import explanation, long_score, score_class, signed_score
+
+
+class _Words:
+    """The row's words, in the active language, looked up once."""
+
+    def __init__(self):
+        self.deleted = esc(_("deleted"))
+        self.zero = esc(_("sums to zero"))
+        self.not_zero = esc(_("does not sum to zero"))
+        # a mark read out by its word (role="img"): shorter than a hidden word beside it
+        self.made = f' <span class="pos" role="img" aria-label="{esc(_("made"))}">✓</span>'
+        self.failed = f' <span class="neg" role="img" aria-label="{esc(_("failed"))}">✗</span>'
+        self.passed = esc(_("Everybody passed"))
+        self.facts = {
+            key: esc(word)
+            for key, word in (
+                ("dealer", _("Dealer")),
+                ("partner", _("Partner")),
+                ("sits_out", _("Sits out")),
+                ("bouts", _("Bouts")),
+                ("points", _("Points")),
+            )
+        }
+        self.why = _("Why? Hand %(number)s")
+
+
+def _contract(line, words, inline=False):
+    """Who took what and whether it was made (the taker cell; ``inline``: the folded line)."""
+    hand = line.hand
+    if hand.taker_id:
+        mark = {True: words.made, False: words.failed}.get(line.made, "")
+        if inline:  # the folded line: one run of words
+            out = f"<b>{esc(line.taker)}</b> · {esc(line.contract)}{mark}"
+        else:
+            contract = f'<span class="contract-name">{esc(line.contract)}{mark}</span>'
+            out = f"<b>{esc(line.taker)}</b> {contract}"
+    else:
+        out = f'<span class="muted">{words.passed}</span>'
+    if inline and hand.is_deleted:
+        out += f' · <span class="muted">{words.deleted}</span>'
+    return out
+
+
+def _number(value):
+    return esc(format_number(value)) if value is not None and value != "" else ""
+
+
+def hand_rows(context):
+    """The two rows of each hand of ``context["lines"]`` (``views.sheets._sheet_context``),
+    as one safe string; ``context["undo_number"]`` marks the hand just saved."""
+    words = _Words()
+    seats = len(context["names"])
+    has_pools = context["has_pools"]
+    show_partner, show_sits_out = context["show_partner"], context["show_sits_out"]
+    show_bonuses = context["show_bonuses"]
+    undo_number = context.get("undo_number")
+    deleted_span = seats + context["pools_col"] + 1
+    explain_span = seats + context["pools_col"] + 2
+    rest_span = context["detail_columns"] + 1
+    zero_mark = f'<span class="pos" role="img" aria-label="{words.zero}">✓</span>'
+    zero_mark = f'<td class="check-col">{zero_mark}</td>'
+    wrong_mark = f'<td class="check-col"><span class="neg" title="{words.not_zero}">≠ 0</span></td>'
+    signed = _SignedScores()
+    out = []
+    add = out.append
+    for line in context["lines"]:
+        hand = line.hand
+        number = hand.number
+        deleted = hand.is_deleted
+        link = f'<a href="hands/{number}/">{number}</a>'
+        classes = "hand-row"
+        if deleted:
+            classes += " hand-deleted"
+        if number == undo_number:
+            classes += " hand-new"
+        contract = _contract(line, words)
+        add(
+            f'<tr id="hand-{number}" class="{classes}" data-hand="{number}">'
+            f'<th scope="row">{link}</th>'
+            f'<td class="contract col-detail">{contract}</td>'
+        )
+        if deleted:
+            add(f'<td colspan="{deleted_span}" class="deleted-note"><a href="hands/{number}/">')
+            add(f"{words.deleted}</a></td>")
+        else:
+            for cell in line.cells:
+                score, running = signed(cell.score), signed(cell.running)
+                add(
+                    f'<td class="score"><span class="{score_class(cell.score)}{score[1]}">'
+                    f"{score[0]}</span><small{running[2]}>{running[0]}</small></td>"
+                )
+            if has_pools:
+                pools = ""
+                if len(line.pools) > 1:
+                    pools = f"<small>{esc(' + '.join(str(p) for p in line.pools))}</small>"
+                add(
+                    f'<td class="score pools-col"><span>{_number(line.pool_total)}</span>'
+                    f"{pools}</td>"
+                )
+            add(zero_mark if line.balanced else wrong_mark)
+        add(f"<td>{esc(line.dealer or '—')}</td>")
+        if show_partner:
+            add(f"<td>{esc(line.partner or '—')}</td>")
+        if show_sits_out:
+            add(f"<td>{esc(line.sits_out or '—')}</td>")
+        if hand.taker_id:
+            add(f'<td class="num">{hand.bouts}</td><td class="num">{_number(hand.points)}</td>')
+        else:
+            add("<td></td><td></td>")
+        badges = [
+            f'<span class="badge bonus-{kind}">{esc(text)}</span>' for kind, text in line.bonuses
+        ]
+        if show_bonuses:
+            add(f'<td class="bonuses">{" ".join(badges)}</td>')
+        add("</tr>\n")
+        # the folded line
+        why = not deleted and bool(hand.explanation)
+        classes = "explain-row"
+        if deleted:
+            classes += " hand-deleted"
+        if why:
+            classes += " has-why"
+        add(
+            f'<tr class="{classes}" data-hand-details="{number}"><td colspan="{explain_span}">'
+            f'<details class="explain"><summary><span class="explain-line">'
+            f"{_contract(line, words, inline=True)}</span>"
+        )
+        if why:
+            add(f' <span class="explain-why">{esc(words.why % {"number": number})}</span>')
+        add('</summary><dl class="explain-facts">')
+        for key, value in (
+            ("dealer", line.dealer),
+            ("partner", line.partner),
+            ("sits_out", line.sits_out),
+        ):
+            if value:
+                add(f"<div><dt>{words.facts[key]}</dt><dd>{esc(value)}</dd></div>")
+        if hand.taker_id:
+            add(
+                f"<div><dt>{words.facts['bouts']}</dt><dd>{hand.bouts}</dd></div>"
+                f"<div><dt>{words.facts['points']}</dt><dd>{_number(hand.points)}</dd></div>"
+            )
+        for badge in badges:
+            add(f'<div class="explain-bonus"><dd>{badge}</dd></div>')
+        add("</dl>")
+        if why:
+            text = esc(explanation(hand.explanation))
+            add(f'<p class="explanation" data-explanation>{text}</p>')
+        add(f'</details></td><td colspan="{rest_span}"></td></tr>\n')
+    return mark_safe("".join(out))  # noqa: S308 -- every text above is escaped
+
+
+class _SignedScores(dict):
+    """A score's text (``signed_score``), its " long…" classes (``long_score``) and
+    those as a ``class`` attribute, worked out once per value a page: a sheet shows
+    the same few scores hundreds of times."""
+
+    def __missing__(self, value):
+        classes = long_score(value)
+        attribute = f' class="{classes.strip()}"' if classes else ""
+        self[value] = found = (signed_score(value), classes, attribute)
+        return found
+
+    def __call__(self, value):
+        return self[value]
