@@ -10,6 +10,7 @@ and the French spacing before ";".
 """
 
 import json
+from functools import lru_cache
 
 from django.utils.translation import get_language, pgettext_lazy
 
@@ -106,8 +107,26 @@ def render_explanation(value) -> str:
     """
     if value is None or value == "" or value == []:
         return ""
-    explanation = _explanation(value)
-    french = (get_language() or "").startswith("fr")
+    language = get_language() or ""
+    if isinstance(value, Explanation):
+        return _render(value, language)
+    try:
+        text = value if isinstance(value, str) else json.dumps(value, separators=(",", ":"))
+    except TypeError:  # numbers JSON does not write (Decimal): not stored terms
+        return _render(_explanation(value), language)
+    return _render_stored(text, language)
+
+
+@lru_cache(maxsize=4096)
+def _render_stored(text, language) -> str:
+    """Stored terms (their JSON text) rendered in ``language`` (the active one), once
+    per process: a sheet page shows every hand's explanation, and is shown again
+    after each new hand."""
+    return _render(_explanation(text), language)
+
+
+def _render(explanation, language) -> str:
+    french = language.startswith("fr")
     if french:
         terms = tuple(
             Term("op", NARROW_NBSP + ";") if t.kind == "op" and t.value == ";" else t
