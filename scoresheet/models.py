@@ -125,7 +125,8 @@ class HandQuerySet(models.QuerySet):
 class Hand(models.Model):
     """One hand as entered: every field of HAND_FORMAT.md, players as foreign keys."""
 
-    sheet = models.ForeignKey(Sheet, on_delete=models.CASCADE, related_name="hands")
+    # no index of its own: (sheet, number) is unique, which covers it
+    sheet = models.ForeignKey(Sheet, on_delete=models.CASCADE, related_name="hands", db_index=False)
     number = models.PositiveIntegerField(_("number"))
     dealer = models.ForeignKey(
         Player, on_delete=models.PROTECT, null=True, blank=True, related_name="+"
@@ -203,10 +204,30 @@ class ScoreRow(models.Model):
     player's seat) so standings and statistics are plain SQL aggregates.
     """
 
-    hand = models.ForeignKey(Hand, on_delete=models.CASCADE, related_name="scores")
-    sheet = models.ForeignKey(Sheet, on_delete=models.CASCADE, related_name="+")
-    season = models.ForeignKey(Season, on_delete=models.CASCADE, related_name="+")
-    player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="scores")
+    # Indexes: (hand, player) is unique, (season, player, …) and (player, date) are
+    # indexed below: each covers its leading column, so the foreign keys hand,
+    # season and player need no index of their own (one less per row written).
+    # ``sheet``, ``season`` and ``player`` are copies of the hand's sheet, of its
+    # season and of the player seated at ``position`` (a ``Seat``, whose foreign
+    # keys the database checks), written only with the hand (``handmap``): the row's
+    # foreign key to its hand is its integrity, and the database does not check the
+    # copies again on every row (``db_constraint=False``; those checks were half of
+    # an import's commit). Deleting a sheet, a season or a player still deletes the
+    # rows (Django's CASCADE), and a seated player cannot be deleted (``Seat``).
+    hand = models.ForeignKey(Hand, on_delete=models.CASCADE, related_name="scores", db_index=False)
+    sheet = models.ForeignKey(
+        Sheet, on_delete=models.CASCADE, related_name="+", db_constraint=False
+    )
+    season = models.ForeignKey(
+        Season, on_delete=models.CASCADE, related_name="+", db_index=False, db_constraint=False
+    )
+    player = models.ForeignKey(
+        Player,
+        on_delete=models.CASCADE,
+        related_name="scores",
+        db_index=False,
+        db_constraint=False,
+    )
     date = models.DateField()
     seats = models.PositiveSmallIntegerField()  # how many sat at the table
     position = models.PositiveSmallIntegerField()
