@@ -10,9 +10,9 @@ writes them with one ``COPY … FROM STDIN`` on PostgreSQL, one ``executemany``
 
 Values are stored as the model would store them: a column missing from a row
 takes the field's default (``auto_now`` fields have none: give them), JSON columns
-are dumped with the field's encoder (``None`` is SQL NULL, as the ORM writes
-it), dates and datetimes go through the backend's adapters. Nothing is
-validated: the caller writes what it checked.
+are dumped with the field's encoder (``None`` is SQL NULL, as the ORM writes it;
+a ``JSONText`` is JSON encoded already), dates and datetimes go through the
+backend's adapters. Nothing is validated: the caller writes what it checked.
 
 The ``COPY`` runs through the connection's ``execute_wrapper``s and, when
 queries are logged (``django_assert_num_queries``, ``DEBUG``), into
@@ -22,6 +22,7 @@ queries are logged (``django_assert_num_queries``, ``DEBUG``), into
 import functools
 import itertools
 import json
+import operator
 import time
 
 from django.db import DEFAULT_DB_ALIAS, connections, models
@@ -60,18 +61,32 @@ class RowWriter:
         if unknown:
             raise ValueError(f"{self.table}: no column {', '.join(sorted(unknown))}")
         names = [*keys, *(name for name in self.fields if name not in first)]
-        tail = [self._convert(name, self.fields[name].get_default()) for name in names[len(keys) :]]
+        tail = tuple(
+            self._convert(name, self.fields[name].get_default()) for name in names[len(keys) :]
+        )
         converters = [(i, self.converters[k]) for i, k in enumerate(keys) if k in self.converters]
+        picked = operator.itemgetter(*keys) if len(keys) > 1 else (lambda row: (row[keys[0]],))
+        size = len(keys)
 
-        def values(row: dict) -> list:
-            if tuple(row) != keys:
-                raise ValueError(f"{self.table}: a row's keys differ from the first row's")
-            out = list(row.values())
-            for index, convert in converters:
-                if out[index] is not None:
-                    out[index] = convert(out[index])
-            out += tail
-            return out
+        def values(row: dict):
+            # the row's values in the first row's key order (a missing key is a
+            # KeyError, an extra one changes the length)
+            try:
+                if len(row) != size:
+                    raise KeyError
+                out = picked(row)
+            except KeyError:
+                raise ValueError(
+                    f"{self.table}: a row's keys differ from the first row's"
+                ) from None
+            if converters:
+                out = list(out)
+                for index, convert in converters:
+                    if out[index] is not None:
+                        out[index] = convert(out[index])
+                out.extend(tail)
+                return out
+            return out + tail if tail else out
 
         quote = self.connection.ops.quote_name
         columns = ", ".join(quote(self.fields[name].column) for name in names)
@@ -113,7 +128,20 @@ class RowWriter:
         return written
 
 
+class JSONText(str):
+    """A JSON column's value encoded already (``JSONText.dumps(value)``): written as it
+    is, not encoded again (a caller that encodes ahead, in another thread)."""
+
+    __slots__ = ()
+
+    @classmethod
+    def dumps(cls, value) -> "JSONText":
+        return cls(json.dumps(value))
+
+
 def _json(value, cls=None) -> str:
+    if type(value) is JSONText:
+        return value
     if value == [] and cls is None:  # most JSON columns of a hand: no poignée, no misère
         return "[]"
     return json.dumps(value, cls=cls)

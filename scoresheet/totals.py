@@ -30,6 +30,7 @@ from decimal import Decimal
 from django.db import connection
 from django.db.models import Count, Q, Sum
 
+from core.bulk import RowWriter
 from scoresheet.models import Hand, Role, ScoreRow, SeasonTotal, Seat, Sheet, SheetTotal
 
 #: The counters of both summary tables, in the order the SQL below writes them.
@@ -282,23 +283,33 @@ def add_new_sheet_totals(sheet, rows) -> None:
     back, and added to the SeasonTotals the same way; the sheet's ``hand_count`` and
     ``last_number`` set (its hands are numbered from 1, all live).
     """
+    taker, sits_out = Role.TAKER.value, Role.SITS_OUT.value
     counts = {}
-    for row in rows:
+    for row in rows:  # ``_row_counts`` added up, inline: the import's inner loop
         key = (row["player_id"], row["season_id"], row["date"], row["seats"])
-        count = counts.get(key, (0, 0, 0, 0, Decimal(0)))
-        adding = _row_counts(row["role"], row["made"], row["score"])
-        counts[key] = tuple(a + b for a, b in zip(count, adding))
+        count = counts.get(key)
+        if count is None:
+            count = counts[key] = [0, 0, 0, 0, Decimal(0)]
+        role = row["role"]
+        count[0] += 1
+        if role != sits_out:
+            count[1] += 1
+        if role == taker:
+            count[2] += 1
+            if row["made"]:
+                count[3] += 1
+        count[4] += row["score"]
     if not counts:
         return
-    SheetTotal.objects.bulk_create(
-        SheetTotal(
-            sheet_id=sheet.pk,
-            player_id=player_id,
-            season_id=season_id,
-            date=date,
-            seats=seats,
+    RowWriter(SheetTotal).write(
+        {
+            "sheet_id": sheet.pk,
+            "player_id": player_id,
+            "season_id": season_id,
+            "date": date,
+            "seats": seats,
             **dict(zip(COUNTERS, count)),
-        )
+        }
         for (player_id, season_id, date, seats), count in counts.items()
     )
     # its hands are numbered 1 to hand_count: the next one follows (``last_number``)

@@ -1,0 +1,63 @@
+"""``core.bulk.RowWriter``: plain rows written as the ORM would store them (``COPY`` on
+PostgreSQL, ``executemany`` on SQLite), on both databases."""
+
+import datetime
+import json
+
+import pytest
+
+from clubs.models import AuditEntry
+from core.bulk import JSONText, RowWriter
+
+
+@pytest.fixture
+def row(club):
+    return {
+        "club_id": club.pk,
+        "actor_id": None,
+        "at": datetime.datetime(2026, 3, 14, 20, 30, tzinfo=datetime.UTC),
+        "action": "sheet_created",
+        "after": {"players": ["Ann", "Bob"], "n": 2},
+    }
+
+
+def test_rows_are_stored_as_the_orm_stores_them_with_defaults_for_missing_columns(row):
+    written = RowWriter(AuditEntry).write([row, {**row, "after": None}])
+    assert written == 2
+    first, second = AuditEntry.objects.order_by("pk")
+    assert first.after == {"players": ["Ann", "Bob"], "n": 2}
+    assert second.after is None  # SQL NULL, as the ORM writes None
+    assert first.at == row["at"]
+    field = AuditEntry._meta.get_field("before")
+    assert first.before == field.get_default()  # a column left out takes its default
+
+
+def test_json_text_is_written_as_it_is_not_encoded_again(row):
+    text = JSONText.dumps({"hand": {"taker": "Élodie"}, "scores": {"Élodie": 22.5}})
+    assert json.loads(text) == {"hand": {"taker": "Élodie"}, "scores": {"Élodie": 22.5}}
+    RowWriter(AuditEntry).write([{**row, "after": text}])
+    assert AuditEntry.objects.get().after == {
+        "hand": {"taker": "Élodie"},
+        "scores": {"Élodie": 22.5},
+    }
+
+
+@pytest.mark.parametrize("change", ["missing", "extra"])
+def test_a_row_whose_keys_differ_from_the_first_is_refused(row, change):
+    other = dict(row)
+    if change == "missing":
+        del other["action"]
+    else:
+        other["before"] = None
+    with pytest.raises(ValueError, match="keys differ"):
+        RowWriter(AuditEntry).write([row, other])
+
+
+def test_an_unknown_column_is_refused(row):
+    with pytest.raises(ValueError, match="no column colour"):
+        RowWriter(AuditEntry).write([{**row, "colour": "red"}])
+
+
+def test_no_rows_write_nothing(db):
+    assert RowWriter(AuditEntry).write([]) == 0
+    assert not AuditEntry.objects.exists()
