@@ -87,12 +87,15 @@ def apply(hand: Hand, engine_hand, result: HandResult, table: Table) -> None:
         setattr(hand, name, value)
 
 
-def hand_fields(engine_hand, result: HandResult, table: Table) -> dict:
+def hand_fields(engine_hand, result: HandResult, table: Table, explanation=None) -> dict:
     """The model fields (attnames, players as ids) of a scored hand: what ``apply``
     sets, and what the bulk import writes as columns. The fields left out keep
-    their defaults (``extra`` under French Tarot)."""
+    their defaults (``extra`` under French Tarot). ``explanation``: the result's
+    explanation as JSON already (the import encodes it ahead), else made here."""
+    if explanation is None:
+        explanation = terms_to_json(result.explanation)
     if result.kind == "savoyard":
-        return savoyard_fields(engine_hand, result, table)
+        return savoyard_fields(engine_hand, result, table, explanation)
     by_name = table.by_name
 
     def pk(name):
@@ -113,7 +116,7 @@ def hand_fields(engine_hand, result: HandResult, table: Table) -> dict:
         "petit_chelem": _chelem(engine_hand.petit_chelem),
         "miseres": [pk(name) for name in engine_hand.miseres],
         "pools": list(result.pools) if result.pools is not None else None,
-        "explanation": terms_to_json(result.explanation),
+        "explanation": explanation,
     }
 
 
@@ -273,7 +276,7 @@ def savoyard_data(hand: Hand, table: Table) -> dict:
     return data
 
 
-def savoyard_fields(engine_hand, result: HandResult, table: Table) -> dict:
+def savoyard_fields(engine_hand, result: HandResult, table: Table, explanation) -> dict:
     by_name = table.by_name
 
     def pk(name):
@@ -307,7 +310,7 @@ def savoyard_fields(engine_hand, result: HandResult, table: Table) -> dict:
         "petit_chelem": None,
         "miseres": [],
         "pools": None,
-        "explanation": terms_to_json(result.explanation),
+        "explanation": explanation,
     }
 
 

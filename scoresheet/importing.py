@@ -12,25 +12,35 @@ on with the next line. Players are matched ignoring case and accents
 (``services.players_by_names``). A line that meets a deadlock is run again.
 """
 
+import collections
 import datetime
+import queue
+import threading
 import unicodedata
-from dataclasses import dataclass
+from concurrent.futures import Future
+from dataclasses import dataclass, replace
 
-from django.db import DatabaseError, transaction
-from django.utils import timezone
+from django.db import DatabaseError, connection, connections, transaction
+from django.utils import timezone, translation
 from django.utils.translation import gettext as _
 
-from clubs.models import Club, Season
-from core.bulk import RowWriter
+from clubs.models import Club, Season, season_covering
+from clubs.services import name_key
+from core.bulk import JSONText, RowWriter
 from core.db import retry_on_conflict
+from core.explain_json import terms_to_json
+from core.threads import read_ahead
 from scoresheet import handmap, services
 from scoresheet.models import Hand, HandRevision, ScoreRow, Sheet
 from scoresheet.scoring import ScoringError, score_sheet
 from scoresheet.scoring import Sheet as EngineSheet
-from scoresheet.scoring.jsonformat import loads, parse_hand
+from scoresheet.scoring.jsonformat import loads, parse_hand, parse_rules
 from scoresheet.totals import add_new_sheet_totals
 
 TABLE_MAX = Sheet._meta.get_field("table").max_length
+#: How many lines ``import_sheets`` reads ahead of the one it writes (memory: that
+#: many sheets, whatever the file's size).
+AHEAD = 2
 
 
 @dataclass
@@ -47,28 +57,73 @@ class LineResult:
         return not self.code
 
 
-def _season_for(club: Club, name, date):
-    """The season named ``name``, else the one covering ``date`` (else the latest)."""
-    if name:
-        season = club.seasons.regular().filter(name=name).first()
-        if season is None:
-            raise services.LedgerError(
-                "season_unknown", _("No season named %(name)s") % {"name": name}, "season"
-            )
-        return season
-    season = club.seasons.regular().covering(date)
-    if season is None:
-        raise services.LedgerError(
-            "season_missing", _("The club has no season to put the sheet in."), "season"
-        )
-    return season
-
-
-@retry_on_conflict
 def import_sheet_line(club: Club, text, *, season: Season | None = None, user=None):
     """Import one sheet; raises LedgerError (with ``hand`` set when a hand is refused).
 
     ``text``: the line, as text or as bytes (UTF-8).
+    """
+    seasons = None if season is not None else _Seasons(club)
+    return _write(club, _prepare(text, season, seasons), user)
+
+
+@dataclass(frozen=True)
+class _Line:
+    """A line read, checked and scored (``_prepare``), not yet written (``_write``).
+
+    ``scored``: the hands as the engine read them (``_score``), with the line's own
+    names; ``refusal`` the error scoring them met (raised only once the players and
+    the sheet are made, in the order the services check). ``None`` for both when
+    the rules themselves are refused (``create_sheet`` says why).
+    """
+
+    players: list
+    hands: list
+    date: datetime.date
+    table: str
+    season: Season
+    rules: object
+    scored: "_Scored | None" = None
+    refusal: "services.LedgerError | None" = None
+
+
+@dataclass(frozen=True)
+class _Scored:
+    """A sheet's hands scored: the engine's hands and results, with what the rows
+    keep of them as JSON text (``core.bulk.JSONText``: encoded here, once)."""
+
+    hands: tuple
+    results: tuple
+    explanations: tuple
+    snapshots: tuple
+
+
+class _Seasons:
+    """The club's seasons, read once for a whole import: the season a line names,
+    or the one covering its date (``clubs.models.season_covering``, as
+    ``SeasonQuerySet.covering`` picks it)."""
+
+    def __init__(self, club: Club):
+        self.newest_first = list(club.seasons.regular().newest_first())
+
+    def find(self, name, date):
+        if name:
+            for season in self.newest_first:
+                if season.name == name:
+                    return season
+            raise services.LedgerError(
+                "season_unknown", _("No season named %(name)s") % {"name": name}, "season"
+            )
+        season = season_covering(self.newest_first, date)
+        if season is None:
+            raise services.LedgerError(
+                "season_missing", _("The club has no season to put the sheet in."), "season"
+            )
+        return season
+
+
+def _prepare(text, season: Season | None, seasons: "_Seasons | None") -> _Line:
+    """Read and check one line and score its hands, without the database (the
+    ``season`` given, else the one ``seasons`` finds for the line); raises LedgerError.
     """
     if isinstance(text, bytes):
         try:
@@ -100,37 +155,58 @@ def import_sheet_line(club: Club, text, *, season: Season | None = None, user=No
             "table_too_long", _("table: at most %(n)s characters") % {"n": TABLE_MAX}, "table"
         )
     season_name = _text(data.get("season"), "season")
+    season = season or seasons.find(season_name, date)
+    rules = data.get("rules")
+    line = _Line(players, hands, date, table, season, rules)
+    try:
+        ruleset = parse_rules(season.rules if rules is None else rules)
+    except ScoringError:
+        return line  # ``create_sheet`` refuses the rules, after the players
+    if len(set(players)) != len(players):
+        return line  # a player seated twice: ``create_sheet`` says so
+    try:
+        scored = _score(ruleset, tuple(players), hands)
+    except services.LedgerError as error:
+        return replace(line, refusal=error)
+    return replace(line, scored=scored)
+
+
+@retry_on_conflict
+def _write(club: Club, line: _Line, user):
+    """Make the line's players (when new), its sheet, hands, ledger rows and history,
+    in one transaction. When the club's players are named otherwise than the line
+    names them ("ann" for Ann), the hands are scored again under the stored names
+    (which the history and the explanations keep)."""
     with transaction.atomic():
-        season = season or _season_for(club, season_name, date)
-        seated = services.players_by_names(club, players, create=True, user=user)
+        seated = services.players_by_names(club, line.players, create=True, user=user)
         sheet = services.create_sheet(
-            season=season,
+            season=line.season,
             players=seated,
-            date=date,
-            table=table,
-            rules=data.get("rules"),
+            date=line.date,
+            table=line.table,
+            rules=line.rules,
             user=user,
         )
-        # the hands name the players as the line does ("ann"): use the stored names ("Ann")
-        renamed = {name: player.name for name, player in zip(players, seated)}
         seating = handmap.Table.seating(seated)
-        _bulk_hands(sheet, seating, [_renamed(hand, renamed) for hand in hands], user)
+        if tuple(line.players) == seating.names and (line.scored or line.refusal):
+            if line.refusal is not None:
+                raise line.refusal
+            scored = line.scored
+        else:
+            # the hands name the players as the line does ("ann"): use the stored names
+            renamed = {name: player.name for name, player in zip(line.players, seated)}
+            hands = [_renamed(hand, renamed) for hand in line.hands]
+            scored = _score(sheet.ruleset, seating.names, hands)
+        _bulk_hands(sheet, seating, scored, user)
     return sheet
 
 
-def _bulk_hands(sheet, table, hands, user) -> None:
-    """Record a new sheet's hands at once, as ``services.record_hand`` would one by one.
-
-    Each hand is read and checked as the services do (``parse_hand``; refusals are the
-    same ``LedgerError`` with ``hand`` set), the sheet is scored once by the engine
-    (``score_sheet``: mouches pools carry), and the hands, score rows and history
-    entries are written as plain rows (``handmap.hand_fields``, ``score_row_fields``,
-    ``snapshot``: the columns ``record_hand`` writes) with one ``COPY`` per table on
-    PostgreSQL (``core.bulk``), then the totals made once from those rows
-    (``totals.add_new_sheet_totals``); all in the caller's transaction, so a refused
-    hand leaves nothing. ``table``: the sheet's seating.
-    """
-    ruleset = sheet.ruleset
+def _score(ruleset, names: tuple, hands) -> _Scored:
+    """Read and score a new sheet's hands as ``services.record_hand`` would one by one:
+    each hand read and checked as the services do (``parse_hand``; refusals are the
+    same ``LedgerError`` with ``hand`` set), the sheet scored once by the engine
+    (``score_sheet``: mouches pools carry), and the explanations and history
+    snapshots encoded. No database."""
     engine_hands = []
     for number, data in enumerate(hands, start=1):
         try:
@@ -139,14 +215,14 @@ def _bulk_hands(sheet, table, hands, user) -> None:
             if "players" in data or "rules" in data:
                 data = {k: v for k, v in data.items() if k not in ("players", "rules")}
             try:
-                engine_hands.append(parse_hand(data, ruleset, table.names)[1])
+                engine_hands.append(parse_hand(data, ruleset, names)[1])
             except ScoringError as error:
                 raise services.LedgerError.from_scoring(error) from None
         except services.LedgerError as error:
             error.hand = number
             raise
     try:
-        results = score_sheet(EngineSheet(ruleset, table.names, tuple(engine_hands))).hands
+        results = score_sheet(EngineSheet(ruleset, names, tuple(engine_hands))).hands
     except ScoringError as error:
         refusal = services.LedgerError.from_scoring(error)
         refusal.hand = getattr(error, "hand", None)
@@ -157,12 +233,36 @@ def _bulk_hands(sheet, table, hands, user) -> None:
         except services.LedgerError as error:
             error.hand = number
             raise
-    if not results:
+    return _Scored(
+        tuple(engine_hands),
+        tuple(results),
+        tuple(JSONText.dumps(terms_to_json(result.explanation)) for result in results),
+        tuple(
+            JSONText.dumps(handmap.snapshot(hand, result))
+            for hand, result in zip(engine_hands, results)
+        ),
+    )
+
+
+def _bulk_hands(sheet, table, scored: _Scored, user) -> None:
+    """Write a new sheet's scored hands at once, as ``services.record_hand`` would one
+    by one: the hands, score rows and history entries as plain rows
+    (``handmap.hand_fields``, ``score_row_fields``, ``snapshot``: the columns
+    ``record_hand`` writes) with one ``COPY`` per table on PostgreSQL
+    (``core.bulk``), then the totals made once from those rows
+    (``totals.add_new_sheet_totals``); all in the caller's transaction, so a refused
+    hand leaves nothing. ``table``: the sheet's seating.
+    """
+    if not scored.results:
         return
     now = timezone.now()
     user_id = user.pk if user is not None else None
-    scored = list(zip(engine_hands, results))
-    fields = [handmap.hand_fields(engine_hand, result, table) for engine_hand, result in scored]
+    fields = [
+        handmap.hand_fields(engine_hand, result, table, explanation=explanation)
+        for engine_hand, result, explanation in zip(
+            scored.hands, scored.results, scored.explanations
+        )
+    ]
     RowWriter(Hand).write(
         {
             **columns,
@@ -182,7 +282,7 @@ def _bulk_hands(sheet, table, hands, user) -> None:
         "seats": len(table.names),
     }
     rows = []
-    for number, (columns, (_hand, result)) in enumerate(zip(fields, scored), start=1):
+    for number, (columns, result) in enumerate(zip(fields, scored.results), start=1):
         hand_id = ids[number]
         for row in handmap.score_row_fields(columns, number, table, result):
             row.update(per_sheet, hand_id=hand_id)
@@ -194,31 +294,148 @@ def _bulk_hands(sheet, table, hands, user) -> None:
             "action": HandRevision.Action.CREATED.value,
             "user_id": user_id,
             "at": now,
-            "after": handmap.snapshot(engine_hand, result),
+            "after": snapshot,
         }
-        for number, (engine_hand, result) in enumerate(scored, start=1)
+        for number, snapshot in enumerate(scored.snapshots, start=1)
     )
     add_new_sheet_totals(sheet, rows)
 
 
-def import_sheets(club: Club, lines, *, season=None, user=None):
+def import_sheets(club: Club, lines, *, season=None, user=None, writers: int = 1):
     """Import every line (text or UTF-8 bytes); yield a ``LineResult`` for each
-    non-blank line. A refused line is a result, never an exception."""
-    for number, text in enumerate(lines, start=1):
-        if not text.strip():
-            continue
+    non-blank line, in the lines' order. A refused line is a result, never an
+    exception.
+
+    Lines are read, checked and scored a few ahead in a thread of their own
+    (``_prepare``: no database) while this one writes the previous ones, so the
+    engine's work runs while the database does its part of each sheet.
+
+    ``writers`` > 1 (PostgreSQL only; SQLite writes one transaction at a time)
+    writes that many sheets at once, each in its own transaction on a connection
+    of its own (``_Writers``), so the database works on one sheet while Python
+    makes the rows of the next. A line that would create a player waits until the
+    sheets before it are written and is written alone, so two sheets never create
+    the same player. The caller's transaction is not theirs: outside a test's
+    transaction only (``manage.py import_sheets``, the benchmark).
+    """
+    seasons = None if season is not None else _Seasons(club)
+    if connection.vendor != "postgresql" or connection.in_atomic_block:
+        writers = 1
+
+    def prepared():
+        for number, text in enumerate(lines, start=1):
+            if not text.strip():
+                continue
+            try:
+                yield number, _prepare(text, season, seasons)
+            except services.LedgerError as error:
+                yield number, error
+
+    def write(line):
+        if isinstance(line, services.LedgerError):
+            raise line  # refused by ``_prepare``
+        return _write(club, line, user)
+
+    if writers <= 1:
+        for number, line in read_ahead(prepared(), AHEAD):
+            yield _result(number, lambda line=line: write(line))
+        return
+    known = {name_key(name) for name in club.players.values_list("name", flat=True)}
+    pending = collections.deque()  # (line number, Future), in the lines' order
+    with _Writers(writers, lambda line: _write(club, line, user)) as pool:
+
+        def finished():
+            number, future, line = pending.popleft()
+            result = _result(number, future.result)
+            if result.code == "database_refused" and line is not None:
+                result = _result(number, lambda: _write(club, line, user))  # alone, again
+            if result.ok:
+                known.update(name_key(name) for name in line.players)
+            return result
+
+        for number, line in read_ahead(prepared(), AHEAD):
+            if isinstance(line, services.LedgerError):
+                pending.append((number, _done(line), None))
+            elif all(name_key(name) in known for name in line.players):
+                pending.append((number, pool.submit(line), line))
+            else:  # it creates a player: the sheets before it first, then it alone
+                while pending:
+                    yield finished()
+                pending.append((number, _done(_write, club, line, user), line))
+            while pending and (len(pending) > writers or pending[0][1].done()):
+                yield finished()
+        while pending:
+            yield finished()
+
+
+def _result(number, write) -> LineResult:
+    """``write()``'s sheet as the line's result, or the reason it was refused."""
+    try:
+        sheet = write()
+    except services.LedgerError as error:
+        return LineResult(
+            number, code=error.code, message=error.message, hand=getattr(error, "hand", None)
+        )
+    except DatabaseError as error:  # the database's reason, on one line
+        return LineResult(number, code="database_refused", message=_first_line(error))
+    except ValueError as error:  # e.g. text the database driver cannot send
+        return LineResult(number, code="invalid_value", message=_first_line(error))
+    return LineResult(number, sheet=sheet, hands=sheet.hand_count)
+
+
+def _done(func_or_error, *args) -> Future:
+    """A finished ``Future``: ``func(*args)``'s value or error, or the error given."""
+    future = Future()
+    if isinstance(func_or_error, BaseException):
+        future.set_exception(func_or_error)
+        return future
+    try:
+        future.set_result(func_or_error(*args))
+    except Exception as error:  # noqa: BLE001 — the caller reads it from the future
+        future.set_exception(error)
+    return future
+
+
+class _Writers:
+    """``count`` threads writing lines (``write(line)``), each on its own connection
+    (closed when the pool is), for ``import_sheets(writers=…)``."""
+
+    def __init__(self, count: int, write):
+        self.write = write
+        self.jobs = queue.Queue()
+        self.threads = [
+            threading.Thread(target=self._work, name=f"import-writer-{i}", daemon=True)
+            for i in range(count)
+        ]
+        self.language = translation.get_language()
+
+    def __enter__(self):
+        for thread in self.threads:
+            thread.start()
+        return self
+
+    def __exit__(self, *exc):
+        for _thread in self.threads:
+            self.jobs.put(None)
+        for thread in self.threads:
+            thread.join()
+
+    def submit(self, line) -> Future:
+        future = Future()
+        self.jobs.put((future, line))
+        return future
+
+    def _work(self):
         try:
-            sheet = import_sheet_line(club, text, season=season, user=user)
-        except services.LedgerError as error:
-            yield LineResult(
-                number, code=error.code, message=error.message, hand=getattr(error, "hand", None)
-            )
-        except DatabaseError as error:  # the database's reason, on one line
-            yield LineResult(number, code="database_refused", message=_first_line(error))
-        except ValueError as error:  # e.g. text the database driver cannot send
-            yield LineResult(number, code="invalid_value", message=_first_line(error))
-        else:
-            yield LineResult(number, sheet=sheet, hands=sheet.hand_count)
+            with translation.override(self.language):
+                while (job := self.jobs.get()) is not None:
+                    future, line = job
+                    try:
+                        future.set_result(self.write(line))
+                    except Exception as error:  # noqa: BLE001 — read from the future
+                        future.set_exception(error)
+        finally:
+            connections.close_all()  # this thread's own connections
 
 
 #: The fields of a hand (HAND_FORMAT.md) that hold a player's name, or a list of names.

@@ -138,8 +138,8 @@ def test_a_row_the_database_refuses_leaves_its_sheet_out_and_the_next_line_goes_
     imported on the same connection."""
     fields = handmap.hand_fields
 
-    def refused(engine_hand, result, table):
-        return {**fields(engine_hand, result, table), "bouts": -1}
+    def refused(engine_hand, result, table, explanation=None):
+        return {**fields(engine_hand, result, table, explanation), "bouts": -1}
 
     names = NAMES[:4]
     bad = json.dumps({"players": names, "hands": hands_for("fft", names, n=3)})

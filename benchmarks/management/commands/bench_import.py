@@ -16,6 +16,7 @@ statement and time that instead of the import. The figures depend on the
 machine's load: print ``uptime`` beside them.
 """
 
+import itertools
 import json
 import random
 import subprocess
@@ -25,6 +26,7 @@ import time
 
 from django.core.management.base import BaseCommand
 from django.db import connection
+from django.db.backends.signals import connection_created
 
 from benchmarks.database import own_database
 from benchmarks.management.commands.bench_scoring import peak_mb
@@ -41,11 +43,14 @@ class Command(BaseCommand):
         parser.add_argument("--hands", type=int, nargs="+", default=[10_000, 100_000])
         parser.add_argument("--per-sheet", type=int, default=100)
         parser.add_argument("--seed", type=int, default=2026)
+        parser.add_argument(
+            "--writers", type=int, default=2, help="as manage.py import_sheets --writers"
+        )
         parser.add_argument("--child", action="store_true", help="(internal) run one size")
 
-    def handle(self, *args, hands, per_sheet, seed, child, **options):
+    def handle(self, *args, hands, per_sheet, seed, writers, child, **options):
         if child:
-            self.stdout.write(json.dumps(self.one(hands[0], per_sheet, seed)))
+            self.stdout.write(json.dumps(self.one(hands[0], per_sheet, seed, writers)))
             return
         rows = []
         for n in hands:
@@ -61,13 +66,17 @@ class Command(BaseCommand):
                     str(per_sheet),
                     "--seed",
                     str(seed),
+                    "--writers",
+                    str(writers),
                 ],
                 capture_output=True,
                 text=True,
                 check=True,
             )
             rows.append(json.loads(out.stdout.strip().splitlines()[-1]))
-        self.stdout.write(f"\nImport, {connection.vendor} (one child process per size)\n")
+        self.stdout.write(
+            f"\nImport, {connection.vendor}, {writers} writer(s) (one child process per size)\n"
+        )
         self.stdout.write(
             f"{'hands':>9} {'sheets':>7} {'seconds':>8} {'hands/s':>8} "
             f"{'queries/hand':>12} {'peak RSS MB':>11}"
@@ -81,11 +90,11 @@ class Command(BaseCommand):
             peaks = [r["rss_mb"] for r in rows]
             self.stdout.write(f"peak RSS spread: {(max(peaks) / min(peaks) - 1) * 100:.1f} %")
 
-    def one(self, n_hands, per_sheet, seed):
+    def one(self, n_hands, per_sheet, seed, writers):
         with own_database("bench_import"):
-            return self.measure(n_hands, per_sheet, random.Random(seed))
+            return self.measure(n_hands, per_sheet, random.Random(seed), writers)
 
-    def measure(self, n_hands, per_sheet, rng):
+    def measure(self, n_hands, per_sheet, rng, writers):
         club = Club.objects.create(name="Import", slug="import")
         season = Season.objects.create(club=club, name="2025–2026", start_date="2025-09-01")
         rules = parse_rules(season.rules).as_dict()
@@ -108,22 +117,29 @@ class Command(BaseCommand):
                 sheets += 1
             f.flush()
             f.seek(0)
-            queries = 0
+            counted = itertools.count()
 
             def count(execute, sql, params, many, context):
                 # counts only: the debug cursor would format every statement (huge
                 # multi-row INSERTs) and measure that instead of the import
-                nonlocal queries
-                queries += 1
+                next(counted)
                 return execute(sql, params, many, context)
 
+            def count_on(sender, connection, **kwargs):  # the writers' own connections
+                connection.execute_wrappers.append(count)
+
             imported = 0
-            with connection.execute_wrapper(count):
-                started = time.perf_counter()
-                for result in importing.import_sheets(club, f, season=season):
-                    assert result.ok, (result.code, result.message)
-                    imported += result.hands
-                seconds = time.perf_counter() - started
+            connection_created.connect(count_on)
+            try:
+                with connection.execute_wrapper(count):
+                    started = time.perf_counter()
+                    for result in importing.import_sheets(club, f, season=season, writers=writers):
+                        assert result.ok, (result.code, result.message)
+                        imported += result.hands
+                    seconds = time.perf_counter() - started
+            finally:
+                connection_created.disconnect(count_on)
+            queries = next(counted)
         rss = peak_mb()
         return {
             "hands": imported,

@@ -10,15 +10,22 @@ class Command(BaseCommand):
         "Each line is all or nothing; a refused line or an unreadable file is one error "
         "line (with its line number and reason) and the import goes on. Players are matched "
         "by name ignoring case and accents, and created when new. Prints a summary; exits 1 "
-        "if anything was refused."
+        "if anything was refused. On PostgreSQL, --writers sheets are written at once "
+        "(default 2; lines that create players are written alone)."
     )
 
     def add_arguments(self, parser):
         parser.add_argument("--club", required=True, help="the club's slug")
         parser.add_argument("--season", help="put every sheet in this season (by name)")
+        parser.add_argument(
+            "--writers",
+            type=int,
+            default=2,
+            help="sheets written at once on PostgreSQL, each on its own connection (default 2)",
+        )
         parser.add_argument("files", nargs="+", metavar="file", help="a .jsonl file, or -")
 
-    def handle(self, *args, club, season, files, **options):
+    def handle(self, *args, club, season, files, writers, **options):
         try:
             club = Club.objects.get(slug=club)
         except Club.DoesNotExist:
@@ -38,7 +45,7 @@ class Command(BaseCommand):
                 self.stderr.write(f"{file}: cannot read: {error.strerror or error}")
                 continue
             try:
-                for result in import_sheets(club, stream, season=season):
+                for result in import_sheets(club, stream, season=season, writers=writers):
                     if result.ok:
                         imported += 1
                         hands += result.hands
