@@ -313,9 +313,9 @@ def import_sheets(club: Club, lines, *, season=None, user=None, writers: int = 1
     ``writers`` > 1 (PostgreSQL only; SQLite writes one transaction at a time)
     writes that many sheets at once, each in its own transaction on a connection
     of its own (``_Writers``), so the database works on one sheet while Python
-    makes the rows of the next. A line that would create a player waits until the
-    sheets before it are written and is written alone, so two sheets never create
-    the same player. The caller's transaction is not theirs: outside a test's
+    makes the rows of the next. A line that would create a player another line in
+    flight creates waits until that one is written, so two sheets never create the
+    same player. The caller's transaction is not theirs: outside a test's
     transaction only (``manage.py import_sheets``, the benchmark).
     """
     seasons = None if season is not None else _Seasons(club)
@@ -341,27 +341,34 @@ def import_sheets(club: Club, lines, *, season=None, user=None, writers: int = 1
             yield _result(number, lambda line=line: write(line))
         return
     known = {name_key(name) for name in club.players.values_list("name", flat=True)}
-    pending = collections.deque()  # (line number, Future), in the lines' order
+    creating = collections.Counter()  # the players lines in flight create (name keys)
+    pending = collections.deque()  # (line number, Future, line, its new names), in order
+
+    def new_names(line) -> set:
+        return {key for key in map(name_key, line.players) if key not in known}
+
     with _Writers(writers, lambda line: _write(club, line, user)) as pool:
 
         def finished():
-            number, future, line = pending.popleft()
+            number, future, line, new = pending.popleft()
             result = _result(number, future.result)
             if result.code == "database_refused" and line is not None:
-                result = _result(number, lambda: _write(club, line, user))  # alone, again
+                result = _result(number, lambda: _write(club, line, user))  # once more
+            creating.subtract(new)
             if result.ok:
-                known.update(name_key(name) for name in line.players)
+                known.update(map(name_key, line.players))
             return result
 
         for number, line in read_ahead(prepared(), AHEAD):
             if isinstance(line, services.LedgerError):
-                pending.append((number, _done(line), None))
-            elif all(name_key(name) in known for name in line.players):
-                pending.append((number, pool.submit(line), line))
-            else:  # it creates a player: the sheets before it first, then it alone
-                while pending:
+                pending.append((number, _done(line), None, ()))
+            else:
+                # a player two lines in flight would both create: this one waits
+                while pending and any(creating[key] > 0 for key in new_names(line)):
                     yield finished()
-                pending.append((number, _done(_write, club, line, user), line))
+                new = new_names(line)
+                creating.update(new)
+                pending.append((number, pool.submit(line), line, new))
             while pending and (len(pending) > writers or pending[0][1].done()):
                 yield finished()
         while pending:
@@ -383,16 +390,10 @@ def _result(number, write) -> LineResult:
     return LineResult(number, sheet=sheet, hands=sheet.hand_count)
 
 
-def _done(func_or_error, *args) -> Future:
-    """A finished ``Future``: ``func(*args)``'s value or error, or the error given."""
+def _done(error) -> Future:
+    """A finished ``Future`` holding ``error`` (a line ``_prepare`` refused)."""
     future = Future()
-    if isinstance(func_or_error, BaseException):
-        future.set_exception(func_or_error)
-        return future
-    try:
-        future.set_result(func_or_error(*args))
-    except Exception as error:  # noqa: BLE001 — the caller reads it from the future
-        future.set_exception(error)
+    future.set_exception(error)
     return future
 
 
