@@ -5,11 +5,11 @@ Levels: "read" (a public club: anyone; a members-only club: its members),
 house rules: managers). Superusers may do everything.
 """
 
-from functools import wraps
+from functools import cache, wraps
 
 from django.contrib.auth.views import redirect_to_login
 from django.core.exceptions import PermissionDenied
-from django.db.models import OuterRef, Subquery
+from django.db import connection
 from django.http import Http404
 
 from clubs.models import Club, Membership, Role
@@ -46,17 +46,31 @@ def can(user, club, level: str) -> bool:
 
 def _club_with_role(slug, user):
     """The club by its slug, with the user's role in it read in the same query (a
-    subquery) and kept where ``role_of`` looks first."""
-    clubs = Club.objects.filter(slug=slug)
-    if not user.is_authenticated:
-        return clubs.first()
-    role = Membership.objects.filter(club=OuterRef("pk"), user=user).values("role")[:1]
-    club = clubs.annotate(user_role=Subquery(role)).first()
-    if club is not None:
+    subquery) and kept where ``role_of`` looks first.
+
+    Its SQL is written once (``_club_with_role_sql``): every club page runs it, and the
+    ORM took three times the query's own time to compile its subquery."""
+    member = user.pk if user.is_authenticated else None  # no one: no role
+    found = list(Club.objects.raw(_club_with_role_sql(), [member, slug]))
+    club = found[0] if found else None
+    if club is not None and member is not None:
         if getattr(user, "_club_roles", None) is None:
             user._club_roles = {}
         user._club_roles[club.pk] = club.user_role
     return club
+
+
+@cache
+def _club_with_role_sql() -> str:
+    """``SELECT club.*, (the user's role in it) AS user_role … WHERE slug = %s``."""
+    quote = connection.ops.quote_name
+    club, membership = quote(Club._meta.db_table), quote(Membership._meta.db_table)
+    columns = ", ".join(f"{club}.{quote(f.column)}" for f in Club._meta.concrete_fields)
+    role = (
+        f"SELECT {quote('role')} FROM {membership} WHERE {membership}.{quote('club_id')} = "
+        f"{club}.{quote('id')} AND {membership}.{quote('user_id')} = %s LIMIT 1"
+    )
+    return f"SELECT {columns}, ({role}) AS user_role FROM {club} WHERE {quote('slug')} = %s"
 
 
 def club_view(level: str):
