@@ -10,6 +10,13 @@ control characters, amounts the ledger cannot hold, or anything the database
 refuses — each is a ``LineResult`` with a code and a reason, and the import goes
 on with the next line. Players are matched ignoring case and accents
 (``services.players_by_names``). A line that meets a deadlock is run again.
+
+Two steps per line: ``_prepare`` reads, checks and scores it without the
+database (the club's seasons are read once per import: ``_Seasons``), and
+``_write`` makes its players, sheet, hands, ledger rows, history and totals in
+one transaction (``COPY`` on PostgreSQL: ``core.bulk``). ``import_sheets`` runs
+the first a few lines ahead in a thread of its own (``core.threads.read_ahead``)
+and, on PostgreSQL, the second on several connections at once (``writers``).
 """
 
 import collections
