@@ -126,7 +126,7 @@ class Command(BaseCommand):
             help="mean think time per user between operations, seconds (0: none); "
             "several values: one run each",
         )
-        parser.add_argument("--requests", type=int, default=50, help="operations per user")
+        parser.add_argument("--requests", type=int, default=1000, help="operations per user, at most")
         parser.add_argument("--seconds", type=float, default=60, help="per run")
         parser.add_argument("--workers", type=int, default=4)
         parser.add_argument("--seed", type=int, default=1)
@@ -135,6 +135,8 @@ class Command(BaseCommand):
     def handle(self, *args, writers, readers, think, requests, seconds, workers, seed, url, **o):
         writers, readers = min(writers, 100), min(readers, 100)
         requests, seconds = min(requests, 10_000), min(seconds, 600)
+        if writers < 0 or readers < 0 or writers + readers == 0:
+            raise CommandError("--writers and --readers: one user at least, none negative")
         if any(t < 0 or t > 600 for t in think):
             raise CommandError("--think must be between 0 and 600 seconds")
         if url:
@@ -147,7 +149,7 @@ class Command(BaseCommand):
             try:
                 for mean in think:
                     sheets = self.new_sheets(writers)
-                    self.warm_up(url, sheets[0], standings, workers if server else 2)
+                    self.warm_up(url, sheets[:1], standings, workers if server else 2)
                     load = os.getloadavg()
                     results = self.run_load(
                         url, sheets, standings, readers, requests, seconds, mean, seed
@@ -247,14 +249,18 @@ class Command(BaseCommand):
                 time.sleep(0.2)
         raise CommandError("gunicorn did not start")
 
-    def warm_up(self, url, sheet, standings, workers):
+    def warm_up(self, url, sheets, standings, workers):
         """A few requests of each page per worker before the clock starts: each process
         imports and compiles its templates on its first requests, as a server long up
-        has done."""
+        has done. ``sheets``: a writer's sheet, or none (no writers)."""
         opener = self.session()
-        self.log_in(opener, url)
+        pages = [url + standings]
+        if sheets:
+            self.log_in(opener, url)
+            form = sheets[0][1]
+            pages += [url + form, url + form.rsplit("hands/", 1)[0]]
         for _ in range(3 * workers):
-            for page in (url + standings, url + sheet[1], url + sheet[1].rsplit("hands/", 1)[0]):
+            for page in pages:
                 with opener.open(page, timeout=30) as response:
                     response.read()
 
@@ -287,6 +293,12 @@ class Command(BaseCommand):
     def run_load(self, url, sheets, standings, readers, requests, seconds, think, seed):
         results = {"times": {kind: [] for kind in HTTP_REQUESTS}, "errors": [], "saved": 0}
         lock = threading.Lock()
+        # the scorers log in before the clock starts, as at the start of an evening (a
+        # login hashes the password on purpose slowly: twenty at once hold the server
+        # for seconds, which is no steady state)
+        openers = [self.session() for _sheet in sheets]
+        for opener in openers:
+            self.log_in(opener, url)
         deadline = time.monotonic() + seconds
 
         def wait(thinking):
@@ -316,9 +328,7 @@ class Command(BaseCommand):
             with response:
                 return response.geturl(), response.read().decode()
 
-        def writer(number, path):
-            opener = self.session()
-            self.log_in(opener, url)
+        def writer(number, path, opener):
             thinking = think_times(think, seed, number)
             wait(thinking)
             for _ in range(requests):
@@ -366,8 +376,8 @@ class Command(BaseCommand):
             return run
 
         threads = [
-            threading.Thread(target=guarded("writer", writer, n, path))
-            for n, (_pk, path) in enumerate(sheets)
+            threading.Thread(target=guarded("writer", writer, n, path, opener))
+            for n, ((_pk, path), opener) in enumerate(zip(sheets, openers))
         ]
         threads += [threading.Thread(target=guarded("reader", reader, n)) for n in range(readers)]
         started = time.perf_counter()
