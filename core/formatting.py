@@ -17,13 +17,14 @@ def _to_decimal(value):
     return Decimal(value)
 
 
-def format_number(value) -> str:
+def format_number(value, language=None) -> str:
     """A number in the active locale: 22.5 → "22,5" in French; −5 with a real minus.
 
     Whole numbers show no decimals; others show exactly the decimals they have. A page
     shows the same few scores hundreds of times (a 250-hand sheet: 2,500 numbers), so
     each (language, number) is formatted once per process: equal numbers (28, 28.0,
-    Decimal("28")) format alike, whatever their type.
+    Decimal("28")) format alike, whatever their type. ``language``: the active one
+    unless given (a caller formatting thousands of numbers reads it once).
     """
     try:
         number = _to_decimal(value)
@@ -31,7 +32,7 @@ def format_number(value) -> str:
         return str(value)
     if not number.is_finite():
         return str(value)
-    return _format_decimal(get_language(), number)
+    return _format_decimal(language or get_language(), number)
 
 
 @lru_cache(maxsize=8192)
@@ -45,9 +46,9 @@ def _format_decimal(language, number) -> str:
     return MINUS + text if number < 0 else text
 
 
-def format_signed(value) -> str:
+def format_signed(value, language=None) -> str:
     """Like ``format_number`` with an explicit "+" on positive numbers; zero stays "0"."""
-    text = format_number(value)
+    text = format_number(value, language)
     try:
         positive = _to_decimal(value) > 0
     except (InvalidOperation, TypeError, ValueError):

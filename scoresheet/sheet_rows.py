@@ -21,10 +21,11 @@ Every word is translated once a page, not once a row; every text is escaped.
 
 from django.utils.html import conditional_escape as esc
 from django.utils.safestring import mark_safe
+from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 
-from core.formatting import format_number
-from core.templatetags.tarot import explanation, long_score, score_class, signed_score
+from core.formatting import format_number, format_signed
+from core.templatetags.tarot import explanation, long_classes, score_class
 
 
 class _Words:
@@ -113,7 +114,7 @@ def hand_rows(context):
             for cell in line.cells:
                 score, running = signed(cell.score), signed(cell.running)
                 add(
-                    f'<td class="score"><span class="{score_class(cell.score)}{score[1]}">'
+                    f'<td class="score"><span class="{score[3]}{score[1]}">'
                     f"{score[0]}</span><small{running[2]}>{running[0]}</small></td>"
                 )
             if has_pools:
@@ -178,14 +179,20 @@ def hand_rows(context):
 
 
 class _SignedScores(dict):
-    """A score's text (``signed_score``), its " long…" classes (``long_score``) and
-    those as a ``class`` attribute, worked out once per value a page: a sheet shows
-    the same few scores hundreds of times."""
+    """A score's text (``signed_score``), its " long…" classes (``long_score``),
+    those as a ``class`` attribute and its colour (``score_class``), worked out once
+    per value a page, in the language read once: a sheet shows the same few scores
+    hundreds of times."""
+
+    def __init__(self):
+        super().__init__()
+        self.language = get_language()  # once, not once a number
 
     def __missing__(self, value):
-        classes = long_score(value)
+        text = format_signed(value, self.language)
+        classes = long_classes(text)
         attribute = f' class="{classes.strip()}"' if classes else ""
-        self[value] = found = (signed_score(value), classes, attribute)
+        self[value] = found = (text, classes, attribute, score_class(value))
         return found
 
     def __call__(self, value):

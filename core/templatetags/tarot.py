@@ -67,10 +67,14 @@ def long_score(value):
     sheet's CSS (static/css/sheet.css) shrinks those where the columns are narrow."""
     if _is_blank(value):
         return ""
-    length = len(formatting.format_signed(value))
-    if length <= 4:
+    return long_classes(formatting.format_signed(value))
+
+
+def long_classes(text) -> str:
+    """``long_score``'s classes for a score already written (``format_signed``)."""
+    if len(text) <= 4:
         return ""
-    return " long" if length == 5 else " long longer"
+    return " long" if len(text) == 5 else " long longer"
 
 
 @register.filter
