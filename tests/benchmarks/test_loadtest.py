@@ -102,3 +102,14 @@ def test_hidden_field_value():
     assert loadtest._hidden(html, "idempotency_key") == "k-1_2"
     with pytest.raises(CommandError):
         loadtest._hidden(html, "csrfmiddlewaretoken")
+
+
+def test_cpu_meter_reads_this_process_and_the_machine():
+    meter = loadtest.CpuMeter(None)
+    before = meter.read()
+    sum(i * i for i in range(200_000))  # some CPU
+    spent = meter.spent(before)
+    assert spent["client"] > 0
+    assert "server" not in spent  # no gunicorn
+    if "busy" in spent:  # Linux
+        assert 0 <= spent["busy"] <= 1

@@ -126,7 +126,9 @@ class Command(BaseCommand):
             help="mean think time per user between operations, seconds (0: none); "
             "several values: one run each",
         )
-        parser.add_argument("--requests", type=int, default=1000, help="operations per user, at most")
+        parser.add_argument(
+            "--requests", type=int, default=1000, help="operations per user, at most"
+        )
         parser.add_argument("--seconds", type=float, default=60, help="per run")
         parser.add_argument("--workers", type=int, default=4)
         parser.add_argument("--seed", type=int, default=1)
@@ -151,8 +153,9 @@ class Command(BaseCommand):
                     sheets = self.new_sheets(writers)
                     self.warm_up(url, sheets[:1], standings, workers if server else 2)
                     load = os.getloadavg()
+                    meter = CpuMeter(server.pid if server else None)
                     results = self.run_load(
-                        url, sheets, standings, readers, requests, seconds, mean, seed
+                        url, sheets, standings, readers, requests, seconds, mean, seed, meter
                     )
                     results["load"] = load
                     self.report(results, writers, readers, mean, workers if server else None)
@@ -290,7 +293,7 @@ class Command(BaseCommand):
             if response.geturl().endswith("/accounts/login/"):
                 raise CommandError("the load test's scorer could not log in")
 
-    def run_load(self, url, sheets, standings, readers, requests, seconds, think, seed):
+    def run_load(self, url, sheets, standings, readers, requests, seconds, think, seed, meter):
         results = {"times": {kind: [] for kind in HTTP_REQUESTS}, "errors": [], "saved": 0}
         lock = threading.Lock()
         # the scorers log in before the clock starts, as at the start of an evening (a
@@ -380,12 +383,14 @@ class Command(BaseCommand):
             for n, ((_pk, path), opener) in enumerate(zip(sheets, openers))
         ]
         threads += [threading.Thread(target=guarded("reader", reader, n)) for n in range(readers)]
+        before = meter.read()
         started = time.perf_counter()
         for t in threads:
             t.start()
         for t in threads:
             t.join()
         results["elapsed"] = time.perf_counter() - started
+        results["cpu"] = meter.spent(before)
         return results
 
     # ------------------------------------------------------------ the report
@@ -427,6 +432,15 @@ class Command(BaseCommand):
                 f"all: {http_requests / elapsed:.1f} HTTP requests/s, "
                 f"p99 of every timed operation {percentile(every, 99):.0f} ms"
             )
+        cpu = results.get("cpu") or {}
+        if http_requests and cpu:
+            per = {k: v / http_requests * 1000 for k, v in cpu.items() if k != "busy"}
+            server = f"gunicorn {per['server']:.1f} ms, " if "server" in per else ""
+            self.stdout.write(
+                f"CPU per HTTP request: {server}this client {per['client']:.1f} ms; "
+                f"the machine ({os.cpu_count()} cores, every process on it) "
+                f"{cpu.get('busy', float('nan')) * 100:.0f}% busy"
+            )
 
     def check_saved(self, sheets, results):
         """The saves answered against the hands in the database."""
@@ -437,6 +451,59 @@ class Command(BaseCommand):
         if stored != results["saved"]:
             results["errors"].append(("save", f"{stored} stored for {results['saved']} answered"))
             self.stdout.write("error: the database does not hold the hands answered as saved")
+
+
+class CpuMeter:
+    """CPU seconds spent by gunicorn's workers (``server``: the master's pid), by this
+    process (the clients) and the machine's busy share, from Linux's /proc (figures
+    it cannot read are left out)."""
+
+    def __init__(self, server_pid):
+        self.server_pid = server_pid
+        self.tick = os.sysconf("SC_CLK_TCK") if hasattr(os, "sysconf") else 100
+
+    def _process(self, pid):
+        try:
+            with open(f"/proc/{pid}/stat") as f:
+                fields = f.read().rsplit(")", 1)[1].split()
+            return (int(fields[11]) + int(fields[12])) / self.tick  # utime + stime
+        except (OSError, IndexError, ValueError):
+            return None
+
+    def _workers(self):
+        try:
+            with open(f"/proc/{self.server_pid}/task/{self.server_pid}/children") as f:
+                return [int(pid) for pid in f.read().split()]
+        except (OSError, ValueError):
+            return []
+
+    def read(self):
+        spent = {"client": time.process_time()}
+        if self.server_pid:
+            workers = {pid: self._process(pid) for pid in self._workers()}
+            spent["workers"] = {pid: t for pid, t in workers.items() if t is not None}
+        try:
+            with open("/proc/stat") as f:
+                jiffies = [int(x) for x in f.readline().split()[1:]]
+            spent["machine"] = (sum(jiffies) - jiffies[3] - jiffies[4], sum(jiffies))
+        except (OSError, ValueError, IndexError):
+            pass
+        return spent
+
+    def spent(self, before):
+        after = self.read()
+        out = {"client": after["client"] - before["client"]}
+        if "workers" in after and after["workers"]:
+            # a worker that started during the run counts from zero
+            out["server"] = sum(
+                t - before.get("workers", {}).get(pid, 0) for pid, t in after["workers"].items()
+            )
+        if "machine" in after and "machine" in before:
+            busy = after["machine"][0] - before["machine"][0]
+            total = after["machine"][1] - before["machine"][1]
+            if total > 0:
+                out["busy"] = busy / total
+        return out
 
 
 def _hidden(html, name):
