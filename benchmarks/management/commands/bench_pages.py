@@ -7,13 +7,14 @@ loader it reuses: real engine hands copied onto generated sheets, COPY on
 PostgreSQL), a *small* club of the first size is loaded and its pages timed; then
 each bigger club is loaded beside it and both are timed again, so the report
 gives each page's big/small ratio and the effect of the big neighbour on the
-small club (its own data unchanged). Each club also gets a 250-hand sheet (through
-the bulk import, so its rows are the services'). Pages: a player's season and
-all-seasons statistics (from the statistics cache, and once with the cache
-cleared), the club's season statistics (likewise), the standings in every sort
-and a month/4-seat filter, the CSV export, the sheet list in every sort, the
-250-hand sheet and its JSON export, and the ranking of a 20-player club tournament
-(3 rounds, played through the services). Printed per page: median server time
+small club (its own data unchanged). Each club also gets a 250-hand sheet at four
+seats and one at six (through the bulk import, so their rows are the services').
+Pages: a player's season and all-seasons statistics (from the statistics cache,
+and once with the cache cleared), the club's season statistics (likewise), the
+standings in every sort and a month/4-seat filter, the CSV export, the sheet list
+in every sort, the 250-hand sheets (four and six seats) and the first one's JSON
+export, and the ranking of a 20-player club tournament (3 rounds, played through
+the services). Printed per page: median server time
 (``django.test.Client``), queries and size in KB.
 """
 
@@ -67,20 +68,30 @@ class Command(bench_standings.Command):
         club, season, load = self.fill_club(n_hands, n_players, templates, rng)
         loads.append(load)
         player = Player.objects.filter(club=club).order_by("pk").first()
-        names = [p.name for p in Player.objects.filter(club=club).order_by("pk")[:4]]
+        names = [p.name for p in Player.objects.filter(club=club).order_by("pk")[:6]]
         rules = parse_rules(season.rules).as_dict()
-        hands = [random_hand(rng, names, rules, names[i % 4]) for i in range(250)]
-        line = json.dumps(
-            {"players": names, "hands": hands, "date": str(season.start_date), "table": "250"},
-            default=float,
-        )
-        [result] = importing.import_sheets(club, [line], season=season)
-        assert result.ok, result.message
+        sheets = {}
+        for seats in (4, 6):  # six seats: the widest sheet (the dealer sits out)
+            seated = names[:seats]
+            hands = [random_hand(rng, seated, rules, seated[i % seats]) for i in range(250)]
+            line = json.dumps(
+                {
+                    "players": seated,
+                    "hands": hands,
+                    "date": str(season.start_date),
+                    "table": f"250 ×{seats}",
+                },
+                default=float,
+            )
+            [result] = importing.import_sheets(club, [line], season=season)
+            assert result.ok, result.message
+            sheets[seats] = result.sheet
         return {
             "club": club,
             "season": season,
             "player": player,
-            "sheet": result.sheet,
+            "sheet": sheets[4],
+            "sheet6": sheets[6],
             "tournament": self.tournament(club),
         }
 
@@ -129,6 +140,7 @@ class Command(bench_standings.Command):
         pages += [(f"sheet list {s or 'date'}", sheets + s) for s in SHEET_SORTS]
         pages += [
             ("250-hand sheet", reverse("scoresheet:sheet", args=[slug, sheet.pk])),
+            ("250-hand sheet, 6 seats", reverse("scoresheet:sheet", args=[slug, c["sheet6"].pk])),
             ("250-hand sheet JSON", reverse("scoresheet:sheet_export", args=[slug, sheet.pk])),
             ("tournament ranking", reverse("tournaments:ranking", args=[slug, c["tournament"].pk])),
         ]
