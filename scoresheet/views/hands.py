@@ -77,6 +77,10 @@ def _preview_url(request, sheet, hand):
 
 
 def _next_number(sheet):
+    """The number the next hand will take: the services' rule (``_new_number``), from
+    the sheet's own count unless its hands were written without it (a bulk load)."""
+    if sheet.last_number >= sheet.hand_count:
+        return sheet.last_number + 1
     last = sheet.hands.order_by("-number").values_list("number", flat=True).first()
     return (last or 0) + 1
 

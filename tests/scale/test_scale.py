@@ -59,6 +59,33 @@ def test_a_hand_post_does_not_take_more_queries(scorer_client, sheet, django_ass
     assert page.context["undo_number"] == 2
 
 
+#: The hand form (GET), pinned: the session, the user, the club with the user's role,
+#: the sheet with its season, the seats with their players and the last live hand's
+#: dealer (the suggested one). The next hand's number comes from the sheet's count.
+HAND_FORM_QUERIES = 6
+
+
+def test_the_hand_form_takes_six_queries_and_numbers_the_next_hand(
+    scorer_client, sheet, scorer, django_assert_num_queries
+):
+    create_url = url("hand_create", sheet)
+    for data in SEED_HANDS[:3]:
+        services.record_hand(sheet, data, user=scorer)
+    services.delete_hand(sheet.hands.get(number=3), user=scorer)  # its number stays taken
+    with django_assert_num_queries(HAND_FORM_QUERIES):
+        response = scorer_client.get(create_url)
+    assert response.context["next_number"] == 4
+    scorer_client.post(create_url, _form_post(SEED_POSTS[0]))
+    assert sheet.hands.order_by("number").last().number == 4
+    # hands written without the sheet's count (a bulk load): the number is read
+    Sheet.objects.filter(pk=sheet.pk).update(last_number=0)
+    with django_assert_num_queries(HAND_FORM_QUERIES + 1):
+        response = scorer_client.get(create_url)
+    assert response.context["next_number"] == 5
+    scorer_client.post(create_url, _form_post(SEED_POSTS[1]))
+    assert sheet.hands.order_by("number").last().number == 5
+
+
 def _summaries(season):
     """Both summary tables of a season and its sheets' stored counts, comparable across
     a rebuild (the SeasonTotals' revision aside)."""
