@@ -61,13 +61,19 @@ def terms_to_json(explanation) -> list:
     """``Explanation`` (or a sequence of ``Term``) → a list of JSON-ready lists."""
     terms = explanation.terms if isinstance(explanation, Explanation) else explanation
     out = []
-    for term in terms:
-        if term.kind == "num":
-            value = _number_to_json(term.value)
-        else:
-            value = term.value
-        params = [[name, _param_to_json(v)] for name, v in term.params]
-        out.append([term.kind, value, term.label, params])
+    append = out.append
+    for kind, value, label, params in terms:  # a Term is a NamedTuple
+        if kind == "num":
+            # an int as it is (the usual case, checked first), else ``json_number``
+            value = value if type(value) is int else _number_to_json(value)
+        append(
+            [
+                kind,
+                value,
+                label,
+                [[name, _param_to_json(v)] for name, v in params] if params else [],
+            ]
+        )
     return out
 
 
