@@ -232,7 +232,9 @@ def _sheet_context(request, sheet):
     with their players, the hands, the score rows; the sheet is loaded by the caller)."""
     club = request.club
     table = services.Table.of(sheet)
-    hands = list(sheet.hands.order_by("number"))
+    # what a line shows: not the game fields, the note or who entered it and when
+    unshown = ("extra", "note", "entered_by", "entered_at", "updated_at")
+    hands = list(sheet.hands.order_by("number").defer(*unshown))
     rows = ScoreRow.objects.filter(sheet=sheet).values_list("hand_id", "position", "score", "made")
     ruleset = sheet.ruleset
     has_pools = ruleset.has_pools

@@ -93,6 +93,18 @@ def test_save_then_read_then_correct(scorer_client, sheet):
     assert "Solo" in page and "As dealt" in page
 
 
+def test_the_sheet_page_reads_savoyard_hands_in_its_seven_queries(
+    scorer_client, sheet, django_assert_num_queries
+):
+    for post in (CALL_POST, SOLO_POST):
+        scorer_client.post(url("hand_create", sheet), {**post, "action": "save"})
+    # the session, the user, the club, the sheet, its seats, its hands (without the
+    # fields no line shows: none read later, one by one) and their score rows
+    with django_assert_num_queries(7):
+        page = scorer_client.get(url("sheet", sheet)).content.decode()
+    assert page.count('class="hand-row') == 2 and "|40 − 34| = 6 × 1" in page
+
+
 def test_each_for_himself_on_the_form(scorer_client, make_sheet):
     sheet = make_sheet(3, rules="savoyard")
     post = {"dealer": "2", "mode": "each", "count_0": "37", "count_1": "29", "count_2": "12"}
