@@ -52,4 +52,4 @@ bench: setup
 	$(PY) manage.py bench_standings --hands 10000 1000000
 	$(PY) manage.py bench_pages --hands 10000 1000000
 	$(PY) manage.py bench_import --hands 10000 100000
-	$(PY) manage.py loadtest --writers 20 --readers 20
+	$(PY) manage.py loadtest --think 0 1

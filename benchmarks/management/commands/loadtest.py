@@ -1,7 +1,7 @@
 """A bounded load test on loopback: N writers enter hands while N readers read the standings.
 
-    DATABASE_URL=postgres://… manage.py loadtest --writers 20 --readers 20 \
-        [--think 1.0 [0 0.5 …]] [--requests 50] [--seconds 60] [--workers 4] [--seed 1] \
+    DATABASE_URL=postgres://… manage.py loadtest [--writers 20] [--readers 20] \
+        [--think 1 [0 0.5 …]] [--seconds 60] [--requests 1000] [--workers 4] [--seed 1] \
         [--url http://127.0.0.1:PORT]
 
 Without ``--url`` it prepares the configured database (migrate; a club ``loadtest``
@@ -17,22 +17,38 @@ behind the TLS proxy of a real deployment does, each request carrying
 local address. ``--url`` must be a loopback address (127.0.0.1, ::1 or localhost):
 this command never loads anything else.
 
-Each writer logs in as the scorer and, on a new four-seat sheet of its own, enters
-hands as a scorer does: it opens the hand form (``form``), thinks, then saves the
-hand and reads the sheet page the save redirects to (``save``: both, the user
-waits for both). Each reader reads the season's standings (``standings``), then
-thinks. Think times are exponential with mean ``--think`` seconds, from an RNG
-seeded with ``--seed`` and the user's number (reproducible); users start after a
-first think, so they do not all start at once. ``--think 0`` is a closed loop with
-no think time: the saturation figures. Several ``--think`` values run one after
-the other against the same server, each on new sheets. Each user does at most
-``--requests`` operations; every run stops after ``--seconds``.
+Each writer logs in as the scorer (before the clock starts, as at the start of an
+evening) and, on a new four-seat sheet of its own, enters hands as a scorer does:
+it opens the hand form (``form``), thinks, then saves the hand (with the form's
+CSRF token and idempotency key) and reads the sheet page the save redirects to
+(``save``: both, the user waits for both). Each reader reads the season's
+standings (``standings``) anonymously, then thinks. Think times are exponential
+with mean ``--think`` seconds, from an RNG seeded with ``--seed`` and the user's
+number (reproducible); users start after a first think, so they do not all start
+at once. ``--think 0`` is a closed loop without think time: the saturation
+figures. Several ``--think`` values run one after the other against the same
+server, each on new sheets. Each user does at most ``--requests`` operations;
+every run stops after ``--seconds``.
 
 Printed per run: the offered load (the request rate the users would make if the
 server answered at once), errors (an HTTP error, a timeout, or a save that did not
-reach the sheet page), and per kind of request and per role (writers: form and
-save; readers) the count, rate and p50/p95/p99/max latency; then the hands the
-database holds against the saves answered.
+reach the sheet page), per kind of request and per role (writers: form and save;
+readers) the count, rate and p50/p95/p99/max latency, the CPU per HTTP request of
+gunicorn's workers and of the clients and how busy the machine was; then the
+hands the database holds against the saves answered.
+
+Why one second of think time by default: a scorer fills the hand form in tens of
+seconds and a hand of Tarot lasts minutes; a reader refreshes the standings every
+few seconds. A mean of 1 s makes each of 20 tables enter a hand about every two
+seconds (a hundred times real play) and each of 20 readers reload every second or
+so: demanding, yet a load of people. With no think time the clients are limited
+only by the server: 40 users each always waiting on it. Little's law then sets
+the mean wait: 40 / throughput. On 2 cores, at some 16–17 ms of gunicorn CPU per
+request (the figure printed) plus about 1 ms for the client and a few for
+PostgreSQL, the machine serves about 100 requests/s, so a request waits some
+400 ms on average and a save (two requests) about 800 ms: a save's p99 under
+500 ms would take about 250 requests/s, some 8 ms of CPU per request in all.
+``--think 0 0.5 1 2`` prints the saturation figures and the sweep.
 """
 
 import http.cookiejar
