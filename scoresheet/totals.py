@@ -283,22 +283,14 @@ def add_new_sheet_totals(sheet, rows) -> None:
     back, and added to the SeasonTotals the same way; the sheet's ``hand_count`` and
     ``last_number`` set (its hands are numbered from 1, all live).
     """
-    taker, sits_out = Role.TAKER.value, Role.SITS_OUT.value
     counts = {}
-    for row in rows:  # ``_row_counts`` added up, inline: the import's inner loop
+    for row in rows:
         key = (row["player_id"], row["season_id"], row["date"], row["seats"])
         count = counts.get(key)
         if count is None:
             count = counts[key] = [0, 0, 0, 0, Decimal(0)]
-        role = row["role"]
-        count[0] += 1
-        if role != sits_out:
-            count[1] += 1
-        if role == taker:
-            count[2] += 1
-            if row["made"]:
-                count[3] += 1
-        count[4] += row["score"]
+        for i, part in enumerate(_row_counts(row["role"], row["made"], row["score"])):
+            count[i] += part
     if not counts:
         return
     RowWriter(SheetTotal).write(
