@@ -195,7 +195,8 @@ def _write(club: Club, line: _Line, user):
             user=user,
         )
         seating = handmap.Table.seating(seated)
-        if tuple(line.players) == seating.names and (line.scored or line.refusal):
+        scored_ahead = line.scored is not None or line.refusal is not None
+        if scored_ahead and tuple(line.players) == seating.names:
             if line.refusal is not None:
                 raise line.refusal
             scored = line.scored
@@ -354,13 +355,11 @@ def import_sheets(club: Club, lines, *, season=None, user=None, writers: int = 1
     def new_names(line) -> set:
         return {key for key in map(name_key, line.players) if key not in known}
 
-    with _Writers(writers, lambda line: _write(club, line, user)) as pool:
+    with _Writers(writers, write) as pool:
 
         def finished():
             number, future, line, new = pending.popleft()
             result = _result(number, future.result)
-            if result.code == "database_refused" and line is not None:
-                result = _result(number, lambda: _write(club, line, user))  # once more
             creating.subtract(new)
             if result.ok:
                 known.update(map(name_key, line.players))
