@@ -268,21 +268,21 @@ def seasons(request, slug):
     return render(request, "clubs/manage/seasons.html", context)
 
 
+def _season_fields(form) -> dict:
+    """What a valid SeasonForm gives ``create_season`` and ``update_season``."""
+    return {
+        name: form.cleaned_data[name]
+        for name in ("name", "start_date", "end_date", "rules", "ranking")
+    }
+
+
 def _create_season(request, club, form) -> bool:
     """Create the season a bound, valid SeasonForm describes (the seasons page and a
     new club's welcome): True once created and said, False with the form's errors."""
     if not (form.is_bound and form.is_valid()):
         return False
     try:
-        season = services.create_season(
-            club,
-            name=form.cleaned_data["name"],
-            start_date=form.cleaned_data["start_date"],
-            end_date=form.cleaned_data["end_date"],
-            rules=form.cleaned_data["rules"],
-            ranking=form.cleaned_data["ranking"],
-            by=request.user,
-        )
+        season = services.create_season(club, **_season_fields(form), by=request.user)
     except ClubError as error:
         add_club_error(form, error, SeasonForm.ERROR_FIELDS)
         return False
@@ -299,15 +299,7 @@ def season_edit(request, slug, season_id):
     form = SeasonForm(request.POST if request.method == "POST" else None, season=season)
     if form.is_bound and form.is_valid():
         try:
-            season = services.update_season(
-                season,
-                name=form.cleaned_data["name"],
-                start_date=form.cleaned_data["start_date"],
-                end_date=form.cleaned_data["end_date"],
-                rules=form.cleaned_data["rules"],
-                ranking=form.cleaned_data["ranking"],
-                by=request.user,
-            )
+            season = services.update_season(season, **_season_fields(form), by=request.user)
         except ClubError as error:
             add_club_error(form, error, SeasonForm.ERROR_FIELDS)
         else:
