@@ -57,3 +57,53 @@ def retry_on_conflict(func=None, *, attempts: int = ATTEMPTS, using: str = DEFAU
         return wrapper
 
     return decorator(func) if func is not None else decorator
+
+
+# ------------------------------------------------------- bulk loads and the disk
+#
+# A bulk load (the import's writer processes) commits each sheet without waiting
+# for the disk (``commit_without_waiting``: PostgreSQL's ``synchronous_commit
+# off``, for that connection only). The database stays consistent: a crash can
+# only lose the last commits, each whole, never half a sheet. Its last commit
+# waits for the disk (``commit_waits_for_disk``), which flushes every commit
+# before it; or the load waits until the disk holds everything committed so far
+# (``wait_for_disk``). What it reports as written is on disk when it reports.
+
+
+def commit_without_waiting(using: str = DEFAULT_DB_ALIAS) -> None:
+    """This connection's commits stop waiting for the disk (PostgreSQL; elsewhere
+    nothing changes)."""
+    connection = connections[using]
+    if connection.vendor == "postgresql":
+        with connection.cursor() as cursor:
+            cursor.execute("SET synchronous_commit TO off")
+
+
+def commit_waits_for_disk(using: str = DEFAULT_DB_ALIAS) -> None:
+    """The open transaction's commit waits for the disk (PostgreSQL), and so for
+    every commit made before it, on any connection (the WAL is flushed in order)."""
+    connection = connections[using]
+    if connection.vendor == "postgresql":
+        with connection.cursor() as cursor:
+            cursor.execute("SET LOCAL synchronous_commit TO on")
+
+
+def wait_for_disk(using: str = DEFAULT_DB_ALIAS, timeout: float = 30.0) -> bool:
+    """Wait until every commit made so far, on any connection, is on disk
+    (PostgreSQL's WAL flushed up to where it is now: the WAL writer does it within
+    a few hundred ms). True once it is; False if ``timeout`` passed first (or on
+    another database, where commits always wait)."""
+    connection = connections[using]
+    if connection.vendor != "postgresql":
+        return True
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT pg_current_wal_insert_lsn()")
+        (written,) = cursor.fetchone()
+        deadline = time.monotonic() + timeout
+        while True:
+            cursor.execute("SELECT pg_current_wal_flush_lsn() >= %s::pg_lsn", [written])
+            if cursor.fetchone()[0]:
+                return True
+            if time.monotonic() > deadline:
+                return False
+            time.sleep(0.01)

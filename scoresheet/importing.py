@@ -16,26 +16,30 @@ database (the club's seasons are read once per import: ``_Seasons``), and
 ``_write`` makes its players, sheet, hands, ledger rows, history and totals in
 one transaction (``COPY`` on PostgreSQL: ``core.bulk``). ``import_sheets`` runs
 the first a few lines ahead in a thread of its own (``core.threads.read_ahead``)
-and, on PostgreSQL, the second on several connections at once (``writers``).
+and, on PostgreSQL, both in several processes at once (``writers``).
 """
 
 import collections
 import datetime
-import queue
-import threading
+import json
 import unicodedata
-from concurrent.futures import Future
 from dataclasses import dataclass, replace
 
-from django.db import DatabaseError, connection, connections, transaction
-from django.utils import timezone, translation
+from django.db import DatabaseError, connection, transaction
+from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from clubs.models import Club, Season, season_covering
 from clubs.services import name_key
 from core.bulk import JSONText, RowWriter
-from core.db import retry_on_conflict
+from core.db import (
+    commit_waits_for_disk,
+    commit_without_waiting,
+    retry_on_conflict,
+    wait_for_disk,
+)
 from core.explain_json import terms_to_json
+from core.processes import ProcessPool
 from core.threads import read_ahead
 from scoresheet import handmap, services
 from scoresheet.models import Hand, HandRevision, ScoreRow, Sheet
@@ -58,6 +62,7 @@ class LineResult:
     code: str = ""
     message: str = ""
     hand: int | None = None
+    queries: int = 0
 
     @property
     def ok(self):
@@ -179,12 +184,16 @@ def _prepare(text, season: Season | None, seasons: "_Seasons | None") -> _Line:
 
 
 @retry_on_conflict
-def _write(club: Club, line: _Line, user):
+def _write(club: Club, line: _Line, user, durable=False):
     """Make the line's players (when new), its sheet, hands, ledger rows and history,
     in one transaction. When the club's players are named otherwise than the line
     names them ("ann" for Ann), the hands are scored again under the stored names
-    (which the history and the explanations keep)."""
+    (which the history and the explanations keep). ``durable``: the commit waits
+    for the disk, and so for every commit before it, on any connection
+    (``core.db.commit_waits_for_disk``: the last line of a parallel import)."""
     with transaction.atomic():
+        if durable:
+            commit_waits_for_disk()
         seated = services.players_by_names(club, line.players, create=True, user=user)
         sheet = services.create_sheet(
             season=line.season,
@@ -317,14 +326,22 @@ def import_sheets(club: Club, lines, *, season=None, user=None, writers: int = 1
     Lines are read, checked and scored a few ahead in a thread of their own
     (``_prepare``: no database) while this one writes the previous ones, so the
     engine's work runs while the database does its part of each sheet.
+    ``LineResult.queries``: the statements each line's write took.
 
     ``writers`` > 1 (PostgreSQL only; SQLite writes one transaction at a time)
-    writes that many sheets at once, each in its own transaction on a connection
-    of its own (``_Writers``), so the database works on one sheet while Python
-    makes the rows of the next. A line that would create a player another line in
-    flight creates waits until that one is written, so two sheets never create the
-    same player. The caller's transaction is not theirs: outside a test's
-    transaction only (``manage.py import_sheets``, the benchmark).
+    reads, scores and writes that many sheets at once in child processes
+    (``core.processes.ProcessPool``: Python's work runs on every core, and the
+    database works on one sheet while Python makes the rows of another), each
+    sheet in its own transaction on the child's connection. A line that would
+    create a player another line in flight creates waits until that one is
+    written, so two sheets never create the same player. The writers commit
+    without waiting for the disk (``core.db.commit_without_waiting``: a crash
+    loses whole sheets, never half of one), but the last line is written once the
+    others are, and its commit waits for the disk, which then holds every line
+    (or, when it is refused, ``core.db.wait_for_disk``). The caller's connection
+    is closed before the children are forked (it reconnects when next used), and
+    its transaction would not be theirs: outside a transaction only (``manage.py
+    import_sheets``, the benchmark).
     """
     seasons = None if season is not None else _Seasons(club)
     if connection.vendor != "postgresql" or connection.in_atomic_block:
@@ -339,10 +356,10 @@ def import_sheets(club: Club, lines, *, season=None, user=None, writers: int = 1
             except services.LedgerError as error:
                 yield number, error
 
-    def write(line):
+    def write(line, last=False):
         if isinstance(line, services.LedgerError):
             raise line  # refused by ``_prepare``
-        return _write(club, line, user)
+        return _write(club, line, user, durable=last)
 
     if writers <= 1:
         for number, line in read_ahead(prepared(), AHEAD):
@@ -350,99 +367,105 @@ def import_sheets(club: Club, lines, *, season=None, user=None, writers: int = 1
         return
     known = {name_key(name) for name in club.players.values_list("name", flat=True)}
     creating = collections.Counter()  # the players lines in flight create (name keys)
-    pending = collections.deque()  # (line number, Future, line, its new names), in order
+    pending = collections.deque()  # (line number, its players' name keys, the new ones)
 
-    def new_names(line) -> set:
-        return {key for key in map(name_key, line.players) if key not in known}
+    def prepare(job):
+        number, text, last = job
+        try:
+            return number, _prepare(text, season, seasons), last
+        except services.LedgerError as error:
+            return number, error, last
 
-    with _Writers(writers, write) as pool:
+    def work(job):
+        number, line, last = job
+        return _result(number, lambda: write(line, last))
+
+    def numbered():
+        for number, text in enumerate(lines, start=1):
+            if text.strip():
+                yield number, text
+
+    pool = ProcessPool(
+        writers, work, prepare=prepare, setup=commit_without_waiting, name="import-writer"
+    )
+    with pool:
 
         def finished():
-            number, future, line, new = pending.popleft()
-            result = _result(number, future.result)
+            number, keys, new = pending.popleft()
+            result = pool.result(number)
             creating.subtract(new)
             if result.ok:
-                known.update(map(name_key, line.players))
+                known.update(keys)
             return result
 
-        for number, line in read_ahead(prepared(), AHEAD):
-            if isinstance(line, services.LedgerError):
-                pending.append((number, _done(line), None, ()))
-            else:
-                # a player two lines in flight would both create: this one waits
-                while pending and any(creating[key] > 0 for key in new_names(line)):
-                    yield finished()
-                new = new_names(line)
-                creating.update(new)
-                pending.append((number, pool.submit(line), line, new))
-            while pending and (len(pending) > writers or pending[0][1].done()):
+        items = numbered()
+        item = next(items, None)
+        while item is not None:
+            number, text = item
+            item = next(items, None)
+            last = item is None
+            keys = _name_keys(text)
+            # a player two lines in flight would both create: this one waits; the
+            # last line waits for all (its commit waits for the disk: ``_write``)
+            while pending and (last or any(creating[key] > 0 for key in keys - known)):
                 yield finished()
-        while pending:
-            yield finished()
+            new = keys - known
+            creating.update(new)
+            pool.submit(number, (number, text, last))
+            pending.append((number, keys, new))
+            # each writer holds two lines (one written, the next read): one more waits
+            while pending and (len(pending) > 2 * writers or pool.ready(pending[0][0])):
+                yield finished()
+        if pending:
+            result = finished()
+            if not result.ok:  # nothing committed after the others: wait for the disk
+                wait_for_disk()
+            yield result
+
+
+def _name_keys(text) -> set:
+    """The name keys of the players a line seats, read without checking the line
+    (which its writer does): none when it is not a sheet."""
+    try:
+        data = json.loads(text)
+    except (ValueError, TypeError):  # not UTF-8 (a ValueError too), not JSON
+        return set()
+    players = data.get("players") if isinstance(data, dict) else None
+    if not isinstance(players, list):
+        return set()
+    return {name_key(name) for name in players if isinstance(name, str)}
 
 
 def _result(number, write) -> LineResult:
-    """``write()``'s sheet as the line's result, or the reason it was refused."""
+    """``write()``'s sheet as the line's result, or the reason it was refused; with
+    the statements it took (``queries``: the benchmark adds them up)."""
+    statements = 0
+
+    def count(execute, sql, params, many, context):
+        nonlocal statements
+        statements += 1
+        return execute(sql, params, many, context)
+
     try:
-        sheet = write()
+        with connection.execute_wrapper(count):
+            sheet = write()
     except services.LedgerError as error:
         return LineResult(
-            number, code=error.code, message=error.message, hand=getattr(error, "hand", None)
+            number,
+            code=error.code,
+            message=error.message,
+            hand=getattr(error, "hand", None),
+            queries=statements,
         )
     except DatabaseError as error:  # the database's reason, on one line
-        return LineResult(number, code="database_refused", message=_first_line(error))
+        return LineResult(
+            number, code="database_refused", message=_first_line(error), queries=statements
+        )
     except ValueError as error:  # e.g. text the database driver cannot send
-        return LineResult(number, code="invalid_value", message=_first_line(error))
-    return LineResult(number, sheet=sheet, hands=sheet.hand_count)
-
-
-def _done(error) -> Future:
-    """A finished ``Future`` holding ``error`` (a line ``_prepare`` refused)."""
-    future = Future()
-    future.set_exception(error)
-    return future
-
-
-class _Writers:
-    """``count`` threads writing lines (``write(line)``), each on its own connection
-    (closed when the pool is), for ``import_sheets(writers=…)``."""
-
-    def __init__(self, count: int, write):
-        self.write = write
-        self.jobs = queue.Queue()
-        self.threads = [
-            threading.Thread(target=self._work, name=f"import-writer-{i}", daemon=True)
-            for i in range(count)
-        ]
-        self.language = translation.get_language()
-
-    def __enter__(self):
-        for thread in self.threads:
-            thread.start()
-        return self
-
-    def __exit__(self, *exc):
-        for _thread in self.threads:
-            self.jobs.put(None)
-        for thread in self.threads:
-            thread.join()
-
-    def submit(self, line) -> Future:
-        future = Future()
-        self.jobs.put((future, line))
-        return future
-
-    def _work(self):
-        try:
-            with translation.override(self.language):
-                while (job := self.jobs.get()) is not None:
-                    future, line = job
-                    try:
-                        future.set_result(self.write(line))
-                    except Exception as error:  # noqa: BLE001 — read from the future
-                        future.set_exception(error)
-        finally:
-            connections.close_all()  # this thread's own connections
+        return LineResult(
+            number, code="invalid_value", message=_first_line(error), queries=statements
+        )
+    return LineResult(number, sheet=sheet, hands=sheet.hand_count, queries=statements)
 
 
 #: The fields of a hand (HAND_FORMAT.md) that hold a player's name, or a list of names.

@@ -126,3 +126,27 @@ def test_several_writers_give_each_line_its_result_in_order_and_the_same_totals(
     totals.rebuild_season_totals(season)
     assert sorted(SeasonTotal.objects.values_list("player_id", "seated", "hands", "score")) == kept
     assert sorted(SheetTotal.objects.values_list("sheet_id", "player_id", "score")) == sheets
+
+
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.parametrize("last_refused", [False, True])
+def test_with_several_writers_the_last_line_is_written_after_the_others(last_refused):
+    """The writers' commits do not wait for the disk; the last line is written
+    once every other line is (its commit waits for the disk, and so for theirs),
+    or, when it is refused, the import waits for the disk before it says so."""
+    if connection.vendor != "postgresql":
+        pytest.skip("several writers need PostgreSQL (SQLite writes one at a time)")
+    club = Club.objects.create(name="Club", slug="club")
+    season = Season.objects.create(club=club, name="S", start_date=datetime.date(2026, 1, 1))
+    lines = [line(hands=[GOOD_HAND] * 3, date="2026-03-14") for _ in range(7)]
+    if last_refused:
+        lines.append(line(hands=[dict(GOOD_HAND, points=95)], date="2026-03-14"))
+    else:
+        lines.append(line(hands=[GOOD_HAND], date="2026-03-14"))
+    results = list(importing.import_sheets(club, lines, season=season, writers=3))
+    assert [r.ok for r in results] == [True] * 7 + [not last_refused]
+    assert all(r.queries > 0 for r in results)
+    # the last line's sheet is the newest: every other one was written before it
+    if not last_refused:
+        assert Sheet.objects.order_by("-pk").first() == results[-1].sheet
+    assert Sheet.objects.count() == 7 + (not last_refused)

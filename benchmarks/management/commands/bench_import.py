@@ -7,18 +7,21 @@ database of its own created and dropped like ``bench_standings``'s. The child
 writes a JSON-lines file of random sheets of ``--per-sheet`` hands (the demo's
 ``random_hand``, at tables of 4 and 5), then imports it, streaming, through
 ``scoresheet.importing.import_sheets`` and prints hands/s, queries per hand and
-its peak RSS. Flat memory: the peak RSS of the sizes should be within 10 % of
-each other.
+its peak RSS, and that of the largest writer process (``--writers`` > 1: the
+import's child processes). Flat memory: the peak RSS of the sizes should be
+within 10 % of each other.
 
-Queries are counted by an ``execute_wrapper`` that only counts (each ``COPY`` of
-``core.bulk`` is one), not by the debug cursor, which would keep and format every
-statement and time that instead of the import. The figures depend on the
+Queries are the statements each line's write took (``LineResult.queries``,
+counted by an ``execute_wrapper`` that only counts; each ``COPY`` of
+``core.bulk`` is one), not the debug cursor's, which would keep and format every
+statement and time that instead of the import: the child runs with DEBUG off,
+as ``manage.py import_sheets`` on a server. The figures depend on the
 machine's load: print ``uptime`` beside them.
 """
 
-import itertools
 import json
 import random
+import resource
 import subprocess
 import sys
 import tempfile
@@ -26,7 +29,7 @@ import time
 
 from django.core.management.base import BaseCommand
 from django.db import connection
-from django.db.backends.signals import connection_created
+from django.test.utils import override_settings
 
 from benchmarks.database import own_database
 from benchmarks.management.commands.bench_scoring import peak_mb
@@ -79,19 +82,24 @@ class Command(BaseCommand):
         )
         self.stdout.write(
             f"{'hands':>9} {'sheets':>7} {'seconds':>8} {'hands/s':>8} "
-            f"{'queries/hand':>12} {'peak RSS MB':>11}"
+            f"{'queries/hand':>12} {'peak RSS MB':>11} {'writer RSS MB':>13}"
         )
         for r in rows:
             self.stdout.write(
                 f"{r['hands']:>9,} {r['sheets']:>7,} {r['seconds']:>8.1f} {r['rate']:>8,.0f} "
-                f"{r['queries'] / r['hands']:>12.2f} {r['rss_mb']:>11.1f}"
+                f"{r['queries'] / r['hands']:>12.2f} {r['rss_mb']:>11.1f} "
+                f"{r['writer_rss_mb'] or 0:>13.1f}"
             )
         if len(rows) > 1:
-            peaks = [r["rss_mb"] for r in rows]
-            self.stdout.write(f"peak RSS spread: {(max(peaks) / min(peaks) - 1) * 100:.1f} %")
+            for label, key in (("peak RSS", "rss_mb"), ("writer RSS", "writer_rss_mb")):
+                peaks = [r[key] for r in rows]
+                if min(peaks):
+                    spread = (max(peaks) / min(peaks) - 1) * 100
+                    self.stdout.write(f"{label} spread: {spread:.1f} %")
 
     def one(self, n_hands, per_sheet, seed, writers):
-        with own_database("bench_import"):
+        # DEBUG off, as on a server: no debug cursor keeping every statement
+        with own_database("bench_import"), override_settings(DEBUG=False):
             return self.measure(n_hands, per_sheet, random.Random(seed), writers)
 
     def measure(self, n_hands, per_sheet, rng, writers):
@@ -117,30 +125,15 @@ class Command(BaseCommand):
                 sheets += 1
             f.flush()
             f.seek(0)
-            counted = itertools.count()
-
-            def count(execute, sql, params, many, context):
-                # counts only: the debug cursor would format every statement (huge
-                # multi-row INSERTs) and measure that instead of the import
-                next(counted)
-                return execute(sql, params, many, context)
-
-            def count_on(sender, connection, **kwargs):  # the writers' own connections
-                connection.execute_wrappers.append(count)
-
-            imported = 0
-            connection_created.connect(count_on)
-            try:
-                with connection.execute_wrapper(count):
-                    started = time.perf_counter()
-                    for result in importing.import_sheets(club, f, season=season, writers=writers):
-                        assert result.ok, (result.code, result.message)
-                        imported += result.hands
-                    seconds = time.perf_counter() - started
-            finally:
-                connection_created.disconnect(count_on)
-            queries = next(counted)
+            imported = queries = 0
+            started = time.perf_counter()
+            for result in importing.import_sheets(club, f, season=season, writers=writers):
+                assert result.ok, (result.code, result.message)
+                imported += result.hands
+                queries += result.queries
+            seconds = time.perf_counter() - started
         rss = peak_mb()
+        writer_rss = peak_mb(resource.RUSAGE_CHILDREN)
         return {
             "hands": imported,
             "sheets": sheets,
@@ -148,4 +141,5 @@ class Command(BaseCommand):
             "rate": imported / seconds,
             "queries": queries,
             "rss_mb": rss,
+            "writer_rss_mb": writer_rss,
         }

@@ -77,8 +77,10 @@ def generate(total, seed, sheet_size):
     return work, counts
 
 
-def peak_mb():
-    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+def peak_mb(who=resource.RUSAGE_SELF):
+    """The peak resident memory of this process (or, ``RUSAGE_CHILDREN``, of its
+    largest finished child), in MB."""
+    peak = resource.getrusage(who).ru_maxrss
     return peak / (1024 * 1024) if sys.platform == "darwin" else peak / 1024
 
 

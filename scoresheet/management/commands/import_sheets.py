@@ -10,8 +10,8 @@ class Command(BaseCommand):
         "Each line is all or nothing; a refused line or an unreadable file is one error "
         "line (with its line number and reason) and the import goes on. Players are matched "
         "by name ignoring case and accents, and created when new. Prints a summary; exits 1 "
-        "if anything was refused. On PostgreSQL, --writers sheets are written at once "
-        "(default 2; lines that create players are written alone)."
+        "if anything was refused. On PostgreSQL, --writers sheets are read and written at "
+        "once, in child processes (default 2; lines that create players are written alone)."
     )
 
     def add_arguments(self, parser):
@@ -21,7 +21,7 @@ class Command(BaseCommand):
             "--writers",
             type=int,
             default=2,
-            help="sheets written at once on PostgreSQL, each on its own connection (default 2)",
+            help="sheets written at once on PostgreSQL, each in a process of its own (default 2)",
         )
         parser.add_argument("files", nargs="+", metavar="file", help="a .jsonl file, or -")
 
