@@ -121,6 +121,7 @@ class ProcessPool:
     # ------------------------------------------------------------------ in the child
 
     def _child(self, language):
+        _forget_the_parents_connections()
         try:
             with translation.override(language), ThreadPoolExecutor(1) as ahead:
                 if self.setup is not None:
@@ -174,6 +175,29 @@ class ProcessPool:
                 pickle.dumps(WorkFailed(f"{type(shown).__name__} in a worker process:\n{text}")),
             )
         self.done.put((key, ok, payload))
+
+
+#: The parent's database connections as a child inherited them: kept, so that they
+#: are never closed (which would end the parent's session), and never used.
+_PARENTS = []
+
+
+def _forget_the_parents_connections():
+    """In a child just forked: its database connections start afresh. Closing them
+    in the parent first is not enough: Django keeps connections per context, and
+    the child may run in one the parent did not close (a test run's, with
+    Playwright's greenlets), holding the parent's open socket."""
+    for conn in connections.all(initialized_only=True):
+        if conn.connection is not None:
+            _PARENTS.append(conn.connection)
+            conn.connection = None
+        # as ``connect()`` leaves them, before the first statement reaches it
+        conn.in_atomic_block = False
+        conn.savepoint_ids = []
+        conn.atomic_blocks = []
+        conn.needs_rollback = False
+        conn.closed_in_transaction = False
+        conn.run_on_commit = []
 
 
 class _Failed:

@@ -124,3 +124,25 @@ def test_leaving_early_skips_the_items_left(tmp_path):
         raise KeyError("the caller stops")
     done = path.read_text().split()
     assert done[0] == "0" and len(done) < 50  # 199 items would take 2 s
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_child_opens_its_own_connection_and_leaves_the_parents_alone():
+    from django.db import connection
+
+    def backend(_x):
+        with connection.cursor() as cursor:
+            cursor.execute(
+                "SELECT pg_backend_pid()" if connection.vendor == "postgresql" else "SELECT 1"
+            )
+            return cursor.fetchone()[0]
+
+    if connection.vendor != "postgresql":
+        pytest.skip("a server connection per process: PostgreSQL")
+    parent = backend(None)
+    with ProcessPool(2, backend) as pool:
+        for i in range(4):
+            pool.submit(i, i)
+        children = {pool.result(i) for i in range(4)}
+    assert parent not in children
+    assert backend(None)  # the parent's connection still works (opened again)
