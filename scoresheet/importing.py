@@ -29,7 +29,7 @@ from django.db import DatabaseError, connection, transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from clubs.models import Club, Season, season_covering
+from clubs.models import Club, Player, Season, season_covering
 from clubs.services import name_key
 from core.bulk import JSONText, RowWriter
 from core.db import (
@@ -75,7 +75,7 @@ def import_sheet_line(club: Club, text, *, season: Season | None = None, user=No
     ``text``: the line, as text or as bytes (UTF-8).
     """
     seasons = None if season is not None else _Seasons(club)
-    return _write(club, _prepare(text, season, seasons), user)
+    return _write(club, _prepare(text, season, seasons), user, _Roster(club))
 
 
 @dataclass(frozen=True)
@@ -183,8 +183,32 @@ def _prepare(text, season: Season | None, seasons: "_Seasons | None") -> _Line:
     return replace(line, scored=scored)
 
 
+class _Roster:
+    """The club's players as one writer last read them, so that a line seating
+    known players does not read them all again (``players_by_names(roster=…)``).
+    A line naming someone it does not hold reads them again and may create them;
+    the roster is then read again before the next line (it may have missed that
+    line's players, or another writer's)."""
+
+    def __init__(self, club: Club):
+        self.club = club
+        self.players = None
+        self.lines = 0
+
+    def seat(self, names, user):
+        self.lines += 1
+        if self.players is None and self.lines > 1:  # not for a line alone
+            self.players = list(Player.objects.filter(club=self.club))
+        if self.players is not None:
+            try:
+                return services.players_by_names(self.club, names, roster=self.players)
+            except services.LedgerError:  # someone new, or a name to refuse: as it is now
+                self.players = None
+        return services.players_by_names(self.club, names, create=True, user=user)
+
+
 @retry_on_conflict
-def _write(club: Club, line: _Line, user, durable=False):
+def _write(club: Club, line: _Line, user, roster: _Roster, durable=False):
     """Make the line's players (when new), its sheet, hands, ledger rows and history,
     in one transaction. When the club's players are named otherwise than the line
     names them ("ann" for Ann), the hands are scored again under the stored names
@@ -194,7 +218,7 @@ def _write(club: Club, line: _Line, user, durable=False):
     with transaction.atomic():
         if durable:
             commit_waits_for_disk()
-        seated = services.players_by_names(club, line.players, create=True, user=user)
+        seated = roster.seat(line.players, user)
         sheet = services.create_sheet(
             season=line.season,
             players=seated,
@@ -356,10 +380,12 @@ def import_sheets(club: Club, lines, *, season=None, user=None, writers: int = 1
             except services.LedgerError as error:
                 yield number, error
 
+    roster = _Roster(club)  # each writer process has its own copy
+
     def write(line, last=False):
         if isinstance(line, services.LedgerError):
             raise line  # refused by ``_prepare``
-        return _write(club, line, user, durable=last)
+        return _write(club, line, user, roster, durable=last)
 
     if writers <= 1:
         for number, line in read_ahead(prepared(), AHEAD):

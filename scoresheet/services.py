@@ -61,7 +61,10 @@ def create_sheet(*, season: Season, players, date, table: str = "", rules=None, 
         ruleset = parse_rules(season.rules if rules is None else rules)
     except ScoringError as error:
         raise LedgerError.from_scoring(error) from None
-    with transaction.atomic():
+    # inside a caller's transaction (the import, a tournament round), no savepoint:
+    # nothing below is refused but by the database, and then the caller's whole
+    # transaction goes
+    with transaction.atomic(savepoint=False):
         sheet = Sheet.objects.create(
             club_id=season.club_id,
             season=season,
@@ -85,8 +88,12 @@ def create_sheet(*, season: Season, players, date, table: str = "", rules=None, 
     return sheet
 
 
-def players_by_names(club, names, *, create=False, user=None):
+def players_by_names(club, names, *, create=False, user=None, roster=None):
     """The club's players with these names, in order (created when new if asked).
+
+    ``roster``: the club's players as the caller read them before (the import's
+    writers keep one), matched instead of reading them again; a name it does
+    not hold is refused as unknown (the caller reads them again to create it).
 
     A name matches a player of the club ignoring case, accents and extra spaces
     (``clubs.services.name_key``: "ann" is Ann, "Helene" is Hélène); the exact
@@ -95,6 +102,8 @@ def players_by_names(club, names, *, create=False, user=None):
     ``name_too_long``, ``name_invalid``; ``player_ambiguous`` when two players
     of the club match a name).
     """
+    if roster is not None and create:
+        raise ValueError("players are created from the club's players as they are now")
     cleaned = []
     for name in names:
         try:
@@ -102,7 +111,7 @@ def players_by_names(club, names, *, create=False, user=None):
         except ClubError as error:
             raise LedgerError(error.code, f"{error.message} ({name!r})", "players") from None
     exact, by_key = {}, {}
-    for player in Player.objects.filter(club=club):
+    for player in Player.objects.filter(club=club) if roster is None else roster:
         exact[player.name] = player
         by_key.setdefault(name_key(player.name), []).append(player)
     found, missing = [], []
