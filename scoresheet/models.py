@@ -128,18 +128,45 @@ class Hand(models.Model):
     # no index of its own: (sheet, number) is unique, which covers it
     sheet = models.ForeignKey(Sheet, on_delete=models.CASCADE, related_name="hands", db_index=False)
     number = models.PositiveIntegerField(_("number"))
+    # The hand's players are players seated at its sheet (the services check it),
+    # and a seat's foreign keys are checked by the database (``Seat``), so these
+    # are not checked again on every hand written (``db_constraint=False``, as
+    # the ledger's copies); Django still refuses to delete a player they name.
+    # ``partner`` and ``sits_out`` are mostly empty: indexed where set (``Meta``).
     dealer = models.ForeignKey(
-        Player, on_delete=models.PROTECT, null=True, blank=True, related_name="+"
+        Player,
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="+",
+        db_constraint=False,
     )
     taker = models.ForeignKey(
-        Player, on_delete=models.PROTECT, null=True, blank=True, related_name="+"
+        Player,
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="+",
+        db_constraint=False,
     )
     contract = models.CharField(_("contract"), max_length=20, blank=True)
     partner = models.ForeignKey(
-        Player, on_delete=models.PROTECT, null=True, blank=True, related_name="+"
+        Player,
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="+",
+        db_constraint=False,
+        db_index=False,
     )
     sits_out = models.ForeignKey(
-        Player, on_delete=models.PROTECT, null=True, blank=True, related_name="+"
+        Player,
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="+",
+        db_constraint=False,
+        db_index=False,
     )
     bouts = models.PositiveSmallIntegerField(_("bouts"), default=0)
     points = models.DecimalField(_("points"), max_digits=3, decimal_places=1, default=0)
@@ -160,8 +187,13 @@ class Hand(models.Model):
     explanation = models.JSONField(_("explanation"), default=list, blank=True)
     is_deleted = models.BooleanField(_("deleted"), default=False)
     note = models.TextField(_("note"), max_length=2000, blank=True)
+    # empty for imported hands: indexed where set (``Meta``)
     entered_by = models.ForeignKey(
-        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, related_name="+"
+        settings.AUTH_USER_MODEL,
+        on_delete=models.SET_NULL,
+        null=True,
+        related_name="+",
+        db_index=False,
     )
     entered_at = models.DateTimeField(_("entered"), auto_now_add=True)
     updated_at = models.DateTimeField(_("updated"), auto_now=True)
@@ -174,6 +206,14 @@ class Hand(models.Model):
         verbose_name_plural = _("hands")
         constraints = [
             models.UniqueConstraint(fields=["sheet", "number"], name="hand_number_unique"),
+        ]
+        indexes = [
+            models.Index(
+                fields=[name],
+                name=f"hand_{name}_set",
+                condition=models.Q(**{f"{name}__isnull": False}),
+            )
+            for name in ("partner", "sits_out", "entered_by")
         ]
 
     def __str__(self):
@@ -291,21 +331,39 @@ class HandRevision(models.Model):
 
     hand = models.ForeignKey(Hand, on_delete=models.CASCADE, related_name="revisions")
     action = models.CharField(max_length=10, choices=Action.choices)
+    # both empty for most entries: indexed where set (``Meta``)
     user = models.ForeignKey(
-        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, related_name="+"
+        settings.AUTH_USER_MODEL,
+        on_delete=models.SET_NULL,
+        null=True,
+        related_name="+",
+        db_index=False,
     )
     at = models.DateTimeField(auto_now_add=True)
     # {"hand": <hand in HAND_FORMAT with names>, "scores": {name: number}}
     before = models.JSONField(null=True, blank=True)
     after = models.JSONField(null=True, blank=True)
     caused_by = models.ForeignKey(
-        "self", on_delete=models.SET_NULL, null=True, blank=True, related_name="consequences"
+        "self",
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="consequences",
+        db_index=False,
     )
 
     class Meta:
         ordering = ["hand", "at", "id"]
         verbose_name = _("hand revision")
         verbose_name_plural = _("hand revisions")
+        indexes = [
+            models.Index(
+                fields=[name],
+                name=f"revision_{name}_set",
+                condition=models.Q(**{f"{name}__isnull": False}),
+            )
+            for name in ("user", "caused_by")
+        ]
 
     def __str__(self):
         return f"{self.hand} {self.action} {self.at:%Y-%m-%d %H:%M}"
