@@ -25,6 +25,7 @@ import json
 import operator
 import time
 
+import orjson
 from django.db import DEFAULT_DB_ALIAS, connections, models
 
 
@@ -130,13 +131,18 @@ class RowWriter:
 
 class JSONText(str):
     """A JSON column's value encoded already (``JSONText.dumps(value)``): written as it
-    is, not encoded again (a caller that encodes ahead, in another thread)."""
+    is, not encoded again (a caller that encodes ahead, in another thread).
+
+    Encoded by orjson, a tenth of ``json.dumps``' time (the import encodes two
+    values per hand): the same JSON values (keys that are not text become text, as
+    ``json.dumps`` makes them), written compactly and in UTF-8 rather than with
+    escapes for accented letters, which both databases read back alike."""
 
     __slots__ = ()
 
     @classmethod
     def dumps(cls, value) -> "JSONText":
-        return cls(json.dumps(value))
+        return cls(orjson.dumps(value, option=orjson.OPT_NON_STR_KEYS).decode())
 
 
 def _json(value, cls=None) -> str:

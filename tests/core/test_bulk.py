@@ -3,6 +3,7 @@ PostgreSQL, ``executemany`` on SQLite), on both databases."""
 
 import datetime
 import json
+from decimal import Decimal
 
 import pytest
 
@@ -61,3 +62,10 @@ def test_an_unknown_column_is_refused(row):
 def test_no_rows_write_nothing(db):
     assert RowWriter(AuditEntry).write([]) == 0
     assert not AuditEntry.objects.exists()
+
+
+def test_json_text_gives_the_values_json_dumps_gives():
+    value = {"scores": {"Zoé": -22.5, "Bob": 45}, "counts": {3: 1}, "x": [None, True, "a\tb"]}
+    assert json.loads(JSONText.dumps(value)) == json.loads(json.dumps(value))
+    with pytest.raises(TypeError):
+        JSONText.dumps({"score": Decimal("1.5")})  # as json.dumps: numbers made plain first
