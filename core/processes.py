@@ -25,6 +25,7 @@ Leaving the pool early (an exception, the caller closing its generator) lets
 every child finish the item in hand, skip the rest, and stop.
 """
 
+import gc
 import multiprocessing
 import pickle
 import queue
@@ -58,14 +59,20 @@ class ProcessPool:
         self.stopping = context.Event()
         connections.close_all()  # never a socket shared with a child
         language = translation.get_language()
+        # what the parent holds now (modules, settings, …) is never collected in a
+        # child: its collector does not walk it, nor copy it page by page
+        gc.freeze()
         self.children = [
             context.Process(
                 target=self._child, args=(language,), name=f"{self.name}-{i}", daemon=True
             )
             for i in range(self.count)
         ]
-        for child in self.children:
-            child.start()
+        try:
+            for child in self.children:
+                child.start()
+        finally:
+            gc.unfreeze()
         return self
 
     def __exit__(self, kind, error, tb):
