@@ -9,10 +9,23 @@ Shared constants (the seed's hands, form posts) live in ``tests/data.py``.
 import datetime
 
 import pytest
+from django.utils import translation
 
 from clubs.models import Club, Membership, Player, Role, Season
 from scoresheet import services
 from tests.data import NAMES
+
+
+@pytest.fixture(autouse=True)
+def _each_test_in_the_default_language():
+    """A request in French leaves French active in the test's thread
+    (``LocaleMiddleware`` activates it; a server's next request would choose
+    again): each test starts in the default language, whichever test ran before
+    it on the same worker."""
+    translation.deactivate()
+    yield
+    translation.deactivate()
+
 
 #: The password of every user made by ``make_user``.
 PASSWORD = "correct-horse-battery-42"
