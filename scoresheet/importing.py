@@ -75,7 +75,7 @@ def import_sheet_line(club: Club, text, *, season: Season | None = None, user=No
     ``text``: the line, as text or as bytes (UTF-8).
     """
     seasons = None if season is not None else _Seasons(club)
-    return _write(club, _prepare(text, season, seasons), user, _Roster(club))
+    return _write(club, _prepare(text, season, seasons), user)
 
 
 @dataclass(frozen=True)
@@ -193,32 +193,33 @@ class _Roster:
     def __init__(self, club: Club):
         self.club = club
         self.players = None
-        self.lines = 0
 
     def seat(self, names, user):
-        self.lines += 1
-        if self.players is None and self.lines > 1:  # not for a line alone
+        if self.players is None:
             self.players = list(Player.objects.filter(club=self.club))
-        if self.players is not None:
-            try:
-                return services.players_by_names(self.club, names, roster=self.players)
-            except services.LedgerError:  # someone new, or a name to refuse: as it is now
-                self.players = None
+        try:
+            return services.players_by_names(self.club, names, roster=self.players)
+        except services.LedgerError:  # someone new, or a name to refuse: as it is now
+            self.players = None
         return services.players_by_names(self.club, names, create=True, user=user)
 
 
 @retry_on_conflict
-def _write(club: Club, line: _Line, user, roster: _Roster, durable=False):
+def _write(club: Club, line: _Line, user, roster: "_Roster | None" = None, durable=False):
     """Make the line's players (when new), its sheet, hands, ledger rows and history,
     in one transaction. When the club's players are named otherwise than the line
     names them ("ann" for Ann), the hands are scored again under the stored names
     (which the history and the explanations keep). ``durable``: the commit waits
     for the disk, and so for every commit before it, on any connection
-    (``core.db.commit_waits_for_disk``: the last line of a parallel import)."""
+    (``core.db.commit_waits_for_disk``: the last line of a parallel import).
+    ``roster``: the import's (``_Roster``); a line alone reads the players once."""
     with transaction.atomic():
         if durable:
             commit_waits_for_disk()
-        seated = roster.seat(line.players, user)
+        if roster is None:
+            seated = services.players_by_names(club, line.players, create=True, user=user)
+        else:
+            seated = roster.seat(line.players, user)
         sheet = services.create_sheet(
             season=line.season,
             players=seated,
@@ -371,14 +372,16 @@ def import_sheets(club: Club, lines, *, season=None, user=None, writers: int = 1
     if connection.vendor != "postgresql" or connection.in_atomic_block:
         writers = 1
 
-    def prepared():
+    def numbered():  # the non-blank lines, with their numbers in the file
         for number, text in enumerate(lines, start=1):
-            if not text.strip():
-                continue
-            try:
-                yield number, _prepare(text, season, seasons)
-            except services.LedgerError as error:
-                yield number, error
+            if text.strip():
+                yield number, text
+
+    def prepared(text):  # the line read and scored, or why it is refused
+        try:
+            return _prepare(text, season, seasons)
+        except services.LedgerError as error:
+            return error
 
     roster = _Roster(club)  # each writer process has its own copy
 
@@ -388,7 +391,8 @@ def import_sheets(club: Club, lines, *, season=None, user=None, writers: int = 1
         return _write(club, line, user, roster, durable=last)
 
     if writers <= 1:
-        for number, line in read_ahead(prepared(), AHEAD):
+        ahead = ((number, prepared(text)) for number, text in numbered())
+        for number, line in read_ahead(ahead, AHEAD):
             yield _result(number, lambda line=line: write(line))
         return
     known = {name_key(name) for name in club.players.values_list("name", flat=True)}
@@ -397,19 +401,11 @@ def import_sheets(club: Club, lines, *, season=None, user=None, writers: int = 1
 
     def prepare(job):
         number, text, last = job
-        try:
-            return number, _prepare(text, season, seasons), last
-        except services.LedgerError as error:
-            return number, error, last
+        return number, prepared(text), last
 
     def work(job):
         number, line, last = job
         return _result(number, lambda: write(line, last))
-
-    def numbered():
-        for number, text in enumerate(lines, start=1):
-            if text.strip():
-                yield number, text
 
     pool = ProcessPool(
         writers, work, prepare=prepare, setup=commit_without_waiting, name="import-writer"

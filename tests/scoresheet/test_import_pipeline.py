@@ -60,6 +60,26 @@ def test_names_written_otherwise_are_stored_as_the_club_spells_them_in_the_histo
     assert set(ScoreRow.objects.values_list("player__name", flat=True)) == set(FOUR)
 
 
+def test_the_club_players_are_read_once_for_lines_that_seat_known_players(
+    club, season, players
+):
+    """An import's writer reads the club's players for its first line and matches
+    the next ones against them; a line naming someone new reads them again (and
+    creates the player), and so does the line after it."""
+    lines = [
+        line(),
+        line(),
+        line(players=["Anna", "Bert", "Carl", "Zoé"], hands=[dict(GOOD_HAND, dealer="Zoé")]),
+        line(),
+    ]
+    first, known, new, after_new = importing.import_sheets(club, lines, season=season)
+    assert all(r.ok for r in (first, known, new, after_new))
+    # the same sheet written again, without the query of the club's players
+    assert known.queries == first.queries - 1
+    assert after_new.queries == first.queries
+    assert Player.objects.filter(club=club, name="Zoé").count() == 1
+
+
 def test_refusals_are_in_the_callers_language(club, season, players):
     bad = line(hands=[5])
     with translation.override("fr"):
