@@ -122,6 +122,32 @@ class HandQuerySet(models.QuerySet):
         return self.filter(is_deleted=False)
 
 
+def _indexed_where_set(prefix, *names):
+    """Partial indexes on mostly empty foreign keys: the rows where each is set
+    (what a lookup by that key reads), not the many where it is empty."""
+    return [
+        models.Index(
+            fields=[name],
+            name=f"{prefix}_{name}_set",
+            condition=models.Q(**{f"{name}__isnull": False}),
+        )
+        for name in names
+    ]
+
+
+def _seated_player(**options):
+    """A hand's player (dealer, taker, partner, sits out): see ``Hand``."""
+    return models.ForeignKey(
+        Player,
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="+",
+        db_constraint=False,
+        **options,
+    )
+
+
 class Hand(models.Model):
     """One hand as entered: every field of HAND_FORMAT.md, players as foreign keys."""
 
@@ -133,41 +159,11 @@ class Hand(models.Model):
     # are not checked again on every hand written (``db_constraint=False``, as
     # the ledger's copies); Django still refuses to delete a player they name.
     # ``partner`` and ``sits_out`` are mostly empty: indexed where set (``Meta``).
-    dealer = models.ForeignKey(
-        Player,
-        on_delete=models.PROTECT,
-        null=True,
-        blank=True,
-        related_name="+",
-        db_constraint=False,
-    )
-    taker = models.ForeignKey(
-        Player,
-        on_delete=models.PROTECT,
-        null=True,
-        blank=True,
-        related_name="+",
-        db_constraint=False,
-    )
+    dealer = _seated_player()
+    taker = _seated_player()
     contract = models.CharField(_("contract"), max_length=20, blank=True)
-    partner = models.ForeignKey(
-        Player,
-        on_delete=models.PROTECT,
-        null=True,
-        blank=True,
-        related_name="+",
-        db_constraint=False,
-        db_index=False,
-    )
-    sits_out = models.ForeignKey(
-        Player,
-        on_delete=models.PROTECT,
-        null=True,
-        blank=True,
-        related_name="+",
-        db_constraint=False,
-        db_index=False,
-    )
+    partner = _seated_player(db_index=False)
+    sits_out = _seated_player(db_index=False)
     bouts = models.PositiveSmallIntegerField(_("bouts"), default=0)
     points = models.DecimalField(_("points"), max_digits=3, decimal_places=1, default=0)
     petit_au_bout = models.CharField(
@@ -207,14 +203,7 @@ class Hand(models.Model):
         constraints = [
             models.UniqueConstraint(fields=["sheet", "number"], name="hand_number_unique"),
         ]
-        indexes = [
-            models.Index(
-                fields=[name],
-                name=f"hand_{name}_set",
-                condition=models.Q(**{f"{name}__isnull": False}),
-            )
-            for name in ("partner", "sits_out", "entered_by")
-        ]
+        indexes = _indexed_where_set("hand", "partner", "sits_out", "entered_by")
 
     def __str__(self):
         return f"{self.sheet} #{self.number}"
@@ -356,14 +345,7 @@ class HandRevision(models.Model):
         ordering = ["hand", "at", "id"]
         verbose_name = _("hand revision")
         verbose_name_plural = _("hand revisions")
-        indexes = [
-            models.Index(
-                fields=[name],
-                name=f"revision_{name}_set",
-                condition=models.Q(**{f"{name}__isnull": False}),
-            )
-            for name in ("user", "caused_by")
-        ]
+        indexes = _indexed_where_set("revision", "user", "caused_by")
 
     def __str__(self):
         return f"{self.hand} {self.action} {self.at:%Y-%m-%d %H:%M}"
