@@ -77,8 +77,9 @@ class Command(BaseCommand):
                 check=True,
             )
             rows.append(json.loads(out.stdout.strip().splitlines()[-1]))
+        used = writers if connection.vendor == "postgresql" else 1  # as import_sheets
         self.stdout.write(
-            f"\nImport, {connection.vendor}, {writers} writer(s) (one child process per size)\n"
+            f"\nImport, {connection.vendor}, {used} writer(s) (one child process per size)\n"
         )
         self.stdout.write(
             f"{'hands':>9} {'sheets':>7} {'seconds':>8} {'hands/s':>8} "
@@ -88,7 +89,7 @@ class Command(BaseCommand):
             self.stdout.write(
                 f"{r['hands']:>9,} {r['sheets']:>7,} {r['seconds']:>8.1f} {r['rate']:>8,.0f} "
                 f"{r['queries'] / r['hands']:>12.2f} {r['rss_mb']:>11.1f} "
-                f"{r['writer_rss_mb'] or 0:>13.1f}"
+                f"{r['writer_rss_mb']:>13.1f}"
             )
         if len(rows) > 1:
             for label, key in (("peak RSS", "rss_mb"), ("writer RSS", "writer_rss_mb")):

@@ -4,9 +4,10 @@
         [--think 1 [0 0.5 …]] [--seconds 60] [--requests 1000] [--workers 4] [--seed 1] \
         [--url http://127.0.0.1:PORT]
 
-Without ``--url`` it prepares the configured database (migrate; a club ``loadtest``
-with a season and a scorer) and starts gunicorn on 127.0.0.1 on a free port itself
-(``--workers`` processes), stopped at the end. The server is a production one
+It prepares the configured database (migrate; a club ``loadtest`` with a season
+and a scorer; a ``--url`` server must use the same one) and, without ``--url``,
+starts gunicorn on 127.0.0.1 on a free port itself (``--workers`` processes),
+stopped at the end. The server is a production one
 whatever the caller's environment: ``DJANGO_DEBUG=0``, a random
 ``DJANGO_SECRET_KEY`` for the run, the static files collected into a temporary
 directory (``DJANGO_STATIC_ROOT``) for WhiteNoise. Its security settings are left
@@ -27,8 +28,8 @@ with mean ``--think`` seconds, from an RNG seeded with ``--seed`` and the user's
 number (reproducible); users start after a first think, so they do not all start
 at once. ``--think 0`` is a closed loop without think time: the saturation
 figures. Several ``--think`` values run one after the other against the same
-server, each on new sheets. Each user does at most ``--requests`` operations;
-every run stops after ``--seconds``.
+server, each on new sheets. Each writer enters at most ``--requests`` hands and
+each reader reads at most as many times; every run stops after ``--seconds``.
 
 Printed per run: the offered load (the request rate the users would make if the
 server answered at once), errors (an HTTP error, a timeout, or a save that did not
@@ -39,8 +40,8 @@ hands the database holds against the saves answered.
 
 Why one second of think time by default: a scorer fills the hand form in tens of
 seconds and a hand of Tarot lasts minutes; a reader refreshes the standings every
-few seconds. A mean of 1 s makes each of 20 tables enter a hand about every two
-seconds (a hundred times real play) and each of 20 readers reload every second or
+few seconds. A mean of 1 s makes each of 20 tables enter a hand about every
+second or so (a hundred times real play and more) and each of 20 readers reload every second or
 so: demanding, yet a load of people. With no think time the clients are limited
 only by the server: 40 users each always waiting on it. Little's law then sets
 the mean wait: 40 / throughput. On 2 cores, at some 16–17 ms of gunicorn CPU per
@@ -87,7 +88,8 @@ def _free_port():
 
 
 def percentile(values, p):
-    """The ``p``-th percentile of ``values`` (nearest rank on the sorted values), NaN if none."""
+    """The ``p``-th percentile of ``values``: the sorted value at the rounded index
+    p·(n−1) (halves to even, as ``round``); NaN if none."""
     if not values:
         return float("nan")
     ordered = sorted(values)
@@ -113,11 +115,15 @@ def check_loopback(url):
 
 def offered_load(writers, readers, think):
     """HTTP requests per second the users would make if every answer were instant
-    (None: unbounded, no think time): a writer makes 3 (form, post, sheet page)
-    per think, a reader 1."""
+    (None: unbounded, no think time): a writer makes those of a form and a save
+    (3: form, post, sheet page) per think, a reader those of the standings (1)."""
     if think <= 0:
         return None
-    return {"writers": writers * 3 / think, "readers": readers / think}
+    per_think = {role: sum(HTTP_REQUESTS[kind] for kind in KINDS[role]) for role in KINDS}
+    return {
+        "writers": writers * per_think["writers"] / think,
+        "readers": readers * per_think["readers"] / think,
+    }
 
 
 class _LoopbackCookies(http.cookiejar.DefaultCookiePolicy):
@@ -143,7 +149,7 @@ class Command(BaseCommand):
             "several values: one run each",
         )
         parser.add_argument(
-            "--requests", type=int, default=1000, help="operations per user, at most"
+            "--requests", type=int, default=1000, help="hands per writer, reads per reader, at most"
         )
         parser.add_argument("--seconds", type=float, default=60, help="per run")
         parser.add_argument("--workers", type=int, default=4)
@@ -476,7 +482,7 @@ class CpuMeter:
 
     def __init__(self, server_pid):
         self.server_pid = server_pid
-        self.tick = os.sysconf("SC_CLK_TCK") if hasattr(os, "sysconf") else 100
+        self.tick = os.sysconf("SC_CLK_TCK")
 
     def _process(self, pid):
         try:
