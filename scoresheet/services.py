@@ -340,17 +340,34 @@ def _record(sheet: Sheet, table: Table, data: dict, user) -> Hand:
     return hand
 
 
+def next_number(sheet: Sheet) -> int:
+    """The number the sheet's next hand will take, as ``_new_number`` will give it
+    (the hand form shows it; nothing locked or written)."""
+    if _numbers_counted(sheet):
+        return sheet.last_number + 1
+    return _highest_number(sheet) + 1
+
+
 def _new_number(sheet: Sheet) -> int:
     """The new hand's number, counted by ``_lock_for_new_hand``.
 
     A sheet whose hands were written without ``last_number`` (a bulk load, a backup
     made before it) numbers fewer hands than it has live ones: its highest number is
     read then, and stored."""
-    if sheet.last_number < sheet.hand_count:
-        last = sheet.hands.order_by("-number").values_list("number", flat=True).first()
-        sheet.last_number = (last or 0) + 1
+    if not _numbers_counted(sheet):
+        sheet.last_number = _highest_number(sheet) + 1
         Sheet.objects.filter(pk=sheet.pk).update(last_number=sheet.last_number)
     return sheet.last_number
+
+
+def _numbers_counted(sheet: Sheet) -> bool:
+    """Whether ``last_number`` counts every hand numbered on the sheet (it is never
+    below the live hands' count; ``_lock_for_new_hand`` moves both together)."""
+    return sheet.last_number >= sheet.hand_count
+
+
+def _highest_number(sheet: Sheet) -> int:
+    return sheet.hands.order_by("-number").values_list("number", flat=True).first() or 0
 
 
 def _lock_hand(hand: Hand, *, deleted: bool, refusal: str):

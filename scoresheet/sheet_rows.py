@@ -24,8 +24,8 @@ from django.utils.safestring import mark_safe
 from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 
-from core.formatting import format_number, format_signed
-from core.templatetags.tarot import explanation, long_classes, score_class
+from core.formatting import format_signed
+from core.templatetags.tarot import long_classes, render_explanation, score, score_class
 
 
 class _Words:
@@ -70,7 +70,7 @@ def _contract(line, words, inline=False):
 
 
 def _number(value):
-    return esc(format_number(value)) if value is not None and value != "" else ""
+    return esc(score(value))
 
 
 def hand_rows(context):
@@ -172,7 +172,7 @@ def hand_rows(context):
             add(f'<div class="explain-bonus"><dd>{badge}</dd></div>')
         add("</dl>")
         if why:
-            text = esc(explanation(hand.explanation))
+            text = esc(render_explanation(hand.explanation))
             add(f'<p class="explanation" data-explanation>{text}</p>')
         add(f'</details></td><td colspan="{rest_span}"></td></tr>\n')
     return mark_safe("".join(out))  # noqa: S308 -- every text above is escaped

@@ -1,7 +1,6 @@
 """Template helpers for scores and their explanations: ``{% load tarot %}``.
 
-{% explanation hand.explanation %}        the explanation, in the active language
-{{ hand.explanation|render_explanation }} the same, as a filter
+{{ hand.explanation|render_explanation }} the explanation, in the active language
 {{ row.score|score }}                     22,5 in French, −12 with a real minus
 {{ row.score|signed_score }}              +12, −12, 0
 <span class="x{{ v|long_score }}">        " long" at 5 characters (−1068), " long longer" from 6
@@ -28,14 +27,9 @@ def _render(terms) -> str:
         return ""
 
 
-@register.simple_tag
-def explanation(terms):
-    """Render stored explanation terms (JSON list, JSON string or ``Explanation``)."""
-    return _render(terms)
-
-
 @register.filter
 def render_explanation(terms):
+    """Render stored explanation terms (JSON list, JSON string or ``Explanation``)."""
     return _render(terms)
 
 

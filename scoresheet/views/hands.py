@@ -66,7 +66,7 @@ def _form_page(request, sheet, form, hand=None):
             "preview": preview_context(form) if form.is_bound else None,
             "preview_url": preview_url,
             "names": table.names,
-            "next_number": None if hand else _next_number(sheet),
+            "next_number": None if hand else services.next_number(sheet),
         },
     )
 
@@ -74,15 +74,6 @@ def _form_page(request, sheet, form, hand=None):
 def _preview_url(request, sheet, hand):
     url = reverse("scoresheet:hand_preview", args=[request.club.slug, sheet.pk])
     return f"{url}?hand={hand.number}" if hand is not None else url
-
-
-def _next_number(sheet):
-    """The number the next hand will take: the services' rule (``_new_number``), from
-    the sheet's own count unless its hands were written without it (a bulk load)."""
-    if sheet.last_number >= sheet.hand_count:
-        return sheet.last_number + 1
-    last = sheet.hands.order_by("-number").values_list("number", flat=True).first()
-    return (last or 0) + 1
 
 
 def preview_context(form):

@@ -157,37 +157,39 @@ def test_french_rendering(name, french):
         assert render_explanation(stored(name)) == french
 
 
-def test_the_tag_and_the_filter_render_in_the_active_language():
+def test_the_filter_renders_in_the_active_language():
     terms = stored("garde_poignee")
-    source = "{% explanation terms %}|{{ terms|render_explanation }}"
+    source = "{{ terms|render_explanation }}"
     with translation.override("en"):
         english = "(25 + 4) × 2 + 20 poignée = 78 per defender; taker +234"
-        assert render_template(source, terms=terms) == f"{english}|{english}"
+        assert render_template(source, terms=terms) == english
     with translation.override("fr"):
         french = f"(25 + 4) × 2 + 20 poignée = 78 par défenseur{NNBSP}; preneur +234"
-        assert render_template(source, terms=terms) == f"{french}|{french}"
+        assert render_template(source, terms=terms) == french
 
 
-def test_the_tag_accepts_an_explanation_a_json_string_or_nothing():
+def test_the_filter_accepts_an_explanation_a_json_string_or_nothing():
     explanation = explanation_of("passed")
     with translation.override("fr"):
-        assert render_template("{% explanation e %}", e=explanation) == "tout le monde a passé"
-        assert render_template("{% explanation e %}", e=json.dumps(stored("passed"))) == (
+        passed = "tout le monde a passé"
+        assert render_template("{{ e|render_explanation }}", e=explanation) == passed
+        assert render_template("{{ e|render_explanation }}", e=json.dumps(stored("passed"))) == (
             "tout le monde a passé"
         )
-        assert render_template("[{% explanation e %}]", e=None) == "[]"
+        assert render_template("[{{ e|render_explanation }}]", e=None) == "[]"
         assert render_template("[{{ e|render_explanation }}]", e=[]) == "[]"
 
 
 def test_player_names_are_escaped():
     terms = terms_to_json(Explanation((Term("text", None, "winner", (("player", "<b>Zoé</b>"),)),)))
     with translation.override("en"):
-        assert render_template("{% explanation t %}", t=terms) == "&lt;b&gt;Zoé&lt;/b&gt; wins:"
+        rendered = render_template("{{ t|render_explanation }}", t=terms)
+        assert rendered == "&lt;b&gt;Zoé&lt;/b&gt; wins:"
 
 
 def test_a_malformed_explanation_renders_empty_instead_of_breaking_the_page(caplog):
     bad = [["text", None, "no_such_label", []], ["oops"]]
-    assert render_template("[{% explanation t %}]", t=bad) == "[]"
+    assert render_template("[{{ t|render_explanation }}]", t=bad) == "[]"
     assert "cannot render explanation" in caplog.text
 
 

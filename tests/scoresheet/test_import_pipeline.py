@@ -60,9 +60,7 @@ def test_names_written_otherwise_are_stored_as_the_club_spells_them_in_the_histo
     assert set(ScoreRow.objects.values_list("player__name", flat=True)) == set(FOUR)
 
 
-def test_the_club_players_are_read_once_for_lines_that_seat_known_players(
-    club, season, players
-):
+def test_the_club_players_are_read_once_for_lines_that_seat_known_players(club, season, players):
     """An import's writer reads the club's players for its first line and matches
     the next ones against them; a line naming someone new reads them again (and
     creates the player), and so does the line after it."""
