@@ -66,6 +66,12 @@ def _input_option(widget) -> str:
     return f"<label{label_for}>{_input(widget)}\n {_text(widget['label'])}</label>\n"
 
 
+def _then(write, suffix):
+    """A template of ``PYTHON`` that writes its widget with ``write`` and ``suffix``
+    after it (the newlines an include adds)."""
+    return lambda self, context: write(context["widget"]) + suffix
+
+
 class FastTemplates(DjangoTemplates):
     """``django.forms.renderers.DjangoTemplates``, with the templates of ``PYTHON`` in Python."""
 
@@ -98,13 +104,9 @@ class FastTemplates(DjangoTemplates):
         if css:
             out.append(f' class="{_text(css)}"')
         out.append(">")
-        for group, options, _index in widget["optgroups"]:
-            if group:
-                out.append(f"\n  <div><label>{_text(group)}</label>")
-            for option in options:
-                out.append(f"<div>\n    {self._option(option)}</div>")
-            if group:
-                out.append("\n  </div>")
+        out += self._grouped(
+            widget, ("\n  <div><label>", "</label>"), ("<div>\n    ", "</div>"), "\n  </div>"
+        )
         out.append("\n</div>\n")
         return "".join(out)
 
@@ -112,15 +114,24 @@ class FastTemplates(DjangoTemplates):
         """``select.html``."""
         widget = context["widget"]
         out = [f'<select name="{_text(widget["name"])}"{_attrs(widget["attrs"])}>']
-        for group, options, _index in widget["optgroups"]:
-            if group:
-                out.append(f'\n  <optgroup label="{_text(group)}">')
-            for option in options:
-                out.append(f"\n  {self._option(option)}")
-            if group:
-                out.append("\n  </optgroup>")
+        out += self._grouped(
+            widget, ('\n  <optgroup label="', '">'), ("\n  ", ""), "\n  </optgroup>"
+        )
         out.append("\n</select>\n")
         return "".join(out)
+
+    def _grouped(self, widget, group, option, end) -> list[str]:
+        """The widget's options in their groups (``optgroups``), as both templates
+        loop over them: a group's label between ``group``'s two parts, each option
+        between ``option``'s, ``end`` after a group."""
+        out = []
+        for label, options, _index in widget["optgroups"]:
+            if label:
+                out.append(f"{group[0]}{_text(label)}{group[1]}")
+            out.extend(f"{option[0]}{self._option(each)}{option[1]}" for each in options)
+            if label:
+                out.append(end)
+        return out
 
     def _select_option(self, context) -> str:
         """``select_option.html``."""
@@ -145,9 +156,9 @@ class FastTemplates(DjangoTemplates):
         return "".join(out)
 
     PYTHON = {
-        f"{_WIDGETS}input.html": lambda self, context: _input(context["widget"]) + "\n",
+        f"{_WIDGETS}input.html": _then(_input, "\n"),
         **{  # each includes input.html
-            f"{_WIDGETS}{name}.html": lambda self, context: _input(context["widget"]) + "\n\n"
+            f"{_WIDGETS}{name}.html": _then(_input, "\n\n")
             for name in (
                 "text",
                 "number",
@@ -164,9 +175,9 @@ class FastTemplates(DjangoTemplates):
                 "color",
             )
         },
-        f"{_WIDGETS}input_option.html": lambda self, context: _input_option(context["widget"]),
+        f"{_WIDGETS}input_option.html": _then(_input_option, ""),
         **{  # each includes input_option.html
-            f"{_WIDGETS}{name}.html": lambda self, context: _input_option(context["widget"]) + "\n"
+            f"{_WIDGETS}{name}.html": _then(_input_option, "\n")
             for name in ("radio_option", "checkbox_option")
         },
         f"{_WIDGETS}multiple_input.html": _multiple_input,
