@@ -28,6 +28,11 @@ from core.formatting import format_signed
 from core.templatetags.tarot import long_classes, render_explanation, score, score_class
 
 
+def _mark(css, word, sign) -> str:
+    """A sign read out by its word (role="img"): shorter than a hidden word beside it."""
+    return f'<span class="{css}" role="img" aria-label="{word}">{sign}</span>'
+
+
 class _Words:
     """The row's words, in the active language, looked up once."""
 
@@ -35,9 +40,8 @@ class _Words:
         self.deleted = esc(_("deleted"))
         self.zero = esc(_("sums to zero"))
         self.not_zero = esc(_("does not sum to zero"))
-        # a mark read out by its word (role="img"): shorter than a hidden word beside it
-        self.made = f' <span class="pos" role="img" aria-label="{esc(_("made"))}">✓</span>'
-        self.failed = f' <span class="neg" role="img" aria-label="{esc(_("failed"))}">✗</span>'
+        self.made = " " + _mark("pos", esc(_("made")), "✓")
+        self.failed = " " + _mark("neg", esc(_("failed")), "✗")
         self.passed = esc(_("Everybody passed"))
         self.facts = {
             key: esc(word)
@@ -85,8 +89,7 @@ def hand_rows(context):
     deleted_span = seats + context["pools_col"] + 1
     explain_span = seats + context["pools_col"] + 2
     rest_span = context["detail_columns"] + 1
-    zero_mark = f'<span class="pos" role="img" aria-label="{words.zero}">✓</span>'
-    zero_mark = f'<td class="check-col">{zero_mark}</td>'
+    zero_mark = f'<td class="check-col">{_mark("pos", words.zero, "✓")}</td>'
     wrong_mark = f'<td class="check-col"><span class="neg" title="{words.not_zero}">≠ 0</span></td>'
     signed = _SignedScores()
     out = []
@@ -95,7 +98,7 @@ def hand_rows(context):
         hand = line.hand
         number = hand.number
         deleted = hand.is_deleted
-        link = f'<a href="hands/{number}/">{number}</a>'
+        href = f"hands/{number}/"  # the hand's page, beside the sheet's (scoresheet/urls.py)
         classes = "hand-row"
         if deleted:
             classes += " hand-deleted"
@@ -104,11 +107,11 @@ def hand_rows(context):
         contract = _contract(line, words)
         add(
             f'<tr id="hand-{number}" class="{classes}" data-hand="{number}">'
-            f'<th scope="row">{link}</th>'
+            f'<th scope="row"><a href="{href}">{number}</a></th>'
             f'<td class="contract col-detail">{contract}</td>'
         )
         if deleted:
-            add(f'<td colspan="{deleted_span}" class="deleted-note"><a href="hands/{number}/">')
+            add(f'<td colspan="{deleted_span}" class="deleted-note"><a href="{href}">')
             add(f"{words.deleted}</a></td>")
         else:
             for cell in line.cells:

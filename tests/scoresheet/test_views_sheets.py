@@ -99,6 +99,17 @@ def test_sheet_page_poignee_petit_au_bout_shown_compactly(client, seeded):
     assert "single poignée: Anna" in html
 
 
+def test_the_made_and_failed_marks_are_read_out_in_the_pages_language(client, seeded):
+    made = ScoreRow.objects.filter(sheet=seeded, role="taker", made=True).exists()
+    failed = ScoreRow.objects.filter(sheet=seeded, role="taker", made=False).exists()
+    assert made and failed  # the seed has both
+    url = reverse("scoresheet:sheet", args=[seeded.club.slug, seeded.pk])
+    english = client.get(url, HTTP_ACCEPT_LANGUAGE="en").content.decode()
+    assert 'aria-label="made"' in english and 'aria-label="failed"' in english
+    french = client.get(url, HTTP_ACCEPT_LANGUAGE="fr").content.decode()
+    assert 'aria-label="faite"' in french and 'aria-label="chutée"' in french
+
+
 def test_enter_a_hand_only_for_scorers(client, seeded, scorer, member):
     create = url("hand_create", "rive", seeded.pk)
     assert create not in client.get(url("sheet", "rive", seeded.pk)).content.decode()
