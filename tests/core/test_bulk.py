@@ -69,3 +69,25 @@ def test_json_text_gives_the_values_json_dumps_gives():
     assert json.loads(JSONText.dumps(value)) == json.loads(json.dumps(value))
     with pytest.raises(TypeError):
         JSONText.dumps({"score": Decimal("1.5")})  # as json.dumps: numbers made plain first
+
+
+@pytest.mark.parametrize("model", ["Hand", "ScoreRow", "HandRevision", "SheetTotal"])
+def test_every_column_the_import_copies_has_its_copy_type(model, settings):
+    from django.db import connection
+
+    from scoresheet import models
+
+    if connection.vendor != "postgresql":
+        pytest.skip("COPY is PostgreSQL's")
+    writer = RowWriter(getattr(models, model))
+    assert writer.copy_types and None not in writer.copy_types.values()
+
+
+def test_a_value_of_another_type_than_its_column_is_refused_not_converted(row):
+    from django.db import DataError, connection, transaction
+
+    if connection.vendor != "postgresql":
+        pytest.skip("SQLite converts")
+    with pytest.raises((TypeError, DataError)), transaction.atomic():
+        RowWriter(AuditEntry).write([{**row, "club_id": str(row["club_id"])}])
+    assert not AuditEntry.objects.exists()
