@@ -227,6 +227,7 @@ def _write(club: Club, line: _Line, user, roster: "_Roster | None" = None, durab
             table=line.table,
             rules=line.rules,
             user=user,
+            hand_count=len(line.hands),
         )
         seating = handmap.Table.seating(seated)
         scored_ahead = line.scored is not None or line.refusal is not None

@@ -44,11 +44,16 @@ class LedgerError(ServiceError):
 
 
 @retry_on_conflict
-def create_sheet(*, season: Season, players, date, table: str = "", rules=None, user=None):
+def create_sheet(
+    *, season: Season, players, date, table: str = "", rules=None, user=None, hand_count=0
+):
     """Open a sheet: 2 to 6 players of the season's club in dealing order.
 
     ``rules`` (a preset name or options dict) defaults to the season's house
     rules; either way the sheet keeps its own copy, frozen from now on.
+    ``hand_count``: the hands the caller writes with the sheet in its transaction,
+    numbered from 1 (the import), so the sheet is inserted with its count rather
+    than updated after them.
     """
     players = list(players)
     if not 2 <= len(players) <= 6:
@@ -73,6 +78,8 @@ def create_sheet(*, season: Season, players, date, table: str = "", rules=None, 
             rules=ruleset.as_dict(),
             created_by=user,
             seat_count=len(players),
+            hand_count=hand_count,
+            last_number=hand_count,
         )
         Seat.objects.bulk_create(
             Seat(sheet=sheet, player=player, position=i) for i, player in enumerate(players)

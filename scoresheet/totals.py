@@ -281,7 +281,8 @@ def add_new_sheet_totals(sheet, rows) -> None:
     yet: its rows are made from ``rows`` as ``refresh_sheet_totals`` would make them
     from the ledger (one per player, the same counts), without reading the ledger
     back, and added to the SeasonTotals the same way; the sheet's ``hand_count`` and
-    ``last_number`` set (its hands are numbered from 1, all live).
+    ``last_number`` set unless it was created with them (its hands are numbered
+    from 1, all live).
     """
     counts = {}
     for row in rows:
@@ -304,10 +305,12 @@ def add_new_sheet_totals(sheet, rows) -> None:
         }
         for (player_id, season_id, date, seats), count in counts.items()
     )
-    # its hands are numbered 1 to hand_count: the next one follows (``last_number``)
+    # its hands are numbered 1 to hand_count: the next one follows (``last_number``);
+    # the import inserts the sheet with them (``create_sheet(hand_count=…)``)
     hand_count = max(count[0] for count in counts.values())
-    Sheet.objects.filter(pk=sheet.pk).update(hand_count=hand_count, last_number=hand_count)
-    sheet.hand_count = sheet.last_number = hand_count
+    if (sheet.hand_count, sheet.last_number) != (hand_count, hand_count):
+        Sheet.objects.filter(pk=sheet.pk).update(hand_count=hand_count, last_number=hand_count)
+        sheet.hand_count = sheet.last_number = hand_count
     now = time.time_ns() // 1000
     changes = {}
     for (player_id, season_id, _date, _seats), count in counts.items():
