@@ -14,7 +14,7 @@ import random
 import time
 from functools import wraps
 
-from django.db import DEFAULT_DB_ALIAS, OperationalError, connections
+from django.db import DEFAULT_DB_ALIAS, OperationalError, connections, transaction
 
 #: Deadlock detected, serialization failure.
 RETRY_SQLSTATES = frozenset({"40P01", "40001"})
@@ -64,10 +64,9 @@ def retry_on_conflict(func=None, *, attempts: int = ATTEMPTS, using: str = DEFAU
 # A bulk load (the import's writer processes) commits each sheet without waiting
 # for the disk (``commit_without_waiting``: PostgreSQL's ``synchronous_commit
 # off``, for that connection only). The database stays consistent: a crash can
-# only lose the last commits, each whole, never half a sheet. Its last commit
-# waits for the disk (``commit_waits_for_disk``), which flushes every commit
-# before it; or the load waits until the disk holds everything committed so far
-# (``wait_for_disk``). What it reports as written is on disk when it reports.
+# only lose the last commits, each whole, never half a sheet. Before it reports,
+# the load flushes them (``flush_to_disk``): what it reports as written is on
+# disk when it reports.
 
 
 def commit_without_waiting(using: str = DEFAULT_DB_ALIAS) -> None:
@@ -79,31 +78,23 @@ def commit_without_waiting(using: str = DEFAULT_DB_ALIAS) -> None:
             cursor.execute("SET synchronous_commit TO off")
 
 
-def commit_waits_for_disk(using: str = DEFAULT_DB_ALIAS) -> None:
-    """The open transaction's commit waits for the disk (PostgreSQL), and so for
-    every commit made before it, on any connection (the WAL is flushed in order)."""
-    connection = connections[using]
-    if connection.vendor == "postgresql":
-        with connection.cursor() as cursor:
-            cursor.execute("SET LOCAL synchronous_commit TO on")
+def flush_to_disk(using: str = DEFAULT_DB_ALIAS) -> None:
+    """Return once every commit made so far, on any connection, is on disk.
 
-
-def wait_for_disk(using: str = DEFAULT_DB_ALIAS, timeout: float = 30.0) -> bool:
-    """Wait until every commit made so far, on any connection, is on disk
-    (PostgreSQL's WAL flushed up to where it is now: the WAL writer does it within
-    a few hundred ms). True once it is; False if ``timeout`` passed first (or on
-    another database, where commits always wait)."""
+    PostgreSQL writes its log in order and, on a commit that waits for the disk,
+    flushes it up to that commit: a transaction that writes one record to the log
+    (``pg_logical_emit_message``, transactional: a message no table keeps; any user
+    may, at any ``wal_level``) and commits with ``synchronous_commit on`` flushes
+    every commit before it at once, where the WAL writer would take up to a few
+    hundred milliseconds. (A transaction that writes nothing to the log, even one
+    with a transaction id, commits without flushing.) Elsewhere commits always
+    wait: nothing to do. Not inside a transaction (its commit is the flush).
+    """
     connection = connections[using]
     if connection.vendor != "postgresql":
-        return True
-    with connection.cursor() as cursor:
-        cursor.execute("SELECT pg_current_wal_insert_lsn()")
-        (written,) = cursor.fetchone()
-        deadline = time.monotonic() + timeout
-        while True:
-            cursor.execute("SELECT pg_current_wal_flush_lsn() >= %s::pg_lsn", [written])
-            if cursor.fetchone()[0]:
-                return True
-            if time.monotonic() > deadline:
-                return False
-            time.sleep(0.01)
+        return
+    if connection.in_atomic_block:
+        raise RuntimeError("flush_to_disk() commits: call it outside a transaction")
+    with transaction.atomic(using=using), connection.cursor() as cursor:
+        cursor.execute("SET LOCAL synchronous_commit TO on")
+        cursor.execute("SELECT pg_logical_emit_message(true, 'tarot-ledger', 'flush')")

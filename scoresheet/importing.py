@@ -32,12 +32,7 @@ from django.utils.translation import gettext as _
 from clubs.models import Club, Player, Season, season_covering
 from clubs.services import name_key
 from core.bulk import JSONText, RowWriter
-from core.db import (
-    commit_waits_for_disk,
-    commit_without_waiting,
-    retry_on_conflict,
-    wait_for_disk,
-)
+from core.db import commit_without_waiting, flush_to_disk, retry_on_conflict
 from core.explain_json import terms_to_json
 from core.processes import ProcessPool
 from core.threads import read_ahead
@@ -205,17 +200,13 @@ class _Roster:
 
 
 @retry_on_conflict
-def _write(club: Club, line: _Line, user, roster: "_Roster | None" = None, durable=False):
+def _write(club: Club, line: _Line, user, roster: "_Roster | None" = None):
     """Make the line's players (when new), its sheet, hands, ledger rows and history,
     in one transaction. When the club's players are named otherwise than the line
     names them ("ann" for Ann), the hands are scored again under the stored names
-    (which the history and the explanations keep). ``durable``: the commit waits
-    for the disk, and so for every commit before it, on any connection
-    (``core.db.commit_waits_for_disk``: the last line of a parallel import).
-    ``roster``: the import's (``_Roster``); a line alone reads the players once."""
+    (which the history and the explanations keep). ``roster``: the import's
+    (``_Roster``); a line alone reads the players once."""
     with transaction.atomic():
-        if durable:
-            commit_waits_for_disk()
         if roster is None:
             seated = services.players_by_names(club, line.players, create=True, user=user)
         else:
@@ -362,9 +353,10 @@ def import_sheets(club: Club, lines, *, season=None, user=None, writers: int = 1
     create a player another line in flight creates waits until that one is
     written, so two sheets never create the same player. The writers commit
     without waiting for the disk (``core.db.commit_without_waiting``: a crash
-    loses whole sheets, never half of one), but the last line is written once the
-    others are, and its commit waits for the disk, which then holds every line
-    (or, when it is refused, ``core.db.wait_for_disk``). The caller's connection
+    loses whole sheets, never half of one); once every line is written, and
+    before the last result is given, every commit is flushed to disk
+    (``core.db.flush_to_disk``): when the import has reported, what it reports is
+    on disk. The caller's connection
     is closed before the children are forked (it reconnects when next used), and
     its transaction would not be theirs: outside a transaction only (``manage.py
     import_sheets``, the benchmark).
@@ -386,10 +378,10 @@ def import_sheets(club: Club, lines, *, season=None, user=None, writers: int = 1
 
     roster = _Roster(club)  # each writer process has its own copy
 
-    def write(line, last=False):
+    def write(line):
         if isinstance(line, services.LedgerError):
             raise line  # refused by ``_prepare``
-        return _write(club, line, user, roster, durable=last)
+        return _write(club, line, user, roster)
 
     if writers <= 1:
         ahead = ((number, prepared(text)) for number, text in numbered())
@@ -401,12 +393,12 @@ def import_sheets(club: Club, lines, *, season=None, user=None, writers: int = 1
     pending = collections.deque()  # (line number, its players' name keys, the new ones)
 
     def prepare(job):
-        number, text, last = job
-        return number, prepared(text), last
+        number, text = job
+        return number, prepared(text)
 
     def work(job):
-        number, line, last = job
-        return _result(number, lambda: write(line, last))
+        number, line = job
+        return _result(number, lambda: write(line))
 
     pool = ProcessPool(
         writers, work, prepare=prepare, setup=commit_without_waiting, name="import-writer"
@@ -421,28 +413,23 @@ def import_sheets(club: Club, lines, *, season=None, user=None, writers: int = 1
                 known.update(keys)
             return result
 
-        items = numbered()
-        item = next(items, None)
-        while item is not None:
-            number, text = item
-            item = next(items, None)
-            last = item is None
+        for number, text in numbered():
             keys = _name_keys(text)
-            # a player two lines in flight would both create: this one waits; the
-            # last line waits for all (its commit waits for the disk: ``_write``)
-            while pending and (last or any(creating[key] > 0 for key in keys - known)):
+            # a player two lines in flight would both create: this one waits
+            while pending and any(creating[key] > 0 for key in keys - known):
                 yield finished()
             new = keys - known
             creating.update(new)
-            pool.submit(number, (number, text, last))
+            pool.submit(number, (number, text))
             pending.append((number, keys, new))
             # each writer holds two lines (one written, the next read): one more waits
             while pending and (len(pending) > 2 * writers or pool.ready(pending[0][0])):
                 yield finished()
+        while len(pending) > 1:
+            yield finished()
         if pending:
             result = finished()
-            if not result.ok:  # nothing committed after the others: wait for the disk
-                wait_for_disk()
+            flush_to_disk()  # every line written is on disk before the import ends
             yield result
 
 
