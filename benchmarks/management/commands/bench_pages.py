@@ -15,12 +15,21 @@ standings in every sort and a month/4-seat filter, the CSV export, the sheet lis
 in every sort, the 250-hand sheets (four and six seats) and the first one's JSON
 export, and the ranking of a 20-player club tournament (3 rounds, played through
 the services). Printed per page: median server time
-(``django.test.Client``), queries and size in KB.
+(``django.test.Client``), queries and size in KB; and the ratios.
+
+The small club alone is timed in a copy of the database taken before the bigger
+clubs are loaded (PostgreSQL ``CREATE DATABASE … TEMPLATE``, or the SQLite
+file), so that every state of a page is timed in the same rounds, one after the
+other, and each ratio is the median of the per-round ratios: on a machine whose
+speed drifts minute to minute, a ratio of medians taken minutes apart measures
+the drift as much as the page.
 """
 
 import datetime
 import json
+import os
 import random
+import shutil
 import statistics
 import time
 
@@ -51,18 +60,70 @@ class Command(bench_standings.Command):
         parser.set_defaults(requests=7)
 
     def run(self, sizes, n_players, requests, rng):
+        """Load the small club and keep a copy of the database as it is then
+        (``snapshot``); load each bigger club beside it (a copy after each but the
+        last). Then time every page in rounds, each round visiting every state one
+        after the other: the small club alone, beside each bigger club, and each
+        bigger club. A ratio is the median of the ratios within the rounds (taken
+        seconds apart), so the machine's speed, which drifts by a fifth from one
+        minute to the next, does not enter it."""
         templates = self.record_templates(rng)
         small_size, bigger = sizes[0], sizes[1:]
-        loads, results = [], []
+        loads, snapshots = [], []
         small = self.fill(small_size, n_players, templates, rng, loads)
         self.analyse()
-        results += self.time_pages(small, f"{small_size:,}", requests)
-        for size in bigger:
-            big = self.fill(size, n_players, templates, rng, loads)
-            self.analyse()
-            results += self.time_pages(small, f"{small_size:,} beside {size:,}", requests)
-            results += self.time_pages(big, f"{size:,}", requests)
-        return loads, results
+        states = []  # (database: a snapshot's name, None for the live one; its clubs)
+        try:
+            if bigger:
+                snapshots.append(self.snapshot("alone"))
+            states.append((snapshots[-1] if bigger else None, [(f"{small_size:,}", small)]))
+            for i, size in enumerate(bigger):
+                big = self.fill(size, n_players, templates, rng, loads)
+                self.analyse()
+                last = i == len(bigger) - 1
+                if not last:
+                    snapshots.append(self.snapshot(f"beside{i}"))
+                clubs = [(f"{small_size:,} beside {size:,}", small), (f"{size:,}", big)]
+                states.append((None if last else snapshots[-1], clubs))
+            return loads, self.time_pages(states, requests)
+        finally:
+            self.use_database(None)
+            for name in snapshots:
+                self.drop_snapshot(name)
+
+    # ------------------------------------------------------------ database states
+
+    def snapshot(self, suffix):
+        """A copy of the database as it is now (PostgreSQL: ``CREATE DATABASE …
+        TEMPLATE``; SQLite: the file); returns its name."""
+        self.live = getattr(self, "live", connection.settings_dict["NAME"])
+        name = f"{self.live}_{suffix}"
+        connection.close()
+        if connection.vendor == "postgresql":
+            quote = connection.ops.quote_name
+            with connection._nodb_cursor() as cursor:
+                cursor.execute(f"DROP DATABASE IF EXISTS {quote(name)}")
+                cursor.execute(f"CREATE DATABASE {quote(name)} TEMPLATE {quote(self.live)}")
+        else:
+            shutil.copyfile(self.live, name)
+        return name
+
+    def drop_snapshot(self, name):
+        connection.close()
+        if connection.vendor == "postgresql":
+            with connection._nodb_cursor() as cursor:
+                cursor.execute(f"DROP DATABASE IF EXISTS {connection.ops.quote_name(name)}")
+        elif os.path.exists(name):
+            os.remove(name)
+
+    def use_database(self, name):
+        """Point the connection at a snapshot (``None``: the live database), connected
+        before any timing starts."""
+        wanted = name or getattr(self, "live", connection.settings_dict["NAME"])
+        if connection.settings_dict["NAME"] != wanted:
+            connection.close()
+            connection.settings_dict["NAME"] = wanted
+        connection.ensure_connection()
 
     def fill(self, n_hands, n_players, templates, rng, loads):
         club, season, load = self.fill_club(n_hands, n_players, templates, rng)
@@ -146,47 +207,63 @@ class Command(bench_standings.Command):
         ]
         return pages
 
-    def time_pages(self, c, label, requests):
+    def time_pages(self, states, requests):
+        """Every page of every club in every state: a first request with the
+        statistics cache cleared (``cold``: what the first reader after a write waits
+        for), one more, then ``requests`` rounds; in each round every state's request
+        of the page, one after the other. Returns a row per (club, page) with its
+        times in round order."""
         client = Client()
-        out = []
+        rows = {}
         with override_settings(ALLOWED_HOSTS=[*settings.ALLOWED_HOSTS, "testserver"]):
-            pages = self.pages(c)
-            for name, url in pages:
-                if "stats" in name:  # the first request after a write: no cached figures
-                    stats_views._cache.clear()
-                    started = time.perf_counter()
+            visits = []  # (database, club label, page name, url)
+            for database, clubs in states:
+                self.use_database(database)
+                for label, c in clubs:
+                    visits += [(database, label, name, url) for name, url in self.pages(c)]
+            names = list(dict.fromkeys(name for _db, _label, name, _url in visits))
+            for page in names:
+                mine = [v for v in visits if v[2] == page]
+                for database, label, name, url in mine:
+                    self.use_database(database)
+                    cold = None
+                    if "stats" in name:  # the first request after a write: no cached figures
+                        stats_views._cache.clear()
+                        started = time.perf_counter()
+                        response = client.get(url)
+                        cold = (time.perf_counter() - started) * 1000
                     response = client.get(url)
-                    cold = (time.perf_counter() - started) * 1000
-                else:
-                    response, cold = client.get(url), None
-                assert response.status_code == 200, (url, response.status_code)
-                client.get(url)
-                times = []
-                for _ in range(requests):
-                    started = time.perf_counter()
-                    response = client.get(url)
-                    times.append(time.perf_counter() - started)
-                with CaptureQueriesContext(connection) as queries:
-                    response = client.get(url)
-                size = len(response.content) if not response.streaming else 0
-                out.append(
-                    {
+                    assert response.status_code == 200, (url, response.status_code)
+                    with CaptureQueriesContext(connection) as queries:
+                        response = client.get(url)
+                    size = len(response.content) if not response.streaming else 0
+                    rows[(label, name)] = {
                         "club": label,
                         "page": name,
-                        "median": statistics.median(times) * 1000,
                         "cold": cold,
                         "queries": len(queries),
                         "kb": size / 1024,
+                        "times": [],
                     }
-                )
-                self.log(f"  {label:>24} {name:<28} {out[-1]['median']:8.1f} ms")
-        return out
+                for _ in range(requests):
+                    for database, label, name, url in mine:
+                        self.use_database(database)
+                        started = time.perf_counter()
+                        client.get(url)
+                        rows[(label, name)]["times"].append(time.perf_counter() - started)
+                for _database, label, name, _url in mine:
+                    row = rows[(label, name)]
+                    row["median"] = statistics.median(row["times"]) * 1000
+                    self.log(f"  {label:>24} {name:<28} {row['median']:8.1f} ms")
+        self.use_database(None)
+        return list(rows.values())
 
     def report(self, vendor, results):
         loads, rows = results
         self.stdout.write(
             f"\nPages, {vendor} (DEBUG={settings.DEBUG}; median server time through "
-            "django.test.Client; 'cold': statistics computed, cache empty)\n"
+            "django.test.Client, every state of a page timed in the same rounds; "
+            "'cold': statistics computed, cache empty)\n"
         )
         header = (
             f"{'club (hands)':>26}  {'page':<28} {'ms':>8} {'cold ms':>8} {'queries':>7} {'KB':>7}"
@@ -204,13 +281,19 @@ class Command(bench_standings.Command):
             by.setdefault(r["club"], {})[r["page"]] = r
         labels = list(by)
         small = labels[0]
-        self.stdout.write("")
+        self.stdout.write(
+            "\nratios: the median of the per-round ratios (each round times both pages "
+            "seconds apart)"
+        )
         for other in labels[1:]:
             what = "neighbour effect" if "beside" in other else "ratio"
-            worst = max((by[other][p]["median"] / by[small][p]["median"], p) for p in by[small])
+            ratios = {
+                page: round_ratio(by[other][page]["times"], by[small][page]["times"])
+                for page in by[small]
+            }
+            worst = max((ratio, page) for page, ratio in ratios.items())
             self.stdout.write(f"{what} {other} / {small}: worst {worst[0]:.2f} ({worst[1]})")
-            for page in by[small]:
-                ratio = by[other][page]["median"] / by[small][page]["median"]
+            for page, ratio in ratios.items():
                 self.stdout.write(f"    {page:<28} {ratio:5.2f}")
         slow = [f"{r['club']}: {r['page']} {r['median']:.0f} ms" for r in rows if r["median"] > 300]
         heavy = [f"{r['club']}: {r['page']} {r['kb']:.0f} KB" for r in rows if r["kb"] > 500]
@@ -223,6 +306,11 @@ class Command(bench_standings.Command):
             self.stdout.write(
                 f"{n_hands:,} hands: bulk load {loaded:.1f} s, summary rebuild {rebuilt:.1f} s"
             )
+
+
+def round_ratio(times, base_times) -> float:
+    """The median of ``times[i] / base_times[i]``: two pages timed in the same rounds."""
+    return statistics.median(t / b for t, b in zip(times, base_times, strict=True))
 
 
 __all__ = ["Command", "random", "Sheet"]
