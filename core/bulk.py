@@ -45,22 +45,8 @@ class RowWriter:
 
     def __init__(self, model, *, using: str = DEFAULT_DB_ALIAS):
         self.connection = connection = connections[using]
-        ops = connection.ops
-        self.fields = {f.attname: f for f in model._meta.concrete_fields if not f.primary_key}
-        self.converters = {}
-        adapts_dates = connection.vendor != "postgresql"  # psycopg sends dates as they are
-        for name, field in self.fields.items():
-            if isinstance(field, models.JSONField):
-                self.converters[name] = functools.partial(_json, cls=field.encoder)
-            elif isinstance(field, models.DateTimeField) and adapts_dates:
-                self.converters[name] = ops.adapt_datetimefield_value
-            elif isinstance(field, models.DateField) and adapts_dates:
-                self.converters[name] = ops.adapt_datefield_value
-        self.table = ops.quote_name(model._meta.db_table)
-        self.copy_types = (
-            {name: _copy_type(field, connection) for name, field in self.fields.items()}
-            if connection.vendor == "postgresql"
-            else {}
+        self.fields, self.converters, self.copy_types, self.table = _columns(
+            model, using, connection.vendor
         )
 
     def write(self, rows) -> int:
@@ -162,6 +148,31 @@ class JSONText(str):
     @classmethod
     def dumps(cls, value) -> "JSONText":
         return cls(orjson.dumps(value, option=orjson.OPT_NON_STR_KEYS).decode())
+
+
+@functools.cache
+def _columns(model, using, vendor):
+    """What ``RowWriter`` needs of ``model``'s columns, worked out once per model (a
+    writer is made per sheet and table): the fields by attname, the converters of
+    the values, the ``COPY`` types (PostgreSQL), the quoted table name."""
+    connection = connections[using]
+    ops = connection.ops
+    fields = {f.attname: f for f in model._meta.concrete_fields if not f.primary_key}
+    converters = {}
+    adapts_dates = vendor != "postgresql"  # psycopg sends dates as they are
+    for name, field in fields.items():
+        if isinstance(field, models.JSONField):
+            converters[name] = functools.partial(_json, cls=field.encoder)
+        elif isinstance(field, models.DateTimeField) and adapts_dates:
+            converters[name] = ops.adapt_datetimefield_value
+        elif isinstance(field, models.DateField) and adapts_dates:
+            converters[name] = ops.adapt_datefield_value
+    copy_types = (
+        {name: _copy_type(field, connection) for name, field in fields.items()}
+        if vendor == "postgresql"
+        else {}
+    )
+    return fields, converters, copy_types, ops.quote_name(model._meta.db_table)
 
 
 #: psycopg's type for a column type of PostgreSQL (``Field.db_type``, without its
