@@ -27,6 +27,9 @@ class Table:
     names: tuple
     by_name: dict
     by_id: dict
+    #: name → player id (what the rows store: a model's ``pk`` is slow to read
+    #: once per seat of every hand of an import)
+    ids: dict
 
     @classmethod
     def of(cls, sheet: Sheet) -> "Table":
@@ -40,6 +43,7 @@ class Table:
             tuple(p.name for p in players),
             {p.name: p for p in players},
             {p.pk: p for p in players},
+            {p.name: p.pk for p in players},
         )
 
 
@@ -96,10 +100,10 @@ def hand_fields(engine_hand, result: HandResult, table: Table, explanation=None)
         explanation = terms_to_json(result.explanation)
     if result.kind == "savoyard":
         return savoyard_fields(engine_hand, result, table, explanation)
-    by_name = table.by_name
+    ids = table.ids
 
     def pk(name):
-        return by_name[name].pk if name is not None else None
+        return ids[name] if name is not None else None
 
     passed = engine_hand.taker is None
     return {
@@ -207,10 +211,10 @@ def score_row_fields(fields: dict, number: int, table: Table, result: HandResult
         pool_by_name[name] = pool_by_name.get(name, 0) + amount
     facts = _facts(number, fields, seats)
     playing, alone = facts["playing"], facts["alone"]
-    by_name = table.by_name
+    ids = table.ids
     rows = []
     for position, (name, halves, role) in enumerate(zip(table.names, result.halves, result.roles)):
-        player_id = by_name[name].pk
+        player_id = ids[name]
         rows.append(
             {
                 "player_id": player_id,
@@ -277,10 +281,10 @@ def savoyard_data(hand: Hand, table: Table) -> dict:
 
 
 def savoyard_fields(engine_hand, result: HandResult, table: Table, explanation) -> dict:
-    by_name = table.by_name
+    ids = table.ids
 
     def pk(name):
-        return by_name[name].pk if name is not None else None
+        return ids[name] if name is not None else None
 
     extra = {"mode": engine_hand.mode}
     if engine_hand.declarer is not None:
@@ -327,7 +331,7 @@ def savoyard_row_fields(fields: dict, number: int, table: Table, result: HandRes
             margin = detail.count - detail.line
         rows.append(
             {
-                "player_id": table.by_name[name].pk,
+                "player_id": table.ids[name],
                 "position": position,
                 "role": ROLE_OF_ENGINE[role],
                 "contract": detail.mode,
