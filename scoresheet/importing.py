@@ -191,7 +191,7 @@ class _Roster:
 
     def seat(self, names, user):
         if self.players is None:
-            self.players = list(Player.objects.filter(club=self.club))
+            self.players = services.Roster(Player.objects.filter(club=self.club))
         try:
             return services.players_by_names(self.club, names, roster=self.players)
         except services.LedgerError:  # someone new, or a name to refuse: as it is now

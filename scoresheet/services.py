@@ -95,12 +95,25 @@ def create_sheet(
     return sheet
 
 
+class Roster:
+    """Players as read once, by exact name and by ``name_key`` (what
+    ``players_by_names`` matches), so a caller matching many lines against the same
+    players keys their names once."""
+
+    def __init__(self, players):
+        self.exact, self.by_key = {}, {}
+        for player in players:
+            self.exact[player.name] = player
+            self.by_key.setdefault(name_key(player.name), []).append(player)
+
+
 def players_by_names(club, names, *, create=False, user=None, roster=None):
     """The club's players with these names, in order (created when new if asked).
 
-    ``roster``: the club's players as the caller read them before (the import's
-    writers keep one), matched instead of reading them again; a name it does
-    not hold is refused as unknown (the caller reads them again to create it).
+    ``roster``: the club's players as the caller read them before (a list, or a
+    ``Roster`` of them: the import's writers keep one), matched instead of reading
+    them again; a name it does not hold is refused as unknown (the caller reads
+    them again to create it).
 
     A name matches a player of the club ignoring case, accents and extra spaces
     (``clubs.services.name_key``: "ann" is Ann, "Helene" is Hélène); the exact
@@ -117,10 +130,9 @@ def players_by_names(club, names, *, create=False, user=None, roster=None):
             cleaned.append(player_name(name))
         except ClubError as error:
             raise LedgerError(error.code, f"{error.message} ({name!r})", "players") from None
-    exact, by_key = {}, {}
-    for player in Player.objects.filter(club=club) if roster is None else roster:
-        exact[player.name] = player
-        by_key.setdefault(name_key(player.name), []).append(player)
+    if not isinstance(roster, Roster):
+        roster = Roster(Player.objects.filter(club=club) if roster is None else roster)
+    exact, by_key = roster.exact, roster.by_key
     found, missing = [], []
     for name in cleaned:
         player = exact.get(name)
