@@ -110,10 +110,10 @@ class Roster:
 def players_by_names(club, names, *, create=False, user=None, roster=None):
     """The club's players with these names, in order (created when new if asked).
 
-    ``roster``: the club's players as the caller read them before (a list, or a
-    ``Roster`` of them: the import's writers keep one), matched instead of reading
-    them again; a name it does not hold is refused as unknown (the caller reads
-    them again to create it).
+    ``roster``: the club's players as the caller read them before (a ``Roster``:
+    the import's writers keep one), matched instead of reading them again; a name
+    it does not hold is refused as unknown (the caller reads them again to create
+    it).
 
     A name matches a player of the club ignoring case, accents and extra spaces
     (``clubs.services.name_key``: "ann" is Ann, "Helene" is Hélène); the exact
@@ -130,8 +130,8 @@ def players_by_names(club, names, *, create=False, user=None, roster=None):
             cleaned.append(player_name(name))
         except ClubError as error:
             raise LedgerError(error.code, f"{error.message} ({name!r})", "players") from None
-    if not isinstance(roster, Roster):
-        roster = Roster(Player.objects.filter(club=club) if roster is None else roster)
+    if roster is None:
+        roster = Roster(Player.objects.filter(club=club))
     exact, by_key = roster.exact, roster.by_key
     found, missing = [], []
     for name in cleaned:

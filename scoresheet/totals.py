@@ -280,9 +280,8 @@ def add_new_sheet_totals(sheet, rows) -> None:
     ``handmap.score_row_fields`` and the import write). The sheet has no SheetTotal
     yet: its rows are made from ``rows`` as ``refresh_sheet_totals`` would make them
     from the ledger (one per player, the same counts), without reading the ledger
-    back, and added to the SeasonTotals the same way; the sheet's ``hand_count`` and
-    ``last_number`` set unless it was created with them (its hands are numbered
-    from 1, all live).
+    back, and added to the SeasonTotals the same way. The sheet was created with
+    its ``hand_count`` and ``last_number`` (its hands are numbered from 1, all live).
     """
     counts = {}
     for row in rows:
@@ -305,12 +304,11 @@ def add_new_sheet_totals(sheet, rows) -> None:
         }
         for (player_id, season_id, date, seats), count in counts.items()
     )
-    # its hands are numbered 1 to hand_count: the next one follows (``last_number``);
-    # the import inserts the sheet with them (``create_sheet(hand_count=…)``)
+    # its hands are numbered 1 to hand_count: the import inserts the sheet with them
+    # (``create_sheet(hand_count=…)``); a sheet made otherwise is a caller's mistake
     hand_count = max(count[0] for count in counts.values())
     if (sheet.hand_count, sheet.last_number) != (hand_count, hand_count):
-        Sheet.objects.filter(pk=sheet.pk).update(hand_count=hand_count, last_number=hand_count)
-        sheet.hand_count = sheet.last_number = hand_count
+        raise ValueError(f"sheet {sheet.pk} was not created with its {hand_count} hands")
     now = time.time_ns() // 1000
     changes = {}
     for (player_id, season_id, _date, _seats), count in counts.items():

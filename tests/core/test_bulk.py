@@ -72,7 +72,7 @@ def test_json_text_gives_the_values_json_dumps_gives():
 
 
 @pytest.mark.parametrize("model", ["Hand", "ScoreRow", "HandRevision", "SheetTotal"])
-def test_every_column_the_import_copies_has_its_copy_type(model, settings):
+def test_every_column_the_import_copies_has_its_copy_type(model):
     from django.db import connection
 
     from scoresheet import models
