@@ -15,6 +15,7 @@ from django.utils.translation import gettext_lazy as _
 from django.utils.translation import pgettext_lazy
 
 from clubs.models import Club, Player, Season
+from scoresheet import facts
 from scoresheet.scoring.jsonformat import parse_rules
 from scoresheet.vocabulary import Contract, Role, Side  # noqa: F401 (the ledger's choices)
 
@@ -358,6 +359,8 @@ class SheetTotal(models.Model):
     in the transaction of every hand write (the sheet is locked then), and rebuilt
     in SQL by ``scoresheet.totals.rebuild_season_totals``. Date and table size are
     the sheet's, so the standings' date and table-size filters read this table.
+    Beside the standings' counters, the statistics' facts (``scoresheet.facts``:
+    contracts, margins, bonuses, the best and worst hand, runs of contracts made).
     """
 
     sheet = models.ForeignKey(Sheet, on_delete=models.CASCADE, related_name="+", db_index=False)
@@ -383,6 +386,12 @@ class SheetTotal(models.Model):
 
     def __str__(self):
         return f"{self.sheet_id} {self.player_id}: {self.score}"
+
+
+# The statistics' facts, after the standings' counters: one column each, declared
+# once in ``scoresheet.facts`` (which also counts them in SQL and in Python).
+for _name, _field in facts.model_fields():
+    SheetTotal.add_to_class(_name, _field)
 
 
 class SeasonTotal(models.Model):

@@ -28,20 +28,17 @@ import time
 from decimal import Decimal
 
 from django.db import connection
-from django.db.models import Count, Q, Sum
 
 from core.bulk import RowWriter
+from scoresheet import facts
 from scoresheet.models import Hand, Role, ScoreRow, SeasonTotal, Seat, Sheet, SheetTotal
 
-#: The counters of both summary tables, in the order the SQL below writes them.
-COUNTERS = ("seated", "hands", "taken", "made", "score")
-
-
-def _row_counts(role, made, score) -> tuple:
-    """One score row's part of the ``COUNTERS``: a hand seated; played unless the
-    player sits out; taken by the taker, and made if the contract was."""
-    taker = role == Role.TAKER
-    return (1, int(role != Role.SITS_OUT), int(taker), int(taker and bool(made)), Decimal(score))
+#: The counters of both summary tables (``SeasonTotal`` adds up the SheetTotals').
+COUNTERS = facts.COUNTERS
+#: A SheetTotal's key: the sheet, the player, and the sheet's season, date and size.
+KEY = ("sheet_id", "player_id", "season_id", "date", "seats")
+#: What a score row gives its SheetTotal (``facts.Counter`` reads these).
+ROW_FIELDS = ("player_id", "season_id", "date", "seats", *facts.ROW_FIELDS)
 
 
 def _add_sheet_to_season(changes, season_id, player_id, counts, now, sign=1) -> None:
@@ -57,33 +54,19 @@ def _add_sheet_to_season(changes, season_id, player_id, counts, now, sign=1) -> 
     change[5] += sign * Decimal(score)
 
 
-def _sheet_rows(score_rows):
-    """Per (sheet, player) sums of some score rows, as SheetTotal field dicts."""
-    rows = (
-        score_rows.values("sheet_id", "player_id", "season_id", "date", "seats")
-        .annotate(
-            n_seated=Count("pk"),
-            n_hands=Count("pk", filter=~Q(role=Role.SITS_OUT)),
-            n_taken=Count("pk", filter=Q(role=Role.TAKER)),
-            n_made=Count("pk", filter=Q(role=Role.TAKER, made=True)),
-            total=Sum("score"),
-        )
-        .order_by()
-    )
+def _sheet_rows(sheet_id, rows) -> list[dict]:
+    """The SheetTotals (field dicts) of a sheet's score rows (``ROW_FIELDS`` dicts,
+    in hand order): one per player, its facts counted by ``facts.Counter``."""
+    counters = {}
+    for row in rows:
+        key = (row["player_id"], row["season_id"], row["date"], row["seats"])
+        counter = counters.get(key)
+        if counter is None:
+            counter = counters[key] = facts.Counter()
+        counter.add(row)
     return [
-        {
-            "sheet_id": row["sheet_id"],
-            "player_id": row["player_id"],
-            "season_id": row["season_id"],
-            "date": row["date"],
-            "seats": row["seats"],
-            "seated": row["n_seated"],
-            "hands": row["n_hands"],
-            "taken": row["n_taken"],
-            "made": row["n_made"],
-            "score": row["total"],
-        }
-        for row in rows
+        {**dict(zip(KEY, (sheet_id, *key))), **counter.as_dict()}
+        for key, counter in counters.items()
     ]
 
 
@@ -99,7 +82,8 @@ def refresh_sheet_totals(sheet) -> None:
     sheet_id = sheet.pk
     fields = ("season_id", "player_id", *COUNTERS)
     before = list(SheetTotal.objects.filter(sheet_id=sheet_id).values(*fields))
-    after = _sheet_rows(ScoreRow.objects.filter(sheet_id=sheet_id))
+    in_order = ScoreRow.objects.filter(sheet_id=sheet_id).order_by("number", "position")
+    after = _sheet_rows(sheet_id, in_order.values(*ROW_FIELDS))
     if before:
         SheetTotal.objects.filter(sheet_id=sheet_id).delete()
     if after:
@@ -147,20 +131,21 @@ def add_hand_to_totals(rows) -> None:
     rows = sorted(rows, key=lambda row: row.player_id)
     if not rows:
         return
-    added = {
-        row.player_id: dict(zip(COUNTERS, _row_counts(row.role, row.made, row.score)))
-        for row in rows
-    }
+    added = {}
+    for row in rows:
+        counter = facts.Counter()
+        counter.add(vars(row))
+        added[row.player_id] = counter.as_dict()
     quote = connection.ops.quote_name
     table = quote(SheetTotal._meta.db_table)
-    columns = ["sheet_id", "player_id", "season_id", "date", "seats", *COUNTERS]
+    columns = [*KEY, *facts.NAMES]
     params = []
     for row in rows:
         counts = added[row.player_id]
         params += [row.sheet_id, row.player_id, row.season_id, row.date, row.seats]
-        params += [counts[counter] for counter in COUNTERS]
+        params += [counts[name] for name in facts.NAMES]
     values = ", ".join(["(" + ", ".join(["%s"] * len(columns)) + ")"] * len(rows))
-    updates = ", ".join(f"{quote(c)} = {table}.{quote(c)} + excluded.{quote(c)}" for c in COUNTERS)
+    updates = ", ".join(f"{quote(name)} = {_merged(name, table)}" for name in facts.NAMES)
     sql = (
         f"INSERT INTO {table} ({', '.join(quote(c) for c in columns)}) VALUES {values} "
         f"ON CONFLICT ({quote('sheet_id')}, {quote('player_id')}) DO UPDATE SET {updates} "
@@ -185,6 +170,44 @@ def add_hand_to_totals(rows) -> None:
             now,
         ]
     _add_to_season_totals(dict(sorted(changes.items())))
+
+
+def _merged(name, table) -> str:
+    """SQL for a SheetTotal column once a new hand's row (``excluded``) is added to it:
+    a sum adds; the best and worst keep the higher and lower; the runs of contracts
+    made go on with a made take (``excluded.run_last`` is 1) and end with another.
+    Every right-hand side reads the row as it was before the hand (SQL's UPDATE)."""
+    quote = connection.ops.quote_name
+
+    def old(column):
+        return f"{table}.{quote(column)}"
+
+    def new(column):
+        return f"excluded.{quote(column)}"
+
+    if name in facts.EXTREMES:
+        better = ">" if facts.BY_NAME[name].how == "max" else "<"
+        return (
+            f"CASE WHEN {new(name)} IS NOT NULL AND ({old(name)} IS NULL "
+            f"OR {new(name)} {better} {old(name)}) THEN {new(name)} ELSE {old(name)} END"
+        )
+    made_take = f"{new('run_last')} = 1"
+    if name == "run_first":  # grows while every take of the sheet is made
+        return (
+            f"CASE WHEN {old('run_first')} = {old('taken')} "
+            f"THEN {old('run_first')} + {new('run_first')} ELSE {old('run_first')} END"
+        )
+    if name == "run_last":
+        return (
+            f"CASE WHEN {new('taken')} = 0 THEN {old('run_last')} "
+            f"WHEN {made_take} THEN {old('run_last')} + 1 ELSE 0 END"
+        )
+    if name == "run_best":
+        return (
+            f"CASE WHEN {made_take} AND {old('run_last')} + 1 > {old('run_best')} "
+            f"THEN {old('run_last')} + 1 ELSE {old('run_best')} END"
+        )
+    return f"{old(name)} + {new(name)}"
 
 
 def _add_to_season_totals(changes) -> None:
@@ -226,14 +249,16 @@ def rebuild_season_totals(season) -> None:
     For rows loaded behind the services' back (the benchmark's bulk insert) and
     for repair. The result equals what ``refresh_sheet_totals`` keeps.
     """
-    season_id = getattr(season, "pk", season)
     with connection.cursor() as cursor:
-        for sql in rebuild_sql(where_season=True):
-            cursor.execute(sql, [season_id])
+        for sql, params in rebuild_statements(getattr(season, "pk", season)):
+            cursor.execute(sql, params)
 
 
-def rebuild_sql(*, where_season: bool) -> list[str]:
-    """The statements of ``rebuild_season_totals`` (one %s: the season; or every season)."""
+def rebuild_statements(season_id=None) -> list[tuple[str, list]]:
+    """The statements of ``rebuild_season_totals`` for one season, or every season
+    (``None``): ``(sql, params)`` pairs. The facts are the SQL aggregates of
+    ``facts.aggregates`` (the same counts as ``facts.Counter``), the runs of
+    contracts made a window over each player's takes (``_runs_sql``)."""
     quote = connection.ops.quote_name
     ledger = quote(ScoreRow._meta.db_table)
     sheet_totals = quote(SheetTotal._meta.db_table)
@@ -241,76 +266,102 @@ def rebuild_sql(*, where_season: bool) -> list[str]:
     sheets = quote(Sheet._meta.db_table)
     seats = quote(Seat._meta.db_table)
     hands = quote(Hand._meta.db_table)
-    where = "WHERE season_id = %s" if where_season else ""
+    one = [season_id] if season_id is not None else []
+    where = "WHERE season_id = %s" if one else ""
+    rows = ScoreRow.objects.all() if not one else ScoreRow.objects.filter(season_id=season_id)
+    per_sheet = rows.values(*KEY).annotate(**facts.aggregates()).order_by()
+    select, params = per_sheet.query.sql_with_params()
+    summed = [name for name in facts.NAMES if name not in facts.RUNS]
+    columns = ", ".join(quote(c) for c in (*KEY, *summed))
+    picked = ", ".join([*(f"t.{quote(c)}" for c in KEY), *(f"t.fact_{n}" for n in summed)])
     return [
-        f"DELETE FROM {season_totals} {where}",
-        f"DELETE FROM {sheet_totals} {where}",
-        f"""INSERT INTO {sheet_totals}
-                (sheet_id, player_id, season_id, date, seats, seated, hands, taken, made, score)
-            SELECT sheet_id, player_id, season_id, date, seats, COUNT(*),
-                   SUM(CASE WHEN role <> '{Role.SITS_OUT}' THEN 1 ELSE 0 END),
-                   SUM(CASE WHEN role = '{Role.TAKER}' THEN 1 ELSE 0 END),
-                   SUM(CASE WHEN role = '{Role.TAKER}' AND made THEN 1 ELSE 0 END),
-                   SUM(score)
-            FROM {ledger} {where}
-            GROUP BY sheet_id, player_id, season_id, date, seats""",
-        f"""INSERT INTO {season_totals}
+        (f"DELETE FROM {season_totals} {where}", one),
+        (f"DELETE FROM {sheet_totals} {where}", one),
+        (f"INSERT INTO {sheet_totals} ({columns}) SELECT {picked} FROM ({select}) t", params),
+        (_runs_sql(ledger, sheet_totals, where), one),
+        (
+            f"""INSERT INTO {season_totals}
                 (season_id, player_id, seated, sheets, hands, taken, made, score, revision)
             SELECT season_id, player_id, SUM(seated),
                    SUM(CASE WHEN hands > 0 THEN 1 ELSE 0 END),
                    SUM(hands), SUM(taken), SUM(made), SUM(score), {time.time_ns() // 1000}
             FROM {sheet_totals} {where}
             GROUP BY season_id, player_id""",
+            one,
+        ),
         # the sheets' stored counts (Sheet.seat_count, hand_count) and last hand number
-        f"""UPDATE {sheets} SET
+        (
+            f"""UPDATE {sheets} SET
                 seat_count = (SELECT COUNT(*) FROM {seats} s WHERE s.sheet_id = {sheets}.id),
                 hand_count = (SELECT COUNT(*) FROM {hands} h
                               WHERE h.sheet_id = {sheets}.id AND NOT h.is_deleted),
                 last_number = COALESCE((SELECT MAX(h.number) FROM {hands} h
                                         WHERE h.sheet_id = {sheets}.id), 0)
             {where}""",
+            one,
+        ),
     ]
+
+
+def _runs_sql(ledger, sheet_totals, where) -> str:
+    """An UPDATE of the SheetTotals' runs of contracts made (``facts.RUNS``) from the
+    ledger: each player's takes on a sheet in hand order, numbered by the failures
+    (and Savoyard ties) up to each (``grp``), so the made takes of one ``grp`` are one
+    run: the first run is ``grp`` 0's, the last the highest ``grp``'s."""
+    taker = Role.TAKER.value
+    season = "AND season_id = %s" if where else ""
+    return f"""
+        WITH takes AS (
+            SELECT sheet_id, player_id, made,
+                   SUM(CASE WHEN made THEN 0 ELSE 1 END) OVER (
+                       PARTITION BY sheet_id, player_id ORDER BY number
+                       ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW) AS grp
+            FROM {ledger} WHERE role = '{taker}' {season}
+        ), runs AS (
+            SELECT sheet_id, player_id, grp, SUM(CASE WHEN made THEN 1 ELSE 0 END) AS n
+            FROM takes GROUP BY sheet_id, player_id, grp
+        ), ends AS (
+            SELECT sheet_id, player_id, MAX(grp) AS last_grp, MAX(n) AS best
+            FROM runs GROUP BY sheet_id, player_id
+        ), found AS (
+            SELECT e.sheet_id, e.player_id, e.best,
+                   COALESCE(f.n, 0) AS first_n, l.n AS last_n
+            FROM ends e
+            JOIN runs l ON l.sheet_id = e.sheet_id AND l.player_id = e.player_id
+                       AND l.grp = e.last_grp
+            LEFT JOIN runs f ON f.sheet_id = e.sheet_id AND f.player_id = e.player_id
+                            AND f.grp = 0
+        )
+        UPDATE {sheet_totals} SET run_first = found.first_n, run_last = found.last_n,
+                                  run_best = found.best
+        FROM found
+        WHERE {sheet_totals}.sheet_id = found.sheet_id
+          AND {sheet_totals}.player_id = found.player_id"""
 
 
 def add_new_sheet_totals(sheet, rows) -> None:
     """The totals of a sheet whose hands were all written at once (the import).
 
-    ``rows``: every score row of the sheet as field dicts (``player_id``,
-    ``season_id``, ``date``, ``seats``, ``role``, ``made``, ``score``: what
-    ``handmap.score_row_fields`` and the import write). The sheet has no SheetTotal
+    ``rows``: every score row of the sheet as field dicts in hand order (at least
+    ``ROW_FIELDS``: what ``handmap.score_row_fields`` and the import write). The
+    sheet has no SheetTotal
     yet: its rows are made from ``rows`` as ``refresh_sheet_totals`` would make them
     from the ledger (one per player, the same counts), without reading the ledger
     back, and added to the SeasonTotals the same way. The sheet was created with
     its ``hand_count`` and ``last_number`` (its hands are numbered from 1, all live).
     """
-    counts = {}
-    for row in rows:
-        key = (row["player_id"], row["season_id"], row["date"], row["seats"])
-        count = counts.get(key)
-        if count is None:
-            count = counts[key] = [0, 0, 0, 0, Decimal(0)]
-        for i, part in enumerate(_row_counts(row["role"], row["made"], row["score"])):
-            count[i] += part
-    if not counts:
+    totals = _sheet_rows(sheet.pk, rows)
+    if not totals:
         return
-    RowWriter(SheetTotal).write(
-        {
-            "sheet_id": sheet.pk,
-            "player_id": player_id,
-            "season_id": season_id,
-            "date": date,
-            "seats": seats,
-            **dict(zip(COUNTERS, count)),
-        }
-        for (player_id, season_id, date, seats), count in counts.items()
-    )
+    RowWriter(SheetTotal).write(totals)
     # its hands are numbered 1 to hand_count: the import inserts the sheet with them
     # (``create_sheet(hand_count=…)``); a sheet made otherwise is a caller's mistake
-    hand_count = max(count[0] for count in counts.values())
+    hand_count = max(total["seated"] for total in totals)
     if (sheet.hand_count, sheet.last_number) != (hand_count, hand_count):
         raise ValueError(f"sheet {sheet.pk} was not created with its {hand_count} hands")
     now = time.time_ns() // 1000
     changes = {}
-    for (player_id, season_id, _date, _seats), count in counts.items():
-        _add_sheet_to_season(changes, season_id, player_id, count, now)
+    for total in totals:
+        counts = [total[counter] for counter in COUNTERS]
+        _add_sheet_to_season(changes, total["season_id"], total["player_id"], counts, now)
     _add_to_season_totals(dict(sorted(changes.items())))

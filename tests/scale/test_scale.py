@@ -9,7 +9,7 @@ from django.db.models import Count, Q
 
 from core.idempotency import FIELD_NAME, new_key
 from core.models import IdempotencyKey
-from scoresheet import handmap, importing, services
+from scoresheet import facts, handmap, importing, services
 from scoresheet.models import Hand, HandRevision, ScoreRow, SeasonTotal, Sheet, SheetTotal
 from scoresheet.totals import rebuild_season_totals
 from tests.data import SEED_HANDS
@@ -91,10 +91,11 @@ def _summaries(season):
     a rebuild (the SeasonTotals' revision aside)."""
     fields = ("player_id", "seated", "hands", "taken", "made", "score")
     sheet_totals = SheetTotal.objects.filter(season=season).order_by("sheet_id", "player_id")
+    facts_kept = ("player_id", *facts.NAMES)  # the statistics' facts too
     season_totals = SeasonTotal.objects.filter(season=season).order_by("player_id")
     sheets = Sheet.objects.filter(season=season).order_by("pk")
     return (
-        list(sheet_totals.values_list("sheet_id", "season_id", "date", "seats", *fields)),
+        list(sheet_totals.values_list("sheet_id", "season_id", "date", "seats", *facts_kept)),
         list(season_totals.values_list("sheets", *fields)),
         list(sheets.values_list("pk", "hand_count", "last_number")),
     )

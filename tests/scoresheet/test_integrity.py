@@ -21,8 +21,8 @@ from clubs.models import Club, Invitation, Membership, Player, Role, Season
 from core import db as core_db
 from core.idempotency import FIELD_NAME, new_key
 from core.models import IdempotencyKey
-from scoresheet import services
-from scoresheet.models import Hand, ScoreRow, SeasonTotal, Sheet
+from scoresheet import facts, services
+from scoresheet.models import Hand, ScoreRow, SeasonTotal, Sheet, SheetTotal
 from scoresheet.totals import rebuild_season_totals
 from tests.data import NAMES
 
@@ -34,6 +34,15 @@ def season_totals(season):
         SeasonTotal.objects.filter(season=season)
         .order_by("player_id")
         .values_list("player_id", "seated", "sheets", "hands", "taken", "made", "score")
+    )
+
+
+def sheet_facts(season):
+    """Every SheetTotal of the season with all its counters and facts."""
+    return list(
+        SheetTotal.objects.filter(season=season)
+        .order_by("sheet_id", "player_id")
+        .values_list("sheet_id", "player_id", *facts.NAMES)
     )
 
 
@@ -161,10 +170,10 @@ def test_eight_scorers_on_sheets_sharing_players_never_deadlock():
         thread.join()
     assert not errors, errors
     assert Hand.objects.count() == len(sheets) * hands_per_sheet
-    kept = season_totals(season)
+    kept = season_totals(season), sheet_facts(season)
     rebuild_season_totals(season)
-    assert kept == season_totals(season)
-    assert sum(row[-1] for row in kept) == sum(
+    assert kept == (season_totals(season), sheet_facts(season))
+    assert sum(row[-1] for row in kept[0]) == sum(
         ScoreRow.objects.filter(season=season).values_list("score", flat=True), Decimal(0)
     )
 

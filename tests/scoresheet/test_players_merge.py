@@ -9,19 +9,21 @@ import pytest
 
 from clubs.models import AuditEntry, Player
 from clubs.services import rename_player
-from scoresheet import editing, services
+from scoresheet import editing, facts, services
 from scoresheet.models import Hand, ScoreRow, SeasonTotal, Seat, SheetTotal
 from scoresheet.players import club_players, merge_players, undo_blocker, undo_merge
 from scoresheet.totals import rebuild_season_totals
 from tests.data import SEED_HANDS
 
 COUNTERS = ("seated", "hands", "taken", "made", "score")
+#: Every column a SheetTotal counts: the standings' counters and the statistics' facts.
+FACTS = facts.NAMES
 
 
 def _totals():
     """Both summary tables, without the revision stamps."""
     sheets = sorted(
-        SheetTotal.objects.values_list("sheet_id", "player_id", "season_id", "date", *COUNTERS)
+        SheetTotal.objects.values_list("sheet_id", "player_id", "season_id", "date", *FACTS)
     )
     seasons = sorted(SeasonTotal.objects.values_list("season_id", "player_id", "sheets", *COUNTERS))
     return sheets, seasons

@@ -7,18 +7,20 @@ import datetime
 import pytest
 
 from clubs.models import AuditEntry, Season
-from scoresheet import editing, services
+from scoresheet import editing, facts, services
 from scoresheet.models import Hand, HandRevision, ScoreRow, SeasonTotal, Seat, SheetTotal
 from scoresheet.totals import rebuild_season_totals
 from tests.data import SEED_HANDS, SEED_TOTALS
 
 COUNTERS = ("seated", "hands", "taken", "made", "score")
+#: Every column a SheetTotal counts: the standings' counters and the statistics' facts.
+FACTS = facts.NAMES
 
 
 def _totals():
     return (
         sorted(
-            SheetTotal.objects.values_list("sheet_id", "player_id", "season_id", "date", *COUNTERS)
+            SheetTotal.objects.values_list("sheet_id", "player_id", "season_id", "date", *FACTS)
         ),
         sorted(SeasonTotal.objects.values_list("season_id", "player_id", "sheets", *COUNTERS)),
     )

@@ -1,0 +1,355 @@
+"""The facts a sheet's totals keep per player, beside the standings' counters.
+
+``SheetTotal`` holds one row per (sheet, player). Besides the standings'
+counters (``COUNTERS``: hands seated, played, taken, made and the score) it
+keeps the *facts* the statistics pages show: how often the player took each
+contract and made it, their margins and bouts as taker, petit au bout, poignées
+and chelems on either side, the hands at five… Each fact is a count or a sum
+(or the best or worst score) over the player's score rows of that sheet that
+match some lookups on the row's own fields, so the statistics of a season are
+sums over a few thousand of these rows instead of a scan of the ledger's
+millions.
+
+One declaration (``FACTS``) gives all three ways the write side keeps them:
+
+* ``aggregates()``: the ORM aggregates over score rows (a sheet's rows after a
+  correction, a season's in a rebuild);
+* ``Counter``: the same, counted in Python over row dicts (a new hand, an
+  imported sheet), compiled once into straight-line code grouped by role, since
+  the import counts a few hundred thousand rows a second;
+* ``model_fields()``: the columns (``SheetTotal`` adds them to itself).
+
+Hand facts that the season's page counts once per hand are kept on one row of
+the hand: the taker's (a hand has at most one) or the first seat's (every hand
+has one), so summing them over a season's rows counts each hand once.
+"""
+
+from dataclasses import dataclass
+from decimal import Decimal
+
+from django.db import models
+from django.db.models import Count, Max, Min, Q, Sum, Value
+from django.db.models.functions import Coalesce
+
+from scoresheet.scoring.rules import POIGNEE_SIZES
+from scoresheet.vocabulary import Chelem, Contract, Role, Side
+
+TAKER = (Role.TAKER.value,)
+PARTNER = (Role.PARTNER.value,)
+DEFENDER = (Role.DEFENDER.value,)
+ATTACK = (Role.TAKER.value, Role.PARTNER.value)
+#: Every role but sitting out: the hand was played (everybody passed, too).
+PLAYED = (Role.TAKER.value, Role.PARTNER.value, Role.DEFENDER.value, Role.PASSED.value)
+PLAYED_AT_TABLE = (Role.TAKER.value, Role.PARTNER.value, Role.DEFENDER.value)
+
+#: The contracts a taker can hold: French Tarot's and the Savoyard modes with a
+#: declarer (under "each" nobody takes).
+TAKEN_CONTRACTS = (*Contract.values, "solo", "call", "partners")
+
+#: The taker's margin, bucketed (key, lowest, highest; None: open).
+MARGIN_BUCKETS = (
+    ("failed_21", None, -21),
+    ("failed_11", -20, -11),
+    ("failed_1", -10, -1),
+    ("made_0", 0, 10),
+    ("made_11", 11, 20),
+    ("made_21", 21, None),
+)
+
+#: How many play a hand: the seated, less one who sits out.
+PLAYING = (3, 4, 5)
+
+
+@dataclass(frozen=True)
+class Fact:
+    """A count (``of`` None) or a sum, maximum or minimum (``how``) of the field
+    ``of`` over a player's rows of a sheet that match ``where`` (lookups: a field
+    name, optionally with ``__in``, ``__gte``, ``__lte`` or ``__isnull``). ``role``
+    is the roles that can match (None: any)."""
+
+    name: str
+    role: tuple | None = None
+    where: tuple = ()
+    of: str | None = None
+    how: str = "sum"
+
+    @property
+    def lookups(self) -> dict:
+        found = dict(self.where)
+        if self.role is not None:
+            found["role__in"] = self.role
+        if self.of is not None and self.how == "sum":
+            found[f"{self.of}__isnull"] = False  # SUM leaves NULL out
+        return found
+
+    def aggregate(self):
+        condition = Q(**self.lookups) if self.lookups else None
+        if self.of is None:
+            return Count("pk", filter=condition)
+        if self.how == "max":
+            return Max(self.of, filter=condition)
+        if self.how == "min":
+            return Min(self.of, filter=condition)
+        field = _field(self)
+        return Coalesce(Sum(self.of, filter=condition), Value(0), output_field=field)
+
+    @property
+    def start(self):
+        if self.how != "sum":
+            return None
+        return Decimal(0) if self.of in DECIMAL_FIELDS else 0
+
+
+#: Summed fields kept as decimals (half points).
+DECIMAL_FIELDS = {"score"}
+
+
+def _facts():
+    yield Fact("seated")
+    yield Fact("hands", PLAYED)
+    yield Fact("taken", TAKER)
+    yield Fact("made", TAKER, (("made", True),))
+    yield Fact("score", of="score")
+    # ---- the player's own figures
+    yield Fact("pool", of="pool")
+    yield Fact("passed", (Role.PASSED.value,))
+    yield Fact("taker_score", TAKER, of="score")
+    yield Fact("taker_margin", TAKER, of="margin")
+    yield Fact("taker_margin_n", TAKER, (("margin__isnull", False),))
+    yield Fact("taker_bouts", TAKER, of="bouts")
+    yield Fact("taker_bouts_n", TAKER, (("bouts__isnull", False),))
+    for n in range(4):
+        yield Fact(f"bouts_{n}", TAKER, (("bouts", n),))
+    for key, low, high in MARGIN_BUCKETS:
+        where = []
+        if low is not None:
+            where.append(("margin__gte", low))
+        if high is not None:
+            where.append(("margin__lte", high))
+        yield Fact(f"margin_{key}", TAKER, tuple(where))
+    for side, roles, won, lost in (
+        ("attack", ATTACK, Side.ATTACK.value, Side.DEFENCE.value),
+        ("defence", DEFENDER, Side.DEFENCE.value, Side.ATTACK.value),
+    ):
+        yield Fact(f"pab_{side}_won", roles, (("petit_au_bout", won),))
+        yield Fact(f"pab_{side}_lost", roles, (("petit_au_bout", lost),))
+    yield Fact("miseres", where=(("misere", True),))
+    yield Fact("five_played", PLAYED_AT_TABLE, (("playing", 5),))
+    yield Fact("called", PARTNER)
+    yield Fact("called_made", PARTNER, (("made", True),))
+    yield Fact("called_score", PARTNER, of="score")
+    yield Fact("alone", TAKER, (("playing", 5), ("alone", True)))
+    yield Fact("alone_made", TAKER, (("playing", 5), ("alone", True), ("made", True)))
+    for size in POIGNEE_SIZES:
+        yield Fact(f"poignee_{size}_attack", ATTACK, (("poignee", size),))
+        yield Fact(f"poignee_{size}_defence", DEFENDER, (("poignee", size),))
+    for code in Chelem.values:
+        yield Fact(f"chelem_{code}_attack", ATTACK, (("chelem", code),))
+        yield Fact(f"chelem_{code}_defence", DEFENDER, (("chelem", code),))
+    for contract in TAKEN_CONTRACTS:
+        where = (("contract", contract),)
+        yield Fact(f"contract_{contract}_taken", TAKER, where)
+        yield Fact(f"contract_{contract}_made", TAKER, (*where, ("made", True)))
+        yield Fact(f"contract_{contract}_score", TAKER, where, of="score")
+        yield Fact(f"contract_{contract}_margin", TAKER, where, of="margin")
+    # ---- the best and worst hand played on the sheet (the page's best and worst
+    # hands are among the sheets with the highest best and lowest worst)
+    yield Fact("best", PLAYED, of="score", how="max")
+    yield Fact("worst", PLAYED, of="score", how="min")
+    # ---- the hand's own facts, once per hand: on the taker's row …
+    yield Fact("hand_pab_attack", TAKER, (("petit_au_bout", Side.ATTACK.value),))
+    yield Fact("hand_pab_defence", TAKER, (("petit_au_bout", Side.DEFENCE.value),))
+    yield Fact("hand_five", TAKER, (("playing", 5),))
+    for code in Chelem.values:
+        yield Fact(f"hand_chelem_{code}", TAKER, (("chelem", code),))
+    # … or on the first seat's (everybody passed, how many played)
+    yield Fact("hand_passed", (Role.PASSED.value,), (("position", 0),))
+    for playing in PLAYING:
+        yield Fact(f"hand_at_{playing}", where=(("position", 0), ("playing", playing)))
+
+
+FACTS = tuple(_facts())
+#: The taker's runs of contracts made in a row on the sheet, in hand order: the one
+#: the sheet opens with (``run_first``: all of ``taken`` when none failed), the one
+#: it ends with (``run_last``) and the longest (``run_best``). A failed contract or a
+#: Savoyard tie ends a run. Counted in hand order (``Counter``), not by an aggregate.
+RUNS = ("run_first", "run_last", "run_best")
+NAMES = (*(fact.name for fact in FACTS), *RUNS)
+BY_NAME = {fact.name: fact for fact in FACTS}
+#: The standings' counters (``SeasonTotal`` adds them up per season).
+COUNTERS = NAMES[:5]
+#: Kept as the best or worst value, not added.
+EXTREMES = tuple(fact.name for fact in FACTS if fact.how != "sum")
+assert len(set(NAMES)) == len(NAMES)
+_TAKEN, _RUN_FIRST, _RUN_LAST, _RUN_BEST = (NAMES.index(n) for n in ("taken", *RUNS))
+
+
+def _field(fact):
+    if fact.how != "sum":
+        return models.DecimalField(max_digits=10, decimal_places=1, null=True, blank=True)
+    if fact.of in DECIMAL_FIELDS:
+        return models.DecimalField(max_digits=12, decimal_places=1, db_default=Decimal(0))
+    return models.IntegerField(db_default=0)
+
+
+def model_fields():
+    """The facts' columns, after the standings' counters (which the model declares)."""
+    found = [(fact.name, _field(fact)) for fact in FACTS[len(COUNTERS) :]]
+    return found + [(name, models.IntegerField(db_default=0)) for name in RUNS]
+
+
+def aggregates() -> dict:
+    """Every fact as an ORM aggregate over score rows, in ``NAMES`` order."""
+    return {f"fact_{fact.name}": fact.aggregate() for fact in FACTS}
+
+
+# ---------------------------------------------------------------- in Python
+
+
+def _test(lookup, wanted) -> str:
+    field, _, op = lookup.partition("__")
+    if op == "in":
+        return f"{field} in {tuple(wanted)!r}"
+    if op == "isnull":
+        return f"{field} is None" if wanted else f"{field} is not None"
+    if op == "gte":
+        return f"{field} is not None and {field} >= {wanted!r}"
+    if op == "lte":
+        return f"{field} is not None and {field} <= {wanted!r}"
+    assert not op, lookup
+    return f"{field} == {wanted!r}"
+
+
+def _statement(i, fact) -> str:
+    if fact.of is None:
+        return f"acc[{i}] += 1"
+    if fact.how == "max":
+        return f"if acc[{i}] is None or {fact.of} > acc[{i}]: acc[{i}] = {fact.of}"
+    if fact.how == "min":
+        return f"if acc[{i}] is None or {fact.of} < acc[{i}]: acc[{i}] = {fact.of}"
+    return f"acc[{i}] += {fact.of}"
+
+
+#: The score row fields the facts read.
+ROW_FIELDS = (
+    "role",
+    *sorted(
+        {lookup.partition("__")[0] for fact in FACTS for lookup, _ in fact.where}
+        | {fact.of for fact in FACTS if fact.of}
+        | {"made"}
+    ),
+)
+
+#: The defaults of the score row fields a row dict may leave out (the model's: a
+#: Savoyard row has no chelem, poignée, misère or pool).
+ROW_DEFAULTS = {
+    "contract": "",
+    "margin": None,
+    "bouts": None,
+    "petit_au_bout": "",
+    "poignee": "",
+    "misere": False,
+    "chelem": "",
+    "pool": 0,
+    "alone": False,
+}
+
+#: Fields whose equality tests the compiled code shares (``if contract == "garde": …``).
+GATES = ("contract", "chelem", "poignee", "petit_au_bout", "bouts")
+
+
+def _compile():
+    """``count(acc, row)``: add one score row (a dict of its fields) to ``acc`` (a
+    list in ``NAMES`` order), as straight-line code: the facts grouped by role, then
+    by the value of a shared field (``GATES``)."""
+    lines = ["def count(acc, row):"]
+    for field in ROW_FIELDS:
+        if field in ROW_DEFAULTS:
+            lines.append(f"    {field} = row.get({field!r}, {ROW_DEFAULTS[field]!r})")
+        else:
+            lines.append(f"    {field} = row[{field!r}]")
+    lines += _block([(i, f) for i, f in enumerate(FACTS) if f.role is None], "    ")
+    keyword = "if"
+    for role in Role.values:
+        body = _block([(i, f) for i, f in enumerate(FACTS) if f.role and role in f.role], " " * 8)
+        if body:
+            lines.append(f"    {keyword} role == {role!r}:")
+            lines += body
+            keyword = "elif"
+    namespace = {}
+    exec(compile("\n".join(lines), "<scoresheet.facts>", "exec"), namespace)  # noqa: S102
+    return namespace["count"]
+
+
+def _block(items, indent):
+    plain, gated = [], {}
+    for i, fact in items:
+        gate = next(((f, v) for f, v in fact.where if f in GATES), None)
+        if gate is None:
+            plain.append((i, fact))
+        else:
+            gated.setdefault(gate[0], {}).setdefault(gate[1], []).append((i, fact, gate))
+    lines = []
+    for i, fact in plain:
+        lines += _guarded(i, fact, indent)
+    for field, by_value in gated.items():
+        keyword = "if"
+        for value, members in by_value.items():
+            lines.append(f"{indent}{keyword} {field} == {value!r}:")
+            keyword = "elif"
+            for i, fact, gate in members:
+                lines += _guarded(i, fact, indent + "    ", skip=gate[0])
+    return lines
+
+
+def _guarded(i, fact, indent, skip=None):
+    lookups = {k: v for k, v in fact.lookups.items() if k not in ("role__in", skip)}
+    tests = [_test(lookup, wanted) for lookup, wanted in lookups.items()]
+    statement = _statement(i, fact)
+    if fact.how != "sum" and fact.of:
+        tests.append(f"{fact.of} is not None")
+    if not tests:
+        return [indent + statement]
+    if statement.startswith("if "):
+        return [f"{indent}if {' and '.join(tests)}:", f"{indent}    {statement}"]
+    return [f"{indent}if {' and '.join(tests)}: {statement}"]
+
+
+_count = _compile()
+
+
+class Counter:
+    """The facts of one player's score rows on a sheet, counted in Python (``add``
+    them in hand order) as the SQL ``aggregates`` count them; ``values`` in
+    ``NAMES`` order."""
+
+    __slots__ = ("values",)
+
+    def __init__(self):
+        self.values = [fact.start for fact in FACTS] + [0] * len(RUNS)
+
+    def add(self, row: dict) -> None:
+        values = self.values
+        if row["role"] == Role.TAKER:
+            # before _count adds the take: whether every take so far was made
+            unbroken = values[_RUN_FIRST] == values[_TAKEN]
+            if row["made"] is True:
+                if unbroken:
+                    values[_RUN_FIRST] += 1
+                values[_RUN_LAST] += 1
+                if values[_RUN_LAST] > values[_RUN_BEST]:
+                    values[_RUN_BEST] = values[_RUN_LAST]
+            else:
+                values[_RUN_LAST] = 0
+        _count(values, row)
+
+    def as_dict(self) -> dict:
+        return dict(zip(NAMES, self.values))
+
+
+def of_rows(rows) -> dict:
+    """The facts of ``rows`` (dicts of score row fields) as a dict by name."""
+    counter = Counter()
+    for row in rows:
+        counter.add(row)
+    return counter.as_dict()
