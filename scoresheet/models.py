@@ -352,6 +352,16 @@ class HandRevision(models.Model):
         return f"{self.hand} {self.action} {self.at:%Y-%m-%d %H:%M}"
 
 
+class SheetTotalQuerySet(models.QuerySet):
+    def of_player(self, player, season=None):
+        """A player's sheet totals: in one season, or in every season (``None``)."""
+        totals = self.filter(player=player)
+        return totals if season is None else totals.filter(season=season)
+
+    def of_season(self, season):
+        return self.filter(season=season)
+
+
 class SheetTotal(models.Model):
     """Standings summary: one player's totals on one sheet, beside the ledger.
 
@@ -373,6 +383,8 @@ class SheetTotal(models.Model):
     taken = models.PositiveIntegerField()  # role "taker"
     made = models.PositiveIntegerField()  # taken and made
     score = models.DecimalField(max_digits=12, decimal_places=1)
+
+    objects = SheetTotalQuerySet.as_manager()
 
     class Meta:
         constraints = [

@@ -258,7 +258,8 @@ def rebuild_statements(season_id=None) -> list[tuple[str, list]]:
     """The statements of ``rebuild_season_totals`` for one season, or every season
     (``None``): ``(sql, params)`` pairs. The facts are the SQL aggregates of
     ``facts.aggregates`` (the same counts as ``facts.Counter``), the runs of
-    contracts made a window over each player's takes (``_runs_sql``)."""
+    contracts made a window over each player's takes (``_runs_sql``), joined in one
+    INSERT."""
     quote = connection.ops.quote_name
     ledger = quote(ScoreRow._meta.db_table)
     sheet_totals = quote(SheetTotal._meta.db_table)
@@ -272,13 +273,23 @@ def rebuild_statements(season_id=None) -> list[tuple[str, list]]:
     per_sheet = rows.values(*KEY).annotate(**facts.aggregates()).order_by()
     select, params = per_sheet.query.sql_with_params()
     summed = [name for name in facts.NAMES if name not in facts.RUNS]
-    columns = ", ".join(quote(c) for c in (*KEY, *summed))
-    picked = ", ".join([*(f"t.{quote(c)}" for c in KEY), *(f"t.fact_{n}" for n in summed)])
+    columns = ", ".join(quote(c) for c in (*KEY, *summed, *facts.RUNS))
+    picked = ", ".join(
+        [
+            *(f"t.{quote(c)}" for c in KEY),
+            *(f"t.fact_{n}" for n in summed),
+            *(f"COALESCE(r.{n}, 0)" for n in ("first_n", "last_n", "best")),
+        ]
+    )
+    insert = (
+        f"INSERT INTO {sheet_totals} ({columns}) SELECT {picked} FROM ({select}) t "
+        f"LEFT JOIN ({_runs_sql(ledger, one)}) r "
+        "ON r.sheet_id = t.sheet_id AND r.player_id = t.player_id"
+    )
     return [
         (f"DELETE FROM {season_totals} {where}", one),
         (f"DELETE FROM {sheet_totals} {where}", one),
-        (f"INSERT INTO {sheet_totals} ({columns}) SELECT {picked} FROM ({select}) t", params),
-        (_runs_sql(ledger, sheet_totals, where), one),
+        (insert, [*params, *one]),
         (
             f"""INSERT INTO {season_totals}
                 (season_id, player_id, seated, sheets, hands, taken, made, score, revision)
@@ -303,40 +314,32 @@ def rebuild_statements(season_id=None) -> list[tuple[str, list]]:
     ]
 
 
-def _runs_sql(ledger, sheet_totals, where) -> str:
-    """An UPDATE of the SheetTotals' runs of contracts made (``facts.RUNS``) from the
-    ledger: each player's takes on a sheet in hand order, numbered by the failures
-    (and Savoyard ties) up to each (``grp``), so the made takes of one ``grp`` are one
-    run: the first run is ``grp`` 0's, the last the highest ``grp``'s."""
+def _runs_sql(ledger, season) -> str:
+    """A SELECT of each (sheet, player)'s runs of contracts made (``facts.RUNS``) from
+    the ledger: the player's takes on the sheet in hand order, numbered by the
+    failures (and Savoyard ties) up to each (``grp``), so that the made takes of one
+    ``grp`` are one run: the first run is ``grp`` 0's, the last the highest
+    ``grp``'s (picked as the largest ``grp * 1000000 + n``; a sheet has fewer takes).
+    Derived tables only, no self-join: the planner sees two aggregates."""
     taker = Role.TAKER.value
-    season = "AND season_id = %s" if where else ""
+    where = f"role = '{taker}'" + (" AND season_id = %s" if season else "")
     return f"""
-        WITH takes AS (
-            SELECT sheet_id, player_id, made,
-                   SUM(CASE WHEN made THEN 0 ELSE 1 END) OVER (
-                       PARTITION BY sheet_id, player_id ORDER BY number
-                       ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW) AS grp
-            FROM {ledger} WHERE role = '{taker}' {season}
-        ), runs AS (
+        SELECT sheet_id, player_id,
+               SUM(CASE WHEN grp = 0 THEN n ELSE 0 END) AS first_n,
+               MAX(grp * 1000000 + n) %% 1000000 AS last_n,
+               MAX(n) AS best
+        FROM (
             SELECT sheet_id, player_id, grp, SUM(CASE WHEN made THEN 1 ELSE 0 END) AS n
-            FROM takes GROUP BY sheet_id, player_id, grp
-        ), ends AS (
-            SELECT sheet_id, player_id, MAX(grp) AS last_grp, MAX(n) AS best
-            FROM runs GROUP BY sheet_id, player_id
-        ), found AS (
-            SELECT e.sheet_id, e.player_id, e.best,
-                   COALESCE(f.n, 0) AS first_n, l.n AS last_n
-            FROM ends e
-            JOIN runs l ON l.sheet_id = e.sheet_id AND l.player_id = e.player_id
-                       AND l.grp = e.last_grp
-            LEFT JOIN runs f ON f.sheet_id = e.sheet_id AND f.player_id = e.player_id
-                            AND f.grp = 0
-        )
-        UPDATE {sheet_totals} SET run_first = found.first_n, run_last = found.last_n,
-                                  run_best = found.best
-        FROM found
-        WHERE {sheet_totals}.sheet_id = found.sheet_id
-          AND {sheet_totals}.player_id = found.player_id"""
+            FROM (
+                SELECT sheet_id, player_id, made,
+                       SUM(CASE WHEN made THEN 0 ELSE 1 END) OVER (
+                           PARTITION BY sheet_id, player_id ORDER BY number
+                           ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW) AS grp
+                FROM {ledger} WHERE {where}
+            ) takes
+            GROUP BY sheet_id, player_id, grp
+        ) runs
+        GROUP BY sheet_id, player_id"""
 
 
 def add_new_sheet_totals(sheet, rows) -> None:

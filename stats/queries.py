@@ -1,12 +1,15 @@
-"""Season statistics of a player and of a club, aggregated in SQL from the ledger.
+"""Season statistics of a player and of a club, from the sheets' totals.
 
-Every function here takes a *scope*, a queryset of ``ScoreRow`` (the ledger:
-one row per seated player per live hand), and runs one query on it, whatever the
-number of hands: a player's rows in a season
-(``ScoreRow.objects.of_player(player, season)``), in all the club's seasons
-(``season=None``), or a whole season's rows (``ScoreRow.objects.of_season(season)``).
-Nothing here scores a hand again: the rows already hold each player's score,
-role, contract, result, margin, bouts, petit au bout, poignée and chelem.
+Most figures are sums over *totals*, a queryset of ``SheetTotal`` (one row per
+sheet and player, which the write side keeps with the statistics' facts:
+``scoresheet.facts``): a player's in a season
+(``SheetTotal.objects.of_player(player, season)``), in all the club's seasons
+(``season=None``), or a whole season's (``SheetTotal.objects.of_season(season)``).
+A season's page so sums a row per sheet and player instead of a row per hand and
+player: thousands of rows where the ledger has millions. The hands themselves
+(the per-hand table's page, the best and worst hands, the longest run of
+contracts made) are read from the ledger's *rows* (``ScoreRow``), only on the
+sheets the totals point to. Nothing here scores a hand again.
 
 Definitions (the same as ``standings.queries``): a hand is *played* by every
 seated player but the one who sits out (a hand where everybody passed is
@@ -16,16 +19,16 @@ are rounded to one decimal (``one_decimal``) and percentages to whole numbers
 (``percent``), half away from zero.
 """
 
+from bisect import bisect_right
 from decimal import ROUND_HALF_UP, Decimal
 from itertools import accumulate
 
-from django.db import connection
-from django.db.models import Avg, Count, F, Min, Q, Sum, Window
-from django.db.models.expressions import RowRange
+from django.db.models import Count, Exists, F, Min, Q, Subquery, Sum, Window
 from django.db.models.functions import Rank
 from django.utils.translation import gettext_lazy as _
 
-from scoresheet.models import SeasonTotal, Sheet, SheetTotal
+from scoresheet import facts
+from scoresheet.models import SeasonTotal, Sheet
 from scoresheet.vocabulary import POIGNEE_LABELS, Chelem, Contract, Role, Side, contract_label
 
 #: The order of the hands in a season: evening, then sheet, then hand number.
@@ -34,28 +37,21 @@ HAND_ORDER = ("date", "sheet_id", "number")
 TAKER = Q(role=Role.TAKER)
 PARTNER = Q(role=Role.PARTNER)
 DEFENDER = Q(role=Role.DEFENDER)
-PASSED = Q(role=Role.PASSED)
 ATTACK = TAKER | PARTNER
 PLAYED = ~Q(role=Role.SITS_OUT)
-MADE = Q(made=True)
-#: One row per hand: the first seat's (every hand has a row for each seat).
-FIRST_SEAT = Q(position=0)
-#: Five play the hand: five seated and nobody sits out, or six seated and one sits out
-#: (``ScoreRow.playing``, stored with the row: no join to the hand).
-AT_FIVE = Q(playing=5)
-#: The taker plays alone at five: the called card was in the chien or in their own hand
-#: (``ScoreRow.alone``, stored with the row).
-ALONE = Q(alone=True)
 
-#: How far the taker's contracts were made or failed (the attack's margin, RULES §1).
-MARGIN_BUCKETS = (
-    ("failed_21", _("failed by 21 or more"), Q(margin__lte=-21)),
-    ("failed_11", _("failed by 11 to 20"), Q(margin__gte=-20, margin__lte=-11)),
-    ("failed_1", _("failed by 1 to 10"), Q(margin__gte=-10, margin__lte=-1)),
-    ("made_0", _("made by 0 to 10"), Q(margin__gte=0, margin__lte=10)),
-    ("made_11", _("made by 11 to 20"), Q(margin__gte=11, margin__lte=20)),
-    ("made_21", _("made by 21 or more"), Q(margin__gte=21)),
-)
+#: How far the taker's contracts were made or failed (the attack's margin, RULES §1);
+#: the bounds are the facts' (``scoresheet.facts.MARGIN_BUCKETS``).
+MARGIN_LABELS = {
+    "failed_21": _("failed by 21 or more"),
+    "failed_11": _("failed by 11 to 20"),
+    "failed_1": _("failed by 1 to 10"),
+    "made_0": _("made by 0 to 10"),
+    "made_11": _("made by 11 to 20"),
+    "made_21": _("made by 21 or more"),
+}
+MARGIN_BUCKETS = tuple((key, MARGIN_LABELS[key]) for key, _low, _high in facts.MARGIN_BUCKETS)
+SIDES = ("attack", "defence")
 
 POIGNEES = tuple(POIGNEE_LABELS.items())
 
@@ -91,8 +87,50 @@ def _count(condition):
 # ---------------------------------------------------------------- a player
 
 
-def player_summary(rows) -> dict:
-    """A player's figures over ``rows`` (one query).
+def _sum(totals, names) -> dict:
+    """``SUM`` of some SheetTotal columns over ``totals`` (0 over no row)."""
+    found = totals.aggregate(**{name: Sum(name) for name in names})
+    return {name: value or 0 for name, value in found.items()}
+
+
+def _average(total, count):
+    return one_decimal(Decimal(total) / count) if count else None
+
+
+PLAYER_FACTS = (
+    "score",
+    "pool",
+    "seated",
+    "hands",
+    "passed",
+    "taken",
+    "made",
+    "taker_score",
+    "taker_margin",
+    "taker_margin_n",
+    "taker_bouts",
+    "taker_bouts_n",
+    "pab_attack_won",
+    "pab_attack_lost",
+    "pab_defence_won",
+    "pab_defence_lost",
+    "miseres",
+    "five_played",
+    "called",
+    "called_made",
+    "called_score",
+    "alone",
+    "alone_made",
+    *(f"bouts_{n}" for n in range(4)),
+    *(f"margin_{key}" for key, _label in MARGIN_BUCKETS),
+    *(f"poignee_{size}_{side}" for size, _label in POIGNEES for side in SIDES),
+    *(f"chelem_{code}_{side}" for code, _label in CHELEMS for side in SIDES),
+)
+
+
+def player_summary(totals) -> dict:
+    """A player's figures over their sheets' totals ``totals`` (one query: sums of
+    the facts the write side keeps on each SheetTotal, ``scoresheet.facts``).
 
     Keys: ``total``, ``pools``, ``seated``, ``played``, ``passed``, ``evenings``,
     ``sheets``, ``taken``, ``made``, ``failed``, ``made_pct``, ``taker_score``,
@@ -107,45 +145,13 @@ def player_summary(rows) -> dict:
     ``called_made``, ``called_failed``, ``called_pct``, ``called_score``,
     ``called_average``, ``alone``, ``alone_made``).
     """
-    side = {"attack": ATTACK, "defence": DEFENDER}
-    aggregates = {
-        "total": Sum("score"),
-        "pools": Sum("pool"),
-        "seated": Count("pk"),
-        "played": _count(PLAYED),
-        "passed": _count(PASSED),
-        "evenings": Count("date", distinct=True),
-        "sheets": Count("sheet_id", distinct=True),
-        "taken": _count(TAKER),
-        "n_made": _count(TAKER & MADE),
-        "taker_score": Sum("score", filter=TAKER),
-        "margin_average": Avg("margin", filter=TAKER),
-        "bouts_average": Avg("bouts", filter=TAKER),
-        "pab_attack_won": _count(ATTACK & Q(petit_au_bout=Side.ATTACK)),
-        "pab_attack_lost": _count(ATTACK & Q(petit_au_bout=Side.DEFENCE)),
-        "pab_defence_won": _count(DEFENDER & Q(petit_au_bout=Side.DEFENCE)),
-        "pab_defence_lost": _count(DEFENDER & Q(petit_au_bout=Side.ATTACK)),
-        "miseres": _count(Q(misere=True)),
-        "five_played": _count(AT_FIVE & (ATTACK | DEFENDER)),
-        "called": _count(PARTNER),
-        "called_made": _count(PARTNER & MADE),
-        "called_score": Sum("score", filter=PARTNER),
-        "n_alone": _count(TAKER & AT_FIVE & ALONE),
-        "alone_made": _count(TAKER & AT_FIVE & ALONE & MADE),
-    }
-    for n in range(4):
-        aggregates[f"bouts_{n}"] = _count(TAKER & Q(bouts=n))
-    for key, _label, condition in MARGIN_BUCKETS:
-        aggregates[f"margin_{key}"] = _count(TAKER & condition)
-    for size, _label in POIGNEES:
-        for name, condition in side.items():
-            aggregates[f"poignee_{size}_{name}"] = _count(condition & Q(poignee=size))
-    for code, _label in CHELEMS:
-        for name, condition in side.items():
-            aggregates[f"chelem_{code}_{name}"] = _count(condition & Q(chelem=code))
-    data = rows.aggregate(**aggregates)
-
-    taken, made, called = data["taken"], data["n_made"], data["called"]
+    found = totals.aggregate(
+        evenings=Count("date", distinct=True),
+        sheets=Count("pk"),
+        **{name: Sum(name) for name in PLAYER_FACTS},
+    )
+    data = {name: value or 0 for name, value in found.items()}
+    taken, made, called = data["taken"], data["made"], data["called"]
     margins = [
         {
             "key": key,
@@ -153,7 +159,7 @@ def player_summary(rows) -> dict:
             "made": key.startswith("made"),
             "count": data[f"margin_{key}"],
         }
-        for key, label, _condition in MARGIN_BUCKETS
+        for key, label in MARGIN_BUCKETS
     ]
     widest = max((m["count"] for m in margins), default=0)
     for margin in margins:
@@ -179,10 +185,10 @@ def player_summary(rows) -> dict:
         for code, label in CHELEMS
     ]
     return {
-        "total": data["total"] or Decimal(0),
-        "pools": data["pools"] or 0,
+        "total": Decimal(data["score"]),
+        "pools": data["pool"],
         "seated": data["seated"],
-        "played": data["played"],
+        "played": data["hands"],
         "passed": data["passed"],
         "evenings": data["evenings"],
         "sheets": data["sheets"],
@@ -190,10 +196,10 @@ def player_summary(rows) -> dict:
         "made": made,
         "failed": taken - made,
         "made_pct": percent(made, taken),
-        "taker_score": data["taker_score"] or Decimal(0),
-        "taker_average": one_decimal(data["taker_score"] / taken) if taken else None,
-        "margin_average": one_decimal(data["margin_average"]),
-        "bouts_average": one_decimal(data["bouts_average"]),
+        "taker_score": Decimal(data["taker_score"]),
+        "taker_average": _average(data["taker_score"], taken),
+        "margin_average": _average(data["taker_margin"], data["taker_margin_n"]),
+        "bouts_average": _average(data["taker_bouts"], data["taker_bouts_n"]),
         "bouts": [{"n": n, "count": data[f"bouts_{n}"]} for n in range(4)],
         "margins": margins,
         "petit_au_bout": {
@@ -210,63 +216,59 @@ def player_summary(rows) -> dict:
             "called_made": data["called_made"],
             "called_failed": called - data["called_made"],
             "called_pct": percent(data["called_made"], called),
-            "called_score": data["called_score"] or Decimal(0),
-            "called_average": one_decimal(data["called_score"] / called) if called else None,
-            "alone": data["n_alone"],
+            "called_score": Decimal(data["called_score"]),
+            "called_average": _average(data["called_score"], called),
+            "alone": data["alone"],
             "alone_made": data["alone_made"],
         },
     }
 
 
-def contracts(rows, hands=None) -> list[dict]:
-    """Per contract, the takes among ``rows`` (one query), in the order of the bids.
+def contracts(totals, hands=None) -> list[dict]:
+    """Per contract, the takes counted in ``totals`` (one query), in the order of the bids.
 
     Rows: ``contract``, ``label``, ``taken``, ``made``, ``failed``, ``made_pct``,
     ``score_average`` (the taker's), ``margin_average``, and ``share`` (% of
-    ``hands``, when given). On a player's rows these are the player's takes; on
-    a season's rows, every take (one taker row per hand).
+    ``hands``, when given); only the contracts taken. On a player's totals these are
+    the player's takes; on a season's, every take (each counted on its taker's row).
     """
-    found = (
-        rows.filter(TAKER)
-        .values("contract")
-        .annotate(
-            taken=Count("pk"),
-            n_made=_count(MADE),
-            score_average=Avg("score"),
-            margin_average=Avg("margin"),
+    parts = ("taken", "made", "score", "margin")
+    names = [f"contract_{c}_{part}" for c in facts.TAKEN_CONTRACTS for part in parts]
+    data = _sum(totals, names)
+    result = []
+    for contract in facts.TAKEN_CONTRACTS:
+        taken, made, score, margin = (data[f"contract_{contract}_{part}"] for part in parts)
+        if not taken:
+            continue
+        result.append(
+            {
+                "contract": contract,
+                "label": contract_label(contract),
+                "taken": taken,
+                "made": made,
+                "failed": taken - made,
+                "made_pct": percent(made, taken),
+                "score_average": _average(score, taken),
+                "margin_average": _average(margin, taken),
+                "share": percent(taken, hands) if hands is not None else None,
+            }
         )
-        .order_by()
-    )
-    result = [
-        {
-            "contract": row["contract"],
-            "label": contract_label(row["contract"]),
-            "taken": row["taken"],
-            "made": row["n_made"],
-            "failed": row["taken"] - row["n_made"],
-            "made_pct": percent(row["n_made"], row["taken"]),
-            "score_average": one_decimal(row["score_average"]),
-            "margin_average": one_decimal(row["margin_average"]),
-            "share": percent(row["taken"], hands) if hands is not None else None,
-        }
-        for row in found
-    ]
     result.sort(key=lambda row: CONTRACT_ORDER.get(row["contract"], len(CONTRACT_ORDER)))
     return result
 
 
-def evenings(rows) -> list[dict]:
-    """Per date, in order (one query): ``date``, ``sheets``, ``sheet_id`` (the
-    first), ``played``, ``taken``, ``made``, ``total`` and ``running`` (the total
-    after that evening)."""
+def evenings(totals) -> list[dict]:
+    """Per date, in order (one query over the player's sheet totals): ``date``,
+    ``sheets``, ``sheet_id`` (the first), ``played``, ``taken``, ``made``, ``total``
+    and ``running`` (the total after that evening)."""
     found = list(
-        rows.values("date")
+        totals.values("date")
         .annotate(
-            sheets=Count("sheet_id", distinct=True),
+            n_sheets=Count("pk"),
             first_sheet=Min("sheet_id"),
-            played=_count(PLAYED),
-            taken=_count(TAKER),
-            n_made=_count(TAKER & MADE),
+            played=Sum("hands"),
+            n_taken=Sum("taken"),
+            n_made=Sum("made"),
             total=Sum("score"),
         )
         .order_by("date")
@@ -275,10 +277,10 @@ def evenings(rows) -> list[dict]:
     return [
         {
             "date": row["date"],
-            "sheets": row["sheets"],
+            "sheets": row["n_sheets"],
             "sheet_id": row["first_sheet"],
             "played": row["played"],
-            "taken": row["taken"],
+            "taken": row["n_taken"],
             "made": row["n_made"],
             "total": row["total"],
             "running": total,
@@ -291,46 +293,88 @@ def _hand_order():
     return [F(field).asc() for field in HAND_ORDER]
 
 
-def running_by_hand(rows) -> list[dict]:
-    """Every row in hand order with the running total after it (a window SUM; one query).
-
-    Rows: ``date``, ``sheet_id``, ``table``, ``number``, ``role``, ``role_label``,
-    ``score``, ``running``.
-    """
+def sheet_ends(totals) -> list[dict]:
+    """The player's sheets in hand order with the running counts after each (one
+    query): ``date``, ``sheet_id``, ``table``, ``seated``, ``score``, and
+    ``rows`` and ``running``: the player's ledger rows (hands at the table) and
+    total up to the end of the sheet. The per-hand chart is drawn at these points,
+    and a page of the per-hand table starts from them (``hands_from``)."""
     found = list(
-        rows.annotate(
-            table=F("sheet__table"),
-            running=Window(Sum("score"), order_by=_hand_order(), frame=RowRange(start=None, end=0)),
-        )
-        .order_by(*_hand_order())
-        .values("date", "sheet_id", "table", "number", "role", "score", "running")
+        totals.annotate(table=F("sheet__table"))
+        .order_by("date", "sheet_id")
+        .values("date", "sheet_id", "table", "seated", "score")
     )
-    labels = {role: str(label) for role, label in Role.choices}
-    for row in found:
-        row["role_label"] = labels[row["role"]]
+    rows, running = 0, Decimal(0)
+    for sheet in found:
+        rows += sheet["seated"]
+        running += sheet["score"]
+        sheet["rows"], sheet["running"] = rows, running
     return found
+
+
+def hands_from(rows, ends, start, size) -> list[dict]:
+    """``size`` of the player's ledger ``rows`` in hand order from the ``start``-th
+    (0-based), each with ``running`` (the total after it): the sheet holding the
+    ``start``-th row is found among ``ends`` (``sheet_ends``), and only the rows from
+    that sheet's first to the page's last are read (one query, along the index in
+    hand order).
+
+    Rows: ``date``, ``sheet_id``, ``table``, ``number``, ``role``, ``score``, ``running``.
+    """
+    if size <= 0 or not ends:
+        return []
+    at = bisect_right([sheet["rows"] for sheet in ends], start)
+    sheet = ends[at]
+    before = ends[at - 1] if at else {"rows": 0, "running": Decimal(0)}
+    skip = start - before["rows"]
+    date, sheet_id = sheet["date"], sheet["sheet_id"]
+    found = list(
+        rows.filter(Q(date__gt=date) | Q(date=date, sheet_id__gte=sheet_id))
+        .annotate(table=F("sheet__table"))
+        .order_by(*_hand_order())
+        .values("date", "sheet_id", "table", "number", "role", "score")[: skip + size]
+    )
+    running = before["running"]
+    for row in found:  # from the sheet's first row: the page's own rows after ``skip``
+        running += row["score"]
+        row["running"] = running
+    return found[skip:]
 
 
 HAND_FIELDS = ("score", "date", "sheet_id", "role", "contract", "made", "margin")
 
 
-def _hands(rows, order, limit):
+def _hands(rows, totals, extreme, order, limit):
+    """The ``limit`` hands of ``rows`` played with the highest (``-score``) or lowest
+    (``score``) score, the earliest first on ties (one query). Only the sheets whose
+    ``extreme`` (their best or worst hand, kept on the SheetTotal) reaches the
+    ``limit``-th sheet's are read: every other sheet's hands all score below (above)
+    the ``limit`` hands those sheets' extremes already are."""
+    descending = order.startswith("-")
+    ranked = totals.filter(**{f"{extreme}__isnull": False}).order_by(
+        f"-{extreme}" if descending else extreme
+    )
+    threshold = ranked.values(extreme)[limit - 1 : limit]
+    reach = {f"{extreme}__gte" if descending else f"{extreme}__lte": Subquery(threshold)}
+    sheets = totals.filter(
+        Q(**reach) | ~Exists(threshold)  # fewer sheets than ``limit``: all of them
+    ).values("sheet_id")
     return list(
-        rows.filter(PLAYED)
+        rows.filter(PLAYED, sheet_id__in=sheets)
         .annotate(table=F("sheet__table"))
         .order_by(order, *HAND_ORDER)
         .values(*HAND_FIELDS, "number", "table")[:limit]
     )
 
 
-def best_hands(rows, limit=5) -> list[dict]:
+def best_hands(rows, totals, limit=5) -> list[dict]:
     """The ``limit`` highest-scoring hands played (one query), the earliest first on ties."""
-    return _label_hands(_hands(rows, "-score", limit))
+    return _label_hands(_hands(rows, totals, "best", "-score", limit))
 
 
-def worst_hands(rows, limit=5) -> list[dict]:
+def worst_hands(rows, totals, limit=5) -> list[dict]:
     """The ``limit`` lowest-scoring hands played (one query), the earliest first on ties."""
-    return _label_hands(_hands(rows, "score", limit))
+    return _label_hands(_hands(rows, totals, "worst", "score", limit))
 
 
 def _label_hands(hands):
@@ -341,20 +385,63 @@ def _label_hands(hands):
     return hands
 
 
-def taker_streak(rows) -> dict:
+def taker_streak(rows, totals) -> dict:
     """The longest run of contracts made in a row as taker, in hand order.
 
-    One ordered query of the player's taken hands (a flag each), scanned once.
     Keys: ``length`` (0 without a contract made), ``first`` and ``last`` (the
     hands that open and close the run: ``date``, ``sheet_id``, ``number``; the
     earliest run on ties) and ``current`` (the run still going at the end).
+
+    Two queries: the runs each sheet's total keeps (``run_first``, ``run_last``,
+    ``run_best``, ``scoresheet.facts``) are joined in hand order, which gives the
+    length and the sheet the run starts on; then the takes from that sheet on, as
+    many as that sheet's and the run's, find its first and last hands.
     """
-    taken = (
-        rows.filter(TAKER).order_by(*HAND_ORDER).values_list("made", "date", "sheet_id", "number")
+    sheets = (
+        totals.filter(taken__gt=0)
+        .order_by("date", "sheet_id")
+        .values_list("date", "sheet_id", "taken", "run_first", "run_last", "run_best")
     )
+    best, best_start, current, current_start = 0, None, 0, None
+    for sheet in sheets:
+        _date, _sheet_id, taken, first, last, longest = sheet
+        if first == taken:  # every take made: the run goes on through the sheet
+            current_start = current_start if current else sheet
+            current += taken
+            if current > best:
+                best, best_start = current, current_start
+            continue
+        if first:
+            current_start = current_start if current else sheet
+            current += first
+        if current > best:
+            best, best_start = current, current_start
+        if longest > best:
+            best, best_start = longest, sheet
+        current, current_start = last, (sheet if last else None)
+    if not best:
+        return {"length": 0, "first": None, "last": None, "current": current}
+    date, sheet_id, taken = best_start[:3]
+    takes = (
+        rows.filter(TAKER)
+        .filter(Q(date__gt=date) | Q(date=date, sheet_id__gte=sheet_id))
+        .order_by(*HAND_ORDER)
+        .values_list(*TAKE_FIELDS)[: taken + best]
+    )
+    found = _longest_run(takes)
+    if found["length"] != best:  # the kept runs disagree with the ledger: read it all
+        found = _longest_run(rows.filter(TAKER).order_by(*HAND_ORDER).values_list(*TAKE_FIELDS))
+    return {**found, "current": current}
+
+
+TAKE_FIELDS = ("made", "date", "sheet_id", "number")
+
+
+def _longest_run(takes) -> dict:
+    """The earliest longest run of made contracts among ``takes`` (in hand order)."""
     best = {"length": 0, "first": None, "last": None}
     length, first = 0, None
-    for made, date, sheet_id, number in taken:
+    for made, date, sheet_id, number in takes:
         hand = {"date": date, "sheet_id": sheet_id, "number": number}
         if not made:
             length = 0
@@ -364,7 +451,7 @@ def taker_streak(rows) -> dict:
         length += 1
         if length > best["length"]:
             best = {"length": length, "first": first, "last": hand}
-    return {**best, "current": length}
+    return best
 
 
 def season_ranks(club, player) -> list[dict]:
@@ -470,99 +557,93 @@ def season_counts(season) -> dict:
     }
 
 
-def season_summary(rows, season) -> dict:
-    """A season's figures: the hand facts over its ledger rows (one query), the counts of
-    sheets, evenings, hands and players from ``season_counts`` (two small ones).
+def season_summary(totals, season) -> dict:
+    """A season's figures: the hand facts summed over its sheets' totals (one query:
+    each hand's facts are kept once, on its taker's or its first seat's SheetTotal),
+    the counts of sheets, evenings, hands and players from ``season_counts`` (two
+    small ones).
 
-    Hand facts are counted on taker rows (one per hand with a taker); ``passed``
-    counts the hands where everybody passed; poignées and misères count the
-    players who showed or declared one. Keys: ``hands``, ``sheets``,
+    ``passed`` counts the hands where everybody passed; poignées and misères count
+    the players who showed or declared one. Keys: ``hands``, ``sheets``,
     ``evenings``, ``players``, ``passed``, ``passed_pct``, ``taken``, ``made``,
     ``made_pct``, ``petit_au_bout`` (``attack``, ``defence``, ``total``),
     ``poignees`` (rows ``size``, ``label``, ``count``), ``poignees_total``,
     ``chelems`` (rows ``code``, ``label``, ``count``: those that happened),
     ``miseres``, ``five`` (``hands``, ``called``, ``alone``).
     """
-    aggregates = {
-        "passed": _count(FIRST_SEAT & PASSED),
-        "taken": _count(TAKER),
-        "n_made": _count(TAKER & MADE),
-        "pab_attack": _count(TAKER & Q(petit_au_bout=Side.ATTACK)),
-        "pab_defence": _count(TAKER & Q(petit_au_bout=Side.DEFENCE)),
-        "miseres": _count(Q(misere=True)),
-        "five_hands": _count(TAKER & AT_FIVE),
-        "five_called": _count(PARTNER),
-        "five_alone": _count(TAKER & AT_FIVE & ALONE),
-    }
-    for size, _label in POIGNEES:
-        aggregates[f"poignee_{size}"] = _count(Q(poignee=size))
-    for code, _label in CHELEMS:
-        aggregates[f"chelem_{code}"] = _count(TAKER & Q(chelem=code))
-    data = rows.aggregate(**aggregates) | season_counts(season)
+    names = [
+        "hand_passed",
+        "taken",
+        "made",
+        "hand_pab_attack",
+        "hand_pab_defence",
+        "miseres",
+        "hand_five",
+        "called",
+        "alone",
+        *(f"poignee_{size}_{side}" for size, _label in POIGNEES for side in SIDES),
+        *(f"hand_chelem_{code}" for code, _label in CHELEMS),
+    ]
+    data = _sum(totals, names) | season_counts(season)
     poignees = [
-        {"size": size, "label": label, "count": data[f"poignee_{size}"]} for size, label in POIGNEES
+        {
+            "size": size,
+            "label": label,
+            "count": data[f"poignee_{size}_attack"] + data[f"poignee_{size}_defence"],
+        }
+        for size, label in POIGNEES
     ]
     chelems = [
-        {"code": code, "label": label, "count": data[f"chelem_{code}"]} for code, label in CHELEMS
+        {"code": code, "label": label, "count": data[f"hand_chelem_{code}"]}
+        for code, label in CHELEMS
     ]
     return {
         "hands": data["hands"],
         "sheets": data["sheets"],
         "evenings": data["evenings"],
         "players": data["players"],
-        "passed": data["passed"],
-        "passed_pct": percent(data["passed"], data["hands"]),
+        "passed": data["hand_passed"],
+        "passed_pct": percent(data["hand_passed"], data["hands"]),
         "taken": data["taken"],
-        "made": data["n_made"],
-        "made_pct": percent(data["n_made"], data["taken"]),
+        "made": data["made"],
+        "made_pct": percent(data["made"], data["taken"]),
         "petit_au_bout": {
-            "attack": data["pab_attack"],
-            "defence": data["pab_defence"],
-            "total": data["pab_attack"] + data["pab_defence"],
+            "attack": data["hand_pab_attack"],
+            "defence": data["hand_pab_defence"],
+            "total": data["hand_pab_attack"] + data["hand_pab_defence"],
         },
         "poignees": poignees,
         "poignees_total": sum(p["count"] for p in poignees),
         "chelems": [c for c in chelems if c["count"]],
         "miseres": data["miseres"],
-        "five": {
-            "hands": data["five_hands"],
-            "called": data["five_called"],
-            "alone": data["five_alone"],
-        },
+        "five": {"hands": data["hand_five"], "called": data["called"], "alone": data["alone"]},
     }
 
 
-def table_sizes(rows) -> list[dict]:
-    """Sheets and hands by table size (one query): ``seats`` (seated at the table),
-    ``playing`` (who played the hand: one fewer when somebody sits out),
-    ``sheets``, ``hands``.
-
-    The first-seat rows (one per hand) are grouped by sheet first, then the groups
-    counted: a hash aggregate, where ``COUNT(DISTINCT sheet)`` sorted every hand of
-    the season (seconds at a million hands).
-    """
-    per_sheet = (
-        rows.filter(FIRST_SEAT).values("seats", "playing", "sheet_id").annotate(n=Count("pk"))
-    ).order_by()
-    sql, params = per_sheet.query.sql_with_params()
-    with connection.cursor() as cursor:
-        cursor.execute(
-            "SELECT t.seats, t.playing, COUNT(*), SUM(t.n) FROM (" + sql + ") t "
-            "GROUP BY t.seats, t.playing ORDER BY t.seats, t.playing",
-            params,
-        )
-        return [
-            {"seats": seats, "playing": playing, "sheets": sheets, "hands": int(hands)}
-            for seats, playing, sheets, hands in cursor.fetchall()
-        ]
+def table_sizes(totals) -> list[dict]:
+    """Sheets and hands by table size (one query over the season's sheet totals):
+    ``seats`` (seated at the table), ``playing`` (who played the hand: one fewer
+    when somebody sits out), ``sheets``, ``hands``. Each sheet's hands by how many
+    played them are kept on its first seat's total (``hand_at_3`` … ``hand_at_5``)."""
+    aggregates = {}
+    for n in facts.PLAYING:
+        aggregates[f"hands_{n}"] = Sum(f"hand_at_{n}")
+        aggregates[f"sheets_{n}"] = Count("pk", filter=Q(**{f"hand_at_{n}__gt": 0}))
+    found = totals.values("seats").annotate(**aggregates).order_by("seats")
+    return [
+        {"seats": row["seats"], "playing": n, "sheets": row[f"sheets_{n}"], "hands": hands}
+        for row in found
+        for n in facts.PLAYING
+        if (hands := row[f"hands_{n}"])
+    ]
 
 
-def season_evenings(rows, season) -> list[dict]:
+def season_evenings(totals, season) -> list[dict]:
     """Per date, in order: ``date``, ``sheets``, ``players``, ``hands``, ``passed``.
 
-    Three queries that count no distinct values over the ledger: the sheets and hands
-    from the stored sheet counts, the players from the sheets' totals, and only the
-    hands where everybody passed from the ledger rows.
+    Two queries that count no distinct values over the ledger: the sheets and hands
+    from the stored sheet counts, the players and the hands where everybody passed
+    from the sheets' totals.
     """
     sheets = (
         Sheet.objects.filter(season=season, deleted_at__isnull=True, hand_count__gt=0)
@@ -570,27 +651,19 @@ def season_evenings(rows, season) -> list[dict]:
         .annotate(sheets=Count("pk"), hands=Sum("hand_count"))
         .order_by("date")
     )
-    players = dict(
-        SheetTotal.objects.filter(season=season, seated__gt=0)
-        .values("date")
-        .annotate(players=Count("player_id", distinct=True))
+    per_date = {
+        row["date"]: row
+        for row in totals.values("date")
+        .annotate(players=Count("player_id", distinct=True), passed=Sum("hand_passed"))
         .order_by()
-        .values_list("date", "players")
-    )
-    passed = dict(
-        rows.filter(FIRST_SEAT & PASSED)
-        .values("date")
-        .annotate(passed=Count("pk"))
-        .order_by()
-        .values_list("date", "passed")
-    )
+    }
     return [
         {
             "date": row["date"],
             "sheets": row["sheets"],
-            "players": players.get(row["date"], 0),
+            "players": per_date.get(row["date"], {}).get("players", 0),
             "hands": row["hands"],
-            "passed": passed.get(row["date"], 0),
+            "passed": per_date.get(row["date"], {}).get("passed", 0),
         }
         for row in sheets
     ]

@@ -12,10 +12,8 @@ The tables are ``stats.tables`` tables, built here from those same
 figures (no query of their own), in the context's ``tables``.
 """
 
-from decimal import Decimal
-
 from django.core.cache.backends.locmem import LocMemCache
-from django.db.models import Count, F, Sum
+from django.db.models import Count, Sum
 from django.http import Http404
 from django.shortcuts import get_object_or_404, render
 from django.utils.formats import date_format
@@ -125,39 +123,45 @@ def _top_chart(rows, ranking, player=None):
     }
 
 
-def _player_figures(club, player, season, rows, scope, ranking):
-    """Everything of a player's page that comes from the ledger (cached by ``_stamp``)."""
-    summary = stats.player_summary(rows)
+def _player_figures(club, player, season, rows, totals, scope, ranking):
+    """Everything of a player's page that comes from the sheets' totals and the ledger
+    (cached by ``_stamp``)."""
+    summary = stats.player_summary(totals)
     figures = {"summary": summary}
     if not summary["seated"]:
         return figures
-    per_evening = stats.evenings(rows)
+    per_evening = stats.evenings(totals)
     if season is not None:
-        # The season by hand: a window SUM over the player's rows in hand order; the
-        # chart keeps at most CHART_POINTS of them, the table is paged.
-        hands = stats.running_by_hand(rows)
-        shown = [hands[i] for i in _thin(len(hands))]
-        title = _("%(date)s, table %(table)s, hand %(number)s")
+        # The season by hand: every hand while they are at most CHART_POINTS, then the
+        # end of each sheet (at most CHART_POINTS of them): the running total after so
+        # many hands. The per-hand table is paged from the same points (``hands_from``).
+        ends = stats.sheet_ends(totals)
+        count = ends[-1]["rows"] if ends else 0
+        if count <= CHART_POINTS:
+            shown = figures["_hands"] = stats.hands_from(rows, ends, 0, count)
+            labels = [str(i + 1) for i in range(count)]
+            title = _("%(date)s, table %(table)s, hand %(number)s")
+        else:
+            shown = [ends[i] for i in _thin(len(ends))]
+            labels = [str(end["rows"]) for end in shown]
+            title = _("%(date)s, table %(table)s, end of the sheet")
         running = {
-            "labels": [str(i + 1) for i in _thin(len(hands))],
+            "labels": labels,
             "titles": [
                 title
                 % {
-                    "date": date_format(h["date"], "SHORT_DATE_FORMAT"),
-                    "table": h["table"] or "–",
-                    "number": h["number"],
+                    "date": date_format(point["date"], "SHORT_DATE_FORMAT"),
+                    "table": point["table"] or "–",
+                    "number": point.get("number"),
                 }
-                for h in shown
+                for point in shown
             ],
             "xTitle": _("Hands"),
         }
-        values = [h["running"] for h in shown]
-        figures["points"] = len(hands)
-        figures["_hands"] = hands  # this request's page, without a query
-        # the running total before each page of the per-hand table
-        figures["page_bases"] = [
-            hands[k - 1]["running"] if k else Decimal(0)
-            for k in range(0, len(hands), HANDS_PER_PAGE)
+        values = [point["running"] for point in shown]
+        figures["points"] = count
+        figures["ends"] = [
+            {key: end[key] for key in ("date", "sheet_id", "rows", "running")} for end in ends
         ]
     else:
         shown = [per_evening[i] for i in _thin(len(per_evening))]
@@ -176,11 +180,11 @@ def _player_figures(club, player, season, rows, scope, ranking):
     figures.update(
         running_chart=running,
         top=_top_chart(scope, ranking, player),
-        contracts=stats.contracts(rows),
-        streak=stats.taker_streak(rows),
+        contracts=stats.contracts(totals),
+        streak=stats.taker_streak(rows, totals),
         evenings=per_evening,
-        best=stats.best_hands(rows),
-        worst=stats.worst_hands(rows),
+        best=stats.best_hands(rows, totals),
+        worst=stats.worst_hands(rows, totals),
     )
     if stats.is_savoyard(season):
         figures["savoyard"] = stats.savoyard_summary(rows)
@@ -197,27 +201,14 @@ def _hands_page(request, rows, figures):
         number = pages
     number = min(max(number, 1), pages)
     start = (number - 1) * HANDS_PER_PAGE
-    if "_hands" in figures:  # just computed: the page is among them
-        found = [dict(h) for h in figures["_hands"][start : start + HANDS_PER_PAGE]]
+    size = min(HANDS_PER_PAGE, count - start)
+    if "_hands" in figures:  # every hand was just read for the chart: the page is among them
+        found = [dict(h) for h in figures["_hands"][start : start + size]]
     else:
-        fields = ("date", "sheet_id", "table", "number", "role", "score")
-        rows = rows.annotate(table=F("sheet__table"))
-        size = min(HANDS_PER_PAGE, count - start)
-        if start >= count // 2:
-            # the later half (the last page is the default): read it from the end, so
-            # the index is walked over the hands after the page, not over those before
-            after = count - start - size
-            newest_first = [f"-{field}" for field in stats.HAND_ORDER]
-            found = list(rows.order_by(*newest_first).values(*fields)[after : after + size])
-            found.reverse()
-        else:
-            found = list(rows.order_by(*stats.HAND_ORDER).values(*fields)[start : start + size])
-    running = figures["page_bases"][number - 1] if figures["page_bases"] else Decimal(0)
+        found = stats.hands_from(rows, figures["ends"], start, size)
     title = _("%(date)s, table %(table)s, hand %(number)s")
     labels = {role: str(label) for role, label in Role.choices}
     for i, h in enumerate(found):
-        running += h["score"]
-        h["running"] = running
         h["role_label"] = labels[h["role"]]
         h["counter"] = start + i + 1
         h["title"] = title % {
@@ -249,22 +240,26 @@ def player_statistics(request, slug, player_id, season_id=None):
     player = get_object_or_404(Player, club=club, pk=player_id)
     seasons, season = _seasons(club, season_id)
     rows = ScoreRow.objects.of_player(player, season)
+    totals = SheetTotal.objects.of_player(player, season)
     # the top players' running totals by evening: from the sheets' totals (a row per
     # sheet and player), not the ledger's rows (one per hand and player)
     if season is None:  # all seasons: the club's own, not its tournaments'
         rows = rows.filter(season__kind="season")
+        totals = totals.filter(season__club=club, season__kind="season")
         scope = SheetTotal.objects.filter(season__club=club, season__kind="season")
     else:
         scope = SheetTotal.objects.filter(season=season)
     # the standings' season totals: their revisions stamp the cached figures
-    totals = summary_rows(club, season=season)
+    season_totals = summary_rows(club, season=season)
 
     ranking = list(standings(club, season=season))
     standing = next((row for row in ranking if row["player_id"] == player.pk), None)
     tied = standing is not None and sum(r["rank"] == standing["rank"] for r in ranking) > 1
     key = f"player:{club.pk}:{player.pk}:{season.pk if season else 'all'}"
     figures = _cached(
-        key, _stamp(totals), lambda: _player_figures(club, player, season, rows, scope, ranking)
+        key,
+        _stamp(season_totals),
+        lambda: _player_figures(club, player, season, rows, totals, scope, ranking),
     )
     summary = figures["summary"]
     context = {
@@ -318,14 +313,15 @@ def player_statistics(request, slug, player_id, season_id=None):
 
 
 def _season_figures(season, rows, ranking):
-    summary = stats.season_summary(rows, season)
+    totals = SheetTotal.objects.of_season(season)
+    summary = stats.season_summary(totals, season)
     figures = {"summary": summary}
     if summary["hands"]:
         figures.update(
-            contracts=stats.contracts(rows, hands=summary["hands"]),
-            table_sizes=stats.table_sizes(rows),
-            evenings=stats.season_evenings(rows, season),
-            top=_top_chart(SheetTotal.objects.filter(season=season), ranking),
+            contracts=stats.contracts(totals, hands=summary["hands"]),
+            table_sizes=stats.table_sizes(totals),
+            evenings=stats.season_evenings(totals, season),
+            top=_top_chart(totals, ranking),
         )
         if stats.is_savoyard(season):
             figures["savoyard"] = stats.savoyard_summary(rows)

@@ -83,7 +83,7 @@ def test_player_page_shows_the_savoyard_figures(
 ):
     anna = players[0]
     url = reverse("stats:player_season", args=[club.slug, anna.pk, savoyard_season.pk])
-    with django_assert_num_queries(PLAYER_QUERIES + 1):
+    with django_assert_num_queries(PLAYER_QUERIES["season"] + 1):
         response = client.get(url)
     assert response.status_code == 200
     figures = response.context["savoyard"]
