@@ -157,7 +157,12 @@ def _columns(model, using, vendor):
     the values, the ``COPY`` types (PostgreSQL), the quoted table name."""
     connection = connections[using]
     ops = connection.ops
-    fields = {f.attname: f for f in model._meta.concrete_fields if not f.primary_key}
+    # every column but a generated key (a one-to-one key is the caller's to give)
+    fields = {
+        f.attname: f
+        for f in model._meta.concrete_fields
+        if not isinstance(f, models.fields.AutoFieldMixin)
+    }
     converters = {}
     adapts_dates = vendor != "postgresql"  # psycopg sends dates as they are
     for name, field in fields.items():

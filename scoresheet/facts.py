@@ -1,27 +1,27 @@
-"""The facts a sheet's totals keep per player, beside the standings' counters.
+"""The facts the statistics pages sum, kept by the write side beside the ledger.
 
-``SheetTotal`` holds one row per (sheet, player). Besides the standings'
-counters (``COUNTERS``: hands seated, played, taken, made and the score) it
-keeps the *facts* the statistics pages show: how often the player took each
-contract and made it, their margins and bouts as taker, petit au bout, poignées
-and chelems on either side, the hands at five… Each fact is a count or a sum
-(or the best or worst score) over the player's score rows of that sheet that
-match some lookups on the row's own fields, so the statistics of a season are
-sums over a few thousand of these rows instead of a scan of the ledger's
-millions.
+Two tables hold them, both kept in the transaction of every hand write:
 
-One declaration (``FACTS``) gives all three ways the write side keeps them:
+* ``SheetTotal`` (one row per sheet and player): besides the standings' counters
+  (``COUNTERS``: hands seated, played, taken, made and the score), the player's
+  facts (``FACTS``): how often they took each contract and made it, their margins
+  and bouts as taker, petit au bout, poignées and chelems on either side, the
+  hands at five, their best and worst hand on the sheet, their runs of contracts
+  made (``RUNS``). A player's page sums their rows: a few thousand at most.
+* ``SheetFacts`` (one row per sheet): the sheet's own facts (``SHEET_FACTS``),
+  each hand counted once: on its taker's row or on its first seat's. A season's
+  page sums one narrow row per sheet instead of a row per sheet and player.
 
-* ``aggregates()``: the ORM aggregates over score rows (a sheet's rows after a
-  correction, a season's in a rebuild);
-* ``Counter``: the same, counted in Python over row dicts (a new hand, an
-  imported sheet), compiled once into straight-line code grouped by role, since
-  the import counts a few hundred thousand rows a second;
-* ``model_fields()``: the columns (``SheetTotal`` adds them to itself).
+Each fact is a count or a sum (or the best or worst score) over score rows that
+match some lookups on the row's own fields. One declaration gives the three ways
+the write side keeps them:
 
-Hand facts that the season's page counts once per hand are kept on one row of
-the hand: the taker's (a hand has at most one) or the first seat's (every hand
-has one), so summing them over a season's rows counts each hand once.
+* ``aggregates()``: ORM aggregates over score rows (the SQL rebuild);
+* ``Counter`` and ``SheetCounter``: the same counted in Python over row dicts (a
+  new hand, a sheet's rewrite after a correction, an imported sheet), compiled
+  once into straight-line code grouped by role, since the import counts a few
+  hundred thousand rows a second;
+* ``model_fields()`` and ``sheet_model_fields()``: the columns.
 """
 
 from dataclasses import dataclass
@@ -146,29 +146,47 @@ def _facts():
     for code in Chelem.values:
         yield Fact(f"chelem_{code}_attack", ATTACK, (("chelem", code),))
         yield Fact(f"chelem_{code}_defence", DEFENDER, (("chelem", code),))
+    yield from _contract_facts()
+    # ---- the best and worst hand played on the sheet (the page's best and worst
+    # hands are among the sheets with the highest best and lowest worst)
+    yield Fact("best", PLAYED, of="score", how="max")
+    yield Fact("worst", PLAYED, of="score", how="min")
+
+
+def _sheet_facts():
+    """The facts of a whole sheet (``SheetFacts``: one row per sheet), each hand
+    counted once: on its taker's row or on its first seat's."""
+    yield Fact("hands", where=(("position", 0),))
+    yield Fact("passed", (Role.PASSED.value,), (("position", 0),))
+    for playing in PLAYING:
+        yield Fact(f"at_{playing}", where=(("position", 0), ("playing", playing)))
+    yield Fact("taken", TAKER)
+    yield Fact("made", TAKER, (("made", True),))
+    yield Fact("pab_attack", TAKER, (("petit_au_bout", Side.ATTACK.value),))
+    yield Fact("pab_defence", TAKER, (("petit_au_bout", Side.DEFENCE.value),))
+    yield Fact("five", TAKER, (("playing", 5),))
+    yield Fact("called", PARTNER)
+    yield Fact("alone", TAKER, (("playing", 5), ("alone", True)))
+    yield Fact("miseres", where=(("misere", True),))
+    for size in POIGNEE_SIZES:
+        yield Fact(f"poignee_{size}", where=(("poignee", size),))
+    for code in Chelem.values:
+        yield Fact(f"chelem_{code}", TAKER, (("chelem", code),))
+    yield from _contract_facts()
+
+
+def _contract_facts():
     for contract in TAKEN_CONTRACTS:
         where = (("contract", contract),)
         yield Fact(f"contract_{contract}_taken", TAKER, where)
         yield Fact(f"contract_{contract}_made", TAKER, (*where, ("made", True)))
         yield Fact(f"contract_{contract}_score", TAKER, where, of="score")
         yield Fact(f"contract_{contract}_margin", TAKER, where, of="margin")
-    # ---- the best and worst hand played on the sheet (the page's best and worst
-    # hands are among the sheets with the highest best and lowest worst)
-    yield Fact("best", PLAYED, of="score", how="max")
-    yield Fact("worst", PLAYED, of="score", how="min")
-    # ---- the hand's own facts, once per hand: on the taker's row …
-    yield Fact("hand_pab_attack", TAKER, (("petit_au_bout", Side.ATTACK.value),))
-    yield Fact("hand_pab_defence", TAKER, (("petit_au_bout", Side.DEFENCE.value),))
-    yield Fact("hand_five", TAKER, (("playing", 5),))
-    for code in Chelem.values:
-        yield Fact(f"hand_chelem_{code}", TAKER, (("chelem", code),))
-    # … or on the first seat's (everybody passed, how many played)
-    yield Fact("hand_passed", (Role.PASSED.value,), (("position", 0),))
-    for playing in PLAYING:
-        yield Fact(f"hand_at_{playing}", where=(("position", 0), ("playing", playing)))
 
 
 FACTS = tuple(_facts())
+SHEET_FACTS = tuple(_sheet_facts())
+SHEET_NAMES = tuple(fact.name for fact in SHEET_FACTS)
 #: The taker's runs of contracts made in a row on the sheet, in hand order: the one
 #: the sheet opens with (``run_first``: all of ``taken`` when none failed), the one
 #: it ends with (``run_last``) and the longest (``run_best``). A failed contract or a
@@ -198,9 +216,14 @@ def model_fields():
     return found + [(name, models.IntegerField(db_default=0)) for name in RUNS]
 
 
-def aggregates() -> dict:
-    """Every fact as an ORM aggregate over score rows, in ``NAMES`` order."""
-    return {f"fact_{fact.name}": fact.aggregate() for fact in FACTS}
+def sheet_model_fields():
+    """The columns of a whole sheet's facts (``SheetFacts``)."""
+    return [(fact.name, _field(fact)) for fact in SHEET_FACTS]
+
+
+def aggregates(of=FACTS) -> dict:
+    """Every fact (a player's, or ``SHEET_FACTS``) as an ORM aggregate over score rows."""
+    return {f"fact_{fact.name}": fact.aggregate() for fact in of}
 
 
 # ---------------------------------------------------------------- in Python
@@ -234,8 +257,8 @@ def _statement(i, fact) -> str:
 ROW_FIELDS = (
     "role",
     *sorted(
-        {lookup.partition("__")[0] for fact in FACTS for lookup, _ in fact.where}
-        | {fact.of for fact in FACTS if fact.of}
+        {lookup.partition("__")[0] for fact in FACTS + SHEET_FACTS for lookup, _ in fact.where}
+        | {fact.of for fact in FACTS + SHEET_FACTS if fact.of}
         | {"made"}
     ),
 )
@@ -258,20 +281,20 @@ ROW_DEFAULTS = {
 GATES = ("contract", "chelem", "poignee", "petit_au_bout", "bouts")
 
 
-def _compile():
+def _compile(facts):
     """``count(acc, row)``: add one score row (a dict of its fields) to ``acc`` (a
-    list in ``NAMES`` order), as straight-line code: the facts grouped by role, then
-    by the value of a shared field (``GATES``)."""
+    list in the order of ``facts``), as straight-line code: the facts grouped by
+    role, then by the value of a shared field (``GATES``)."""
     lines = ["def count(acc, row):"]
     for field in ROW_FIELDS:
         if field in ROW_DEFAULTS:
             lines.append(f"    {field} = row.get({field!r}, {ROW_DEFAULTS[field]!r})")
         else:
             lines.append(f"    {field} = row[{field!r}]")
-    lines += _block([(i, f) for i, f in enumerate(FACTS) if f.role is None], "    ")
+    lines += _block([(i, f) for i, f in enumerate(facts) if f.role is None], "    ")
     keyword = "if"
     for role in Role.values:
-        body = _block([(i, f) for i, f in enumerate(FACTS) if f.role and role in f.role], " " * 8)
+        body = _block([(i, f) for i, f in enumerate(facts) if f.role and role in f.role], " " * 8)
         if body:
             lines.append(f"    {keyword} role == {role!r}:")
             lines += body
@@ -315,7 +338,8 @@ def _guarded(i, fact, indent, skip=None):
     return [f"{indent}if {' and '.join(tests)}: {statement}"]
 
 
-_count = _compile()
+_count = _compile(FACTS)
+_count_sheet = _compile(SHEET_FACTS)
 
 
 class Counter:
@@ -345,6 +369,21 @@ class Counter:
 
     def as_dict(self) -> dict:
         return dict(zip(NAMES, self.values))
+
+
+class SheetCounter:
+    """The facts of a whole sheet's score rows (``SHEET_FACTS``), counted in Python."""
+
+    __slots__ = ("values",)
+
+    def __init__(self):
+        self.values = [fact.start for fact in SHEET_FACTS]
+
+    def add(self, row: dict) -> None:
+        _count_sheet(self.values, row)
+
+    def as_dict(self) -> dict:
+        return dict(zip(SHEET_NAMES, self.values))
 
 
 def of_rows(rows) -> dict:

@@ -391,7 +391,8 @@ class SheetTotal(models.Model):
             models.UniqueConstraint(fields=["sheet", "player"], name="sheet_total_unique"),
         ]
         indexes = [
-            models.Index(fields=["season", "date"], name="sheet_total_season_date"),
+            # a season's players by evening (an index-only scan) and the date filters
+            models.Index(fields=["season", "date", "player"], name="sheet_total_season_players"),
             # the standings filtered to a table size and a date range
             models.Index(fields=["season", "seats", "date"], name="sheet_total_season_seats"),
         ]
@@ -404,6 +405,33 @@ class SheetTotal(models.Model):
 # once in ``scoresheet.facts`` (which also counts them in SQL and in Python).
 for _name, _field in facts.model_fields():
     SheetTotal.add_to_class(_name, _field)
+
+
+class SheetFacts(models.Model):
+    """Statistics summary: one sheet's facts (``scoresheet.facts.SHEET_FACTS``), each
+    hand counted once, so a season's statistics sum one narrow row per sheet.
+
+    Kept with the SheetTotals by ``scoresheet.totals`` in the transaction of every
+    hand write (the sheet is locked then); a sheet with no live hand has none.
+    """
+
+    sheet = models.OneToOneField(
+        Sheet, on_delete=models.CASCADE, primary_key=True, related_name="+"
+    )
+    season = models.ForeignKey(Season, on_delete=models.CASCADE, related_name="+", db_index=False)
+    date = models.DateField()
+    seats = models.PositiveSmallIntegerField()
+
+    class Meta:
+        verbose_name_plural = "sheet facts"
+        indexes = [models.Index(fields=["season", "date"], name="sheet_facts_season_date")]
+
+    def __str__(self):
+        return f"{self.sheet_id}: {self.hands}"
+
+
+for _name, _field in facts.sheet_model_fields():
+    SheetFacts.add_to_class(_name, _field)
 
 
 class SeasonTotal(models.Model):

@@ -31,7 +31,16 @@ from django.db import connection
 
 from core.bulk import RowWriter
 from scoresheet import facts
-from scoresheet.models import Hand, Role, ScoreRow, SeasonTotal, Seat, Sheet, SheetTotal
+from scoresheet.models import (
+    Hand,
+    Role,
+    ScoreRow,
+    SeasonTotal,
+    Seat,
+    Sheet,
+    SheetFacts,
+    SheetTotal,
+)
 
 #: The counters of both summary tables (``SeasonTotal`` adds up the SheetTotals').
 COUNTERS = facts.COUNTERS
@@ -54,20 +63,29 @@ def _add_sheet_to_season(changes, season_id, player_id, counts, now, sign=1) -> 
     change[5] += sign * Decimal(score)
 
 
-def _sheet_rows(sheet_id, rows) -> list[dict]:
+def _sheet_rows(sheet_id, rows) -> tuple[list[dict], dict | None]:
     """The SheetTotals (field dicts) of a sheet's score rows (``ROW_FIELDS`` dicts,
-    in hand order): one per player, its facts counted by ``facts.Counter``."""
+    in hand order), one per player, and the sheet's SheetFacts (None without a row):
+    their facts counted by ``facts.Counter`` and ``facts.SheetCounter``."""
     counters = {}
+    sheet = facts.SheetCounter()
+    key = None
     for row in rows:
         key = (row["player_id"], row["season_id"], row["date"], row["seats"])
         counter = counters.get(key)
         if counter is None:
             counter = counters[key] = facts.Counter()
         counter.add(row)
-    return [
+        sheet.add(row)
+    totals = [
         {**dict(zip(KEY, (sheet_id, *key))), **counter.as_dict()}
         for key, counter in counters.items()
     ]
+    if key is None:
+        return totals, None
+    _player_id, season_id, date, seats = key
+    found = {"sheet_id": sheet_id, "season_id": season_id, "date": date, "seats": seats}
+    return totals, {**found, **sheet.as_dict()}
 
 
 def refresh_sheet_totals(sheet) -> None:
@@ -75,19 +93,28 @@ def refresh_sheet_totals(sheet) -> None:
 
     Call it at the end of the transaction that changed the sheet's ledger, with
     the sheet locked (``select_for_update``): every hand service does. It
-    rewrites the sheet's SheetTotals from one aggregate query and adds their
-    change to the SeasonTotals; a player left with no score row in a season
-    loses the season's row.
+    rewrites the sheet's SheetTotals and SheetFacts from its score rows (one query,
+    counted in Python) and adds the SheetTotals' change to the SeasonTotals; a
+    player left with no score row in a season loses the season's row.
     """
     sheet_id = sheet.pk
     fields = ("season_id", "player_id", *COUNTERS)
     before = list(SheetTotal.objects.filter(sheet_id=sheet_id).values(*fields))
     in_order = ScoreRow.objects.filter(sheet_id=sheet_id).order_by("number", "position")
-    after = _sheet_rows(sheet_id, in_order.values(*ROW_FIELDS))
+    after, sheet_facts = _sheet_rows(sheet_id, in_order.values(*ROW_FIELDS))
     if before:
         SheetTotal.objects.filter(sheet_id=sheet_id).delete()
     if after:
         SheetTotal.objects.bulk_create(SheetTotal(**row) for row in after)
+    if sheet_facts is None:
+        SheetFacts.objects.filter(sheet_id=sheet_id).delete()
+    else:
+        SheetFacts.objects.bulk_create(
+            [SheetFacts(**sheet_facts)],
+            update_conflicts=True,
+            unique_fields=["sheet"],
+            update_fields=[name for name in sheet_facts if name != "sheet_id"],
+        )
     # Every seated player has a row per live hand: the sheet's stored hand count.
     hand_count = max((row["seated"] for row in after), default=0)
     if getattr(sheet, "hand_count", None) != hand_count:
@@ -151,8 +178,15 @@ def add_hand_to_totals(rows) -> None:
         f"ON CONFLICT ({quote('sheet_id')}, {quote('player_id')}) DO UPDATE SET {updates} "
         f"RETURNING {quote('player_id')}, {quote('hands')}"
     )
+    sheet_sql, sheet_params = _add_to_sheet_facts(rows)
     with connection.cursor() as cursor:
-        cursor.execute(sql, params)
+        if connection.vendor == "postgresql":
+            # one statement: the sheet's facts ride in a data-modifying WITH (SQLite
+            # has none, so it takes one statement more)
+            cursor.execute(f"WITH sheet_facts AS ({sheet_sql}) {sql}", sheet_params + params)
+        else:
+            cursor.execute(sheet_sql, sheet_params)
+            cursor.execute(sql, params)
         hands_now = dict(cursor.fetchall())
     now = time.time_ns() // 1000
     changes = {}
@@ -170,6 +204,28 @@ def add_hand_to_totals(rows) -> None:
             now,
         ]
     _add_to_season_totals(dict(sorted(changes.items())))
+
+
+def _add_to_sheet_facts(rows) -> tuple[str, list]:
+    """The ``INSERT … ON CONFLICT DO UPDATE SET x = x + excluded.x`` that adds one new
+    hand's rows to its sheet's SheetFacts (the sheet's first hand inserts the row)."""
+    counter = facts.SheetCounter()
+    for row in rows:
+        counter.add(vars(row))
+    first = rows[0]
+    quote = connection.ops.quote_name
+    table = quote(SheetFacts._meta.db_table)
+    columns = ["sheet_id", "season_id", "date", "seats", *facts.SHEET_NAMES]
+    params = [first.sheet_id, first.season_id, first.date, first.seats, *counter.values]
+    updates = ", ".join(
+        f"{quote(n)} = {table}.{quote(n)} + excluded.{quote(n)}" for n in facts.SHEET_NAMES
+    )
+    sql = (
+        f"INSERT INTO {table} ({', '.join(quote(c) for c in columns)}) "
+        f"VALUES ({', '.join(['%s'] * len(columns))}) "
+        f"ON CONFLICT ({quote('sheet_id')}) DO UPDATE SET {updates}"
+    )
+    return sql, params
 
 
 def _merged(name, table) -> str:
@@ -286,10 +342,30 @@ def rebuild_statements(season_id=None) -> list[tuple[str, list]]:
         f"LEFT JOIN ({_runs_sql(ledger, one)}) r "
         "ON r.sheet_id = t.sheet_id AND r.player_id = t.player_id"
     )
+    sheet_facts = quote(SheetFacts._meta.db_table)
+    per_sheet = (
+        rows.values("sheet_id", "season_id", "date", "seats")
+        .annotate(**facts.aggregates(facts.SHEET_FACTS))
+        .order_by()
+    )
+    select_sheets, sheet_params = per_sheet.query.sql_with_params()
+    sheet_columns = ", ".join(
+        quote(c) for c in ("sheet_id", "season_id", "date", "seats", *facts.SHEET_NAMES)
+    )
+    sheet_picked = ", ".join(
+        ["t.sheet_id", "t.season_id", "t.date", "t.seats"]
+        + [f"t.fact_{name}" for name in facts.SHEET_NAMES]
+    )
     return [
         (f"DELETE FROM {season_totals} {where}", one),
         (f"DELETE FROM {sheet_totals} {where}", one),
+        (f"DELETE FROM {sheet_facts} {where}", one),
         (insert, [*params, *one]),
+        (
+            f"INSERT INTO {sheet_facts} ({sheet_columns}) "
+            f"SELECT {sheet_picked} FROM ({select_sheets}) t",
+            list(sheet_params),
+        ),
         (
             f"""INSERT INTO {season_totals}
                 (season_id, player_id, seated, sheets, hands, taken, made, score, revision)
@@ -353,10 +429,11 @@ def add_new_sheet_totals(sheet, rows) -> None:
     back, and added to the SeasonTotals the same way. The sheet was created with
     its ``hand_count`` and ``last_number`` (its hands are numbered from 1, all live).
     """
-    totals = _sheet_rows(sheet.pk, rows)
+    totals, sheet_facts = _sheet_rows(sheet.pk, rows)
     if not totals:
         return
     RowWriter(SheetTotal).write(totals)
+    RowWriter(SheetFacts).write([sheet_facts])
     # its hands are numbered 1 to hand_count: the import inserts the sheet with them
     # (``create_sheet(hand_count=…)``); a sheet made otherwise is a caller's mistake
     hand_count = max(total["seated"] for total in totals)

@@ -557,11 +557,10 @@ def season_counts(season) -> dict:
     }
 
 
-def season_summary(totals, season) -> dict:
-    """A season's figures: the hand facts summed over its sheets' totals (one query:
-    each hand's facts are kept once, on its taker's or its first seat's SheetTotal),
-    the counts of sheets, evenings, hands and players from ``season_counts`` (two
-    small ones).
+def season_summary(sheets, season) -> dict:
+    """A season's figures: the hand facts summed over its sheets' facts (``sheets``:
+    ``SheetFacts``, one narrow row per sheet; one query), the counts of sheets,
+    evenings, hands and players from ``season_counts`` (two small ones).
 
     ``passed`` counts the hands where everybody passed; poignées and misères count
     the players who showed or declared one. Keys: ``hands``, ``sheets``,
@@ -572,64 +571,59 @@ def season_summary(totals, season) -> dict:
     ``miseres``, ``five`` (``hands``, ``called``, ``alone``).
     """
     names = [
-        "hand_passed",
+        "passed",
         "taken",
         "made",
-        "hand_pab_attack",
-        "hand_pab_defence",
+        "pab_attack",
+        "pab_defence",
         "miseres",
-        "hand_five",
+        "five",
         "called",
         "alone",
-        *(f"poignee_{size}_{side}" for size, _label in POIGNEES for side in SIDES),
-        *(f"hand_chelem_{code}" for code, _label in CHELEMS),
+        *(f"poignee_{size}" for size, _label in POIGNEES),
+        *(f"chelem_{code}" for code, _label in CHELEMS),
     ]
-    data = _sum(totals, names) | season_counts(season)
+    data = _sum(sheets, names) | season_counts(season)
     poignees = [
-        {
-            "size": size,
-            "label": label,
-            "count": data[f"poignee_{size}_attack"] + data[f"poignee_{size}_defence"],
-        }
+        {"size": size, "label": label, "count": data[f"poignee_{size}"]}
         for size, label in POIGNEES
     ]
     chelems = [
-        {"code": code, "label": label, "count": data[f"hand_chelem_{code}"]}
-        for code, label in CHELEMS
+        {"code": code, "label": label, "count": data[f"chelem_{code}"]} for code, label in CHELEMS
     ]
     return {
         "hands": data["hands"],
         "sheets": data["sheets"],
         "evenings": data["evenings"],
         "players": data["players"],
-        "passed": data["hand_passed"],
-        "passed_pct": percent(data["hand_passed"], data["hands"]),
+        "passed": data["passed"],
+        "passed_pct": percent(data["passed"], data["hands"]),
         "taken": data["taken"],
         "made": data["made"],
         "made_pct": percent(data["made"], data["taken"]),
         "petit_au_bout": {
-            "attack": data["hand_pab_attack"],
-            "defence": data["hand_pab_defence"],
-            "total": data["hand_pab_attack"] + data["hand_pab_defence"],
+            "attack": data["pab_attack"],
+            "defence": data["pab_defence"],
+            "total": data["pab_attack"] + data["pab_defence"],
         },
         "poignees": poignees,
         "poignees_total": sum(p["count"] for p in poignees),
         "chelems": [c for c in chelems if c["count"]],
         "miseres": data["miseres"],
-        "five": {"hands": data["hand_five"], "called": data["called"], "alone": data["alone"]},
+        "five": {"hands": data["five"], "called": data["called"], "alone": data["alone"]},
     }
 
 
-def table_sizes(totals) -> list[dict]:
-    """Sheets and hands by table size (one query over the season's sheet totals):
+def table_sizes(sheets) -> list[dict]:
+    """Sheets and hands by table size (one query over the season's sheet facts):
     ``seats`` (seated at the table), ``playing`` (who played the hand: one fewer
-    when somebody sits out), ``sheets``, ``hands``. Each sheet's hands by how many
-    played them are kept on its first seat's total (``hand_at_3`` … ``hand_at_5``)."""
+    when somebody sits out), ``sheets``, ``hands`` (each sheet keeps its hands by
+    how many played them: ``at_3`` … ``at_5``)."""
     aggregates = {}
     for n in facts.PLAYING:
-        aggregates[f"hands_{n}"] = Sum(f"hand_at_{n}")
-        aggregates[f"sheets_{n}"] = Count("pk", filter=Q(**{f"hand_at_{n}__gt": 0}))
-    found = totals.values("seats").annotate(**aggregates).order_by("seats")
+        aggregates[f"hands_{n}"] = Sum(f"at_{n}")
+        aggregates[f"sheets_{n}"] = Count("pk", filter=Q(**{f"at_{n}__gt": 0}))
+    found = sheets.values("seats").annotate(**aggregates).order_by("seats")
     return [
         {"seats": row["seats"], "playing": n, "sheets": row[f"sheets_{n}"], "hands": hands}
         for row in found
@@ -638,34 +632,33 @@ def table_sizes(totals) -> list[dict]:
     ]
 
 
-def season_evenings(totals, season) -> list[dict]:
+def season_evenings(sheets, totals) -> list[dict]:
     """Per date, in order: ``date``, ``sheets``, ``players``, ``hands``, ``passed``.
 
-    Two queries that count no distinct values over the ledger: the sheets and hands
-    from the stored sheet counts, the players and the hands where everybody passed
-    from the sheets' totals.
+    Two queries that count no distinct values over the ledger: the sheets, hands and
+    hands where everybody passed from the sheets' facts (``sheets``), the players
+    from the sheets' totals (``totals``: an index-only scan).
     """
-    sheets = (
-        Sheet.objects.filter(season=season, deleted_at__isnull=True, hand_count__gt=0)
-        .values("date")
-        .annotate(sheets=Count("pk"), hands=Sum("hand_count"))
+    per_date = (
+        sheets.values("date")
+        .annotate(n_sheets=Count("pk"), n_hands=Sum("hands"), n_passed=Sum("passed"))
         .order_by("date")
     )
-    per_date = {
-        row["date"]: row
-        for row in totals.values("date")
-        .annotate(players=Count("player_id", distinct=True), passed=Sum("hand_passed"))
+    players = dict(
+        totals.values("date")
+        .annotate(players=Count("player_id", distinct=True))
         .order_by()
-    }
+        .values_list("date", "players")
+    )
     return [
         {
             "date": row["date"],
-            "sheets": row["sheets"],
-            "players": per_date.get(row["date"], {}).get("players", 0),
-            "hands": row["hands"],
-            "passed": per_date.get(row["date"], {}).get("passed", 0),
+            "sheets": row["n_sheets"],
+            "players": players.get(row["date"], 0),
+            "hands": row["n_hands"],
+            "passed": row["n_passed"],
         }
-        for row in sheets
+        for row in per_date
     ]
 
 

@@ -23,7 +23,7 @@ from django.utils.translation import gettext as _
 from clubs.models import Player
 from clubs.permissions import club_view
 from core.jsonnumbers import json_number
-from scoresheet.models import Role, ScoreRow, SeasonTotal, SheetTotal
+from scoresheet.models import Role, ScoreRow, SeasonTotal, SheetFacts, SheetTotal
 from standings.queries import standings, summary_rows
 from stats import queries as stats
 from stats import tables as t
@@ -313,14 +313,15 @@ def player_statistics(request, slug, player_id, season_id=None):
 
 
 def _season_figures(season, rows, ranking):
+    sheets = SheetFacts.objects.filter(season=season)
     totals = SheetTotal.objects.of_season(season)
-    summary = stats.season_summary(totals, season)
+    summary = stats.season_summary(sheets, season)
     figures = {"summary": summary}
     if summary["hands"]:
         figures.update(
-            contracts=stats.contracts(totals, hands=summary["hands"]),
-            table_sizes=stats.table_sizes(totals),
-            evenings=stats.season_evenings(totals, season),
+            contracts=stats.contracts(sheets, hands=summary["hands"]),
+            table_sizes=stats.table_sizes(sheets),
+            evenings=stats.season_evenings(sheets, totals),
             top=_top_chart(totals, ranking),
         )
         if stats.is_savoyard(season):

@@ -10,7 +10,7 @@ import pytest
 from clubs.models import AuditEntry, Player
 from clubs.services import rename_player
 from scoresheet import editing, facts, services
-from scoresheet.models import Hand, ScoreRow, SeasonTotal, Seat, SheetTotal
+from scoresheet.models import Hand, ScoreRow, SeasonTotal, Seat, SheetFacts, SheetTotal
 from scoresheet.players import club_players, merge_players, undo_blocker, undo_merge
 from scoresheet.totals import rebuild_season_totals
 from tests.data import SEED_HANDS
@@ -26,7 +26,10 @@ def _totals():
         SheetTotal.objects.values_list("sheet_id", "player_id", "season_id", "date", *FACTS)
     )
     seasons = sorted(SeasonTotal.objects.values_list("season_id", "player_id", "sheets", *COUNTERS))
-    return sheets, seasons
+    sheet_facts = sorted(
+        SheetFacts.objects.values_list("sheet_id", "season_id", "date", *facts.SHEET_NAMES)
+    )
+    return sheets, seasons, sheet_facts
 
 
 def _assert_totals_match_the_ledger(season):

@@ -8,7 +8,15 @@ import pytest
 
 from clubs.models import AuditEntry, Season
 from scoresheet import editing, facts, services
-from scoresheet.models import Hand, HandRevision, ScoreRow, SeasonTotal, Seat, SheetTotal
+from scoresheet.models import (
+    Hand,
+    HandRevision,
+    ScoreRow,
+    SeasonTotal,
+    Seat,
+    SheetFacts,
+    SheetTotal,
+)
 from scoresheet.totals import rebuild_season_totals
 from tests.data import SEED_HANDS, SEED_TOTALS
 
@@ -23,6 +31,7 @@ def _totals():
             SheetTotal.objects.values_list("sheet_id", "player_id", "season_id", "date", *FACTS)
         ),
         sorted(SeasonTotal.objects.values_list("season_id", "player_id", "sheets", *COUNTERS)),
+        sorted(SheetFacts.objects.values_list("sheet_id", "season_id", "date", *facts.SHEET_NAMES)),
     )
 
 

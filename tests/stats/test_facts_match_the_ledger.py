@@ -15,7 +15,7 @@ import pytest
 from clubs.models import Season
 from scoresheet import services
 from scoresheet.demo import EXTRAS, random_hand
-from scoresheet.models import ScoreRow, SheetTotal
+from scoresheet.models import ScoreRow, SheetFacts, SheetTotal
 from scoresheet.services import LedgerError
 from stats import queries as stats
 from tests.stats import ledger_reference as reference
@@ -95,10 +95,12 @@ def test_every_figure_equals_the_ledgers(club, season, players, rules, seed):
     assert compared >= 8
     for one in (season, later):
         rows, totals = ScoreRow.objects.of_season(one), SheetTotal.objects.of_season(one)
-        summary = stats.season_summary(totals, one)
+        sheets = SheetFacts.objects.filter(season=one)
+        summary = stats.season_summary(sheets, one)
         assert summary == reference.season_summary(rows, one)
-        assert stats.contracts(totals, hands=summary["hands"]) == reference.contracts(
-            rows, hands=summary["hands"]
-        )
-        assert stats.table_sizes(totals) == reference.table_sizes(rows)
-        assert stats.season_evenings(totals, one) == reference.season_evenings(rows, one)
+        for scope in (sheets, totals):  # every take on its sheet's facts, and its taker's
+            assert stats.contracts(scope, hands=summary["hands"]) == reference.contracts(
+                rows, hands=summary["hands"]
+            )
+        assert stats.table_sizes(sheets) == reference.table_sizes(rows)
+        assert stats.season_evenings(sheets, totals) == reference.season_evenings(rows, one)

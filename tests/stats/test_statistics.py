@@ -32,7 +32,7 @@ from django.urls import reverse
 
 from clubs.models import Club, Membership, Player, Role, Season
 from scoresheet import editing, handmap, services
-from scoresheet.models import ScoreRow, SheetTotal
+from scoresheet.models import ScoreRow, SheetFacts, SheetTotal
 from scoresheet.vocabulary import Role as ScoreRole
 from stats import queries as stats
 from tests.data import SEED_HANDS, SEED_TOTALS
@@ -341,7 +341,7 @@ def test_chelems_on_both_sides(make_sheet, scorer, by_name, season):
     assert anna["margins"][-1]["count"] == 1  # made by 21 or more
     bert = stats.player_summary(SheetTotal.objects.of_player(by_name["Bert"], season))
     assert [(c["code"], c["attack"], c["defence"]) for c in bert["chelems"]] == [("made", 0, 1)]
-    club = stats.season_summary(SheetTotal.objects.of_season(season), season)
+    club = stats.season_summary(SheetFacts.objects.filter(season=season), season)
     assert [(c["code"], c["count"]) for c in club["chelems"]] == [("made", 1)]
 
 
@@ -404,7 +404,7 @@ def test_a_player_who_misses_an_evening_keeps_their_total(
 
 
 def test_season_summary(ledger, season):
-    s = stats.season_summary(SheetTotal.objects.of_season(season), season)
+    s = stats.season_summary(SheetFacts.objects.filter(season=season), season)
     assert (s["hands"], s["sheets"], s["evenings"], s["players"]) == (10, 2, 2, 4)
     assert (s["passed"], s["passed_pct"]) == (1, 10)
     # made: 14/3 #1 #2 #4 #5, 21/3 #1 #2 #5; failed: 14/3 #3, 21/3 #3
@@ -419,7 +419,7 @@ def test_season_summary(ledger, season):
 
 
 def test_season_contracts(ledger, season):
-    rows = stats.contracts(SheetTotal.objects.of_season(season), hands=10)
+    rows = stats.contracts(SheetFacts.objects.filter(season=season), hands=10)
     assert [(r["contract"], r["taken"], r["share"], r["made"], r["made_pct"]) for r in rows] == [
         ("prise", 2, 20, 1, 50),
         ("garde", 6, 60, 5, 83),
@@ -432,18 +432,18 @@ def test_season_contracts(ledger, season):
 def test_table_sizes_and_evenings(ledger, make_sheet, scorer, season):
     record(make_sheet(5, date=MARCH_28), FIVE, scorer)
     record(make_sheet(6, date=MARCH_28, table="2"), [SIX], scorer)
-    rows = SheetTotal.objects.of_season(season)
-    assert stats.table_sizes(rows) == [
+    sheets = SheetFacts.objects.filter(season=season)
+    assert stats.table_sizes(sheets) == [
         {"seats": 4, "playing": 4, "sheets": 2, "hands": 10},
         {"seats": 5, "playing": 5, "sheets": 1, "hands": 3},
         {"seats": 6, "playing": 5, "sheets": 1, "hands": 1},
     ]
-    assert stats.season_evenings(rows, season) == [
+    assert stats.season_evenings(sheets, SheetTotal.objects.of_season(season)) == [
         {"date": MARCH_14, "sheets": 1, "players": 4, "hands": 5, "passed": 0},
         {"date": MARCH_21, "sheets": 1, "players": 4, "hands": 5, "passed": 1},
         {"date": MARCH_28, "sheets": 2, "players": 6, "hands": 4, "passed": 0},
     ]
-    five = stats.season_summary(rows, season)["five"]
+    five = stats.season_summary(sheets, season)["five"]
     assert five == {"hands": 4, "called": 3, "alone": 1}
 
 
@@ -473,7 +473,7 @@ def test_season_figures_from_the_summaries_equal_the_ledger_counts(
         players=Count("player_id", distinct=True),
     )
     assert from_ledger == {"hands": 13, "sheets": 4, "evenings": 3, "players": 6}
-    summary = stats.season_summary(SheetTotal.objects.of_season(season), season)
+    summary = stats.season_summary(SheetFacts.objects.filter(season=season), season)
     assert {key: summary[key] for key in from_ledger} == from_ledger
     evenings = rows.values("date").annotate(
         sheets=Count("sheet_id", distinct=True),
@@ -481,7 +481,9 @@ def test_season_figures_from_the_summaries_equal_the_ledger_counts(
         hands=first_seat,
         passed=Count("pk", filter=Q(position=0, role=ScoreRole.PASSED)),
     )
-    from_totals = stats.season_evenings(SheetTotal.objects.of_season(season), season)
+    from_totals = stats.season_evenings(
+        SheetFacts.objects.filter(season=season), SheetTotal.objects.of_season(season)
+    )
     assert from_totals == list(evenings.order_by("date"))
     # the top players' chart reads the sheets' totals: the ledger's figures
     ids = list(six.seats.values_list("player_id", flat=True))
@@ -501,7 +503,7 @@ def test_mouches_everybody_passed_counts_as_passed(make_sheet, scorer, by_name, 
     """Under mouches, a hand where all passed still costs the ante (10) and the dealer's stake."""
     sheet = make_sheet(4, rules={"preset": "mouches"})
     record(sheet, [{"dealer": "Anna", "taker": None}], scorer)
-    s = stats.season_summary(SheetTotal.objects.of_season(season), season)
+    s = stats.season_summary(SheetFacts.objects.filter(season=season), season)
     assert (s["hands"], s["passed"], s["taken"]) == (1, 1, 0)
     anna = stats.player_summary(SheetTotal.objects.of_player(by_name["Anna"], season))
     assert (anna["passed"], anna["total"], anna["pools"]) == (1, -15, -15)
