@@ -374,7 +374,9 @@ class SheetTotal(models.Model):
     """
 
     sheet = models.ForeignKey(Sheet, on_delete=models.CASCADE, related_name="+", db_index=False)
-    player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="+")
+    player = models.ForeignKey(
+        Player, on_delete=models.CASCADE, related_name="+", db_index=False
+    )  # indexed by (player, date) below
     season = models.ForeignKey(Season, on_delete=models.CASCADE, related_name="+", db_index=False)
     date = models.DateField()
     seats = models.PositiveSmallIntegerField()
@@ -395,6 +397,12 @@ class SheetTotal(models.Model):
             models.Index(fields=["season", "date", "player"], name="sheet_total_season_players"),
             # the standings filtered to a table size and a date range
             models.Index(fields=["season", "seats", "date"], name="sheet_total_season_seats"),
+            # some players' totals by evening (the statistics' charts): index only
+            models.Index(
+                fields=["player", "date"],
+                include=["season", "score"],
+                name="sheet_total_player_date",
+            ),
         ]
 
     def __str__(self):

@@ -21,14 +21,13 @@ are rounded to one decimal (``one_decimal``) and percentages to whole numbers
 
 from bisect import bisect_right
 from decimal import ROUND_HALF_UP, Decimal
-from itertools import accumulate
 
-from django.db.models import Count, Exists, F, Min, Q, Subquery, Sum, Window
+from django.db.models import Count, F, Q, Sum, Window
 from django.db.models.functions import Rank
 from django.utils.translation import gettext_lazy as _
 
 from scoresheet import facts
-from scoresheet.models import SeasonTotal, Sheet
+from scoresheet.models import SeasonTotal
 from scoresheet.vocabulary import POIGNEE_LABELS, Chelem, Contract, Role, Side, contract_label
 
 #: The order of the hands in a season: evening, then sheet, then hand number.
@@ -145,12 +144,25 @@ def player_summary(totals) -> dict:
     ``called_made``, ``called_failed``, ``called_pct``, ``called_score``,
     ``called_average``, ``alone``, ``alone_made``).
     """
+    return _player_summary(_player_sums(totals))
+
+
+def player_summary_and_contracts(totals) -> tuple[dict, list[dict]]:
+    """``player_summary`` and ``contracts`` of a player's totals, from one query."""
+    data = _player_sums(totals, CONTRACT_FACTS)
+    return _player_summary(data), _contracts(data)
+
+
+def _player_sums(totals, more=()) -> dict:
     found = totals.aggregate(
         evenings=Count("date", distinct=True),
         sheets=Count("pk"),
-        **{name: Sum(name) for name in PLAYER_FACTS},
+        **{name: Sum(name) for name in (*PLAYER_FACTS, *more)},
     )
-    data = {name: value or 0 for name, value in found.items()}
+    return {name: value or 0 for name, value in found.items()}
+
+
+def _player_summary(data) -> dict:
     taken, made, called = data["taken"], data["made"], data["called"]
     margins = [
         {
@@ -232,12 +244,21 @@ def contracts(totals, hands=None) -> list[dict]:
     ``hands``, when given); only the contracts taken. On a player's totals these are
     the player's takes; on a season's, every take (each counted on its taker's row).
     """
-    parts = ("taken", "made", "score", "margin")
-    names = [f"contract_{c}_{part}" for c in facts.TAKEN_CONTRACTS for part in parts]
-    data = _sum(totals, names)
+    return _contracts(_sum(totals, CONTRACT_FACTS), hands)
+
+
+CONTRACT_PARTS = ("taken", "made", "score", "margin")
+CONTRACT_FACTS = tuple(
+    f"contract_{c}_{part}" for c in facts.TAKEN_CONTRACTS for part in CONTRACT_PARTS
+)
+
+
+def _contracts(data, hands=None) -> list[dict]:
     result = []
     for contract in facts.TAKEN_CONTRACTS:
-        taken, made, score, margin = (data[f"contract_{contract}_{part}"] for part in parts)
+        taken, made, score, margin = (
+            data[f"contract_{contract}_{part}"] for part in CONTRACT_PARTS
+        )
         if not taken:
             continue
         result.append(
@@ -257,52 +278,33 @@ def contracts(totals, hands=None) -> list[dict]:
     return result
 
 
-def evenings(totals) -> list[dict]:
-    """Per date, in order (one query over the player's sheet totals): ``date``,
-    ``sheets``, ``sheet_id`` (the first), ``played``, ``taken``, ``made``, ``total``
-    and ``running`` (the total after that evening)."""
+SHEET_FIELDS = (
+    "date",
+    "sheet_id",
+    "table",
+    "seated",
+    "score",
+    "hands",
+    "taken",
+    "made",
+    "run_first",
+    "run_last",
+    "run_best",
+    "best",
+    "worst",
+)
+
+
+def player_sheets(totals) -> list[dict]:
+    """A player's sheets in hand order, with what the page's lists are made of (one
+    query over their sheet totals): ``SHEET_FIELDS`` and ``rows`` and ``running``,
+    the player's ledger rows (hands at the table) and total up to the sheet's end.
+
+    ``evenings``, the chart at the sheets' ends, a page of the per-hand table
+    (``hands_from``), the best and worst hands and the longest run of contracts made
+    are all worked out from this list (the last three read a few sheets' hands)."""
     found = list(
-        totals.values("date")
-        .annotate(
-            n_sheets=Count("pk"),
-            first_sheet=Min("sheet_id"),
-            played=Sum("hands"),
-            n_taken=Sum("taken"),
-            n_made=Sum("made"),
-            total=Sum("score"),
-        )
-        .order_by("date")
-    )
-    running = accumulate(row["total"] for row in found)
-    return [
-        {
-            "date": row["date"],
-            "sheets": row["n_sheets"],
-            "sheet_id": row["first_sheet"],
-            "played": row["played"],
-            "taken": row["n_taken"],
-            "made": row["n_made"],
-            "total": row["total"],
-            "running": total,
-        }
-        for row, total in zip(found, running)
-    ]
-
-
-def _hand_order():
-    return [F(field).asc() for field in HAND_ORDER]
-
-
-def sheet_ends(totals) -> list[dict]:
-    """The player's sheets in hand order with the running counts after each (one
-    query): ``date``, ``sheet_id``, ``table``, ``seated``, ``score``, and
-    ``rows`` and ``running``: the player's ledger rows (hands at the table) and
-    total up to the end of the sheet. The per-hand chart is drawn at these points,
-    and a page of the per-hand table starts from them (``hands_from``)."""
-    found = list(
-        totals.annotate(table=F("sheet__table"))
-        .order_by("date", "sheet_id")
-        .values("date", "sheet_id", "table", "seated", "score")
+        totals.annotate(table=F("sheet__table")).order_by("date", "sheet_id").values(*SHEET_FIELDS)
     )
     rows, running = 0, Decimal(0)
     for sheet in found:
@@ -312,24 +314,53 @@ def sheet_ends(totals) -> list[dict]:
     return found
 
 
-def hands_from(rows, ends, start, size) -> list[dict]:
+def evenings(sheets) -> list[dict]:
+    """Per date, in order (from ``player_sheets``): ``date``, ``sheets``, ``sheet_id``
+    (the first), ``played``, ``taken``, ``made``, ``total`` and ``running`` (the
+    total after that evening)."""
+    found = []
+    for sheet in sheets:
+        if found and found[-1]["date"] == sheet["date"]:
+            evening = found[-1]
+            evening["sheets"] += 1
+        else:
+            evening = {"date": sheet["date"], "sheets": 1, "sheet_id": sheet["sheet_id"]}
+            evening.update(played=0, taken=0, made=0, total=Decimal(0))
+            found.append(evening)
+        evening["played"] += sheet["hands"]
+        evening["taken"] += sheet["taken"]
+        evening["made"] += sheet["made"]
+        evening["total"] += sheet["score"]
+        evening["running"] = sheet["running"]
+    return found
+
+
+def _hand_order():
+    return [F(field).asc() for field in HAND_ORDER]
+
+
+def _from_sheet(date, sheet_id):
+    """The ledger's rows from a sheet on, in hand order: a range along the indexes."""
+    return Q(date__gte=date) & ~Q(date=date, sheet_id__lt=sheet_id)
+
+
+def hands_from(rows, sheets, start, size) -> list[dict]:
     """``size`` of the player's ledger ``rows`` in hand order from the ``start``-th
     (0-based), each with ``running`` (the total after it): the sheet holding the
-    ``start``-th row is found among ``ends`` (``sheet_ends``), and only the rows from
-    that sheet's first to the page's last are read (one query, along the index in
-    hand order).
+    ``start``-th row is found among ``sheets`` (``player_sheets``), and only the rows
+    from that sheet's first to the page's last are read (one query, along the index
+    in hand order).
 
     Rows: ``date``, ``sheet_id``, ``table``, ``number``, ``role``, ``score``, ``running``.
     """
-    if size <= 0 or not ends:
+    if size <= 0 or not sheets:
         return []
-    at = bisect_right([sheet["rows"] for sheet in ends], start)
-    sheet = ends[at]
-    before = ends[at - 1] if at else {"rows": 0, "running": Decimal(0)}
+    at = bisect_right([sheet["rows"] for sheet in sheets], start)
+    sheet = sheets[at]
+    before = sheets[at - 1] if at else {"rows": 0, "running": Decimal(0)}
     skip = start - before["rows"]
-    date, sheet_id = sheet["date"], sheet["sheet_id"]
     found = list(
-        rows.filter(Q(date__gt=date) | Q(date=date, sheet_id__gte=sheet_id))
+        rows.filter(_from_sheet(sheet["date"], sheet["sheet_id"]))
         .annotate(table=F("sheet__table"))
         .order_by(*_hand_order())
         .values("date", "sheet_id", "table", "number", "role", "score")[: skip + size]
@@ -344,37 +375,41 @@ def hands_from(rows, ends, start, size) -> list[dict]:
 HAND_FIELDS = ("score", "date", "sheet_id", "role", "contract", "made", "margin")
 
 
-def _hands(rows, totals, extreme, order, limit):
-    """The ``limit`` hands of ``rows`` played with the highest (``-score``) or lowest
-    (``score``) score, the earliest first on ties (one query). Only the sheets whose
-    ``extreme`` (their best or worst hand, kept on the SheetTotal) reaches the
-    ``limit``-th sheet's are read: every other sheet's hands all score below (above)
-    the ``limit`` hands those sheets' extremes already are."""
-    descending = order.startswith("-")
-    ranked = totals.filter(**{f"{extreme}__isnull": False}).order_by(
-        f"-{extreme}" if descending else extreme
+def _hands(rows, sheets, extreme, limit):
+    """The ``limit`` hands of ``rows`` played with the highest (``extreme`` "best")
+    or lowest ("worst") score, the earliest first on ties (one query). Only the
+    sheets whose best (worst) hand reaches the ``limit``-th sheet's are read: every
+    other sheet's hands all score below (above) the ``limit`` hands those sheets'
+    own best (worst) already are."""
+    best = extreme == "best"
+    ranked = sorted(
+        (sheet[extreme] for sheet in sheets if sheet[extreme] is not None), reverse=best
     )
-    threshold = ranked.values(extreme)[limit - 1 : limit]
-    reach = {f"{extreme}__gte" if descending else f"{extreme}__lte": Subquery(threshold)}
-    sheets = totals.filter(
-        Q(**reach) | ~Exists(threshold)  # fewer sheets than ``limit``: all of them
-    ).values("sheet_id")
+    if not ranked:
+        return []
+    threshold = ranked[min(limit, len(ranked)) - 1]
+    ids = [
+        sheet["sheet_id"]
+        for sheet in sheets
+        if sheet[extreme] is not None
+        and (sheet[extreme] >= threshold if best else sheet[extreme] <= threshold)
+    ]
     return list(
-        rows.filter(PLAYED, sheet_id__in=sheets)
+        rows.filter(PLAYED, sheet_id__in=ids)
         .annotate(table=F("sheet__table"))
-        .order_by(order, *HAND_ORDER)
+        .order_by("-score" if best else "score", *HAND_ORDER)
         .values(*HAND_FIELDS, "number", "table")[:limit]
     )
 
 
-def best_hands(rows, totals, limit=5) -> list[dict]:
+def best_hands(rows, sheets, limit=5) -> list[dict]:
     """The ``limit`` highest-scoring hands played (one query), the earliest first on ties."""
-    return _label_hands(_hands(rows, totals, "best", "-score", limit))
+    return _label_hands(_hands(rows, sheets, "best", limit))
 
 
-def worst_hands(rows, totals, limit=5) -> list[dict]:
+def worst_hands(rows, sheets, limit=5) -> list[dict]:
     """The ``limit`` lowest-scoring hands played (one query), the earliest first on ties."""
-    return _label_hands(_hands(rows, totals, "worst", "score", limit))
+    return _label_hands(_hands(rows, sheets, "worst", limit))
 
 
 def _label_hands(hands):
@@ -385,48 +420,47 @@ def _label_hands(hands):
     return hands
 
 
-def taker_streak(rows, totals) -> dict:
+def taker_streak(rows, sheets) -> dict:
     """The longest run of contracts made in a row as taker, in hand order.
 
     Keys: ``length`` (0 without a contract made), ``first`` and ``last`` (the
     hands that open and close the run: ``date``, ``sheet_id``, ``number``; the
     earliest run on ties) and ``current`` (the run still going at the end).
 
-    Two queries: the runs each sheet's total keeps (``run_first``, ``run_last``,
-    ``run_best``, ``scoresheet.facts``) are joined in hand order, which gives the
-    length and the sheet the run starts on; then the takes from that sheet on, as
-    many as that sheet's and the run's, find its first and last hands.
+    The runs each sheet's total keeps (``run_first``, ``run_last``, ``run_best``:
+    ``scoresheet.facts``) in ``sheets`` (``player_sheets``) are joined in hand order,
+    which gives the length and the sheets the run starts and ends on; then one query
+    reads the takes of those sheets and those between, as many as the first sheet's
+    and the run's, for its first and last hands.
     """
-    sheets = (
-        totals.filter(taken__gt=0)
-        .order_by("date", "sheet_id")
-        .values_list("date", "sheet_id", "taken", "run_first", "run_last", "run_best")
-    )
-    best, best_start, current, current_start = 0, None, 0, None
+    best, best_start, best_end, current, current_start = 0, None, None, 0, None
     for sheet in sheets:
-        _date, _sheet_id, taken, first, last, longest = sheet
+        taken, first = sheet["taken"], sheet["run_first"]
+        last, longest = sheet["run_last"], sheet["run_best"]
+        if not taken:
+            continue
         if first == taken:  # every take made: the run goes on through the sheet
             current_start = current_start if current else sheet
             current += taken
             if current > best:
-                best, best_start = current, current_start
+                best, best_start, best_end = current, current_start, sheet
             continue
         if first:
             current_start = current_start if current else sheet
             current += first
         if current > best:
-            best, best_start = current, current_start
+            best, best_start, best_end = current, current_start, sheet
         if longest > best:
-            best, best_start = longest, sheet
+            best, best_start, best_end = longest, sheet, sheet
         current, current_start = last, (sheet if last else None)
     if not best:
         return {"length": 0, "first": None, "last": None, "current": current}
-    date, sheet_id, taken = best_start[:3]
+    end_date, end_sheet = best_end["date"], best_end["sheet_id"]
+    until = Q(date__lte=end_date) & ~Q(date=end_date, sheet_id__gt=end_sheet)
     takes = (
-        rows.filter(TAKER)
-        .filter(Q(date__gt=date) | Q(date=date, sheet_id__gte=sheet_id))
+        rows.filter(TAKER, _from_sheet(best_start["date"], best_start["sheet_id"]), until)
         .order_by(*HAND_ORDER)
-        .values_list(*TAKE_FIELDS)[: taken + best]
+        .values_list(*TAKE_FIELDS)[: best_start["taken"] + best]
     )
     found = _longest_run(takes)
     if found["length"] != best:  # the kept runs disagree with the ledger: read it all
@@ -540,27 +574,46 @@ def running_by_evening(rows, player_ids) -> dict:
 # ---------------------------------------------------------------- a club's season
 
 
-def season_counts(season) -> dict:
-    """``sheets`` (with a live hand), ``evenings`` (their dates), ``hands`` and ``players``
-    of a season, from the stored sheet counts and the season's totals: two small queries
-    instead of counting distinct values over the whole ledger (seconds at a million
-    hands). A deleted sheet has no live hand in the ledger: it counts for nothing."""
-    found = Sheet.objects.filter(
-        season=season, deleted_at__isnull=True, hand_count__gt=0
-    ).aggregate(sheets=Count("pk"), evenings=Count("date", distinct=True), hands=Sum("hand_count"))
+def season_rows(sheets) -> list[dict]:
+    """A season's sheet facts (``sheets``: ``SheetFacts``) summed by evening and table
+    size (one query over one narrow row per sheet): ``date``, ``seats``, ``n`` (the
+    sheets), every fact of ``scoresheet.facts.SHEET_FACTS`` and ``sheets_at_3`` …
+    ``sheets_at_5`` (the sheets with hands played by so many). The season's page
+    folds every figure from these few hundred rows (pass them as ``rows``)."""
+    aggregates = {f"sum_{name}": Sum(name) for name in facts.SHEET_NAMES}
+    for n in facts.PLAYING:
+        aggregates[f"sheets_at_{n}"] = Count("pk", filter=Q(**{f"at_{n}__gt": 0}))
+    found = list(
+        sheets.values("date", "seats").annotate(n=Count("pk"), **aggregates).order_by("date")
+    )
+    for row in found:
+        for name in facts.SHEET_NAMES:
+            row[name] = row.pop(f"sum_{name}") or 0
+    return found
+
+
+def _fold(rows, names) -> dict:
+    return {name: sum(row[name] or 0 for row in rows) for name in names}
+
+
+def season_counts(season, rows) -> dict:
+    """``sheets`` (with a live hand: those with facts), ``evenings`` (their dates),
+    ``hands`` and ``players`` of a season: from its ``season_rows`` and one small
+    query of its totals, instead of counting distinct values over the whole ledger."""
     players = SeasonTotal.objects.filter(season=season, seated__gt=0).count()
     return {
-        "sheets": found["sheets"],
-        "evenings": found["evenings"],
-        "hands": found["hands"] or 0,
+        "sheets": sum(row["n"] for row in rows),
+        "evenings": len({row["date"] for row in rows}),
+        "hands": sum(row["hands"] for row in rows),
         "players": players,
     }
 
 
-def season_summary(sheets, season) -> dict:
+def season_summary(sheets, season, rows=None) -> dict:
     """A season's figures: the hand facts summed over its sheets' facts (``sheets``:
-    ``SheetFacts``, one narrow row per sheet; one query), the counts of sheets,
-    evenings, hands and players from ``season_counts`` (two small ones).
+    ``SheetFacts``, one narrow row per sheet, read by ``season_rows`` unless given as
+    ``rows``), the counts of sheets, evenings, hands and players from
+    ``season_counts`` (one small query more).
 
     ``passed`` counts the hands where everybody passed; poignées and misères count
     the players who showed or declared one. Keys: ``hands``, ``sheets``,
@@ -583,10 +636,10 @@ def season_summary(sheets, season) -> dict:
         *(f"poignee_{size}" for size, _label in POIGNEES),
         *(f"chelem_{code}" for code, _label in CHELEMS),
     ]
-    data = _sum(sheets, names) | season_counts(season)
+    rows = season_rows(sheets) if rows is None else rows
+    data = _fold(rows, names) | season_counts(season, rows)
     poignees = [
-        {"size": size, "label": label, "count": data[f"poignee_{size}"]}
-        for size, label in POIGNEES
+        {"size": size, "label": label, "count": data[f"poignee_{size}"]} for size, label in POIGNEES
     ]
     chelems = [
         {"code": code, "label": label, "count": data[f"chelem_{code}"]} for code, label in CHELEMS
@@ -614,52 +667,62 @@ def season_summary(sheets, season) -> dict:
     }
 
 
-def table_sizes(sheets) -> list[dict]:
-    """Sheets and hands by table size (one query over the season's sheet facts):
-    ``seats`` (seated at the table), ``playing`` (who played the hand: one fewer
-    when somebody sits out), ``sheets``, ``hands`` (each sheet keeps its hands by
-    how many played them: ``at_3`` … ``at_5``)."""
-    aggregates = {}
-    for n in facts.PLAYING:
-        aggregates[f"hands_{n}"] = Sum(f"at_{n}")
-        aggregates[f"sheets_{n}"] = Count("pk", filter=Q(**{f"at_{n}__gt": 0}))
-    found = sheets.values("seats").annotate(**aggregates).order_by("seats")
+def season_contracts(sheets, hands, rows=None) -> list[dict]:
+    """``contracts`` of a season, from its ``season_rows`` (read unless given)."""
+    rows = season_rows(sheets) if rows is None else rows
+    return _contracts(_fold(rows, CONTRACT_FACTS), hands)
+
+
+def table_sizes(sheets, rows=None) -> list[dict]:
+    """Sheets and hands by table size, from the season's ``season_rows`` (read unless
+    given): ``seats`` (seated at the table), ``playing`` (who played the hand: one
+    fewer when somebody sits out), ``sheets``, ``hands`` (each sheet keeps its hands
+    by how many played them: ``at_3`` … ``at_5``)."""
+    rows = season_rows(sheets) if rows is None else rows
+    by_seats = {}
+    for row in rows:
+        found = by_seats.setdefault(row["seats"], {})
+        for n in facts.PLAYING:
+            sheets_n, hands_n = found.get(n, (0, 0))
+            found[n] = (sheets_n + row[f"sheets_at_{n}"], hands_n + (row[f"at_{n}"] or 0))
     return [
-        {"seats": row["seats"], "playing": n, "sheets": row[f"sheets_{n}"], "hands": hands}
-        for row in found
+        {"seats": seats, "playing": n, "sheets": found[n][0], "hands": found[n][1]}
+        for seats, found in sorted(by_seats.items())
         for n in facts.PLAYING
-        if (hands := row[f"hands_{n}"])
+        if found[n][1]
     ]
 
 
-def season_evenings(sheets, totals) -> list[dict]:
+def season_evenings(sheets, totals, rows=None) -> list[dict]:
     """Per date, in order: ``date``, ``sheets``, ``players``, ``hands``, ``passed``.
 
-    Two queries that count no distinct values over the ledger: the sheets, hands and
-    hands where everybody passed from the sheets' facts (``sheets``), the players
-    from the sheets' totals (``totals``: an index-only scan).
+    The sheets, hands and hands where everybody passed from the season's
+    ``season_rows`` (read unless given), the players from the sheets' totals
+    (``totals``: one query, an index-only scan): no distinct count over the ledger.
     """
-    per_date = (
-        sheets.values("date")
-        .annotate(n_sheets=Count("pk"), n_hands=Sum("hands"), n_passed=Sum("passed"))
-        .order_by("date")
-    )
+    rows = season_rows(sheets) if rows is None else rows
     players = dict(
         totals.values("date")
         .annotate(players=Count("player_id", distinct=True))
         .order_by()
         .values_list("date", "players")
     )
-    return [
-        {
-            "date": row["date"],
-            "sheets": row["n_sheets"],
-            "players": players.get(row["date"], 0),
-            "hands": row["n_hands"],
-            "passed": row["n_passed"],
-        }
-        for row in per_date
-    ]
+    found = []
+    for row in rows:  # by date, then table size
+        if not found or found[-1]["date"] != row["date"]:
+            found.append(
+                {
+                    "date": row["date"],
+                    "sheets": 0,
+                    "players": players.get(row["date"], 0),
+                    "hands": 0,
+                    "passed": 0,
+                }
+            )
+        found[-1]["sheets"] += row["n"]
+        found[-1]["hands"] += row["hands"]
+        found[-1]["passed"] += row["passed"]
+    return found
 
 
 # ---------------------------------------------------------------- the Savoyard rules

@@ -126,23 +126,23 @@ def _top_chart(rows, ranking, player=None):
 def _player_figures(club, player, season, rows, totals, scope, ranking):
     """Everything of a player's page that comes from the sheets' totals and the ledger
     (cached by ``_stamp``)."""
-    summary = stats.player_summary(totals)
+    summary, contracts = stats.player_summary_and_contracts(totals)
     figures = {"summary": summary}
     if not summary["seated"]:
         return figures
-    per_evening = stats.evenings(totals)
+    sheets = stats.player_sheets(totals)
+    per_evening = stats.evenings(sheets)
     if season is not None:
         # The season by hand: every hand while they are at most CHART_POINTS, then the
         # end of each sheet (at most CHART_POINTS of them): the running total after so
         # many hands. The per-hand table is paged from the same points (``hands_from``).
-        ends = stats.sheet_ends(totals)
-        count = ends[-1]["rows"] if ends else 0
+        count = sheets[-1]["rows"] if sheets else 0
         if count <= CHART_POINTS:
-            shown = figures["_hands"] = stats.hands_from(rows, ends, 0, count)
+            shown = figures["_hands"] = stats.hands_from(rows, sheets, 0, count)
             labels = [str(i + 1) for i in range(count)]
             title = _("%(date)s, table %(table)s, hand %(number)s")
         else:
-            shown = [ends[i] for i in _thin(len(ends))]
+            shown = [sheets[i] for i in _thin(len(sheets))]
             labels = [str(end["rows"]) for end in shown]
             title = _("%(date)s, table %(table)s, end of the sheet")
         running = {
@@ -160,8 +160,8 @@ def _player_figures(club, player, season, rows, totals, scope, ranking):
         }
         values = [point["running"] for point in shown]
         figures["points"] = count
-        figures["ends"] = [
-            {key: end[key] for key in ("date", "sheet_id", "rows", "running")} for end in ends
+        figures["sheet_ends"] = [
+            {key: end[key] for key in ("date", "sheet_id", "rows", "running")} for end in sheets
         ]
     else:
         shown = [per_evening[i] for i in _thin(len(per_evening))]
@@ -180,11 +180,11 @@ def _player_figures(club, player, season, rows, totals, scope, ranking):
     figures.update(
         running_chart=running,
         top=_top_chart(scope, ranking, player),
-        contracts=stats.contracts(totals),
-        streak=stats.taker_streak(rows, totals),
+        contracts=contracts,
+        streak=stats.taker_streak(rows, sheets),
         evenings=per_evening,
-        best=stats.best_hands(rows, totals),
-        worst=stats.worst_hands(rows, totals),
+        best=stats.best_hands(rows, sheets),
+        worst=stats.worst_hands(rows, sheets),
     )
     if stats.is_savoyard(season):
         figures["savoyard"] = stats.savoyard_summary(rows)
@@ -205,7 +205,7 @@ def _hands_page(request, rows, figures):
     if "_hands" in figures:  # every hand was just read for the chart: the page is among them
         found = [dict(h) for h in figures["_hands"][start : start + size]]
     else:
-        found = stats.hands_from(rows, figures["ends"], start, size)
+        found = stats.hands_from(rows, figures["sheet_ends"], start, size)
     title = _("%(date)s, table %(table)s, hand %(number)s")
     labels = {role: str(label) for role, label in Role.choices}
     for i, h in enumerate(found):
@@ -315,13 +315,14 @@ def player_statistics(request, slug, player_id, season_id=None):
 def _season_figures(season, rows, ranking):
     sheets = SheetFacts.objects.filter(season=season)
     totals = SheetTotal.objects.of_season(season)
-    summary = stats.season_summary(sheets, season)
+    by_evening = stats.season_rows(sheets)  # every figure below is folded from these
+    summary = stats.season_summary(sheets, season, by_evening)
     figures = {"summary": summary}
     if summary["hands"]:
         figures.update(
-            contracts=stats.contracts(sheets, hands=summary["hands"]),
-            table_sizes=stats.table_sizes(sheets),
-            evenings=stats.season_evenings(sheets, totals),
+            contracts=stats.season_contracts(sheets, summary["hands"], by_evening),
+            table_sizes=stats.table_sizes(sheets, by_evening),
+            evenings=stats.season_evenings(sheets, totals, by_evening),
             top=_top_chart(totals, ranking),
         )
         if stats.is_savoyard(season):

@@ -47,15 +47,18 @@ def _evenings(season, players, rng, rules, n_sheets):
 
 
 def _player_figures(rows, totals):
-    ends = stats.sheet_ends(totals)
+    ends = stats.player_sheets(totals)
     count = ends[-1]["rows"] if ends else 0
+    summary, contracts = stats.player_summary_and_contracts(totals)
+    assert summary == stats.player_summary(totals)
+    assert contracts == stats.contracts(totals)
     return {
-        "summary": stats.player_summary(totals),
-        "contracts": stats.contracts(totals),
-        "evenings": stats.evenings(totals),
-        "best": stats.best_hands(rows, totals),
-        "worst": stats.worst_hands(rows, totals),
-        "streak": stats.taker_streak(rows, totals),
+        "summary": summary,
+        "contracts": contracts,
+        "evenings": stats.evenings(ends),
+        "best": stats.best_hands(rows, ends),
+        "worst": stats.worst_hands(rows, ends),
+        "streak": stats.taker_streak(rows, ends),
         "hands": stats.hands_from(rows, ends, 0, count),
         "page": stats.hands_from(rows, ends, count // 3, 7),
     }
@@ -98,9 +101,9 @@ def test_every_figure_equals_the_ledgers(club, season, players, rules, seed):
         sheets = SheetFacts.objects.filter(season=one)
         summary = stats.season_summary(sheets, one)
         assert summary == reference.season_summary(rows, one)
-        for scope in (sheets, totals):  # every take on its sheet's facts, and its taker's
-            assert stats.contracts(scope, hands=summary["hands"]) == reference.contracts(
-                rows, hands=summary["hands"]
-            )
+        expected = reference.contracts(rows, hands=summary["hands"])
+        assert stats.season_contracts(sheets, summary["hands"]) == expected
+        # every take is on its sheet's facts and on its taker's totals
+        assert stats.contracts(totals, hands=summary["hands"]) == expected
         assert stats.table_sizes(sheets) == reference.table_sizes(rows)
         assert stats.season_evenings(sheets, totals) == reference.season_evenings(rows, one)

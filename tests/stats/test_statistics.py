@@ -121,6 +121,12 @@ def scope(player, season=None):
     return ScoreRow.objects.of_player(player, season), SheetTotal.objects.of_player(player, season)
 
 
+def sheets_scope(player, season=None):
+    """A player's ledger rows and sheets (``stats.player_sheets``)."""
+    rows, totals = scope(player, season)
+    return rows, stats.player_sheets(totals)
+
+
 # ---------------------------------------------------------------- a player's figures
 
 
@@ -189,7 +195,7 @@ def test_carl_as_taker(ledger, by_name, season):
         "defence_won": 0,
         "defence_lost": 1,
     }
-    streak = stats.taker_streak(rows, totals)
+    streak = stats.taker_streak(rows, stats.player_sheets(totals))
     assert streak["length"] == 1
     assert (
         streak["first"]
@@ -216,7 +222,9 @@ def test_contracts_of_a_player(ledger, by_name, season):
 
 
 def test_evenings_of_a_player(ledger, by_name, season):
-    rows = stats.evenings(SheetTotal.objects.of_player(by_name["Anna"], season))
+    rows = stats.evenings(
+        stats.player_sheets(SheetTotal.objects.of_player(by_name["Anna"], season))
+    )
     assert [
         (r["date"], r["played"], r["taken"], r["made"], r["total"], r["running"]) for r in rows
     ] == [
@@ -228,7 +236,7 @@ def test_evenings_of_a_player(ledger, by_name, season):
 
 def test_running_total_by_hand(ledger, by_name, season):
     rows, totals = scope(by_name["Anna"], season)
-    ends = stats.sheet_ends(totals)
+    ends = stats.player_sheets(totals)
     assert [(e["sheet_id"], e["rows"], e["running"]) for e in ends] == [
         (ledger[0].pk, 5, 108),
         (ledger[1].pk, 10, 552),
@@ -247,7 +255,7 @@ def test_running_total_by_hand(ledger, by_name, season):
 def test_best_and_worst_hands(ledger, by_name, season):
     rows, totals = scope(by_name["Anna"], season)
     first, second = ledger
-    best = stats.best_hands(rows, totals)
+    best = stats.best_hands(rows, stats.player_sheets(totals))
     assert [(h["score"], h["sheet_id"], h["number"]) for h in best] == [
         (300, second.pk, 5),
         (240, first.pk, 1),
@@ -256,7 +264,7 @@ def test_best_and_worst_hands(ledger, by_name, season):
         (72, first.pk, 3),
     ]
     assert (best[0]["contract_label"], best[0]["made"], best[0]["by"]) == ("garde sans", True, 0)
-    worst = stats.worst_hands(rows, totals)
+    worst = stats.worst_hands(rows, stats.player_sheets(totals))
     assert [(h["score"], h["sheet_id"], h["number"]) for h in worst] == [
         (-96, first.pk, 2),
         (-93, second.pk, 3),
@@ -270,7 +278,7 @@ def test_best_and_worst_hands(ledger, by_name, season):
 def test_longest_winning_streak_runs_across_evenings(ledger, by_name, season):
     """Anna: made (14/3 #1), made (21/3 #1), made (#2), failed (#3), made (#5)."""
     first, second = ledger
-    streak = stats.taker_streak(*scope(by_name["Anna"], season))
+    streak = stats.taker_streak(*sheets_scope(by_name["Anna"], season))
     assert streak == {
         "length": 3,
         "first": {"date": MARCH_14, "sheet_id": first.pk, "number": 1},
@@ -281,13 +289,13 @@ def test_longest_winning_streak_runs_across_evenings(ledger, by_name, season):
 
 def test_a_streak_is_zero_without_a_contract_made(make_sheet, scorer, by_name, season):
     record(make_sheet(4), [SEED_HANDS[2]], scorer)  # Carl fails
-    assert stats.taker_streak(*scope(by_name["Carl"], season)) == {
+    assert stats.taker_streak(*sheets_scope(by_name["Carl"], season)) == {
         "length": 0,
         "first": None,
         "last": None,
         "current": 0,
     }
-    assert stats.taker_streak(*scope(by_name["Anna"], season))["length"] == 0
+    assert stats.taker_streak(*sheets_scope(by_name["Anna"], season))["length"] == 0
 
 
 def test_at_five_partner_and_alone(make_sheet, scorer, by_name, season):
@@ -314,7 +322,7 @@ def test_at_five_partner_and_alone(make_sheet, scorer, by_name, season):
     assert (fred["seated"], fred["played"], fred["total"], fred["five"]["played"]) == (1, 0, 0, 0)
     # the running total of a player who sat out still has the hand (0)
     fred_rows, fred_totals = scope(by_name["Fred"])
-    ends = stats.sheet_ends(fred_totals)
+    ends = stats.player_sheets(fred_totals)
     assert [r["running"] for r in stats.hands_from(fred_rows, ends, 0, 25)] == [0]
 
 
@@ -701,17 +709,18 @@ def test_every_statistics_view_goes_through_the_gate():
 # ---------------------------------------------------------------- query counts
 
 #: club, player, seasons, standings, the cache stamp (SeasonTotal revisions), then
-#: the figures from the sheets' totals: summary, evenings, the top players' running
-#: totals, contracts, the runs of contracts made (and the takes that find the longest
-#: run's hands), best, worst; on a season's page the sheet ends and the hands (for the
-#: chart while they are at most CHART_POINTS, and the per-hand table's page), on all
-#: seasons' the season ranks. A page whose season changed since it was last computed
-#: (the stamp is one query more than before the cache).
-PLAYER_QUERIES = {"season": 15, "all": 14}
-#: club, seasons, standings, the cache stamp, summary (the sheets' totals, the stored
-#: sheet counts, the season's players), contracts, table sizes, evenings (the sheets'
-#: counts; the players and the hands everybody passed from the totals), top players.
-SEASON_QUERIES = 12
+#: the figures: the summary with the contracts (sums of the player's sheet totals),
+#: the player's sheets (the evenings, the runs of contracts made, where the best and
+#: worst hands are), the top players' running totals, the takes that find the
+#: longest run's hands, the best hands, the worst; on a season's page the hands for
+#: the chart while they are at most CHART_POINTS (the per-hand table's page is
+#: among them), on all seasons' the season ranks. A page whose season changed since
+#: it was last computed (the stamp is one query more than before the cache).
+PLAYER_QUERIES = {"season": 12, "all": 12}
+#: club, seasons, standings, the cache stamp, the season's sheet facts by evening
+#: and table size (summary, contracts, table sizes and evenings are folded from
+#: them), the season's players, its players by evening, the top players.
+SEASON_QUERIES = 8
 #: From the cache (the season unchanged): club, player, seasons, standings, the
 #: stamp, and on a season's page the page of the per-hand table.
 PLAYER_CACHED = {"season": 6, "all": 5}
