@@ -384,11 +384,3 @@ class SheetCounter:
 
     def as_dict(self) -> dict:
         return dict(zip(SHEET_NAMES, self.values))
-
-
-def of_rows(rows) -> dict:
-    """The facts of ``rows`` (dicts of score row fields) as a dict by name."""
-    counter = Counter()
-    for row in rows:
-        counter.add(row)
-    return counter.as_dict()

@@ -27,7 +27,7 @@ SQL (bulk loads, repair). ``standings.queries`` reads them.
 import time
 from decimal import Decimal
 
-from django.db import connection
+from django.db import connection, transaction
 
 from core.bulk import RowWriter
 from scoresheet import facts
@@ -305,17 +305,17 @@ def rebuild_season_totals(season) -> None:
     For rows loaded behind the services' back (the benchmark's bulk insert) and
     for repair. The result equals what ``refresh_sheet_totals`` keeps.
     """
-    with connection.cursor() as cursor:
+    with transaction.atomic(), connection.cursor() as cursor:
         for sql, params in rebuild_statements(getattr(season, "pk", season)):
             cursor.execute(sql, params)
 
 
 def rebuild_statements(season_id=None) -> list[tuple[str, list]]:
     """The statements of ``rebuild_season_totals`` for one season, or every season
-    (``None``): ``(sql, params)`` pairs. The facts are the SQL aggregates of
-    ``facts.aggregates`` (the same counts as ``facts.Counter``), the runs of
-    contracts made a window over each player's takes (``_runs_sql``), joined in one
-    INSERT."""
+    (``None``): ``(sql, params)`` pairs to run in one transaction. The facts are the
+    SQL aggregates of ``facts.aggregates`` (the same counts as ``facts.Counter``),
+    the runs of contracts made a window over each player's takes (``_runs_sql``),
+    joined in one INSERT."""
     quote = connection.ops.quote_name
     ledger = quote(ScoreRow._meta.db_table)
     sheet_totals = quote(SheetTotal._meta.db_table)
@@ -356,11 +356,18 @@ def rebuild_statements(season_id=None) -> list[tuple[str, list]]:
         ["t.sheet_id", "t.season_id", "t.date", "t.seats"]
         + [f"t.fact_{name}" for name in facts.SHEET_NAMES]
     )
-    return [
+    # The facts and the runs are two aggregates joined by (sheet, player): rows just
+    # loaded have no planner statistics, and a nested loop over the two (estimated at
+    # a row each) ran for minutes at a million hands. A hash join takes seconds.
+    postgresql = connection.vendor == "postgresql"
+    plan = [("SET LOCAL enable_nestloop = off", [])] if postgresql else []
+    plan_back = [("SET LOCAL enable_nestloop TO DEFAULT", [])] if postgresql else []
+    return plan + [
         (f"DELETE FROM {season_totals} {where}", one),
         (f"DELETE FROM {sheet_totals} {where}", one),
         (f"DELETE FROM {sheet_facts} {where}", one),
         (insert, [*params, *one]),
+        *plan_back,
         (
             f"INSERT INTO {sheet_facts} ({sheet_columns}) "
             f"SELECT {sheet_picked} FROM ({select_sheets}) t",

@@ -2,7 +2,8 @@
 SQL aggregates over the ledger's rows (``ScoreRow``), kept here as the reference the
 facts-based ``stats.queries`` must agree with (``test_facts_match_the_ledger``).
 
-Every function here takes a *scope*, a queryset of ``ScoreRow`` (the ledger:
+Only what the facts replaced is here (the numbers' rounding and the labels are
+``stats.queries``'). Every function here takes a *scope*, a queryset of ``ScoreRow`` (the ledger:
 one row per seated player per live hand), and runs one query on it, whatever the
 number of hands: a player's rows in a season
 (``ScoreRow.objects.of_player(player, season)``), in all the club's seasons
@@ -18,17 +19,17 @@ are rounded to one decimal (``one_decimal``) and percentages to whole numbers
 (``percent``), half away from zero.
 """
 
-from decimal import ROUND_HALF_UP, Decimal
+from decimal import Decimal
 from itertools import accumulate
 
 from django.db import connection
 from django.db.models import Avg, Count, F, Min, Q, Sum, Window
 from django.db.models.expressions import RowRange
-from django.db.models.functions import Rank
 from django.utils.translation import gettext_lazy as _
 
 from scoresheet.models import SeasonTotal, Sheet, SheetTotal
-from scoresheet.vocabulary import POIGNEE_LABELS, Chelem, Contract, Role, Side, contract_label
+from scoresheet.vocabulary import Role, Side, contract_label
+from stats.queries import CHELEMS, CONTRACT_ORDER, POIGNEES, one_decimal, percent
 
 #: The order of the hands in a season: evening, then sheet, then hand number.
 HAND_ORDER = ("date", "sheet_id", "number")
@@ -58,32 +59,6 @@ MARGIN_BUCKETS = (
     ("made_11", _("made by 11 to 20"), Q(margin__gte=11, margin__lte=20)),
     ("made_21", _("made by 21 or more"), Q(margin__gte=21)),
 )
-
-POIGNEES = tuple(POIGNEE_LABELS.items())
-
-#: ScoreRow.chelem codes, most glorious first.
-CHELEMS = tuple(Chelem.choices)
-
-CONTRACT_ORDER = {value: i for i, value in enumerate(Contract.values)}
-
-
-# ---------------------------------------------------------------- numbers
-
-
-def one_decimal(value):
-    """An average for display: a Decimal with one decimal, or None."""
-    if value is None:
-        return None
-    if not isinstance(value, Decimal):
-        value = Decimal(repr(value))
-    return value.quantize(Decimal("0.1"), rounding=ROUND_HALF_UP)
-
-
-def percent(part, whole):
-    """``part`` of ``whole`` in whole percent (None when ``whole`` is 0)."""
-    if not whole:
-        return None
-    return (Decimal(part) * 100 / whole).quantize(Decimal(1), rounding=ROUND_HALF_UP)
 
 
 def _count(condition):
@@ -369,89 +344,6 @@ def taker_streak(rows) -> dict:
     return {**best, "current": length}
 
 
-def season_ranks(club, player) -> list[dict]:
-    """The player's total and rank in each season of the club they played (one query).
-
-    Read from the standings' summary (``SeasonTotal``: one row per player and
-    season), never from the ledger: ``RANK()`` partitioned by season over every
-    player's season total (ties share a rank: 1, 2, 2, 4), newest season first.
-    Rows: ``season_id``, ``name``, ``start_date``, ``total``, ``played``,
-    ``taken``, ``made``, ``made_pct``, ``rank``, ``players``.
-    """
-    found = (
-        SeasonTotal.objects.filter(
-            season__club=club,
-            season__kind="season",  # a tournament's season has its own ranking
-            season__in=SeasonTotal.objects.filter(player=player).values("season_id"),
-        )
-        .annotate(
-            name=F("season__name"),
-            start_date=F("season__start_date"),
-            rank=Window(Rank(), partition_by=[F("season_id")], order_by=F("score").desc()),
-            players=Window(Count("pk"), partition_by=[F("season_id")]),
-        )
-        .order_by("-start_date", "name")
-        .values(
-            "season_id",
-            "player_id",
-            "name",
-            "start_date",
-            "score",
-            "hands",
-            "taken",
-            "made",
-            "rank",
-            "players",
-        )
-    )
-    return [
-        {
-            "season_id": row["season_id"],
-            "name": row["name"],
-            "start_date": row["start_date"],
-            "total": row["score"],
-            "played": row["hands"],
-            "taken": row["taken"],
-            "made": row["made"],
-            "made_pct": percent(row["made"], row["taken"]),
-            "rank": row["rank"],
-            "players": row["players"],
-        }
-        for row in found
-        if row["player_id"] == player.pk
-    ]
-
-
-def running_by_evening(rows, player_ids) -> dict:
-    """The running totals of some players, evening by evening (one query).
-
-    ``rows``: ledger rows or the sheets' totals (``SheetTotal``: one row per sheet and
-    player, with the same ``date``, ``player_id`` and ``score``), which are far fewer.
-
-    ``{"dates": [...], "series": {player_id: [total after each date, ...]}}``:
-    the dates any of them played; a player who did not play an evening keeps
-    their total (0 before their first evening), so every series has one value
-    per date.
-    """
-    found = list(
-        rows.filter(player_id__in=player_ids)
-        .values("date", "player_id")
-        .annotate(total=Sum("score"))
-        .order_by("date", "player_id")
-    )
-    dates = sorted({row["date"] for row in found})
-    by_date = {(row["date"], row["player_id"]): row["total"] for row in found}
-    series = {}
-    for player_id in player_ids:
-        running = Decimal(0)
-        values = []
-        for date in dates:
-            running += by_date.get((date, player_id), 0)
-            values.append(running)
-        series[player_id] = values
-    return {"dates": dates, "series": series}
-
-
 # ---------------------------------------------------------------- a club's season
 
 
@@ -596,98 +488,3 @@ def season_evenings(rows, season) -> list[dict]:
         }
         for row in sheets
     ]
-
-
-# ---------------------------------------------------------------- the Savoyard rules
-
-#: The Savoyard modes in the ledger's ``contract`` column (scoresheet.handmap).
-SAVOYARD_TWO_PARTIES = ("solo", "call", "partners")
-SAVOYARD = Q(contract__in=(*SAVOYARD_TWO_PARTIES, "each"))
-WON = Q(made=True)
-LOST = Q(made=False)
-TIE = Q(contract__in=SAVOYARD_TWO_PARTIES, made__isnull=True)
-#: The player's side got the baga au bout: a declarer when it went to the declarers
-#: (stored as "attack"), an opponent when it went to the opponents ("defence").
-BAGA_WON = (ATTACK & Q(petit_au_bout=Side.ATTACK)) | (DEFENDER & Q(petit_au_bout=Side.DEFENCE))
-
-
-def _distinct_hands(condition):
-    return Count("hand_id", distinct=True, filter=condition)
-
-
-def savoyard_summary(rows) -> dict:
-    """The Savoyard figures over ``rows`` (one query): a player's, or a season's.
-
-    ``solos``: by cards asked (2, 1, 0: as dealt), each ``cards``, ``label``
-    key, ``taken``, ``won``, ``lost``, ``tied`` (rows where the player, or a
-    player, was the soloist); ``calls``: as the dealer who called (``taken``,
-    ``won``) and as the called partner (``called``, ``called_won``);
-    ``partners`` (hands as the dealer's partnership, ``won``); ``each``
-    (hands each for himself, ``over`` and ``under`` the even share);
-    ``ties`` and ``doubled`` (hands, distinct); ``baga`` (hands with a baga to the
-    declarers, to the opponents, and rows where the player's side got it).
-    """
-    played = SAVOYARD & PLAYED
-    aggregates = {
-        "hands": _distinct_hands(played),
-        "ties": _distinct_hands(TIE & PLAYED),
-        "doubled": _distinct_hands(played & Q(factor__gte=2)),
-        "call": _count(TAKER & Q(contract="call")),
-        "call_won": _count(TAKER & Q(contract="call") & WON),
-        "called": _count(PARTNER & Q(contract="call")),
-        "called_won": _count(PARTNER & Q(contract="call") & WON),
-        "partners": _count(ATTACK & Q(contract="partners")),
-        "partners_won": _count(ATTACK & Q(contract="partners") & WON),
-        "each": _count(Q(contract="each") & PLAYED),
-        "each_over": _count(Q(contract="each", margin__gt=0)),
-        "each_under": _count(Q(contract="each", margin__lt=0)),
-        "baga_declarers": _distinct_hands(played & Q(petit_au_bout=Side.ATTACK)),
-        "baga_opponents": _distinct_hands(played & Q(petit_au_bout=Side.DEFENCE)),
-        "baga_won": _count(SAVOYARD & BAGA_WON),
-    }
-    for cards in (2, 1, 0):
-        solo = TAKER & Q(contract="solo", cards_asked=cards)
-        aggregates[f"solo_{cards}"] = _count(solo)
-        aggregates[f"solo_{cards}_won"] = _count(solo & WON)
-        aggregates[f"solo_{cards}_lost"] = _count(solo & LOST)
-    data = rows.aggregate(**aggregates)
-    labels = {2: _("with two cards"), 1: _("with one card"), 0: _("as dealt")}
-    solos = [
-        {
-            "cards": cards,
-            "label": labels[cards],
-            "taken": data[f"solo_{cards}"],
-            "won": data[f"solo_{cards}_won"],
-            "lost": data[f"solo_{cards}_lost"],
-            "tied": data[f"solo_{cards}"] - data[f"solo_{cards}_won"] - data[f"solo_{cards}_lost"],
-        }
-        for cards in (2, 1, 0)
-    ]
-    return {
-        "hands": data["hands"],
-        "solos": solos,
-        "solos_taken": sum(s["taken"] for s in solos),
-        "calls": {
-            "taken": data["call"],
-            "won": data["call_won"],
-            "called": data["called"],
-            "called_won": data["called_won"],
-        },
-        "partners": {"hands": data["partners"], "won": data["partners_won"]},
-        "each": {"hands": data["each"], "over": data["each_over"], "under": data["each_under"]},
-        "ties": data["ties"],
-        "doubled": data["doubled"],
-        "baga": {
-            "declarers": data["baga_declarers"],
-            "opponents": data["baga_opponents"],
-            "won": data["baga_won"],
-        },
-    }
-
-
-def is_savoyard(season) -> bool:
-    """Whether a season's house rules are the Savoyard rules (no query)."""
-    rules = getattr(season, "rules", None)
-    if isinstance(rules, dict):
-        return rules.get("preset") == "savoyard"
-    return rules == "savoyard"
