@@ -47,7 +47,7 @@ from benchmarks.database import own_database
 from clubs.models import Club, Player, Season
 from scoresheet import services
 from scoresheet.demo import random_hand
-from scoresheet.models import Hand, ScoreRow, SeasonTotal, Seat, Sheet, SheetTotal
+from scoresheet.models import Hand, ScoreRow, SeasonTotal, Seat, Sheet, SheetFacts, SheetTotal
 from scoresheet.scoring.jsonformat import parse_rules
 from scoresheet.totals import rebuild_season_totals
 
@@ -442,7 +442,8 @@ class Command(BaseCommand):
     def analyse(self):
         """Statistics and the visibility map, as autovacuum keeps them on a live server,
         and the written pages flushed, so no background work runs while timing."""
-        tables = [m._meta.db_table for m in (Sheet, Seat, Hand, ScoreRow, SheetTotal, SeasonTotal)]
+        models = (Sheet, Seat, Hand, ScoreRow, SheetTotal, SheetFacts, SeasonTotal)
+        tables = [m._meta.db_table for m in models]
         with connection.cursor() as cursor:
             if connection.vendor == "postgresql":
                 for table in tables:
