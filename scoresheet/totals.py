@@ -165,14 +165,18 @@ def add_hand_to_totals(rows) -> None:
         added[row.player_id] = counter.as_dict()
     quote = connection.ops.quote_name
     table = quote(SheetTotal._meta.db_table)
-    columns = [*KEY, *facts.NAMES]
+    # Only the columns the hand moves: a column left out keeps its value (an inserted
+    # row gets the column's default, 0). Most of the facts are 0 for a hand, and a
+    # statement naming all of them took five times longer to run.
+    names = _moved(added.values(), ALWAYS_WRITTEN)
+    columns = [*KEY, *names]
     params = []
     for row in rows:
         counts = added[row.player_id]
         params += [row.sheet_id, row.player_id, row.season_id, row.date, row.seats]
-        params += [counts[name] for name in facts.NAMES]
+        params += [counts[name] for name in names]
     values = ", ".join(["(" + ", ".join(["%s"] * len(columns)) + ")"] * len(rows))
-    updates = ", ".join(f"{quote(name)} = {_merged(name, table)}" for name in facts.NAMES)
+    updates = ", ".join(f"{quote(name)} = {_merged(name, table)}" for name in names)
     sql = (
         f"INSERT INTO {table} ({', '.join(quote(c) for c in columns)}) VALUES {values} "
         f"ON CONFLICT ({quote('sheet_id')}, {quote('player_id')}) DO UPDATE SET {updates} "
@@ -206,20 +210,33 @@ def add_hand_to_totals(rows) -> None:
     _add_to_season_totals(dict(sorted(changes.items())))
 
 
+#: Written with every hand: the standings' counters, the best and worst (NULL until a
+#: hand is played) and the runs (a failed take ends one: a 0 that counts).
+ALWAYS_WRITTEN = (*COUNTERS, *facts.EXTREMES, *facts.RUNS)
+
+
+def _moved(counts, always=()) -> list[str]:
+    """The names of the SheetTotal facts some of ``counts`` (dicts) move, in order."""
+    moved = {name for one in counts for name, value in one.items() if value}
+    return [name for name in facts.NAMES if name in moved or name in always]
+
+
 def _add_to_sheet_facts(rows) -> tuple[str, list]:
     """The ``INSERT … ON CONFLICT DO UPDATE SET x = x + excluded.x`` that adds one new
-    hand's rows to its sheet's SheetFacts (the sheet's first hand inserts the row)."""
+    hand's rows to its sheet's SheetFacts (the sheet's first hand inserts the row),
+    naming only the facts the hand moves."""
     counter = facts.SheetCounter()
     for row in rows:
         counter.add(vars(row))
     first = rows[0]
     quote = connection.ops.quote_name
     table = quote(SheetFacts._meta.db_table)
-    columns = ["sheet_id", "season_id", "date", "seats", *facts.SHEET_NAMES]
-    params = [first.sheet_id, first.season_id, first.date, first.seats, *counter.values]
-    updates = ", ".join(
-        f"{quote(n)} = {table}.{quote(n)} + excluded.{quote(n)}" for n in facts.SHEET_NAMES
-    )
+    counts = counter.as_dict()
+    names = [name for name in facts.SHEET_NAMES if counts[name] or name == "hands"]
+    columns = ["sheet_id", "season_id", "date", "seats", *names]
+    params = [first.sheet_id, first.season_id, first.date, first.seats]
+    params += [counts[name] for name in names]
+    updates = ", ".join(f"{quote(n)} = {table}.{quote(n)} + excluded.{quote(n)}" for n in names)
     sql = (
         f"INSERT INTO {table} ({', '.join(quote(c) for c in columns)}) "
         f"VALUES ({', '.join(['%s'] * len(columns))}) "
