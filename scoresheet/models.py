@@ -362,6 +362,10 @@ class SheetTotalQuerySet(models.QuerySet):
         return self.filter(season=season)
 
 
+#: What the standings sum of a SheetTotal (``standings.queries``).
+STANDINGS_COLUMNS = ["score", "hands", "taken", "made"]
+
+
 class SheetTotal(models.Model):
     """Standings summary: one player's totals on one sheet, beside the ledger.
 
@@ -393,10 +397,18 @@ class SheetTotal(models.Model):
             models.UniqueConstraint(fields=["sheet", "player"], name="sheet_total_unique"),
         ]
         indexes = [
-            # a season's players by evening (an index-only scan) and the date filters
-            models.Index(fields=["season", "date", "player"], name="sheet_total_season_players"),
-            # the standings filtered to a table size and a date range
-            models.Index(fields=["season", "seats", "date"], name="sheet_total_season_seats"),
+            # a season's players by evening and the standings filtered to dates or a
+            # table size, read from the indexes alone (the rows are wide: the facts)
+            models.Index(
+                fields=["season", "date", "player"],
+                include=STANDINGS_COLUMNS,
+                name="sheet_total_season_players",
+            ),
+            models.Index(
+                fields=["season", "seats", "date"],
+                include=["player", *STANDINGS_COLUMNS],
+                name="sheet_total_season_seats",
+            ),
             # some players' totals by evening (the statistics' charts): index only
             models.Index(
                 fields=["player", "date"],
