@@ -2,21 +2,10 @@
 SQL aggregates over the ledger's rows (``ScoreRow``), kept here as the reference the
 facts-based ``stats.queries`` must agree with (``test_facts_match_the_ledger``).
 
-Only what the facts replaced is here (the numbers' rounding and the labels are
-``stats.queries``'). Every function here takes a *scope*, a queryset of ``ScoreRow`` (the ledger:
-one row per seated player per live hand), and runs one query on it, whatever the
-number of hands: a player's rows in a season
-(``ScoreRow.objects.of_player(player, season)``), in all the club's seasons
-(``season=None``), or a whole season's rows (``ScoreRow.objects.of_season(season)``).
-Nothing here scores a hand again: the rows already hold each player's score,
-role, contract, result, margin, bouts, petit au bout, poignée and chelem.
-
-Definitions (the same as ``standings.queries``): a hand is *played* by every
-seated player but the one who sits out (a hand where everybody passed is
-played); the *attack* is the taker and the called partner, the *defence* the
-other players; *hand order* is date, sheet, hand number. Averages and shares
-are rounded to one decimal (``one_decimal``) and percentages to whole numbers
-(``percent``), half away from zero.
+Only what the facts replaced is here; the rounding, the labels and the definitions
+are ``stats.queries``'. Each function takes a queryset of ledger rows (a player's
+in a season or in all seasons, or a season's) and aggregates it in SQL. It is a
+second implementation on purpose: the output is built alike, the counting is not.
 """
 
 from decimal import Decimal
