@@ -34,7 +34,9 @@ from django.utils.translation import gettext as _
 
 from clubs.models import Club
 from core.errors import ServiceError
+from scoresheet import facts
 from scoresheet.models import Hand, Sheet
+from scoresheet.totals import rebuild_season_totals
 
 FORMAT = "tarot-ledger-club-backup"
 VERSION = 1
@@ -127,7 +129,11 @@ def restore(data) -> Club:
         with transaction.atomic():
             users = _restore_users(data["users"])
             saved = _restore_objects(data["objects"], users)
-            _renumber(next(obj for obj in saved if isinstance(obj, Club)))
+            club = next(obj for obj in saved if isinstance(obj, Club))
+            _renumber(club)
+            if _without_facts(data["objects"]):
+                for season in club.seasons.all():
+                    rebuild_season_totals(season)
     except (DeserializationError, DatabaseError, KeyError, TypeError, ValueError) as error:
         raise _invalid(str(error).splitlines()[0] if str(error) else type(error).__name__) from None
     return next(obj for obj in saved if isinstance(obj, Club))
@@ -187,6 +193,17 @@ def _restore_objects(rows, users) -> list:
     connection.check_constraints(table_names=[m._meta.db_table for m in models_seen])
     _reset_sequences(models_seen + [get_user_model()])
     return [item.object for item in objects]
+
+
+def _without_facts(rows) -> bool:
+    """Whether the backup was written before the sheets' totals kept the statistics'
+    facts (``scoresheet.facts``): its SheetTotals lack them and it has no SheetFacts,
+    so the restore counts them again from the ledger (``rebuild_season_totals``)."""
+    return any(
+        row.get("model") == "scoresheet.sheettotal"
+        and not set(facts.RUNS) <= set(row.get("fields", {}))
+        for row in rows
+    )
 
 
 def _renumber(club) -> None:

@@ -10,7 +10,8 @@ from django.urls import reverse
 
 from clubs import services as club_services
 from clubs.models import Club, Invitation, Membership, Player, Role, Season
-from scoresheet import services
+from scoresheet import facts, services
+from scoresheet.models import SheetFacts, SheetTotal
 from tests.data import NAMES, SEED_HANDS
 from tournaments import services as tournament_services
 from transfer import backup as backups
@@ -224,3 +225,46 @@ def test_restore_looks_for_rows_already_here_per_model_not_per_row(
         backups.restore(data)
     assert caught.value.code == "not_empty"
     assert f"{last['pk']}:" in caught.value.message
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_backup_from_before_the_facts_counts_them_again_from_the_ledger():
+    """Backups written before the sheets' totals kept the statistics' facts have
+    SheetTotals of five counters and no SheetFacts: the restore counts the facts
+    from the restored ledger, so the statistics read what the hands say."""
+    club = build_club()
+    kept = {
+        "totals": sorted(
+            SheetTotal.objects.filter(season__club=club).values_list(
+                "sheet_id", "player_id", *facts.NAMES
+            )
+        ),
+        "sheets": sorted(
+            SheetFacts.objects.filter(season__club=club).values_list("sheet_id", *facts.SHEET_NAMES)
+        ),
+    }
+    assert kept["totals"] and kept["sheets"]
+    data = backups.backup(club)
+    old = [row for row in data["objects"] if row["model"] != "scoresheet.sheetfacts"]
+    for row in old:
+        if row["model"] == "scoresheet.sheettotal":  # as written before the facts
+            row["fields"] = {k: v for k, v in row["fields"].items() if k not in facts.NAMES[5:]}
+    data["objects"] = old
+    call_command("flush", interactive=False)
+    restored = backups.restore(json.dumps(data))
+    assert (
+        sorted(
+            SheetTotal.objects.filter(season__club=restored).values_list(
+                "sheet_id", "player_id", *facts.NAMES
+            )
+        )
+        == kept["totals"]
+    )
+    assert (
+        sorted(
+            SheetFacts.objects.filter(season__club=restored).values_list(
+                "sheet_id", *facts.SHEET_NAMES
+            )
+        )
+        == kept["sheets"]
+    )
