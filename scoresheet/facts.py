@@ -63,9 +63,9 @@ PLAYING = (3, 4, 5)
 @dataclass(frozen=True)
 class Fact:
     """A count (``of`` None) or a sum, maximum or minimum (``how``) of the field
-    ``of`` over a player's rows of a sheet that match ``where`` (lookups: a field
-    name, optionally with ``__in``, ``__gte``, ``__lte`` or ``__isnull``). ``role``
-    is the roles that can match (None: any)."""
+    ``of`` over the score rows (a player's on a sheet, or a sheet's) that match
+    ``where`` (lookups: a field name, optionally with ``__in``, ``__gte``, ``__lte``
+    or ``__isnull``). ``role`` is the roles that can match (None: any)."""
 
     name: str
     role: tuple | None = None
@@ -342,12 +342,38 @@ _count = _compile(FACTS)
 _count_sheet = _compile(SHEET_FACTS)
 
 
-class Counter:
-    """The facts of one player's score rows on a sheet, counted in Python (``add``
-    them in hand order) as the SQL ``aggregates`` count them; ``values`` in
-    ``NAMES`` order."""
+class _Tally:
+    """Facts counted in Python over score row dicts (``add``), as the SQL
+    ``aggregates`` count them; ``values`` in the order of ``names``."""
 
     __slots__ = ("values",)
+    facts = SHEET_FACTS
+    names = SHEET_NAMES
+    count = staticmethod(_count_sheet)
+
+    def __init__(self):
+        self.values = [fact.start for fact in self.facts]
+
+    def add(self, row: dict) -> None:
+        self.count(self.values, row)
+
+    def as_dict(self) -> dict:
+        return dict(zip(self.names, self.values))
+
+
+class SheetCounter(_Tally):
+    """The facts of a whole sheet's score rows (``SHEET_FACTS``)."""
+
+    __slots__ = ()
+
+
+class Counter(_Tally):
+    """The facts of one player's score rows on a sheet (``FACTS`` and ``RUNS``: add
+    the rows in hand order); ``values`` in ``NAMES`` order."""
+
+    __slots__ = ()
+    facts = FACTS
+    names = NAMES
 
     def __init__(self):
         self.values = [fact.start for fact in FACTS] + [0] * len(RUNS)
@@ -366,21 +392,3 @@ class Counter:
             else:
                 values[_RUN_LAST] = 0
         _count(values, row)
-
-    def as_dict(self) -> dict:
-        return dict(zip(NAMES, self.values))
-
-
-class SheetCounter:
-    """The facts of a whole sheet's score rows (``SHEET_FACTS``), counted in Python."""
-
-    __slots__ = ("values",)
-
-    def __init__(self):
-        self.values = [fact.start for fact in SHEET_FACTS]
-
-    def add(self, row: dict) -> None:
-        _count_sheet(self.values, row)
-
-    def as_dict(self) -> dict:
-        return dict(zip(SHEET_NAMES, self.values))

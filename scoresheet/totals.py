@@ -16,12 +16,17 @@ are kept in step instead, in the transaction of every hand write:
                 seat the same players lock them in one order and never deadlock
                 (the hand services also run again on a deadlock: ``core.db``).
 
-A new hand only adds: ``add_hand_to_totals`` adds its rows to both tables with
-one upsert each (the record path), where corrections, deletions and restores
-rewrite the sheet's rows (``refresh_sheet_totals``).
+``SheetFacts``  one row per sheet: the statistics' facts of the whole sheet.
 
-``rebuild_season_totals`` rewrites both tables of a season from the ledger in
-SQL (bulk loads, repair). ``standings.queries`` reads them.
+SheetTotal and SheetFacts also keep the statistics' facts (``scoresheet.facts``:
+what is counted, and how, in Python and in SQL). A new hand only adds:
+``add_hand_to_totals`` adds its rows to the three tables with two upserts (the
+record path; SheetFacts rides in the SheetTotal statement's WITH on PostgreSQL),
+where corrections, deletions and restores rewrite the sheet's rows
+(``refresh_sheet_totals``).
+
+``rebuild_season_totals`` rewrites the three tables of a season from the ledger
+in SQL (bulk loads, repair). ``standings.queries`` and ``stats.queries`` read them.
 """
 
 import time
@@ -163,24 +168,24 @@ def add_hand_to_totals(rows) -> None:
         counter = facts.Counter()
         counter.add(vars(row))
         added[row.player_id] = counter.as_dict()
-    quote = connection.ops.quote_name
-    table = quote(SheetTotal._meta.db_table)
     # Only the columns the hand moves: a column left out keeps its value (an inserted
     # row gets the column's default, 0). Most of the facts are 0 for a hand, and a
     # statement naming all of them took five times longer to run.
     names = _moved(added.values(), ALWAYS_WRITTEN)
-    columns = [*KEY, *names]
-    params = []
-    for row in rows:
-        counts = added[row.player_id]
-        params += [row.sheet_id, row.player_id, row.season_id, row.date, row.seats]
-        params += [counts[name] for name in names]
-    values = ", ".join(["(" + ", ".join(["%s"] * len(columns)) + ")"] * len(rows))
-    updates = ", ".join(f"{quote(name)} = {_merged(name, table)}" for name in names)
-    sql = (
-        f"INSERT INTO {table} ({', '.join(quote(c) for c in columns)}) VALUES {values} "
-        f"ON CONFLICT ({quote('sheet_id')}, {quote('player_id')}) DO UPDATE SET {updates} "
-        f"RETURNING {quote('player_id')}, {quote('hands')}"
+    values = [
+        [row.sheet_id, row.player_id, row.season_id, row.date, row.seats]
+        + [added[row.player_id][name] for name in names]
+        for row in rows
+    ]
+    table = connection.ops.quote_name(SheetTotal._meta.db_table)
+    updates = {name: _merged(name, table) for name in names}
+    sql, params = _upsert(
+        SheetTotal,
+        ("sheet_id", "player_id"),
+        [*KEY, *names],
+        values,
+        updates,
+        ("player_id", "hands"),
     )
     sheet_sql, sheet_params = _add_to_sheet_facts(rows)
     with connection.cursor() as cursor:
@@ -210,6 +215,31 @@ def add_hand_to_totals(rows) -> None:
     _add_to_season_totals(dict(sorted(changes.items())))
 
 
+def _upsert(model, conflict, columns, rows, updates, returning=()) -> tuple[str, list]:
+    """``INSERT INTO model (columns) VALUES rows… ON CONFLICT (conflict) DO UPDATE SET
+    updates [RETURNING …]``: the SQL and its parameters (PostgreSQL and SQLite).
+    ``rows`` are value lists in ``columns`` order; ``updates`` maps a column to the
+    SQL of its new value, which reads the row as it was (``table.x``) and the
+    proposed one (``excluded.x``). The rows are locked in the order given."""
+    quote = connection.ops.quote_name
+    one = "(" + ", ".join(["%s"] * len(columns)) + ")"
+    sql = (
+        f"INSERT INTO {quote(model._meta.db_table)} ({', '.join(map(quote, columns))}) "
+        f"VALUES {', '.join([one] * len(rows))} "
+        f"ON CONFLICT ({', '.join(map(quote, conflict))}) DO UPDATE SET "
+        + ", ".join(f"{quote(column)} = {value}" for column, value in updates.items())
+    )
+    if returning:
+        sql += f" RETURNING {', '.join(map(quote, returning))}"
+    return sql, [value for row in rows for value in row]
+
+
+def _added(model, column) -> str:
+    """The SQL of a counter's new value in ``_upsert``: the row's plus the proposed."""
+    quote = connection.ops.quote_name
+    return f"{quote(model._meta.db_table)}.{quote(column)} + excluded.{quote(column)}"
+
+
 #: Written with every hand: the standings' counters, the best and worst (NULL until a
 #: hand is played) and the runs (a failed take ends one: a 0 that counts).
 ALWAYS_WRITTEN = (*COUNTERS, *facts.EXTREMES, *facts.RUNS)
@@ -229,20 +259,13 @@ def _add_to_sheet_facts(rows) -> tuple[str, list]:
     for row in rows:
         counter.add(vars(row))
     first = rows[0]
-    quote = connection.ops.quote_name
-    table = quote(SheetFacts._meta.db_table)
     counts = counter.as_dict()
     names = [name for name in facts.SHEET_NAMES if counts[name] or name == "hands"]
+    values = [first.sheet_id, first.season_id, first.date, first.seats]
+    values += [counts[name] for name in names]
+    updates = {name: _added(SheetFacts, name) for name in names}
     columns = ["sheet_id", "season_id", "date", "seats", *names]
-    params = [first.sheet_id, first.season_id, first.date, first.seats]
-    params += [counts[name] for name in names]
-    updates = ", ".join(f"{quote(n)} = {table}.{quote(n)} + excluded.{quote(n)}" for n in names)
-    sql = (
-        f"INSERT INTO {table} ({', '.join(quote(c) for c in columns)}) "
-        f"VALUES ({', '.join(['%s'] * len(columns))}) "
-        f"ON CONFLICT ({quote('sheet_id')}) DO UPDATE SET {updates}"
-    )
-    return sql, params
+    return _upsert(SheetFacts, ("sheet_id",), columns, [values], updates)
 
 
 def _merged(name, table) -> str:
@@ -283,35 +306,20 @@ def _merged(name, table) -> str:
     return f"{old(name)} + {new(name)}"
 
 
+#: A SeasonTotal's counters, in the order of ``_add_sheet_to_season``'s changes.
+SEASON_COUNTERS = ("seated", "sheets", "hands", "taken", "made", "score")
+
+
 def _add_to_season_totals(changes) -> None:
     """``INSERT … ON CONFLICT DO UPDATE SET x = table.x + excluded.x`` (PostgreSQL, SQLite).
 
     The rows are locked in the order of ``changes`` (the VALUES order): keep it sorted.
     """
-    quote = connection.ops.quote_name
-    table = quote(SeasonTotal._meta.db_table)
-    columns = [
-        "season_id",
-        "player_id",
-        "seated",
-        "sheets",
-        "hands",
-        "taken",
-        "made",
-        "score",
-        "revision",
-    ]
-    counters = columns[2:-1]
-    params = []
-    for (season_id, player_id), change in changes.items():
-        params += [season_id, player_id, *change]
-    values = ", ".join(["(" + ", ".join(["%s"] * len(columns)) + ")"] * len(changes))
-    updates = ", ".join(f"{quote(c)} = {table}.{quote(c)} + excluded.{quote(c)}" for c in counters)
-    updates += f", {quote('revision')} = excluded.{quote('revision')}"
-    sql = (
-        f"INSERT INTO {table} ({', '.join(quote(c) for c in columns)}) VALUES {values} "
-        f"ON CONFLICT ({quote('season_id')}, {quote('player_id')}) DO UPDATE SET {updates}"
-    )
+    columns = [*("season_id", "player_id"), *SEASON_COUNTERS, "revision"]
+    values = [[season_id, player_id, *change] for (season_id, player_id), change in changes.items()]
+    updates = {column: _added(SeasonTotal, column) for column in SEASON_COUNTERS}
+    updates["revision"] = f"excluded.{connection.ops.quote_name('revision')}"
+    sql, params = _upsert(SeasonTotal, ("season_id", "player_id"), columns, values, updates)
     with connection.cursor() as cursor:
         cursor.execute(sql, params)
 
@@ -343,8 +351,8 @@ def rebuild_statements(season_id=None) -> list[tuple[str, list]]:
     one = [season_id] if season_id is not None else []
     where = "WHERE season_id = %s" if one else ""
     rows = ScoreRow.objects.all() if not one else ScoreRow.objects.filter(season_id=season_id)
-    per_sheet = rows.values(*KEY).annotate(**facts.aggregates()).order_by()
-    select, params = per_sheet.query.sql_with_params()
+    per_player = rows.values(*KEY).annotate(**facts.aggregates()).order_by()
+    select, params = per_player.query.sql_with_params()
     summed = [name for name in facts.NAMES if name not in facts.RUNS]
     columns = ", ".join(quote(c) for c in (*KEY, *summed, *facts.RUNS))
     picked = ", ".join(
