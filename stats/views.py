@@ -147,12 +147,13 @@ def _player_figures(club, player, season, rows, totals, scope, ranking):
     sheets = stats.player_sheets(totals)
     per_evening = stats.evenings(sheets)
     if season is not None:
+        ends = figures["sheet_ends"] = stats.SheetEnds.of(sheets)
         # The season by hand: every hand while they are at most CHART_POINTS, then the
         # end of each sheet (at most CHART_POINTS of them): the running total after so
         # many hands. The per-hand table is paged from the same points (``hands_from``).
         count = sheets[-1]["rows"] if sheets else 0
         if count <= CHART_POINTS:
-            shown = figures["_hands"] = stats.hands_from(rows, sheets, 0, count)
+            shown = figures["_hands"] = stats.hands_from(rows, ends, 0, count)
             labels = [str(i + 1) for i in range(count)]
             title = _("%(date)s, table %(table)s, hand %(number)s")
         else:
@@ -174,9 +175,6 @@ def _player_figures(club, player, season, rows, totals, scope, ranking):
         }
         values = [point["running"] for point in shown]
         figures["points"] = count
-        figures["sheet_ends"] = [
-            {key: end[key] for key in ("date", "sheet_id", "rows", "running")} for end in sheets
-        ]
     else:
         shown = [per_evening[i] for i in _thin(len(per_evening))]
         running = {

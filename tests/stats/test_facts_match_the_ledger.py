@@ -47,18 +47,19 @@ def _evenings(season, players, rng, rules, n_sheets):
 
 
 def _player_figures(rows, totals):
-    ends = stats.player_sheets(totals)
-    count = ends[-1]["rows"] if ends else 0
+    sheets = stats.player_sheets(totals)
+    ends = stats.SheetEnds.of(sheets)
+    count = sheets[-1]["rows"] if sheets else 0
     summary, contracts = stats.player_summary_and_contracts(totals)
     assert summary == stats.player_summary(totals)
     assert contracts == stats.contracts(totals)
     return {
         "summary": summary,
         "contracts": contracts,
-        "evenings": stats.evenings(ends),
-        "best": stats.best_hands(rows, ends),
-        "worst": stats.worst_hands(rows, ends),
-        "streak": stats.taker_streak(rows, ends),
+        "evenings": stats.evenings(sheets),
+        "best": stats.best_hands(rows, sheets),
+        "worst": stats.worst_hands(rows, sheets),
+        "streak": stats.taker_streak(rows, sheets),
         "hands": stats.hands_from(rows, ends, 0, count),
         "page": stats.hands_from(rows, ends, count // 3, 7),
     }

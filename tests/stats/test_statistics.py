@@ -24,6 +24,7 @@ Season: Anna 552 (1st), Bert 24 (2nd), Dora −48 (3rd), Carl −528 (4th).
 """
 
 import datetime
+import pickle
 from decimal import Decimal
 
 import pytest
@@ -236,11 +237,15 @@ def test_evenings_of_a_player(ledger, by_name, season):
 
 def test_running_total_by_hand(ledger, by_name, season):
     rows, totals = scope(by_name["Anna"], season)
-    ends = stats.player_sheets(totals)
-    assert [(e["sheet_id"], e["rows"], e["running"]) for e in ends] == [
+    sheets = stats.player_sheets(totals)
+    assert [(e["sheet_id"], e["rows"], e["running"]) for e in sheets] == [
         (ledger[0].pk, 5, 108),
         (ledger[1].pk, 10, 552),
     ]
+    ends = stats.SheetEnds.of(sheets)
+    # kept as integers (the statistics cache pickles them), read back exactly
+    assert ends == ((5, 10), (ledger[0].pk, ledger[1].pk), ends.days, (1080, 5520))
+    assert ends.before(7) == (MARCH_21, ledger[1].pk, 5, 108)
     hands = stats.hands_from(rows, ends, 0, 10)
     assert [r["running"] for r in hands] == [240, 144, 216, 186, 108, 195, 345, 252, 252, 552]
     assert [r["score"] for r in hands] == [240, -96, 72, -30, -78, 87, 150, -93, 0, 300]
@@ -250,6 +255,7 @@ def test_running_total_by_hand(ledger, by_name, season):
     assert [r["running"] for r in stats.hands_from(rows, ends, 3, 4)] == [186, 108, 195, 345]
     assert [r["number"] for r in stats.hands_from(rows, ends, 5, 3)] == [1, 2, 3]
     assert [r["running"] for r in stats.hands_from(rows, ends, 8, 5)] == [252, 552]
+    assert stats.hands_from(rows, ends, 10, 5) == []
 
 
 def test_best_and_worst_hands(ledger, by_name, season):
@@ -322,7 +328,7 @@ def test_at_five_partner_and_alone(make_sheet, scorer, by_name, season):
     assert (fred["seated"], fred["played"], fred["total"], fred["five"]["played"]) == (1, 0, 0, 0)
     # the running total of a player who sat out still has the hand (0)
     fred_rows, fred_totals = scope(by_name["Fred"])
-    ends = stats.player_sheets(fred_totals)
+    ends = stats.SheetEnds.of(stats.player_sheets(fred_totals))
     assert [r["running"] for r in stats.hands_from(fred_rows, ends, 0, 25)] == [0]
 
 
@@ -802,6 +808,45 @@ def test_season_page_reads_its_figures_from_the_cache_until_a_hand_changes(
     assert client.get(url).context["summary"]["hands"] == 10
     services.delete_hand(hand, user=scorer)
     assert client.get(url).context["summary"]["hands"] == 9
+
+
+def _cached_values(value):
+    """Every value inside what the statistics cache holds (dicts, lists, tuples walked)."""
+    if isinstance(value, dict):
+        for item in value.values():
+            yield from _cached_values(item)
+    elif isinstance(value, (list, tuple)):
+        for item in value:
+            yield from _cached_values(item)
+    else:
+        yield value
+
+
+def test_the_cache_keeps_translated_text_and_plain_numbers(client, ledger, club, season, by_name):
+    """The cached figures are text already translated (one entry per language), not
+    lazy translations that would be rebuilt on every read, and the sheets' ends are
+    integers."""
+    from django.utils.functional import Promise
+
+    from stats import views
+
+    views._cache.clear()
+    url = player_url(club, by_name["Anna"], season)
+    client.get(url, HTTP_ACCEPT_LANGUAGE="en")
+    client.get(url, HTTP_ACCEPT_LANGUAGE="fr")
+    client.get(season_url(club, season), HTTP_ACCEPT_LANGUAGE="fr")
+    entries = {key: pickle.loads(value) for key, value in list(views._cache._cache.items())}
+    assert len(entries) == 3
+    for key, figures in entries.items():
+        assert not [v for v in _cached_values(figures) if isinstance(v, Promise)], key
+    english, french = (
+        next(f for k, f in entries.items() if k.startswith(":1:player:") and f":{language}:" in k)
+        for language in ("en", "fr")
+    )
+    assert english["summary"]["poignees"][0]["label"] != french["summary"]["poignees"][0]["label"]
+    ends = english["sheet_ends"]
+    assert isinstance(ends, stats.SheetEnds)
+    assert all(type(v) is int for column in ends for v in column)
 
 
 def test_the_per_hand_table_is_paged_and_the_chart_thinned(
