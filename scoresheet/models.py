@@ -409,11 +409,21 @@ class SheetTotal(models.Model):
                 include=["player", *STANDINGS_COLUMNS],
                 name="sheet_total_season_seats",
             ),
-            # some players' totals by evening (the statistics' charts): index only
+            # a player's sheets in hand order (``stats.queries.player_sheets``: the
+            # evenings, the chart, the pages of hands, the runs) from the index alone
             models.Index(
-                fields=["player", "date"],
-                include=["season", "score"],
-                name="sheet_total_player_date",
+                fields=["player", "date", "sheet"],
+                include=[
+                    "season",
+                    *STANDINGS_COLUMNS,
+                    "seated",
+                    "run_first",
+                    "run_last",
+                    "run_best",
+                    "best",
+                    "worst",
+                ],
+                name="sheet_total_player_sheets",
             ),
         ]
 

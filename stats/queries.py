@@ -29,7 +29,7 @@ from django.db.models.functions import Rank
 from django.utils.translation import gettext_lazy as _
 
 from scoresheet import facts
-from scoresheet.models import SeasonTotal
+from scoresheet.models import SeasonTotal, Sheet
 from scoresheet.vocabulary import POIGNEE_LABELS, Chelem, Contract, Role, Side, contract_label
 
 #: The order of the hands in a season: evening, then sheet, then hand number.
@@ -280,10 +280,11 @@ def _contracts(data, hands=None) -> list[dict]:
     return result
 
 
+#: What ``player_sheets`` reads of each SheetTotal: all in the index
+#: ``sheet_total_player_sheets`` (an index-only scan; the rows are wide).
 SHEET_FIELDS = (
     "date",
     "sheet_id",
-    "table",
     "seated",
     "score",
     "hands",
@@ -304,16 +305,21 @@ def player_sheets(totals) -> list[dict]:
 
     ``evenings``, the chart at the sheets' ends, a page of the per-hand table
     (``hands_from``), the best and worst hands and the longest run of contracts made
-    are all worked out from this list (the last three read a few sheets' hands)."""
-    found = list(
-        totals.annotate(table=F("sheet__table")).order_by("date", "sheet_id").values(*SHEET_FIELDS)
-    )
+    are all worked out from this list (the last three read a few sheets' hands).
+    Not the sheets' table names (a join with every sheet): ``sheet_tables`` reads
+    those of the few sheets shown."""
+    found = list(totals.order_by("date", "sheet_id").values(*SHEET_FIELDS))
     rows, running = 0, Decimal(0)
     for sheet in found:
         rows += sheet["seated"]
         running += sheet["score"]
         sheet["rows"], sheet["running"] = rows, running
     return found
+
+
+def sheet_tables(sheet_ids) -> dict:
+    """The table names of some sheets, by id (one query)."""
+    return dict(Sheet.objects.filter(pk__in=sheet_ids).values_list("pk", "table"))
 
 
 def evenings(sheets) -> list[dict]:

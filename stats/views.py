@@ -158,6 +158,8 @@ def _player_figures(club, player, season, rows, totals, scope, ranking):
             title = _("%(date)s, table %(table)s, hand %(number)s")
         else:
             shown = [sheets[i] for i in _thin(len(sheets))]
+            tables = stats.sheet_tables([end["sheet_id"] for end in shown])
+            shown = [dict(end, table=tables.get(end["sheet_id"], "")) for end in shown]
             labels = [str(end["rows"]) for end in shown]
             title = _("%(date)s, table %(table)s, end of the sheet")
         running = {

@@ -723,6 +723,9 @@ def test_every_statistics_view_goes_through_the_gate():
 #: among them), on all seasons' the season ranks. A page whose season changed since
 #: it was last computed (the stamp is one query more than before the cache).
 PLAYER_QUERIES = {"season": 12, "all": 12}
+#: a season's page once its hands outnumber CHART_POINTS: the chart at the sheets'
+#: ends names their tables (one query), the per-hand table's page is read.
+PLAYER_QUERIES_THINNED = 13
 #: club, seasons, standings, the cache stamp, the season's sheet facts by evening
 #: and table size (summary, contracts, table sizes and evenings are folded from
 #: them), the season's players, its players by evening, the top players.
@@ -753,6 +756,38 @@ def test_player_page_queries_do_not_grow_with_the_hands(
     with django_assert_num_queries(PLAYER_QUERIES[scope]):
         response = client.get(url)
     assert response.context["summary"]["played"] == 10 + 12 + 3
+
+
+def test_a_thinned_chart_costs_the_same_queries_whatever_the_hands(
+    client,
+    django_assert_num_queries,
+    ledger,
+    make_sheet,
+    scorer,
+    club,
+    season,
+    by_name,
+    monkeypatch,
+):
+    """Over CHART_POINTS hands the season's chart is drawn at the sheets' ends, each
+    titled with its evening and table."""
+    from stats import views
+
+    monkeypatch.setattr(views, "CHART_POINTS", 4)  # Anna's 10 hands, then 25
+    url = player_url(club, by_name["Anna"], season)
+    with django_assert_num_queries(PLAYER_QUERIES_THINNED):
+        assert client.get(url).status_code == 200
+    more_hands(make_sheet, scorer)
+    with django_assert_num_queries(PLAYER_QUERIES_THINNED):
+        response = client.get(url)
+    chart = response.context["running_chart"]
+    assert chart["labels"] == ["5", "10", "22", "25"]  # Anna's rows at each sheet's end
+    assert [title.split(", ")[1:] for title in chart["titles"]] == [
+        ["table 1", "end of the sheet"],
+        ["table 1", "end of the sheet"],
+        ["table 1", "end of the sheet"],
+        ["table 2", "end of the sheet"],
+    ]
 
 
 def test_season_page_queries_do_not_grow_with_the_hands(
