@@ -1,4 +1,6 @@
 """Writes that survive a deadlock: ``retry_on_conflict`` reruns a whole transaction.
+Also: commits that do not wait for the disk, and many rows read as the driver gives
+them (``plain_values``).
 
 PostgreSQL breaks a deadlock by killing one of the transactions in it
 (``40P01``), and a serializable transaction may be refused at any statement or
@@ -14,7 +16,9 @@ import random
 import time
 from functools import wraps
 
+from django.core.exceptions import EmptyResultSet
 from django.db import DEFAULT_DB_ALIAS, OperationalError, connections, transaction
+from django.db.models.query import ValuesIterable
 
 #: Deadlock detected, serialization failure.
 RETRY_SQLSTATES = frozenset({"40P01", "40001"})
@@ -98,3 +102,33 @@ def flush_to_disk(using: str = DEFAULT_DB_ALIAS) -> None:
     with transaction.atomic(using=using), connection.cursor() as cursor:
         cursor.execute("SET LOCAL synchronous_commit TO on")
         cursor.execute("SELECT pg_logical_emit_message(true, 'tarot-ledger', 'flush')")
+
+
+# ------------------------------------------------------- reading many rows
+
+
+def plain_values(queryset) -> list[dict]:
+    """``list(queryset)`` of a ``values()`` queryset, read without Django's converters
+    where the driver already gives Python's own types (PostgreSQL: ``int`` for
+    integers, sums of integers and counts, ``Decimal`` for numeric, ``date``):
+    Django converts every value of an aggregate again (``int(value)`` for each
+    ``Sum`` of an integer column), 147,000 calls and some 30 ms for a season's 600
+    rows of 56 sums. Elsewhere (SQLite gives dates as text, decimals as floats) the
+    queryset as Django reads it."""
+    if queryset._iterable_class is not ValuesIterable:
+        raise TypeError("plain_values() reads a values() queryset")
+    connection = connections[queryset.db]
+    if connection.vendor != "postgresql":
+        return list(queryset)
+    query = queryset.query
+    if query.selected:
+        names = list(query.selected)
+    else:  # as ValuesIterable names them
+        names = [*query.extra_select, *query.values_select, *query.annotation_select]
+    try:
+        sql, params = query.get_compiler(queryset.db).as_sql()
+    except EmptyResultSet:
+        return []
+    with connection.cursor() as cursor:
+        cursor.execute(sql, params)
+        return [dict(zip(names, row, strict=True)) for row in cursor.fetchall()]

@@ -326,9 +326,8 @@ def player_statistics(request, slug, player_id, season_id=None):
     return render(request, "clubs/stats/player.html", context)
 
 
-def _season_figures(season, rows, ranking):
+def _season_figures(season, rows, totals, ranking):
     sheets = SheetFacts.objects.filter(season=season)
-    totals = SheetTotal.objects.of_season(season)
     by_evening = stats.season_rows(sheets)  # every figure below is folded from these
     summary = stats.season_summary(sheets, season, by_evening)
     figures = {"summary": summary}
@@ -336,12 +335,28 @@ def _season_figures(season, rows, ranking):
         figures.update(
             contracts=stats.season_contracts(sheets, summary["hands"], by_evening),
             table_sizes=stats.table_sizes(sheets, by_evening),
-            evenings=stats.season_evenings(sheets, totals, by_evening),
+            evenings=stats.season_evenings(sheets, by_evening),
             top=_top_chart(totals, ranking),
         )
         if stats.is_savoyard(season):
             figures["savoyard"] = stats.savoyard_summary(rows)
     return figures
+
+
+def _count_players(table, key, stamp, totals):
+    """The players of the evenings ``table`` shows (its page: at most ROWS_PER_PAGE
+    evenings), counted once per season revision like the figures (``_cached``)."""
+    shown = [row.record for row in table.paginated_rows]
+    if not shown:
+        return
+    dates = [evening["date"] for evening in shown]
+    found = _cached(
+        f"{key}:players:{dates[0]}:{dates[-1]}",
+        stamp,
+        lambda: {"players": stats.evening_players(totals, dates)},
+    )
+    for evening in shown:
+        evening["players"] = found["players"].get(evening["date"], 0)
 
 
 @club_view("read")
@@ -352,12 +367,11 @@ def season_statistics(request, slug, season_id):
     club = request.club
     seasons, season = _seasons(club, season_id)
     rows = ScoreRow.objects.of_season(season)
+    totals = SheetTotal.objects.of_season(season)
     ranking = list(standings(club, season=season))
-    figures = _cached(
-        f"season:{club.pk}:{season.pk}",
-        _stamp(SeasonTotal.objects.filter(season=season)),
-        lambda: _season_figures(season, rows, ranking),
-    )
+    stamp = _stamp(SeasonTotal.objects.filter(season=season))
+    key = f"season:{club.pk}:{season.pk}"
+    figures = _cached(key, stamp, lambda: _season_figures(season, rows, totals, ranking))
     summary = figures["summary"]
     context = {"club": club, "season": season, "seasons": seasons, "summary": summary}
     if summary["hands"]:
@@ -374,4 +388,5 @@ def season_statistics(request, slug, season_id):
                 figures["evenings"], table_id="table-evenings", paged=True, request=request
             ),
         }
+        _count_players(context["tables"]["evenings"], key, stamp, totals)
     return render(request, "clubs/stats/season.html", context)

@@ -1,10 +1,11 @@
 """``core.db``'s bulk-load helpers: commits that do not wait for the disk, and
-flushing every commit to disk before a load reports."""
+flushing every commit to disk before a load reports; ``plain_values``."""
 
 import pytest
 from django.db import connection, transaction
+from django.db.models import Count, F, Q, Sum
 
-from core.db import commit_without_waiting, flush_to_disk
+from core.db import commit_without_waiting, flush_to_disk, plain_values
 
 
 def synchronous_commit():
@@ -49,3 +50,35 @@ def test_a_flush_inside_a_transaction_is_refused():
         pytest.skip("PostgreSQL's")
     with pytest.raises(RuntimeError, match="outside a transaction"):
         flush_to_disk()
+
+
+def test_plain_values_reads_what_django_reads(make_sheet, scorer):
+    """The same rows, keys, values and types as Django's own ``values()`` (dates,
+    decimals, sums and counts, annotations, an empty ``IN``), the driver's types
+    taken as they come on PostgreSQL."""
+    from scoresheet import services
+    from scoresheet.models import ScoreRow, SheetTotal
+    from tests.data import SEED_HANDS
+
+    sheet = make_sheet(4)
+    for data in SEED_HANDS:
+        services.record_hand(sheet, data, user=scorer)
+
+    querysets = [
+        SheetTotal.objects.order_by("date", "sheet_id").values("date", "sheet_id", "score", "best"),
+        ScoreRow.objects.values("date", "role")
+        .annotate(n=Count("pk"), points=Sum("score"), takes=Count("pk", filter=Q(role="taker")))
+        .order_by("date", "role"),
+        ScoreRow.objects.annotate(table=F("sheet__table")).values("table", "number")[:3],
+        SheetTotal.objects.filter(player_id__in=[]).values("date"),
+    ]
+    for queryset in querysets:
+        expected = list(queryset.all())
+        found = plain_values(queryset.all())
+        assert found == expected
+        assert [{k: type(v) for k, v in row.items()} for row in found] == [
+            {k: type(v) for k, v in row.items()} for row in expected
+        ]
+    assert plain_values(querysets[0])[0]["score"] is not None
+    with pytest.raises(TypeError):
+        plain_values(SheetTotal.objects.all())

@@ -452,7 +452,9 @@ def test_table_sizes_and_evenings(ledger, make_sheet, scorer, season):
         {"seats": 5, "playing": 5, "sheets": 1, "hands": 3},
         {"seats": 6, "playing": 5, "sheets": 1, "hands": 1},
     ]
-    assert stats.season_evenings(sheets, SheetTotal.objects.of_season(season)) == [
+    evenings = stats.season_evenings(sheets)
+    assert [evening["players"] for evening in evenings] == [None, None, None]
+    assert stats.add_players(evenings, SheetTotal.objects.of_season(season)) == [
         {"date": MARCH_14, "sheets": 1, "players": 4, "hands": 5, "passed": 0},
         {"date": MARCH_21, "sheets": 1, "players": 4, "hands": 5, "passed": 1},
         {"date": MARCH_28, "sheets": 2, "players": 6, "hands": 4, "passed": 0},
@@ -495,8 +497,9 @@ def test_season_figures_from_the_summaries_equal_the_ledger_counts(
         hands=first_seat,
         passed=Count("pk", filter=Q(position=0, role=ScoreRole.PASSED)),
     )
-    from_totals = stats.season_evenings(
-        SheetFacts.objects.filter(season=season), SheetTotal.objects.of_season(season)
+    from_totals = stats.add_players(
+        stats.season_evenings(SheetFacts.objects.filter(season=season)),
+        SheetTotal.objects.of_season(season),
     )
     assert from_totals == list(evenings.order_by("date"))
     # the top players' chart reads the sheets' totals: the ledger's figures
@@ -728,7 +731,7 @@ PLAYER_QUERIES = {"season": 12, "all": 12}
 PLAYER_QUERIES_THINNED = 13
 #: club, seasons, standings, the cache stamp, the season's sheet facts by evening
 #: and table size (summary, contracts, table sizes and evenings are folded from
-#: them), the season's players, its players by evening, the top players.
+#: them), the season's players, the top players, the players of the evenings shown.
 SEASON_QUERIES = 8
 #: From the cache (the season unchanged): club, player, seasons, standings, the
 #: stamp, and on a season's page the page of the per-hand table.
@@ -871,7 +874,7 @@ def test_the_cache_keeps_translated_text_and_plain_numbers(client, ledger, club,
     client.get(url, HTTP_ACCEPT_LANGUAGE="fr")
     client.get(season_url(club, season), HTTP_ACCEPT_LANGUAGE="fr")
     entries = {key: pickle.loads(value) for key, value in list(views._cache._cache.items())}
-    assert len(entries) == 3
+    assert len(entries) == 4  # the season page: its figures and its evenings' players
     for key, figures in entries.items():
         assert not [v for v in _cached_values(figures) if isinstance(v, Promise)], key
     english, french = (
@@ -934,8 +937,14 @@ def test_the_evening_tables_are_paged_the_latest_first(
     assert table.pager == {"previous": "?table-evenings=1#table-evenings", "next": None}
     html = client.get(url).content.decode()
     assert 'href="?table-evenings=1#table-evenings"' in html
+    if page == "season":  # who played is counted for the evenings shown, cached too
+        assert [row.record["players"] for row in table.paginated_rows] == [6]
     table = client.get(url + "?hands=1&table-evenings=1").context["tables"]["evenings"]
     assert [row.record["date"] for row in table.paginated_rows] == [MARCH_14, MARCH_21]
     assert table.pager["next"] == "?hands=1&table-evenings=2#table-evenings"
+    if page == "season":
+        assert [row.record["players"] for row in table.paginated_rows] == [4, 4]
+        again = client.get(url + "?table-evenings=1").context["tables"]["evenings"]  # cached
+        assert [row.record["players"] for row in again.paginated_rows] == [4, 4]
     for wrong in ("0", "99", "x", "٣"):  # bounded: never a 500
         assert client.get(url, {"table-evenings": wrong}).status_code == 200
