@@ -634,6 +634,11 @@ def test_season_page(client, ledger, club, season, by_name):
     ]
     assert context["top"]["points"] == 2
     assert all(not ds["main"] for ds in context["top"]["chart"]["datasets"])
+    evenings = context["tables"]["evenings"]  # one page: every evening, its players counted
+    assert [(r.record["date"], r.record["players"]) for r in evenings.paginated_rows] == [
+        (MARCH_14, 4),
+        (MARCH_21, 4),
+    ]
     html = response.content.decode()
     assert 'data-stat="passed">1<' in html
     assert player_url(club, by_name["Carl"], season) in html
