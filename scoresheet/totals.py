@@ -315,7 +315,7 @@ def _add_to_season_totals(changes) -> None:
 
     The rows are locked in the order of ``changes`` (the VALUES order): keep it sorted.
     """
-    columns = [*("season_id", "player_id"), *SEASON_COUNTERS, "revision"]
+    columns = ["season_id", "player_id", *SEASON_COUNTERS, "revision"]
     values = [[season_id, player_id, *change] for (season_id, player_id), change in changes.items()]
     updates = {column: _added(SeasonTotal, column) for column in SEASON_COUNTERS}
     updates["revision"] = f"excluded.{connection.ops.quote_name('revision')}"

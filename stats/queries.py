@@ -770,10 +770,11 @@ def evening_players(totals, dates) -> dict:
     )
 
 
-def add_players(evenings, totals) -> list[dict]:
-    """``evenings`` (``season_evenings``' rows) with their ``players`` counted (one
-    query: ``evening_players``)."""
-    players = evening_players(totals, [evening["date"] for evening in evenings])
+def add_players(evenings, totals, players=None) -> list[dict]:
+    """``evenings`` (``season_evenings``' rows) with their ``players``: ``players``
+    when given (``evening_players``' counts, read before), else counted (one query)."""
+    if players is None:
+        players = evening_players(totals, [evening["date"] for evening in evenings])
     for evening in evenings:
         evening["players"] = players.get(evening["date"], 0)
     return evenings

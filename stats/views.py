@@ -1,15 +1,17 @@
 """Statistics pages: a player's (all seasons, or one) and a club's season.
 
-Every figure comes from ``stats.queries`` (SQL aggregates over the ledger)
-and the total and rank from ``standings.queries`` (the standings' summary), so a
-page runs a fixed number of queries whatever the number of hands: see
-``tests/stats/test_statistics.py`` where each count is pinned. Nothing here
-scores a hand.
+Every figure comes from ``stats.queries`` (SQL aggregates over the sheets' totals
+and facts, and a few sheets' ledger rows) and the total and rank from
+``standings.queries`` (the standings' summary), so a page runs a fixed number of
+queries whatever the number of hands (one more on a player's season once their
+hands outnumber the chart's points): see ``tests/stats/test_statistics.py``
+where each count is pinned. Nothing here scores a hand.
 
 The charts are drawn by ``static/js/charts.js`` with the vendored Chart.js from
 the data of ``{{ …|json_script }}``; each has a table of the same numbers.
 The tables are ``stats.tables`` tables, built here from those same
-figures (no query of their own), in the context's ``tables``.
+figures (no query of their own; the season's evenings table has the players of the
+evenings it shows counted for it: ``_count_players``), in the context's ``tables``.
 """
 
 import functools
@@ -358,8 +360,7 @@ def _count_players(table, key, stamp, totals):
         stamp,
         lambda: {"players": stats.evening_players(totals, dates)},
     )
-    for evening in shown:
-        evening["players"] = found["players"].get(evening["date"], 0)
+    stats.add_players(shown, totals, found["players"])
 
 
 @club_view("read")

@@ -136,7 +136,7 @@ def restore(data) -> Club:
                     rebuild_season_totals(season)
     except (DeserializationError, DatabaseError, KeyError, TypeError, ValueError) as error:
         raise _invalid(str(error).splitlines()[0] if str(error) else type(error).__name__) from None
-    return next(obj for obj in saved if isinstance(obj, Club))
+    return club
 
 
 def _restore_users(rows) -> dict:
