@@ -10,8 +10,8 @@ from django.contrib import admin
 from django.utils.translation import gettext_lazy as _
 
 from clubs.models import Club, Membership, Player, Role, Season
-from scoresheet.scoring import ScoringError
-from scoresheet.scoring.jsonformat import parse_rules
+from tarot import ScoringError
+from tarot.jsonformat import parse_rules
 
 
 class SeasonAdminForm(forms.ModelForm):

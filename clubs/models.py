@@ -9,7 +9,7 @@ from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 from core.text import SORT_KEY_LENGTH, sort_key
-from scoresheet.scoring.jsonformat import parse_rules
+from tarot.jsonformat import parse_rules
 
 
 def default_rules():

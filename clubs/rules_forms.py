@@ -16,9 +16,9 @@
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
-from scoresheet.scoring import ScoringError
-from scoresheet.scoring.jsonformat import parse_rules
-from scoresheet.scoring.rules import PRESETS, Rules
+from tarot import ScoringError
+from tarot.jsonformat import parse_rules
+from tarot.rules import PRESETS, Rules
 
 DEFAULTS = Rules()
 

@@ -33,8 +33,8 @@ from clubs.models import Club, Membership, Player, Role, Season
 from clubs.permissions import can
 from clubs.ranking import RankingError, parse_ranking
 from core.errors import ServiceError
-from scoresheet.scoring import ScoringError
-from scoresheet.scoring.jsonformat import parse_rules
+from tarot import ScoringError
+from tarot.jsonformat import parse_rules
 
 log = logging.getLogger("clubs.audit")
 

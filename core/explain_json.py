@@ -16,7 +16,7 @@ back into ``Decimal`` (through their shortest repr, so 22.5 is Decimal("22.5")).
 from decimal import Decimal
 
 from core.jsonnumbers import json_number
-from scoresheet.scoring.explain import Explanation, Signed, Term
+from tarot.explain import Explanation, Signed, Term
 
 KINDS = ("num", "op", "text")
 

@@ -16,7 +16,7 @@ from django.utils.translation import get_language, pgettext_lazy
 
 from core.explain_json import terms_from_json
 from core.formatting import format_number
-from scoresheet.scoring.explain import LABELS, Explanation, Term
+from tarot.explain import LABELS, Explanation, Term
 
 EXPLANATION_LABELS = {
     "petit_au_bout": pgettext_lazy("explanation", "petit au bout"),

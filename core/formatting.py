@@ -6,7 +6,7 @@ from functools import lru_cache
 from django.utils import formats
 from django.utils.translation import get_language
 
-from scoresheet.scoring.explain import MINUS
+from tarot.explain import MINUS
 
 
 def _to_decimal(value):

@@ -13,8 +13,8 @@ from django.contrib import admin
 from django.utils.translation import gettext_lazy as _
 
 from scoresheet.models import Hand, HandRevision, ScoreRow, Seat, Sheet
-from scoresheet.scoring import ScoringError
-from scoresheet.scoring.jsonformat import parse_rules
+from tarot import ScoringError
+from tarot.jsonformat import parse_rules
 
 
 def _has_hands(sheet) -> bool:

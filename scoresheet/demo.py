@@ -7,9 +7,9 @@ so they are valid by the same rules the engine checks, chelems included.
 
 import random
 
-from scoresheet.scoring.jsonformat import hand_to_dict, parse_rules
-from scoresheet.scoring.randomhands import DEMO, EXTRAS
-from scoresheet.scoring.randomhands import random_hand as engine_hand
+from tarot.jsonformat import hand_to_dict, parse_rules
+from tarot.randomhands import DEMO, EXTRAS
+from tarot.randomhands import random_hand as engine_hand
 
 __all__ = ["EXTRAS", "random_hand"]
 

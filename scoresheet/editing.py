@@ -26,7 +26,7 @@ from clubs.models import Season
 from core.db import retry_on_conflict
 from scoresheet.handmap import Table, engine_hand_of, score_rows
 from scoresheet.models import Hand, ScoreRow, Seat, Sheet
-from scoresheet.scoring import ScoringError, score_hand
+from tarot import ScoringError, score_hand
 from scoresheet.services import LedgerError, close_sheet, reopen_sheet
 from scoresheet.totals import refresh_sheet_totals
 

@@ -31,7 +31,7 @@ from django.db import models
 from django.db.models import Count, Max, Min, Q, Sum, Value
 from django.db.models.functions import Coalesce
 
-from scoresheet.scoring.rules import POIGNEE_SIZES
+from tarot.rules import POIGNEE_SIZES
 from scoresheet.vocabulary import Chelem, Contract, Role, Side
 
 TAKER = (Role.TAKER.value,)

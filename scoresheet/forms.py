@@ -20,7 +20,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext, pgettext_lazy
 
 from scoresheet import services
-from scoresheet.scoring.rules import POIGNEE_SIZES
+from tarot.rules import POIGNEE_SIZES
 from scoresheet.vocabulary import (
     POIGNEE_LABELS,
     SIDE_LABELS,

@@ -17,7 +17,7 @@ from django.utils.translation import gettext_lazy, pgettext_lazy
 
 from scoresheet import services
 from scoresheet.forms import SeatedHandForm, suggested_dealer
-from scoresheet.scoring.rulesets.savoyard import MODES_AT
+from tarot.rulesets.savoyard import MODES_AT
 
 MODE_LABELS = {
     "solo": pgettext_lazy("savoyard mode", "Solo"),

@@ -15,8 +15,8 @@ from clubs.models import Player, Season, current_season
 from clubs.rules_forms import RulesFields, describe_rules
 from clubs.services import name_key, similar_players
 from core.widgets import DateInput
-from scoresheet.scoring import ScoringError
-from scoresheet.scoring.jsonformat import parse_rules
+from tarot import ScoringError
+from tarot.jsonformat import parse_rules
 
 SEATS = 6
 

@@ -15,8 +15,8 @@ from decimal import Decimal
 
 from core.explain_json import terms_to_json
 from scoresheet.models import Hand, ScoreRow, Sheet
-from scoresheet.scoring import HandResult, halves_to_decimal
-from scoresheet.scoring.jsonformat import hand_to_dict, number, parse_hand
+from tarot import HandResult, halves_to_decimal
+from tarot.jsonformat import hand_to_dict, number, parse_hand
 from scoresheet.vocabulary import CHELEM_OF_ENGINE, ROLE_OF_ENGINE
 
 

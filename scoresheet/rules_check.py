@@ -8,8 +8,8 @@ and compared with its score rows.
 from dataclasses import dataclass
 
 from scoresheet import services
-from scoresheet.scoring import ScoringError, halves_to_decimal, score_hand
-from scoresheet.scoring.jsonformat import parse_hand
+from tarot import ScoringError, halves_to_decimal, score_hand
+from tarot.jsonformat import parse_hand
 
 
 @dataclass(frozen=True)

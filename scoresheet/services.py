@@ -26,9 +26,9 @@ from core.explain_json import terms_to_json
 from scoresheet import handmap
 from scoresheet.handmap import Table, engine_hand_of, hand_data  # noqa: F401 (the services' API)
 from scoresheet.models import Hand, HandRevision, ScoreRow, Seat, Sheet
-from scoresheet.scoring import HandResult, ScoringError, score_hand
-from scoresheet.scoring.engine import halves_to_decimal
-from scoresheet.scoring.jsonformat import number, parse_hand, parse_rules
+from tarot import HandResult, ScoringError, score_hand
+from tarot.engine import halves_to_decimal
+from tarot.jsonformat import number, parse_hand, parse_rules
 from scoresheet.totals import add_hand_to_totals, refresh_sheet_totals
 
 

@@ -10,8 +10,8 @@ from django.db import models
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import pgettext_lazy
 
-from scoresheet.scoring.deck import ATTACK, DEFENCE
-from scoresheet.scoring.rules import POIGNEE_SIZES
+from tarot.deck import ATTACK, DEFENCE
+from tarot.rules import POIGNEE_SIZES
 
 
 class Contract(models.TextChoices):

@@ -3,7 +3,7 @@
     config, benchmarks  →  standings, stats, tournaments (read side)
                         →  scoresheet (sheets, hands, the ledger: the write side)
                         →  clubs (clubs, players, members, seasons, house rules)
-                        →  scoresheet.scoring (the engine: pure Python, no Django)
+                        →  tarot (the engine: pure Python, no Django)
     core: shared presentation helpers; it may use the engine, no app.
 
 Every ``import`` of the project's modules is read from the source (at any depth
@@ -14,7 +14,7 @@ import ast
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-ENGINE = "scoresheet.scoring"
+ENGINE = "tarot"
 LAYERS = {
     "clubs": 1,
     "scoresheet": 2,

@@ -17,7 +17,7 @@ from django.utils.translation import pgettext_lazy
 
 from clubs.models import Club, Player, Season, default_rules
 from scoresheet.models import Sheet
-from scoresheet.scoring.jsonformat import parse_rules
+from tarot.jsonformat import parse_rules
 
 
 class Tournament(models.Model):

@@ -27,8 +27,8 @@ from clubs.models import Player, Season
 from core.errors import ServiceError
 from scoresheet import services as sheets
 from scoresheet.models import Hand, ScoreRow, SheetTotal
-from scoresheet.scoring import ScoringError
-from scoresheet.scoring.jsonformat import parse_rules
+from tarot import ScoringError
+from tarot.jsonformat import parse_rules
 from tournaments import draw, tokens
 from tournaments.models import (  # noqa: F401 (deals_for_table: the services' API)
     Entry,

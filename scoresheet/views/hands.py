@@ -27,8 +27,8 @@ from scoresheet import services
 from scoresheet.forms import HandForm
 from scoresheet.forms_savoyard import SavoyardHandForm, describe_savoyard
 from scoresheet.models import Contract, Hand, Role, Sheet
-from scoresheet.scoring import ScoringError, score_hand
-from scoresheet.scoring.jsonformat import number, parse_hand
+from tarot import ScoringError, score_hand
+from tarot.jsonformat import number, parse_hand
 from scoresheet.views.sheets import offer_undo
 from scoresheet.vocabulary import POIGNEE_LABELS, SIDE_LABELS, Chelem, chelem_code
 

@@ -10,7 +10,7 @@ import pytest
 from django.core.management import CommandError, call_command
 
 from benchmarks.management.commands.bench_scoring import generate
-from scoresheet.scoring import PRESETS, score_hand, score_sheet
+from tarot import PRESETS, score_hand, score_sheet
 
 
 def test_bench_prints_its_figures():

@@ -6,8 +6,8 @@ from clubs import rules_forms
 from clubs.forms import SeasonForm
 from clubs.rules_forms import RulesFields, describe_rules, rules_initial, rules_parts
 from scoresheet.forms_sheets import SheetForm
-from scoresheet.scoring import ScoringError
-from scoresheet.scoring.jsonformat import parse_rules
+from tarot import ScoringError
+from tarot.jsonformat import parse_rules
 from tests.data import RULES_POST
 
 

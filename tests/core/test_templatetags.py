@@ -14,9 +14,9 @@ from django.utils import translation
 
 from core.explain_json import terms_from_json, terms_to_json
 from core.explain_labels import EXPLANATION_LABELS, render_explanation
-from scoresheet.scoring import LABELS, Hand, Rules, score_hand
-from scoresheet.scoring.explain import Explanation, Signed, Term
-from scoresheet.scoring.hand import Poignee
+from tarot import LABELS, Hand, Rules, score_hand
+from tarot.explain import Explanation, Signed, Term
+from tarot.hand import Poignee
 
 NNBSP = "\u202f"
 NBSP = "\u00a0"

@@ -15,7 +15,7 @@ import pytest
 from scoresheet import handmap, importing, services
 from scoresheet.demo import EXTRAS, random_hand
 from scoresheet.models import Hand, HandRevision, ScoreRow, Sheet, SheetTotal
-from scoresheet.scoring.jsonformat import parse_rules
+from tarot.jsonformat import parse_rules
 from tests.data import NAMES
 
 #: (rules, seats): French Tarot at 3, 4, 5 (a partner called) and 6 (one sits out),

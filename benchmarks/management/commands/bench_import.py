@@ -36,7 +36,7 @@ from benchmarks.management.commands.bench_scoring import peak_mb
 from clubs.models import Club, Season
 from scoresheet import importing
 from scoresheet.demo import random_hand
-from scoresheet.scoring.jsonformat import parse_rules
+from tarot.jsonformat import parse_rules
 
 
 class Command(BaseCommand):

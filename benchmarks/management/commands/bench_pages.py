@@ -45,7 +45,7 @@ from clubs.models import Player
 from scoresheet import importing
 from scoresheet.demo import random_hand
 from scoresheet.models import Sheet
-from scoresheet.scoring.jsonformat import parse_rules
+from tarot.jsonformat import parse_rules
 from stats import views as stats_views
 from tournaments import services as tournaments
 

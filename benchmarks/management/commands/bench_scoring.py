@@ -31,8 +31,8 @@ import time
 
 from django.core.management.base import BaseCommand, CommandError
 
-from scoresheet.scoring import PRESETS, REGISTRY, ScoringError, Sheet, score_hand, score_sheet
-from scoresheet.scoring.randomhands import BENCH, random_hand, random_seating, rule_variants
+from tarot import PRESETS, REGISTRY, ScoringError, Sheet, score_hand, score_sheet
+from tarot.randomhands import BENCH, random_hand, random_seating, rule_variants
 
 
 def generate(total, seed, sheet_size):

@@ -48,7 +48,7 @@ from clubs.models import Club, Player, Season
 from scoresheet import services
 from scoresheet.demo import random_hand
 from scoresheet.models import Hand, ScoreRow, SeasonTotal, Seat, Sheet, SheetFacts, SheetTotal
-from scoresheet.scoring.jsonformat import parse_rules
+from tarot.jsonformat import parse_rules
 from scoresheet.totals import rebuild_season_totals
 
 SEASON_START = datetime.date(2025, 9, 1)

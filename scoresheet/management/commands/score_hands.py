@@ -17,8 +17,8 @@ import sys
 
 from django.core.management.base import BaseCommand
 
-from scoresheet.scoring.errors import ScoringError
-from scoresheet.scoring.jsonformat import score_line
+from tarot.errors import ScoringError
+from tarot.jsonformat import score_line
 
 BLANK = ScoringError(
     "json_invalid", "an empty line; each line must hold a JSON object (a hand or a sheet)"

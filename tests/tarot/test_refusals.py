@@ -11,7 +11,7 @@ from fractions import Fraction
 
 import pytest
 
-from scoresheet.scoring import (
+from tarot import (
     CODES,
     Chelem,
     Hand,
@@ -22,7 +22,7 @@ from scoresheet.scoring import (
     score_hand,
     score_sheet,
 )
-from scoresheet.scoring.jsonformat import parse_hand, parse_rules, score_line
+from tarot.jsonformat import parse_hand, parse_rules, score_line
 
 FOUR = ["Anna", "Bert", "Carl", "Dora"]
 FIVE = [*FOUR, "Emil"]
@@ -529,7 +529,7 @@ def test_parse_refuses_before_scoring():
 
 def test_every_code_is_exercised():
     """A new code in CODES without a row in a refusal table fails here."""
-    from tests.scoresheet.scoring.test_savoyard import SAVOYARD_REFUSALS
+    from tests.tarot.test_savoyard import SAVOYARD_REFUSALS
 
     exercised = {p.values[1] for p in REFUSALS} | {p.values[2] for p in ENGINE_REFUSALS}
     exercised |= {p.values[1] for p in SAVOYARD_REFUSALS}

@@ -9,8 +9,8 @@ from pathlib import Path
 
 import pytest
 
-import scoresheet.scoring as scoring
-from scoresheet.scoring import (
+import tarot as scoring
+from tarot import (
     CHELEM_OUTCOMES,
     PRESETS,
     REGISTRY,
@@ -25,10 +25,10 @@ from scoresheet.scoring import (
     score_hand,
     validate_hand,
 )
-from scoresheet.scoring.engine import TARGET_HALVES, TARGETS
-from scoresheet.scoring.randomhands import BENCH, DEMO, EXTRAS, THOROUGH, random_hand
-from scoresheet.scoring.rulesets import TAROT_PRESETS
-from scoresheet.scoring.rulesets.base import Ruleset
+from tarot.engine import TARGET_HALVES, TARGETS
+from tarot.randomhands import BENCH, DEMO, EXTRAS, THOROUGH, random_hand
+from tarot.rulesets import TAROT_PRESETS
+from tarot.rulesets.base import Ruleset
 
 ENGINE = Path(scoring.__file__).parent
 FOUR = ("Anna", "Bert", "Carl", "Dora")

@@ -10,7 +10,7 @@ from fractions import Fraction
 
 import pytest
 
-from scoresheet.scoring import (
+from tarot import (
     Chelem,
     Hand,
     Poignee,
@@ -21,7 +21,7 @@ from scoresheet.scoring import (
     score_hand,
     score_sheet,
 )
-from scoresheet.scoring.jsonformat import score_line
+from tarot.jsonformat import score_line
 
 FOUR = ("Anna", "Bert", "Carl", "Dora")
 THREE = ("Anna", "Bert", "Carl")

@@ -5,8 +5,8 @@ from decimal import Decimal
 
 import pytest
 
-from scoresheet.scoring import Chelem, Hand, Poignee, Rules, Sheet, score_hand
-from scoresheet.scoring.jsonformat import (
+from tarot import Chelem, Hand, Poignee, Rules, Sheet, score_hand
+from tarot.jsonformat import (
     hand_result_dict,
     hand_to_dict,
     loads,

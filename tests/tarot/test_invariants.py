@@ -18,7 +18,7 @@ from fractions import Fraction
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
-from scoresheet.scoring import (
+from tarot import (
     CODES,
     REGISTRY,
     Chelem,
@@ -29,15 +29,15 @@ from scoresheet.scoring import (
     score_hand,
     score_sheet,
 )
-from scoresheet.scoring.jsonformat import (
+from tarot.jsonformat import (
     HAND_FIELDS,
     hand_to_dict,
     parse_hand,
     parse_sheet,
     score_line,
 )
-from scoresheet.scoring.randomhands import THOROUGH, random_hand
-from scoresheet.scoring.rulesets import TAROT_PRESETS
+from tarot.randomhands import THOROUGH, random_hand
+from tarot.rulesets import TAROT_PRESETS
 
 NAMES = ("Anna", "Bert", "Carl", "Dora", "Emil", "Fritz")
 NEVER_PASSED = dataclasses.replace(THOROUGH, passed=0.0)

@@ -14,10 +14,10 @@ import pytest
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
-from scoresheet.scoring import CODES, Rules, ScoringError, Sheet, score_hand, score_sheet
-from scoresheet.scoring.jsonformat import hand_to_dict, parse_hand, parse_rules, score_line
-from scoresheet.scoring.randomhands import random_hand, rule_variants
-from scoresheet.scoring.rulesets.savoyard import RULESET, Baga, SavoyardHand
+from tarot import CODES, Rules, ScoringError, Sheet, score_hand, score_sheet
+from tarot.jsonformat import hand_to_dict, parse_hand, parse_rules, score_line
+from tarot.randomhands import random_hand, rule_variants
+from tarot.rulesets.savoyard import RULESET, Baga, SavoyardHand
 
 SAVOYARD = Rules("savoyard")
 FIVE = ("Amélie", "Béatrice", "Cécile", "Denis", "Émile")
@@ -657,7 +657,7 @@ def test_tarot_options_on_savoyard_rules_are_refused_in_python_too():
 
 
 def test_a_tarot_hand_under_savoyard_rules_is_refused():
-    from scoresheet.scoring import Hand
+    from tarot import Hand
 
     with pytest.raises(ScoringError) as caught:
         score_hand(SAVOYARD, Hand(players=FIVE, taker="Anna"))
