@@ -55,7 +55,7 @@ class Player(models.Model):
     #: an inactive player is left out of the pickers (opening a sheet, linking a login)
     #: and kept everywhere else: their hands, totals and statistics stay
     is_active = models.BooleanField(_("active"), default=True)
-    #: set when the player was merged into another (``scoresheet.players.merge_players``):
+    #: set when the player was merged into another (``clubhouse.players.merge_players``):
     #: their seats, hands and score rows moved there; cleared by undoing the merge
     merged_into = models.ForeignKey(
         "self",

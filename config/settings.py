@@ -49,6 +49,7 @@ INSTALLED_APPS = [
     "core",
     "scoresheet",
     "clubs",
+    "clubhouse",  # the club's home, players (merges) and history pages
     "standings",
     "stats",
     "tournaments",

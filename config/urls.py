@@ -1,8 +1,8 @@
 from django.contrib import admin
 from django.urls import include, path
 
+from clubhouse.urls import club_page
 from clubs.urls import account_patterns
-from scoresheet.urls import club_page
 
 from . import accounts, views
 
@@ -15,6 +15,7 @@ club_patterns = [
     path("", include("tournaments.urls")),
     path("", include("transfer.urls")),
     path("", include("scoresheet.urls")),
+    path("", include("clubhouse.urls")),  # players, history
 ]
 
 urlpatterns = [

@@ -26,9 +26,9 @@ from clubs.models import Season
 from core.db import retry_on_conflict
 from scoresheet.handmap import Table, engine_hand_of, score_rows
 from scoresheet.models import Hand, ScoreRow, Seat, Sheet
-from tarot import ScoringError, score_hand
 from scoresheet.services import LedgerError, close_sheet, reopen_sheet
 from scoresheet.totals import refresh_sheet_totals
+from tarot import ScoringError, score_hand
 
 NOTE_MAX = Sheet._meta.get_field("note").max_length
 TABLE_MAX = Sheet._meta.get_field("table").max_length

@@ -31,8 +31,8 @@ from django.db import models
 from django.db.models import Count, Max, Min, Q, Sum, Value
 from django.db.models.functions import Coalesce
 
-from tarot.rules import POIGNEE_SIZES
 from scoresheet.vocabulary import Chelem, Contract, Role, Side
+from tarot.rules import POIGNEE_SIZES
 
 TAKER = (Role.TAKER.value,)
 PARTNER = (Role.PARTNER.value,)

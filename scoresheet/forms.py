@@ -20,7 +20,6 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext, pgettext_lazy
 
 from scoresheet import services
-from tarot.rules import POIGNEE_SIZES
 from scoresheet.vocabulary import (
     POIGNEE_LABELS,
     SIDE_LABELS,
@@ -29,6 +28,7 @@ from scoresheet.vocabulary import (
     chelem_code,
     chelem_json,
 )
+from tarot.rules import POIGNEE_SIZES
 
 PASSED = "pass"  # the taker choice "everybody passed"
 ALONE = "alone"  # the partner choice "the taker plays alone" (five players)

@@ -1,5 +1,4 @@
-"""Forms of the player pages (rename, merge) and of a sheet's editing (details, seating,
-notes) and its paper check."""
+"""Forms of a sheet's editing (details, seating, notes) and its paper check."""
 
 from django import forms
 from django.db.models import Q
@@ -10,30 +9,6 @@ from core.widgets import DateInput
 from scoresheet.editing import NOTE_MAX, TABLE_MAX
 from scoresheet.forms_sheets import SEATS, SeasonChoiceField
 from scoresheet.paper import parse_amount
-
-
-class RenameForm(forms.Form):
-    name = forms.CharField(label=_("Name"), max_length=200)
-
-
-class MergeForm(forms.Form):
-    into = forms.ModelChoiceField(
-        queryset=Player.objects.none(),
-        label=_("Merge into"),
-        empty_label="—",
-        help_text=_(
-            "Every seat, hand and score of this player moves to the player chosen; "
-            "the merge can be undone until a later change touches them."
-        ),
-    )
-
-    def __init__(self, *args, player, **kwargs):
-        super().__init__(*args, **kwargs)
-        self.fields["into"].queryset = (
-            Player.objects.filter(club_id=player.club_id, merged_into__isnull=True)
-            .exclude(pk=player.pk)
-            .order_by("sort_key", "name")
-        )
 
 
 class NoteForm(forms.Form):

@@ -13,11 +13,11 @@ recomputes the rules.
 from dataclasses import dataclass
 from decimal import Decimal
 
-from core.explain_json import terms_to_json
+from scoresheet.explain_json import terms_to_json
 from scoresheet.models import Hand, ScoreRow, Sheet
+from scoresheet.vocabulary import CHELEM_OF_ENGINE, ROLE_OF_ENGINE
 from tarot import HandResult, halves_to_decimal
 from tarot.jsonformat import hand_to_dict, number, parse_hand
-from scoresheet.vocabulary import CHELEM_OF_ENGINE, ROLE_OF_ENGINE
 
 
 @dataclass(frozen=True)

@@ -16,8 +16,8 @@ from django.utils.translation import pgettext_lazy
 
 from clubs.models import Club, Player, Season
 from scoresheet import facts
-from tarot.jsonformat import parse_rules
 from scoresheet.vocabulary import Contract, Role, Side  # noqa: F401 (the ledger's choices)
+from tarot.jsonformat import parse_rules
 
 
 def _count(queryset):

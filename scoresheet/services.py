@@ -22,14 +22,14 @@ from clubs.models import Player, Season
 from clubs.services import ClubError, create_player, name_key, player_name
 from core.db import retry_on_conflict
 from core.errors import ServiceError
-from core.explain_json import terms_to_json
+from scoresheet.explain_json import terms_to_json
 from scoresheet import handmap
 from scoresheet.handmap import Table, engine_hand_of, hand_data  # noqa: F401 (the services' API)
 from scoresheet.models import Hand, HandRevision, ScoreRow, Seat, Sheet
+from scoresheet.totals import add_hand_to_totals, refresh_sheet_totals
 from tarot import HandResult, ScoringError, score_hand
 from tarot.engine import halves_to_decimal
 from tarot.jsonformat import number, parse_hand, parse_rules
-from scoresheet.totals import add_hand_to_totals, refresh_sheet_totals
 
 
 class LedgerError(ServiceError):

@@ -24,8 +24,8 @@ from django.utils.safestring import mark_safe
 from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 
-from core.formatting import format_signed
-from core.templatetags.tarot import long_classes, render_explanation, score, score_class
+from scoresheet.formatting import format_signed
+from scoresheet.templatetags.tarot import long_classes, render_explanation, score, score_class
 
 
 def _mark(css, word, sign) -> str:

@@ -1,9 +1,8 @@
-"""A club's sheets and hands (namespace ``scoresheet``), relative to the club's URL, and
-the club's own page (``club_page``: namespace ``clubs``, at the club's URL itself)."""
+"""A club's sheets and hands (namespace ``scoresheet``), relative to the club's URL."""
 
 from django.urls import path
 
-from scoresheet.views import club, editing, hands, history, players, sheets
+from scoresheet.views import editing, hands, sheets
 
 app_name = "scoresheet"
 
@@ -23,13 +22,7 @@ urlpatterns = [
     path(hand + "edit/", hands.hand_edit, name="hand_edit"),
     path(hand + "delete/", hands.hand_delete, name="hand_delete"),
     path(hand + "restore/", hands.hand_restore, name="hand_restore"),
-    path("manage/history/", history.club_history, name="history"),
-    # issue 17: the player list and merges; changing, closing, deleting a sheet; notes;
-    # the paper-sheet check
-    path("players/", players.player_list, name="players"),
-    path("players/<int:player_id>/edit/", players.player_edit, name="player_edit"),
-    path("players/<int:player_id>/merge/", players.player_merge, name="player_merge"),
-    path("players/<int:player_id>/unmerge/", players.player_unmerge, name="player_unmerge"),
+    # changing, closing, deleting a sheet; notes; the paper-sheet check
     path("sheets/deleted/", editing.sheets_deleted, name="sheets_deleted"),
     path(sheet + "edit/", editing.sheet_edit, name="sheet_edit"),
     path(sheet + "close/", editing.sheet_close, name="sheet_close"),
@@ -39,6 +32,3 @@ urlpatterns = [
     path(sheet + "check/", editing.sheet_check, name="sheet_check"),
     path(hand + "note/", editing.hand_note, name="hand_note"),
 ]
-
-#: ``clubs:detail``: ``include(club_page)`` under the club's URL.
-club_page = ([path("", club.club_detail, name="detail")], "clubs")

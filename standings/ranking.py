@@ -13,7 +13,7 @@ from django.utils.translation import gettext, ngettext
 from django.utils.translation import gettext_lazy as _
 
 from clubs.ranking import RankingError, parse_ranking
-from core.formatting import format_number, format_signed
+from scoresheet.formatting import format_number, format_signed
 from standings.queries import ranked_standings
 from standings.tables import NUM, StandingsTable, _number, _rounded, _score_class
 
@@ -70,7 +70,7 @@ class RankedStandingsTable(StandingsTable):
     average = ListColumn(verbose_name=_("Average"), order_by=("average", "order"))
 
     class Meta(StandingsTable.Meta):
-        template_name = "clubs/standings_ranked_table.html"
+        template_name = "standings/standings_ranked_table.html"
         sequence = (
             "rank",
             "name",

@@ -15,7 +15,7 @@ from django.urls import reverse
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
-from core.formatting import format_number, format_signed
+from scoresheet.formatting import format_number, format_signed
 
 NUM = {"th": {"class": "num"}, "td": {"class": "num"}}
 
@@ -94,14 +94,14 @@ class StandingsTable(tables.Table):
     average = SortedColumn(verbose_name=_("Average"))
 
     class Meta:
-        template_name = "clubs/standings_table.html"
+        template_name = "standings/standings_table.html"
         attrs = {"class": "table standings-table", "data-standings": ""}
         order_by = ("rank",)
         empty_text = _("No hand on the ledger yet.")
 
     @property
     def display_rows(self):
-        """The page's rows as display strings, for ``clubs/standings_table.html``.
+        """The page's rows as display strings, for ``standings/standings_table.html``.
 
         The template writes the cells itself: django-tables2's per-cell machinery
         cost more than the whole query at 50 rows a page.

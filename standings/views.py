@@ -29,7 +29,7 @@ PER_PAGE = 50
 
 
 class StandingsView(SafeExportMixin, BoundedTableMixin, SingleTableMixin, TemplateView):
-    template_name = "clubs/standings.html"
+    template_name = "standings/standings.html"
     table_class = StandingsTable
     table_pagination = {"per_page": PER_PAGE, "paginator_class": StandingsPaginator}
     export_formats = (TableExport.CSV, TableExport.XLSX)

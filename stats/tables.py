@@ -5,7 +5,7 @@ Each table is built in ``stats.views`` from the lists of dicts that
 runs no query: the ``render_*`` methods only format numbers, dates and links.
 They are not sorted; the few that grow with the evenings played are paged
 (``paged=True``). They are drawn by
-``clubs/stats/table.html`` (row headers as ``<th scope="row">``, a footer row).
+``stats/table.html`` (row headers as ``<th scope="row">``, a footer row).
 Numbers are formatted and coloured as the ``tarot`` template filters do.
 """
 
@@ -19,7 +19,7 @@ from django.utils.translation import gettext, ngettext
 from django.utils.translation import gettext_lazy as _
 
 from core.paging import bounded_int
-from core.templatetags.tarot import score, score_class, signed_score
+from scoresheet.templatetags.tarot import score, score_class, signed_score
 
 
 def percent(value):
@@ -54,7 +54,7 @@ class Column(tables.Column):
 
 
 class RowHeader(Column):
-    """The row's label: a ``<th scope="row">`` (see ``clubs/stats/table.html``)."""
+    """The row's label: a ``<th scope="row">`` (see ``stats/table.html``)."""
 
     row_header = True
 
@@ -120,7 +120,7 @@ class StatsTable(tables.Table):
     """
 
     class Meta:
-        template_name = "clubs/stats/table.html"
+        template_name = "stats/table.html"
         orderable = False
 
     def __init__(

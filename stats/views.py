@@ -328,7 +328,7 @@ def player_statistics(request, slug, player_id, season_id=None):
             context["tables"]["seasons"] = t.SeasonRanksTable(
                 figures["season_ranks"], player=player, table_id="table-seasons", club=club
             )
-    return render(request, "clubs/stats/player.html", context)
+    return render(request, "stats/player.html", context)
 
 
 def _season_figures(season, rows, totals, ranking):
@@ -393,4 +393,4 @@ def season_statistics(request, slug, season_id):
             ),
         }
         _count_players(context["tables"]["evenings"], key, stamp, totals)
-    return render(request, "clubs/stats/season.html", context)
+    return render(request, "stats/season.html", context)

@@ -14,7 +14,7 @@ from django.utils.encoding import force_str
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
-from core.formatting import format_number, format_signed
+from scoresheet.formatting import format_number, format_signed
 
 NUM = {"th": {"class": "num"}, "td": {"class": "num"}}
 

@@ -19,18 +19,18 @@ from django.views.decorators.http import require_POST
 
 from clubs.names import display_names
 from clubs.permissions import can, club_view
-from core.explain_labels import render_explanation
-from core.formatting import format_number
+from scoresheet.explain_labels import render_explanation
+from scoresheet.formatting import format_number
 from core.idempotency import idempotent, once
 from core.jsonnumbers import json_number
 from scoresheet import services
 from scoresheet.forms import HandForm
 from scoresheet.forms_savoyard import SavoyardHandForm, describe_savoyard
 from scoresheet.models import Contract, Hand, Role, Sheet
-from tarot import ScoringError, score_hand
-from tarot.jsonformat import number, parse_hand
 from scoresheet.views.sheets import offer_undo
 from scoresheet.vocabulary import POIGNEE_LABELS, SIDE_LABELS, Chelem, chelem_code
+from tarot import ScoringError, score_hand
+from tarot.jsonformat import number, parse_hand
 
 
 def _sheet(request, sheet_id):

@@ -4,7 +4,7 @@
 for what a ruleset declares). To add a game, write a module with a ``Ruleset``
 subclass and its ``RULESET`` instance, add it to ``_MODULES`` below, and give
 its explanation labels (a module's ``LABELS``, merged into ``explain.LABELS``
-here; the web layer's catalogue is ``core.explain_labels``).
+here; the web layer's catalogue is ``scoresheet.explain_labels``).
 """
 
 from ..explain import LABELS

@@ -12,7 +12,7 @@ import pytest
 from playwright.sync_api import expect
 
 from clubs.models import Membership, Player, Role
-from core.formatting import format_signed
+from scoresheet.formatting import format_signed
 from scoresheet import services as sheets
 from tests.browser.test_hands import tap_choice
 from tests.tournaments.helpers import deal, totals_from_sheets

@@ -150,7 +150,7 @@ def log_in(client, user):
 
 def page(client, manager, **query):
     log_in(client, manager)
-    return client.get(reverse("scoresheet:history", args=["rive"]), query)
+    return client.get(reverse("clubhouse:history", args=["rive"]), query)
 
 
 def test_the_history_page_shows_both_kinds_of_change(client, manager, history):
@@ -193,7 +193,7 @@ def test_the_history_is_paginated_in_constant_queries(
     for i in range(60):
         services.update_club(history.club, f"Name {i}", True, by=manager)
     log_in(client, manager)
-    url = reverse("scoresheet:history", args=["rive"])
+    url = reverse("clubhouse:history", args=["rive"])
     with django_assert_max_num_queries(12):
         response = client.get(url, {"page": 2})
     assert response.status_code == 200
@@ -204,4 +204,4 @@ def test_the_history_is_paginated_in_constant_queries(
 def test_the_overview_links_to_the_history(client, manager, club):
     log_in(client, manager)
     html = client.get(reverse("manage:overview", args=["rive"])).content.decode()
-    assert reverse("scoresheet:history", args=["rive"]) in html
+    assert reverse("clubhouse:history", args=["rive"]) in html

@@ -72,6 +72,10 @@ from django.contrib.auth import get_user_model
 from django.core.management import call_command
 from django.core.management.base import BaseCommand, CommandError
 
+from clubs.models import Club, Membership, Player, Role, Season
+from scoresheet import services
+from scoresheet.models import Hand
+
 PASSWORD = "loadtest-scorer-password"
 HAND = {"dealer": "3", "taker": "0", "contract": "garde", "bouts": "2", "points": "56"}
 LOOPBACK = ("127.0.0.1", "::1", "localhost")
@@ -192,8 +196,6 @@ class Command(BaseCommand):
     def prepare(self):
         """The club, season and scorer (created once, reused by later runs); the
         standings' path."""
-        from clubs.models import Club, Membership, Player, Role, Season
-
         call_command("migrate", verbosity=0)
         call_command("createcachetable", verbosity=0)
         club, _ = Club.objects.get_or_create(slug="loadtest", defaults={"name": "Load test"})
@@ -211,9 +213,6 @@ class Command(BaseCommand):
 
     def new_sheets(self, writers):
         """A new four-seat sheet per writer: every run starts from empty sheets."""
-        from clubs.models import Player
-        from scoresheet import services
-
         players = list(
             Player.objects.filter(
                 club=self.club, name__in=("Anna", "Bert", "Carl", "Dora")
@@ -466,8 +465,6 @@ class Command(BaseCommand):
 
     def check_saved(self, sheets, results):
         """The saves answered against the hands in the database."""
-        from scoresheet.models import Hand
-
         stored = Hand.objects.filter(sheet_id__in=[pk for pk, _path in sheets]).count()
         self.stdout.write(f"hands saved: {results['saved']} answered, {stored} in the database")
         if stored != results["saved"]:

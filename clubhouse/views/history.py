@@ -1,11 +1,11 @@
 """The club's history, for its managers: every change to members, roles, settings,
-seasons and house rules, players, sheets and hands (``scoresheet.history``)."""
+seasons and house rules, players, sheets and hands (``clubhouse.history``)."""
 
 from django.shortcuts import render
 
+from clubhouse.history import HistoryFilter, HistoryTable
 from clubs.permissions import club_view
 from core.paging import BoundedRequestConfig
-from scoresheet.history import HistoryFilter, HistoryTable
 
 PER_PAGE = 50
 
@@ -18,6 +18,6 @@ def club_history(request, slug):
     BoundedRequestConfig(request, paginate={"per_page": PER_PAGE}).configure(table)
     return render(
         request,
-        "scoresheet/history.html",
+        "clubhouse/history.html",
         {"filter": history_filter, "table": table, "section": "history"},
     )

@@ -1,4 +1,4 @@
-"""Merging two players into one (``scoresheet.players``): everything moves in one
+"""Merging two players into one (``clubhouse.players``): everything moves in one
 transaction, every total equals a rebuild from the ledger, standings are unchanged
 but for the merge, and the merge can be undone until a later change touches it."""
 
@@ -7,11 +7,11 @@ from decimal import Decimal
 
 import pytest
 
+from clubhouse.players import club_players, merge_players, undo_blocker, undo_merge
 from clubs.models import AuditEntry, Player
 from clubs.services import rename_player
 from scoresheet import editing, facts, services
 from scoresheet.models import Hand, ScoreRow, SeasonTotal, Seat, SheetFacts, SheetTotal
-from scoresheet.players import club_players, merge_players, undo_blocker, undo_merge
 from scoresheet.totals import rebuild_season_totals
 from tests.data import SEED_HANDS
 

@@ -1,7 +1,7 @@
 """A club's home page: its seasons with their house rules, its latest sheets.
 
-It reads sheets, so it lives with them rather than in ``clubs``; its URL keeps
-the name ``clubs:detail`` (``scoresheet.urls.club_page``).
+It reads the ledger's sheets, so it lives above it rather than in ``clubs``; its URL keeps
+the name ``clubs:detail`` (``clubhouse.urls.club_page``).
 """
 
 from django.shortcuts import render
@@ -30,7 +30,7 @@ def club_detail(request, slug):
     sheets = list(sheets[:RECENT_SHEETS])
     return render(
         request,
-        "clubs/club_detail.html",
+        "clubhouse/club_detail.html",
         {
             "club": club,
             "seasons": seasons,

@@ -6,11 +6,11 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
+from clubhouse import players as ledger_players
+from clubhouse.forms import MergeForm, RenameForm
 from clubs.models import Player
 from clubs.permissions import can, club_view
 from clubs.services import ClubError, rename_player, set_player_active
-from scoresheet import players as ledger_players
-from scoresheet.forms_editing import MergeForm, RenameForm
 from scoresheet.services import LedgerError
 
 
@@ -30,7 +30,7 @@ def player_list(request, slug):
         )
     return render(
         request,
-        "scoresheet/players.html",
+        "clubhouse/players.html",
         {
             "club": club,
             "active": [p for p in players if p.is_active],
@@ -60,7 +60,7 @@ def player_edit(request, slug, player_id):
                 if rename.is_valid():
                     rename_player(player, rename.cleaned_data["name"], request.user)
                     messages.success(request, _("Player renamed."))
-                    return redirect("scoresheet:player_edit", club.slug, player.pk)
+                    return redirect("clubhouse:player_edit", club.slug, player.pk)
             elif action in ("deactivate", "activate"):
                 set_player_active(player, action == "activate", request.user)
                 if action == "activate":
@@ -69,7 +69,7 @@ def player_edit(request, slug, player_id):
                     messages.success(
                         request, _("The player is inactive: left out of the lists to choose from.")
                     )
-                return redirect("scoresheet:player_edit", club.slug, player.pk)
+                return redirect("clubhouse:player_edit", club.slug, player.pk)
             else:
                 messages.error(request, _("Nothing was changed."))
         except ClubError as error:
@@ -80,7 +80,7 @@ def player_edit(request, slug, player_id):
     merge_entry = ledger_players.merge_of(player)
     return render(
         request,
-        "scoresheet/player_edit.html",
+        "clubhouse/player_edit.html",
         {
             "club": club,
             "player": player,
@@ -101,19 +101,19 @@ def player_merge(request, slug, player_id):
     form = MergeForm(request.POST, player=player)
     if not form.is_valid():
         messages.error(request, _("Choose the player to merge into."))
-        return redirect("scoresheet:player_edit", club.slug, player.pk)
+        return redirect("clubhouse:player_edit", club.slug, player.pk)
     kept = form.cleaned_data["into"]
     try:
         ledger_players.merge_players(kept, player, user=request.user)
     except LedgerError as error:
         messages.error(request, error.message)
-        return redirect("scoresheet:player_edit", club.slug, player.pk)
+        return redirect("clubhouse:player_edit", club.slug, player.pk)
     messages.success(
         request,
         _("%(merged)s is merged into %(kept)s. Undo it from the player list if it was a mistake.")
         % {"merged": player.name, "kept": kept.name},
     )
-    return redirect("scoresheet:players", club.slug)
+    return redirect("clubhouse:players", club.slug)
 
 
 @club_view("manage")
@@ -130,4 +130,4 @@ def player_unmerge(request, slug, player_id):
         messages.success(
             request, _("The merge is undone: %(name)s is back.") % {"name": player.name}
         )
-    return redirect("scoresheet:players", club.slug)
+    return redirect("clubhouse:players", club.slug)

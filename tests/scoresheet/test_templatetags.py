@@ -12,8 +12,8 @@ import pytest
 from django.template import Context, Template
 from django.utils import translation
 
-from core.explain_json import terms_from_json, terms_to_json
-from core.explain_labels import EXPLANATION_LABELS, render_explanation
+from scoresheet.explain_json import terms_from_json, terms_to_json
+from scoresheet.explain_labels import EXPLANATION_LABELS, render_explanation
 from tarot import LABELS, Hand, Rules, score_hand
 from tarot.explain import Explanation, Signed, Term
 from tarot.hand import Poignee

@@ -12,7 +12,7 @@ from decimal import Decimal, InvalidOperation
 
 from django import template
 
-from core import explain_labels, formatting
+from scoresheet import explain_labels, formatting
 
 register = template.Library()
 logger = logging.getLogger(__name__)

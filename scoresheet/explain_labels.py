@@ -14,8 +14,8 @@ from functools import lru_cache
 
 from django.utils.translation import get_language, pgettext_lazy
 
-from core.explain_json import terms_from_json
-from core.formatting import format_number
+from scoresheet.explain_json import terms_from_json
+from scoresheet.formatting import format_number
 from tarot.explain import LABELS, Explanation, Term
 
 EXPLANATION_LABELS = {
