@@ -9,16 +9,17 @@ aggregate the SheetTotals of the matching sheets.
 Definitions: a hand is *played* by every seated player but the one who sits out;
 *sheets* counts sheets with at least one hand played; *made %* is contracts made
 over contracts taken; *average* is the total over the hands played. Equal totals
-share a rank and the next rank skips (1, 2, 2, 4): ``RANK()`` over the whole
-result, so ranks do not depend on the page or the column sorted by.
+share a rank and the next rank skips (1, 2, 2, 4): ``core.ranking``'s ``RANK()``
+over the whole result, so ranks do not depend on the page or the column sorted by.
 """
 
 from decimal import Decimal
 
 from django.db import connection
 from django.db.models import Count, F, FloatField, Q, Sum, Window
-from django.db.models.functions import Cast, NullIf, Rank
+from django.db.models.functions import Cast, NullIf
 
+from core.ranking import rank_sql, rank_window
 from scoresheet.models import SeasonTotal, SheetTotal
 
 
@@ -71,7 +72,7 @@ def standings(club, *, season=None, date_from=None, date_to=None, seats=None):
         .annotate(
             made_pct=Cast("contracts_made", FloatField()) * 100 / NullIf(F("hands_taken"), 0),
             average=Cast("total", FloatField()) / NullIf(F("hands_played"), 0),
-            rank=Window(Rank(), order_by=F("total").desc()),
+            rank=rank_window("total"),
             players=Window(Count("*")),  # COUNT(*) OVER (): the pagination's count
         )
         .order_by("rank", "player__sort_key")
@@ -127,7 +128,7 @@ def ranked_standings(season, ranking, *, date_from=None, date_to=None, seats=Non
             GROUP BY t.player_id, t.date
             HAVING SUM(t.hands) > 0
         ), placed AS (
-            SELECT e.*, RANK() OVER (PARTITION BY e.date ORDER BY e.score DESC) AS place
+            SELECT e.*, {rank_sql("e.score", partition_by="e.date")} AS place
             FROM evenings e
         ), valued AS (
             SELECT p.*, {value} AS value FROM placed p
@@ -153,7 +154,7 @@ def ranked_standings(season, ranking, *, date_from=None, date_to=None, seats=Non
         SELECT k.player_id, pp.name, pp.sort_key, k.total, k.sheets, k.hands, k.taken, k.made,
                k.evenings, k.counted, k.rank_key, k.ranked,
                CASE WHEN k.ranked = 1
-                    THEN RANK() OVER (PARTITION BY k.ranked ORDER BY k.rank_key DESC) END,
+                    THEN {rank_sql("k.rank_key", partition_by="k.ranked")} END,
                COUNT(*) OVER ()
         FROM keyed k JOIN {Player._meta.db_table} pp ON pp.id = k.player_id
         ORDER BY k.ranked DESC, k.rank_key DESC, pp.sort_key, pp.id
