@@ -11,7 +11,7 @@ player: thousands of rows where the ledger has millions. The hands themselves
 contracts made) are read from the ledger's *rows* (``ScoreRow``), only on the
 sheets the totals point to. Nothing here scores a hand again.
 
-Definitions (the same as ``standings.queries``): a hand is *played* by every
+Definitions (the same as ``scoresheet.summaries``): a hand is *played* by every
 seated player but the one who sits out (a hand where everybody passed is
 played); the *attack* is the taker and the called partner, the *defence* the
 other players; *hand order* is date, sheet, hand number. Averages and shares
