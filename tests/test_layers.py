@@ -125,3 +125,17 @@ def test_the_reader_sees_every_app():
     """The checks above read the apps they name (a renamed app would pass unseen)."""
     assert {"clubs", "scoresheet", "core", "standings", "stats"} <= TOPS
     assert any(layer(name) == 0 for name in MODULES)
+
+
+def test_read_side_apps_do_not_import_each_other():
+    """Two apps of the same layer (the read side's standings, stats, tournaments…) share
+    what they both need through a lower layer, never one through the other."""
+    wrong = sorted(
+        f"{name} imports {dep}"
+        for name, deps in GRAPH.items()
+        for dep in deps - {"django"}
+        if layer(name) is not None
+        and layer(name) == layer(dep)
+        and name.split(".")[0] != dep.split(".")[0]
+    )
+    assert not wrong, "\n".join(wrong)
