@@ -26,7 +26,8 @@ where corrections, deletions and restores rewrite the sheet's rows
 (``refresh_sheet_totals``).
 
 ``rebuild_season_totals`` rewrites the three tables of a season from the ledger
-in SQL (bulk loads, repair). ``standings.queries`` and ``stats.queries`` read them.
+in SQL (bulk loads, repair). ``scoresheet.summaries``, ``standings.queries`` and
+``stats.queries`` read them.
 """
 
 import time

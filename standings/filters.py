@@ -1,7 +1,7 @@
 """The standings' filters: season (on the club's page), a date range, the table size.
 
 The filter set validates the query string; ``filter_queryset`` hands the
-values to ``standings.queries.standings``, which picks the summary table that
+values to ``scoresheet.summaries.standings``, which picks the summary table that
 answers them (the season totals, or the sheet totals of the matching sheets).
 """
 
@@ -11,7 +11,8 @@ from django.utils.translation import gettext_lazy as _
 
 from core.widgets import DateInput
 from scoresheet.models import SeasonTotal
-from standings.queries import pools_held, standings
+from scoresheet.summaries import standings
+from standings.queries import pools_held
 
 #: A table seats 2 to 6 players (at six the dealer sits out each hand).
 TABLE_SIZES = [(str(n), str(n)) for n in range(2, 7)]

@@ -1,81 +1,19 @@
-"""Club standings: the queries that rank the players from the standings' summary tables.
+"""Club standings beyond the plain total: a season's ranking rule, what the pools hold.
 
-The summary tables (``SheetTotal``, ``SeasonTotal``) are kept beside the ledger
-by the write side (``scoresheet.totals``), in the transaction of every hand
-write. A season's (or the club's) standings read SeasonTotal: one row per player
-and season, whatever the number of hands. With a date range or a table size they
-aggregate the SheetTotals of the matching sheets.
-
-Definitions: a hand is *played* by every seated player but the one who sits out;
-*sheets* counts sheets with at least one hand played; *made %* is contracts made
-over contracts taken; *average* is the total over the hands played. Equal totals
-share a rank and the next rank skips (1, 2, 2, 4): ``RANK()`` over the whole
-result, so ranks do not depend on the page or the column sorted by.
+The plain standings (ranked by total) are ``scoresheet.summaries.standings``, which the
+statistics pages read too; the definitions of the figures are said there. Here: a
+season ranked by its rule (``ranked_standings``, from the same ``SheetTotal`` summary
+rows) and the pools (``pools_held``).
 """
 
 from decimal import Decimal
 
 from django.db import connection
-from django.db.models import Count, F, FloatField, Q, Sum, Window
-from django.db.models.functions import Cast, NullIf, Rank
+from django.db.models import Sum
 
-from scoresheet.models import SeasonTotal, SheetTotal
-
-
-def summary_rows(club, *, season=None, date_from=None, date_to=None, seats=None):
-    """The summary rows the standings read: the SeasonTotals of ``season`` (else of the
-    club's seasons), or under a date range or a table size the matching SheetTotals."""
-    if date_from or date_to or seats:
-        rows = SheetTotal.objects.all()
-        if date_from:
-            rows = rows.filter(date__gte=date_from)
-        if date_to:
-            rows = rows.filter(date__lte=date_to)
-        if seats:
-            rows = rows.filter(seats=seats)
-    else:
-        rows = SeasonTotal.objects.all()
-    if season is not None:
-        return rows.filter(season_id=getattr(season, "pk", season))
-    return rows.filter(season__club=club, season__kind="season")
-
-
-def standings(club, *, season=None, date_from=None, date_to=None, seats=None):
-    """The club's standings, as dicts, ranked by total (ties share a rank).
-
-    Keys: ``player_id``, ``name``, ``rank``, ``total``, ``sheets_played``,
-    ``hands_played``, ``hands_taken``, ``contracts_made``, ``made_pct`` (None
-    without a take), ``average`` (None without a hand played), ``players``
-    (the number of rows of the whole result, for the pagination). One query,
-    ordered by rank then name; order it by any key instead and the ranks stay
-    those of the whole result.
-
-    ``season``: one season (already known to be the club's), else all seasons.
-    ``date_from``/``date_to``/``seats`` narrow to the matching sheets.
-    """
-    rows = summary_rows(club, season=season, date_from=date_from, date_to=date_to, seats=seats)
-    if rows.model is SheetTotal:
-        sheets = Count("pk", filter=Q(hands__gt=0))
-    else:
-        sheets = Sum("sheets")
-    return (
-        rows.values("player_id")
-        .annotate(
-            name=F("player__name"),
-            total=Sum("score"),
-            sheets_played=sheets,
-            hands_played=Sum("hands"),
-            hands_taken=Sum("taken"),
-            contracts_made=Sum("made"),
-        )
-        .annotate(
-            made_pct=Cast("contracts_made", FloatField()) * 100 / NullIf(F("hands_taken"), 0),
-            average=Cast("total", FloatField()) / NullIf(F("hands_played"), 0),
-            rank=Window(Rank(), order_by=F("total").desc()),
-            players=Window(Count("*")),  # COUNT(*) OVER (): the pagination's count
-        )
-        .order_by("rank", "player__sort_key")
-    )
+from core.ranking import rank_sql
+from scoresheet.models import SheetTotal
+from scoresheet.summaries import summary_rows
 
 
 def ranked_standings(season, ranking, *, date_from=None, date_to=None, seats=None):
@@ -88,8 +26,8 @@ def ranked_standings(season, ranking, *, date_from=None, date_to=None, seats=Non
     evening's value DESC) <= N``; a player with fewer than ``min_evenings``
     evenings is unranked (``rank`` None) and listed after the ranked players.
 
-    Keys: those of ``standings()`` (``total`` and ``average`` over every evening)
-    and ``evenings`` (played), ``counted`` (the evenings that count), ``value``
+    Keys: those of ``scoresheet.summaries.standings()`` (``total`` and ``average``
+    over every evening) and ``evenings`` (played), ``counted`` (the evenings that count), ``value``
     (what ranks: the counted total, average or points), ``ranked`` (bool),
     ``order`` (the row's place in the ranking, for sorting). One query.
     """
@@ -127,7 +65,7 @@ def ranked_standings(season, ranking, *, date_from=None, date_to=None, seats=Non
             GROUP BY t.player_id, t.date
             HAVING SUM(t.hands) > 0
         ), placed AS (
-            SELECT e.*, RANK() OVER (PARTITION BY e.date ORDER BY e.score DESC) AS place
+            SELECT e.*, {rank_sql("e.score", partition_by="e.date")} AS place
             FROM evenings e
         ), valued AS (
             SELECT p.*, {value} AS value FROM placed p
@@ -153,7 +91,7 @@ def ranked_standings(season, ranking, *, date_from=None, date_to=None, seats=Non
         SELECT k.player_id, pp.name, pp.sort_key, k.total, k.sheets, k.hands, k.taken, k.made,
                k.evenings, k.counted, k.rank_key, k.ranked,
                CASE WHEN k.ranked = 1
-                    THEN RANK() OVER (PARTITION BY k.ranked ORDER BY k.rank_key DESC) END,
+                    THEN {rank_sql("k.rank_key", partition_by="k.ranked")} END,
                COUNT(*) OVER ()
         FROM keyed k JOIN {Player._meta.db_table} pp ON pp.id = k.player_id
         ORDER BY k.ranked DESC, k.rank_key DESC, pp.sort_key, pp.id

@@ -1,4 +1,4 @@
-"""The standings as a django-tables2 table over ``standings.queries.standings``.
+"""The standings as a django-tables2 table over ``scoresheet.summaries.standings``.
 
 Sorting is SQL (``ORDER BY`` on the aggregate's columns, the player's name
 breaking ties, so pages never overlap); ranks come from the query and stay

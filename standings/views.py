@@ -2,7 +2,7 @@
 
 A constant number of queries whatever the size of the ledger: the club (the
 permission gate), its seasons (the season links and filter choices, loaded
-once) and the page's rows from the summary tables (``standings.queries``),
+once) and the page's rows from the summary tables (``scoresheet.summaries``),
 which carry the number of players for the pagination (no COUNT query). ``?_export=csv`` or ``xlsx``
 downloads every row (not just the page), filtered and sorted as shown, through
 ``core.exports`` (formulas neutralised; any other format: 400); ``?page=`` and

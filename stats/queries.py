@@ -11,7 +11,7 @@ player: thousands of rows where the ledger has millions. The hands themselves
 contracts made) are read from the ledger's *rows* (``ScoreRow``), only on the
 sheets the totals point to. Nothing here scores a hand again.
 
-Definitions (the same as ``standings.queries``): a hand is *played* by every
+Definitions (the same as ``scoresheet.summaries``): a hand is *played* by every
 seated player but the one who sits out (a hand where everybody passed is
 played); the *attack* is the taker and the called partner, the *defence* the
 other players; *hand order* is date, sheet, hand number. Averages and shares
@@ -25,10 +25,10 @@ from decimal import ROUND_HALF_UP, Decimal
 from typing import NamedTuple
 
 from django.db.models import Count, F, Q, Sum, Window
-from django.db.models.functions import Rank
 from django.utils.translation import gettext_lazy as _
 
 from core.db import plain_values
+from core.ranking import rank_window
 from scoresheet import facts
 from scoresheet.models import SeasonTotal, Sheet
 from scoresheet.vocabulary import POIGNEE_LABELS, Chelem, Contract, Role, Side, contract_label
@@ -533,8 +533,9 @@ def season_ranks(club, player) -> list[dict]:
     """The player's total and rank in each season of the club they played (one query).
 
     Read from the standings' summary (``SeasonTotal``: one row per player and
-    season), never from the ledger: ``RANK()`` partitioned by season over every
-    player's season total (ties share a rank: 1, 2, 2, 4), newest season first.
+    season), never from the ledger: ``core.ranking``'s ``RANK()`` partitioned by
+    season over every player's season total (ties share a rank: 1, 2, 2, 4), newest
+    season first.
     Rows: ``season_id``, ``name``, ``start_date``, ``total``, ``played``,
     ``taken``, ``made``, ``made_pct``, ``rank``, ``players``.
     """
@@ -547,7 +548,7 @@ def season_ranks(club, player) -> list[dict]:
         .annotate(
             name=F("season__name"),
             start_date=F("season__start_date"),
-            rank=Window(Rank(), partition_by=[F("season_id")], order_by=F("score").desc()),
+            rank=rank_window("score", partition_by="season_id"),
             players=Window(Count("pk"), partition_by=[F("season_id")]),
         )
         .order_by("-start_date", "name")

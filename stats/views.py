@@ -2,7 +2,7 @@
 
 Every figure comes from ``stats.queries`` (SQL aggregates over the sheets' totals
 and facts, and a few sheets' ledger rows) and the total and rank from
-``standings.queries`` (the standings' summary), so a page runs a fixed number of
+``scoresheet.summaries`` (the standings' summary), so a page runs a fixed number of
 queries whatever the number of hands (one more on a player's season once their
 hands outnumber the chart's points): see ``tests/stats/test_statistics.py``
 where each count is pinned. Nothing here scores a hand.
@@ -28,7 +28,7 @@ from clubs.models import Player
 from clubs.permissions import club_view
 from core.jsonnumbers import json_number
 from scoresheet.models import Role, ScoreRow, SeasonTotal, SheetFacts, SheetTotal
-from standings.queries import standings, summary_rows
+from scoresheet.summaries import standings, summary_rows
 from stats import queries as stats
 from stats import tables as t
 

@@ -5,8 +5,8 @@ whatever the number of players.
 The ranking reads ``SheetTotal`` (a player's total at one table sheet, that is
 one round), which the hand services keep in step in the transaction of every
 hand write; its sum over the rounds is the player's ``SeasonTotal`` too.
-Equal totals share a rank (``RANK()``, 1, 2, 2, 4); ties are listed by entry
-number.
+Equal totals share a rank (``core.ranking``: ``RANK()``, 1, 2, 2, 4), players
+and teams alike; ties are listed by entry (or team) number.
 """
 
 from dataclasses import dataclass, field
@@ -16,6 +16,7 @@ from django.db import connection
 from django.db.models import Count
 from django.utils.translation import gettext_lazy as _
 
+from core.ranking import rank, rank_sql
 from scoresheet.models import Hand, SheetTotal
 from tournaments.models import Entry, Round, RoundTable, Team, deals_for_table
 
@@ -40,12 +41,12 @@ def ranking(tournament) -> list[dict]:
     The entries and the tournament's SheetTotals (one per player and table sheet,
     that is per round) are stacked (``UNION ALL``) and summed per player in one
     aggregate, with one conditional SUM per round (an entry who has not played
-    yet has 0), then ranked by ``RANK() OVER (ORDER BY total DESC)``. Stacking
-    rather than joining the entries to the sums keeps the plan one hash
-    aggregate whatever the planner believes of the tables: on a tournament day
-    their statistics lag (entries and sheets written that morning), and a join
-    the planner took for one entry rescanned the sums once per entry (18 ms
-    instead of 2 at 200 players on PostgreSQL).
+    yet has 0), then ranked by ``core.ranking.rank_sql`` (``RANK() OVER (ORDER BY
+    total DESC NULLS LAST)``). Stacking rather than joining the entries to the sums
+    keeps the plan one hash aggregate whatever the planner believes of the tables: on
+    a tournament day their statistics lag (entries and sheets written that morning),
+    and a join the planner took for one entry rescanned the sums once per entry (18
+    ms instead of 2 at 200 players on PostgreSQL).
     """
     quote = connection.ops.quote_name
     rounds = range(1, tournament.rounds + 1)
@@ -74,7 +75,7 @@ def ranking(tournament) -> list[dict]:
                MAX(f.is_guest), MAX(f.guest_club), MAX(f.licence),
                MAX(f.withdrawn_after_round), MAX(f.joined_before_round),
                COALESCE(SUM(f.score), 0) AS total, COALESCE(SUM(f.hands), 0) AS deals,
-               RANK() OVER (ORDER BY COALESCE(SUM(f.score), 0) DESC) AS place{per_round}
+               {rank_sql("COALESCE(SUM(f.score), 0)")} AS place{per_round}
         FROM f
         GROUP BY f.player_id
         HAVING COUNT(f.entry_number) > 0
@@ -305,12 +306,11 @@ def team_ranking(tournament, rows=None) -> list[dict]:
                 "members": sorted(members[pk], key=lambda r: r["number"]),
             }
         )
-    out.sort(key=lambda t: (-t["total"], t["number"]))
-    for i, team in enumerate(out):
-        previous = out[i - 1] if i else None
-        same = previous is not None and previous["total"] == team["total"]
-        team["rank"] = previous["rank"] if same else i + 1
-    return out
+    out.sort(key=lambda t: t["number"])  # ties are listed by number
+    ranked = rank(out, key=lambda t: t["total"])
+    for place, team in ranked:
+        team["rank"] = place
+    return [team for _place, team in ranked]
 
 
 def json_ranking(rows) -> list[dict]:

@@ -15,8 +15,8 @@ from django.urls import reverse
 from clubs.models import Club, Membership, Player, Role, Season
 from scoresheet import services
 from scoresheet.models import Hand, ScoreRow, SeasonTotal, SheetTotal
+from scoresheet.summaries import standings
 from scoresheet.totals import rebuild_season_totals
-from standings.queries import standings
 from tests.data import NAMES, SEED_HANDS, SEED_TOTALS
 
 pytestmark = pytest.mark.django_db
