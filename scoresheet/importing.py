@@ -33,10 +33,10 @@ from clubs.models import Club, Player, Season, season_covering
 from clubs.services import name_key
 from core.bulk import JSONText, RowWriter
 from core.db import commit_without_waiting, flush_to_disk, retry_on_conflict
-from scoresheet.explain_json import terms_to_json
 from core.processes import ProcessPool
 from core.threads import read_ahead
 from scoresheet import handmap, services
+from scoresheet.explain_json import terms_to_json
 from scoresheet.models import Hand, HandRevision, ScoreRow, Sheet
 from scoresheet.totals import add_new_sheet_totals
 from tarot import ScoringError, score_sheet

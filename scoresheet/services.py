@@ -22,8 +22,8 @@ from clubs.models import Player, Season
 from clubs.services import ClubError, create_player, name_key, player_name
 from core.db import retry_on_conflict
 from core.errors import ServiceError
-from scoresheet.explain_json import terms_to_json
 from scoresheet import handmap
+from scoresheet.explain_json import terms_to_json
 from scoresheet.handmap import Table, engine_hand_of, hand_data  # noqa: F401 (the services' API)
 from scoresheet.models import Hand, HandRevision, ScoreRow, Seat, Sheet
 from scoresheet.totals import add_hand_to_totals, refresh_sheet_totals

@@ -19,11 +19,11 @@ from django.views.decorators.http import require_POST
 
 from clubs.names import display_names
 from clubs.permissions import can, club_view
-from scoresheet.explain_labels import render_explanation
-from scoresheet.formatting import format_number
 from core.idempotency import idempotent, once
 from core.jsonnumbers import json_number
 from scoresheet import services
+from scoresheet.explain_labels import render_explanation
+from scoresheet.formatting import format_number
 from scoresheet.forms import HandForm
 from scoresheet.forms_savoyard import SavoyardHandForm, describe_savoyard
 from scoresheet.models import Contract, Hand, Role, Sheet

@@ -12,8 +12,8 @@ import pytest
 from playwright.sync_api import expect
 
 from clubs.models import Membership, Player, Role
-from scoresheet.formatting import format_signed
 from scoresheet import services as sheets
+from scoresheet.formatting import format_signed
 from tests.browser.test_hands import tap_choice
 from tests.tournaments.helpers import deal, totals_from_sheets
 from tournaments import services

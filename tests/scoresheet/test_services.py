@@ -3,8 +3,8 @@ from decimal import Decimal
 import pytest
 from django.db.models import Sum
 
-from scoresheet.explain_json import terms_from_json
 from scoresheet import services
+from scoresheet.explain_json import terms_from_json
 from scoresheet.models import Hand, HandRevision, ScoreRow
 from tests.data import SEED_HANDS, SEED_TOTALS
 

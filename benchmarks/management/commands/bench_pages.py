@@ -45,8 +45,8 @@ from clubs.models import Player
 from scoresheet import importing
 from scoresheet.demo import random_hand
 from scoresheet.models import Sheet
-from tarot.jsonformat import parse_rules
 from stats import views as stats_views
+from tarot.jsonformat import parse_rules
 from tournaments import services as tournaments
 
 STANDINGS_SORTS = ["", "?sort=-total", "?sort=-average", "?sort=-hands", "?sort=player"]

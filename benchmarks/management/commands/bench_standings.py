@@ -48,8 +48,8 @@ from clubs.models import Club, Player, Season
 from scoresheet import services
 from scoresheet.demo import random_hand
 from scoresheet.models import Hand, ScoreRow, SeasonTotal, Seat, Sheet, SheetFacts, SheetTotal
-from tarot.jsonformat import parse_rules
 from scoresheet.totals import rebuild_season_totals
+from tarot.jsonformat import parse_rules
 
 SEASON_START = datetime.date(2025, 9, 1)
 SEASON_DAYS = 300
