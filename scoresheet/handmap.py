@@ -98,7 +98,7 @@ def hand_fields(engine_hand, result: HandResult, table: Table, explanation=None)
     explanation as JSON already (the import encodes it ahead), else made here."""
     if explanation is None:
         explanation = terms_to_json(result.explanation)
-    if result.kind == "savoyard":
+    if result.ruleset.kind == "savoyard":
         return savoyard_fields(engine_hand, result, table, explanation)
     ids = table.ids
 
@@ -194,7 +194,7 @@ def score_row_fields(fields: dict, number: int, table: Table, result: HandResult
     Role, margin and chelem outcome are the engine's (``result.roles``,
     ``result.card_margin``, ``result.chelem_outcome``).
     """
-    if result.kind == "savoyard":
+    if result.ruleset.kind == "savoyard":
         return savoyard_row_fields(fields, number, table, result)
     seats = len(table.names)
     passed = result.kind == "passed"
