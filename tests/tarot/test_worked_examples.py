@@ -522,6 +522,27 @@ def test_contre5_petit_chelem(petit_chelem, per_defender):
     assert result.score("Anna") == 3 * per_defender
 
 
+@pytest.mark.parametrize(
+    ("petit_chelem", "per_defender"),
+    [
+        # The defence takes every trick but one; the attack keeps 10 points, no bout.
+        # garde 10/0: target 56, failed by 46: −(25 + 46) × 2 = −142.
+        # Announced by the attack and made by the defence: RULES.md §2 contre5,
+        # "announced and failed −150" (the attack announced it and did not make it):
+        # −142 − 150 = −292.
+        pytest.param(Chelem(True, DEF), -292, id="announced-by-attack-made-by-defence-minus-150"),
+        # Not announced, made by the defence: neither "announced and made" nor
+        # "announced and failed"; the defence's petit chelem scores nothing: −142.
+        pytest.param(Chelem(False, DEF), -142, id="made-by-defence-unannounced-0"),
+    ],
+)
+def test_contre5_petit_chelem_of_the_defence(petit_chelem, per_defender):
+    fields = {"taker": "Anna", "contract": "garde", "bouts": 0, "points": 10}
+    result = score_hand(CONTRE5, Hand(players=FOUR, petit_chelem=petit_chelem, **fields))
+    assert result.per_defender == per_defender
+    assert [result.score(p) for p in FOUR] == [3 * per_defender] + [-per_defender] * 3
+
+
 def test_contre5_petit_chelem_explained():
     fields = {"taker": "Anna", "contract": "garde", "bouts": 3, "points": 80}
     result = score_hand(CONTRE5, Hand(players=FOUR, petit_chelem=Chelem(True, None), **fields))
