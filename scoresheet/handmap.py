@@ -131,14 +131,10 @@ def _chelem(chelem):
     return {"announced": chelem.announced, "made_by": chelem.made_by}
 
 
-def hand_facts(hand: Hand, seats: int) -> dict:
+def _facts(number: int, fields: dict, seats: int) -> dict:
     """The hand's facts stored on each of its ledger rows (statistics never join Hand):
     ``number``, ``playing`` (the seated minus one who sits out) and ``alone`` (a
     taker without a partner: none called, or the called card was their own)."""
-    return _facts(hand.number, _row_inputs(hand), seats)
-
-
-def _facts(number: int, fields: dict, seats: int) -> dict:
     taker = fields["taker_id"]
     partner = fields["partner_id"]
     return {

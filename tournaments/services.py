@@ -252,16 +252,6 @@ def _joining_round(tournament) -> int:
     return first.number
 
 
-def register_member(tournament: Tournament, player: Player, *, by=None) -> Entry:
-    """Enter a player of the club, under the next number."""
-    return register(tournament, [("member", player)], by=by)[0]
-
-
-def register_guest(tournament: Tournament, name, *, club="", licence="", by=None) -> Entry:
-    """Enter a guest from elsewhere; they become a player of the organising club."""
-    return register(tournament, [("guest", (name, club, licence))], by=by)[0]
-
-
 def register(tournament: Tournament, items, *, by=None) -> list[Entry]:
     """Enter several players at once: ``("member", player)`` or ``("guest", (name, club,
     licence))`` items, numbered in order; all or nothing."""
