@@ -19,6 +19,7 @@ from django.utils.translation import gettext_lazy as _
 from tarot import ScoringError
 from tarot.jsonformat import parse_rules
 from tarot.rules import PRESETS, Rules
+from tarot.rulesets import REGISTRY
 
 DEFAULTS = Rules()
 
@@ -56,11 +57,11 @@ def rules_parts(rules) -> list[str]:
     except ScoringError:
         return [str(_("unreadable rules"))]
     parts = [str(PRESET_LABELS.get(ruleset.preset, ruleset.preset))]
-    if ruleset.preset == "savoyard":
+    if ruleset.kind == "savoyard":
         return parts + _savoyard_parts(ruleset)
     if ruleset.rounding != DEFAULTS.rounding:
         parts.append(_("rounded to %(n)d") % {"n": ruleset.rounding})
-    if ruleset.poignee != DEFAULTS.poignee and ruleset.preset != "two_players":
+    if ruleset.poignee != DEFAULTS.poignee and ruleset.ruleset.has_poignees:
         parts.append(_("poignées %(values)s") % {"values": "/".join(map(str, ruleset.poignee))})
     if ruleset.misere:
         parts.append(_("misère %(n)d") % {"n": ruleset.misere})
@@ -117,12 +118,26 @@ def rules_initial(rules) -> dict:
 
 
 def _savoyard_initial(ruleset) -> dict:
-    options = ruleset.opts if ruleset.preset == "savoyard" else SAVOYARD_DEFAULTS
+    options = ruleset.opts if ruleset.kind == "savoyard" else SAVOYARD_DEFAULTS
     return {
         "savoyard_deck": options["deck"],
         "savoyard_count": options["count"],
         "savoyard_baga": options["baga"],
     }
+
+
+class PresetSelect(forms.Select):
+    """The presets, each option carrying what its ruleset is for the page's script
+    (static/js/app.js shows the fields that apply): ``data-kind`` (the game,
+    "tarot" or "savoyard") and ``data-pools`` when it carries pools."""
+
+    def create_option(self, name, value, label, selected, index, subindex=None, attrs=None):
+        option = super().create_option(name, value, label, selected, index, subindex, attrs)
+        ruleset = REGISTRY.get(str(value))
+        if ruleset is not None:
+            option["attrs"]["data-kind"] = ruleset.kind
+            option["attrs"]["data-pools"] = ruleset.has_pools  # a bare attribute, or none
+        return option
 
 
 def _amount(label, initial, help_text=None, required=True):
@@ -146,7 +161,10 @@ class RulesFields(forms.Form):
     """
 
     preset = forms.ChoiceField(
-        label=_("Scoring rules"), choices=PRESET_CHOICES, initial=DEFAULTS.preset
+        label=_("Scoring rules"),
+        choices=PRESET_CHOICES,
+        initial=DEFAULTS.preset,
+        widget=PresetSelect,
     )
     rounding = forms.TypedChoiceField(
         label=_("Rounding of the amount per defender"),
@@ -276,9 +294,9 @@ class RulesFields(forms.Form):
             value = cleaned[name]
             return getattr(DEFAULTS, name) if value is None else value
 
-        if cleaned["preset"] == "savoyard":  # its own options; the tarot ones do not apply
+        if REGISTRY[cleaned["preset"]].kind == "savoyard":  # its own options, not the tarot ones
             return {
-                "preset": "savoyard",
+                "preset": cleaned["preset"],
                 "deck": cleaned["savoyard_deck"] or SAVOYARD_DEFAULTS["deck"],
                 "count": cleaned["savoyard_count"] or SAVOYARD_DEFAULTS["count"],
                 "baga": cleaned["savoyard_baga"],

@@ -27,10 +27,10 @@ def random_hand(rng: random.Random, names, rules, dealer: str, *, extras=()) -> 
     if not hasattr(rules, "ruleset"):
         rules = parse_rules(rules)
     names = tuple(names)
-    sits_out = dealer if len(names) > max(rules.ruleset.player_counts) else None
-    if sits_out is not None and rules.preset == "savoyard":
-        # the Savoyard rules: the player on the dealer's left (before him) sits out
-        sits_out = names[(names.index(dealer) - 1) % len(names)]
+    sits_out = None
+    if len(names) > max(rules.ruleset.player_counts):
+        # the dealer at French Tarot; the player on his left (before him) at the Savoyard
+        sits_out = names[(names.index(dealer) + rules.ruleset.sits_out_seat) % len(names)]
     hand = engine_hand(rng, rules, names, sits_out, dealer, DEMO, tuple(extras))
     data = hand_to_dict(hand)
     if not hasattr(hand, "taker"):  # a game of its own: its JSON hand as it is

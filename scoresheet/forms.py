@@ -213,7 +213,7 @@ class HandForm(SeatedHandForm):
 
     @property
     def two_players(self) -> bool:
-        return self.rules.preset == "two_players"
+        return self.rules.heads_up
 
     @property
     def max_playing(self) -> int:
@@ -573,7 +573,7 @@ class HandForm(SeatedHandForm):
         if code == "points_step":
             return _("Points go by halves: 40 or 40.5.")
         if code == "points_out_of_range":
-            return _("Points go from 0 to 91.")
+            return _("Points go from 0 to %(total)s.") % {"total": self.deck.total}
         if code == "petit_au_bout_inconsistent":
             if data.get("petit_au_bout") == "attack":
                 return _("With no bout the attack cannot have the petit at the end.")

@@ -35,13 +35,6 @@ BAGA_LABELS = {
     "declarers": pgettext_lazy("baga au bout", "Declarers"),
     "opponents": pgettext_lazy("baga au bout", "Opponents"),
 }
-#: The fields each mode asks for (the page shows only those: data-modes).
-MODE_FIELDS = {
-    "declarer": ("solo",),
-    "cards_asked": ("solo",),
-    "partner": ("call",),
-    "count": ("solo", "call", "partners"),
-}
 
 
 class CountField(forms.IntegerField):
@@ -193,10 +186,6 @@ class SavoyardHandForm(SeatedHandForm):
     @property
     def count_fields(self):
         return [self[name] for name in self.fields if name.startswith("count_")]
-
-    def mode_fields(self, name) -> str:
-        """The modes that ask for a field, for the page's data-modes."""
-        return " ".join(MODE_FIELDS.get(name, ()))
 
     # ------------------------------------------------------------ cleaning
 

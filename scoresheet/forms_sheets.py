@@ -221,7 +221,7 @@ class SheetForm(RulesFields):
         return found
 
     def _check_table_size(self, ruleset, n):
-        if ruleset.preset == "two_players":
+        if ruleset.heads_up:
             if n > 3:
                 self.add_error(
                     None,

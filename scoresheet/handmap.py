@@ -98,7 +98,7 @@ def hand_fields(engine_hand, result: HandResult, table: Table, explanation=None)
     explanation as JSON already (the import encodes it ahead), else made here."""
     if explanation is None:
         explanation = terms_to_json(result.explanation)
-    if result.kind == "savoyard":
+    if result.ruleset.kind == "savoyard":
         return savoyard_fields(engine_hand, result, table, explanation)
     ids = table.ids
 
@@ -131,14 +131,10 @@ def _chelem(chelem):
     return {"announced": chelem.announced, "made_by": chelem.made_by}
 
 
-def hand_facts(hand: Hand, seats: int) -> dict:
+def _facts(number: int, fields: dict, seats: int) -> dict:
     """The hand's facts stored on each of its ledger rows (statistics never join Hand):
     ``number``, ``playing`` (the seated minus one who sits out) and ``alone`` (a
     taker without a partner: none called, or the called card was their own)."""
-    return _facts(hand.number, _row_inputs(hand), seats)
-
-
-def _facts(number: int, fields: dict, seats: int) -> dict:
     taker = fields["taker_id"]
     partner = fields["partner_id"]
     return {
@@ -194,7 +190,7 @@ def score_row_fields(fields: dict, number: int, table: Table, result: HandResult
     Role, margin and chelem outcome are the engine's (``result.roles``,
     ``result.card_margin``, ``result.chelem_outcome``).
     """
-    if result.kind == "savoyard":
+    if result.ruleset.kind == "savoyard":
         return savoyard_row_fields(fields, number, table, result)
     seats = len(table.names)
     passed = result.kind == "passed"

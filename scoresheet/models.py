@@ -222,10 +222,6 @@ class ScoreRowQuerySet(models.QuerySet):
     def of_season(self, season):
         return self.filter(season=season)
 
-    def of_club(self, club):
-        """The rows of every season of the club."""
-        return self.filter(season__club=club)
-
 
 class ScoreRow(models.Model):
     """The ledger: one row per seated player per live hand, written with the hand.

@@ -32,6 +32,7 @@ from core.ranking import rank_window
 from scoresheet import facts
 from scoresheet.models import SeasonTotal, Sheet
 from scoresheet.vocabulary import POIGNEE_LABELS, Chelem, Contract, Role, Side, contract_label
+from tarot import REGISTRY
 
 #: The order of the hands in a season: evening, then sheet, then hand number.
 HAND_ORDER = ("date", "sheet_id", "number")
@@ -869,8 +870,9 @@ def savoyard_summary(rows) -> dict:
 
 
 def is_savoyard(season) -> bool:
-    """Whether a season's house rules are the Savoyard rules (no query)."""
+    """Whether a season's house rules play the Savoyard game (the registry's
+    ``kind`` of its preset; no query, and rules that do not read are not)."""
     rules = getattr(season, "rules", None)
-    if isinstance(rules, dict):
-        return rules.get("preset") == "savoyard"
-    return rules == "savoyard"
+    preset = rules.get("preset") if isinstance(rules, dict) else rules
+    ruleset = REGISTRY.get(preset) if isinstance(preset, str) else None
+    return ruleset is not None and ruleset.kind == "savoyard"

@@ -76,17 +76,12 @@ class Deck:
         """Whether a count can end in .5 when this many play (RULES.md §1.2)."""
         return players in self.half_points_at
 
-    def chelem_allowed(self, side: str | None, points, bouts: int) -> bool:
-        """Whether a chelem made by ``side`` fits the attack's points and bouts.
-
-        ``side`` None (no chelem made, or announced and failed) always fits.
-        ``points`` is a number (int, Decimal, Fraction); points or bouts out of
-        range are the business of the other checks and count as fitting here.
-        """
-        return self.chelem_refusal(side, int(points * 2), bouts) is None
-
     def chelem_refusal(self, side, points_halves: int, bouts: int) -> str | None:
-        """Why a chelem made by ``side`` contradicts the points (a message), or None."""
+        """Why a chelem made by ``side`` contradicts the points (a message), or None.
+
+        ``side`` None (no chelem made, or announced and failed) always fits;
+        points or bouts out of range are the business of the other checks and
+        count as fitting here."""
         if side == ATTACK:
             if points_halves < 2 * self.chelem_attack_min:
                 return (

@@ -40,7 +40,7 @@ CODES = {
     "partner_not_five": "a called partner when the hand is not played by five",
     "contract_unknown": "a contract the preset does not know, or none for a taker",
     "bouts_out_of_range": "bouts outside 0 to 3",
-    "points_out_of_range": "points outside 0 to 91",
+    "points_out_of_range": "points outside 0 to the deck's total",
     "points_step": "points that are not a multiple of 0.5",
     "half_point_impossible": "a half point where the count is in whole points (two players)",
     "points_bouts_inconsistent": "points that the bouts make impossible",

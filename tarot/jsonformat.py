@@ -139,11 +139,11 @@ def parse_hand(data: dict, rules: Rules | None = None, players: tuple | None = N
     if bouts is None:
         _bad("bouts", "is required (0 to 3)")
     if points is None:
-        _bad("points", "is required (0 to 91)")
+        _bad("points", f"is required (0 to {ruleset.deck.total})")
     if isinstance(bouts, bool) or not isinstance(bouts, int):
         raise ScoringError("bouts_out_of_range", "bouts: must be 0, 1, 2 or 3", field="bouts")
     if isinstance(points, bool) or not isinstance(points, (int, Decimal)):
-        _bad("points", "must be a number from 0 to 91")
+        _bad("points", f"must be a number from 0 to {ruleset.deck.total}")
     pab = data.get("petit_au_bout")
     if pab is not None and not isinstance(pab, str):
         _bad("petit_au_bout", 'must be "attack", "defence" or null')

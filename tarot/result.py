@@ -173,10 +173,3 @@ class SheetResult:
     @property
     def totals(self) -> dict[str, Decimal]:
         return {n: halves_to_decimal(h) for n, h in zip(self.players, self.totals_halves)}
-
-    def running_totals(self):
-        """Yield each hand's running totals in half points, seat order."""
-        running = [0] * len(self.players)
-        for result in self.hands:
-            running = [a + b for a, b in zip(running, result.halves)]
-            yield tuple(running)

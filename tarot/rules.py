@@ -123,6 +123,16 @@ class Rules:
         return self.ruleset.has_pools
 
     @property
+    def kind(self) -> str:
+        """The game the ruleset scores: "tarot" or "savoyard" (``Ruleset.kind``)."""
+        return self.ruleset.kind
+
+    @property
+    def heads_up(self) -> bool:
+        """One player against the other, no attack and defence (``Ruleset.heads_up``)."""
+        return self.ruleset.heads_up
+
+    @property
     def deck(self):
         """The ruleset's ``Deck`` (total, targets, bounds, chelem bounds)."""
         return self.ruleset.deck

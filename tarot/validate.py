@@ -9,16 +9,17 @@ alone, for a form that wants to know whether a hand would be accepted.
 
 from decimal import Decimal
 
-from .deck import ATTACK, DEFENCE
+from .deck import ATTACK, DEFENCE, TAROT
 from .errors import ScoringError
 from .hand import POIGNEE_SIZES
 
 POIGNEE_INDEX = {size: i for i, size in enumerate(POIGNEE_SIZES)}
 _SIDES = (ATTACK, DEFENCE)
-# Every valid card count (0 to 91 in steps of 0.5) → half points, for a fast exact
-# look-up. Equal numbers hash alike, so a Decimal, Fraction or float 40.5 finds 81
-# and Decimal("56.0") finds 112; bool is kept out before the look-up.
-_HALVES = {Decimal(h) / 2 if h & 1 else h >> 1: h for h in range(0, 183)}
+# Every card count of the tarot deck (0 to its total in steps of 0.5) → half points,
+# for a fast exact look-up (another deck's counts miss it and take the long way).
+# Equal numbers hash alike, so a Decimal, Fraction or float 40.5 finds 81 and
+# Decimal("56.0") finds 112; bool is kept out before the look-up.
+_HALVES = {Decimal(h) / 2 if h & 1 else h >> 1: h for h in range(TAROT.total_halves + 1)}
 
 
 def refuse(code, message, field=None):
@@ -108,7 +109,7 @@ def check_partner(players, n, taker, partner, out):
     return partner
 
 
-def points_halves(points) -> int:
+def points_halves(points, deck=TAROT) -> int:
     """The points as an exact integer of half points, or a refusal (not the bounds)."""
     if type(points) is int:
         return points * 2
@@ -123,11 +124,11 @@ def points_halves(points) -> int:
         refuse("invalid_field", "points: must be a number", "points")
     try:
         # Range first: int() of a number like 1E+999999 would take minutes.
-        outside = points < 0 or points > 91
+        outside = points < 0 or points > deck.total
     except (TypeError, ValueError, ArithmeticError):
         refuse("invalid_field", "points: must be a number", "points")
     if outside:
-        refuse("points_out_of_range", f"points: {points} is outside 0 to 91", "points")
+        refuse("points_out_of_range", f"points: {points} is outside 0 to {deck.total}", "points")
     try:
         doubled = points * 2
         halves = int(doubled)
@@ -144,7 +145,7 @@ def cards(deck, hand, n):
     if type(bouts) is not int or bouts < 0 or bouts > deck.bouts:
         refuse("bouts_out_of_range", f"bouts: {bouts!r} is not 0, 1, 2 or 3", "bouts")
     points = hand.points
-    ph = points * 2 if type(points) is int else points_halves(points)
+    ph = points * 2 if type(points) is int else points_halves(points, deck)
     if ph < 0 or ph > deck.total_halves:
         refuse(
             "points_out_of_range", f"points: {hand.points} is outside 0 to {deck.total}", "points"

@@ -41,6 +41,8 @@ from tournaments.models import (  # noqa: F401 (deals_for_table: the services' A
 )
 
 TEAM_SIZES = (2, 4)
+#: The players a tournament seats at a table: its rules must play each of these.
+TABLE_SIZES = (3, 4, 5)
 MAX_ROUNDS = 12
 MAX_DEALS = 30
 #: The schedule search's bound: a page's request, not a batch job. Beyond a few hundred
@@ -67,7 +69,7 @@ def _settings(
         ruleset = parse_rules(rules)
     except ScoringError as error:
         raise TournamentError.from_scoring(error) from None
-    if ruleset.preset == "two_players":
+    if not set(TABLE_SIZES) <= set(ruleset.ruleset.player_counts):
         raise TournamentError(
             "rules_two_players", _("A tournament seats 3 to 5 players a table."), "preset"
         )
@@ -248,16 +250,6 @@ def _joining_round(tournament) -> int:
             "no_round_left", _("Every round has started: nobody can join any more.")
         )
     return first.number
-
-
-def register_member(tournament: Tournament, player: Player, *, by=None) -> Entry:
-    """Enter a player of the club, under the next number."""
-    return register(tournament, [("member", player)], by=by)[0]
-
-
-def register_guest(tournament: Tournament, name, *, club="", licence="", by=None) -> Entry:
-    """Enter a guest from elsewhere; they become a player of the organising club."""
-    return register(tournament, [("guest", (name, club, licence))], by=by)[0]
 
 
 def register(tournament: Tournament, items, *, by=None) -> list[Entry]:

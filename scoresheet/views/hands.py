@@ -42,14 +42,14 @@ def _hand(sheet, number):
     return get_object_or_404(Hand, sheet=sheet, number=number)
 
 
-#: The hand form of a ruleset other than French Tarot, by preset.
+#: The hand form of a game other than French Tarot, by the ruleset's ``kind``.
 FORMS = {"savoyard": SavoyardHandForm}
 
 
 def form_class_for(sheet):
     """The hand form the sheet's ruleset asks for (French Tarot's by default); the
     tournament pages use it too."""
-    return FORMS.get(sheet.ruleset.preset, HandForm)
+    return FORMS.get(sheet.ruleset.kind, HandForm)
 
 
 def _form_page(request, sheet, form, hand=None):
@@ -337,7 +337,7 @@ def describe_hand(data, rules, names, result=None):
 
     ``result``: the engine's reading of ``data`` when the caller has it already
     (``_engine_result``), so the hand is not scored twice."""
-    if rules.preset == "savoyard":
+    if rules.kind == "savoyard":
         return describe_savoyard(data)
     items = []
     if result is None:
@@ -358,7 +358,7 @@ def describe_hand(data, rules, names, result=None):
     if data.get("contract"):
         add("contract", _("Contract"), Contract(data["contract"]).label)
     playing = len(names) - (1 if data.get("sits_out") else 0)
-    if rules.preset != "two_players" and playing == 5:
+    if not rules.heads_up and playing == 5:
         partner = data.get("partner")
         if partner and partner != taker:
             add("partner", _("Partner"), partner, _("with %(name)s") % {"name": partner})
@@ -372,7 +372,7 @@ def describe_hand(data, rules, names, result=None):
         ngettext("%(n)s bout", "%(n)s bouts", bouts) % {"n": bouts},
     )
     points = Decimal(str(data.get("points", 0)))
-    if rules.preset == "two_players":
+    if rules.heads_up:
         with_rest = _("%(points)s (the other %(rest)s)")
     else:
         with_rest = _("%(points)s (defence %(rest)s)")
@@ -383,7 +383,7 @@ def describe_hand(data, rules, names, result=None):
         % {"points": format_number(points), "rest": format_number(rules.deck.total - points)},
         _("%(points)s points") % {"points": format_number(points)},
     )
-    if rules.preset != "two_players" and result is not None:
+    if not rules.heads_up and result is not None:
         # RULES §1: made at the target or above; the half point goes to the winner
         by = abs(result.card_margin)
         if result.made:

@@ -3,8 +3,9 @@
    - dismisses a notice when its × is tapped;
    - asks before submitting a form or following a link carrying data-confirm="…";
    - in house-rules fields (templates/includes/rules_fields.html), shows a
-     [data-only-preset="mouches"] group only while that preset is chosen, and
-     hides a [data-except-preset="savoyard"] group while that one is. */
+     [data-only-kind="savoyard"] group only while the chosen preset's option says
+     data-kind="savoyard", and a [data-only-pools] group only while it carries
+     data-pools: the page states each ruleset's facts, the script knows no name. */
 (function () {
   "use strict";
   document.documentElement.classList.remove("no-js");
@@ -30,15 +31,17 @@
 
   document.querySelectorAll("[data-rules-fields]").forEach(function (fields) {
     var preset = fields.querySelector("select[name$='preset']");
-    var groups = fields.querySelectorAll("[data-only-preset]");
-    var others = fields.querySelectorAll("[data-except-preset]");
-    if (!preset || !groups.length) return;
+    var byKind = fields.querySelectorAll("[data-only-kind]");
+    var byPools = fields.querySelectorAll("[data-only-pools]");
+    if (!preset || !(byKind.length || byPools.length)) return;
     function sync() {
-      groups.forEach(function (group) {
-        group.hidden = preset.value !== group.dataset.onlyPreset;
+      var chosen = preset.options[preset.selectedIndex];
+      var facts = chosen ? chosen.dataset : {};
+      byKind.forEach(function (group) {
+        group.hidden = facts.kind !== group.dataset.onlyKind;
       });
-      others.forEach(function (group) {
-        group.hidden = preset.value === group.dataset.exceptPreset;
+      byPools.forEach(function (group) {
+        group.hidden = !("pools" in facts);
       });
     }
     preset.addEventListener("change", sync);

@@ -34,8 +34,8 @@
   var points = form.elements.namedItem("points");
   var defence = form.querySelector("[data-defence]");
   var defencePoints = form.querySelector("[data-defence-points]");
-  var deck = JSON.parse(form.dataset.deck || "{}");
-  var total = deck.total || 91;
+  var deck = JSON.parse(form.dataset.deck);  // the ruleset's deck, as the page states it
+  var total = deck.total;
   var chelem = form.elements.namedItem("chelem");
   var chelemHint = form.querySelector("[data-chelem-hint]");
   var ATTACK_CHELEM = ["announced_made", "made"];

@@ -70,6 +70,13 @@ class Ruleset:
     Class attributes a ruleset sets:
 
     - ``name``: the preset's name in ``Rules(preset=...)`` and the JSON format;
+      only the registry and the JSON format read it: everybody else asks the
+      facts below, never the name;
+    - ``kind``: the game it scores, "tarot" (French Tarot: bids, bouts, attack
+      and defence; its hand form, model columns, options and statistics) or
+      "savoyard" (a game of its own with all of these its own);
+    - ``heads_up``: one player against the other (two players): no attack and
+      defence, the points entered are one player's and the other has the rest;
     - ``deck``: a ``Deck`` (totals, targets, bounds, chelem bounds);
     - ``player_counts``: how many may play one hand (a table may seat one more);
     - ``multipliers``: contract → multiplier, lowest contract first;
@@ -84,12 +91,16 @@ class Ruleset:
       by ``Rules.options`` and checked by ``check_options``;
     - ``extra_seat_at``: the counts of players at which a table seats one more
       who sits out each hand;
+    - ``sits_out_seat``: at such a table, who sits out, as seats after the dealer
+      (0 the dealer himself, −1 the player before him, on his left);
     - ``parse_hand``: None, or a method ``(data, rules, players) -> hand`` that
       reads its hands from the JSON format (the fields of ``hand_fields``);
       its hand dataclass then has ``as_dict(with_players)`` for the export.
     """
 
     name = ""
+    kind = "tarot"
+    heads_up = False
     deck: Deck = TAROT
     player_counts: tuple[int, ...] = (3, 4, 5)
     multipliers: dict[str, int] = {}
@@ -101,6 +112,7 @@ class Ruleset:
     tarot_options = False
     option_defaults: dict = {}
     extra_seat_at: tuple[int, ...] = (2, 3, 4, 5)
+    sits_out_seat = 0
     parse_hand = None
 
     def check_options(self, options: dict) -> dict:

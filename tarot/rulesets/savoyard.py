@@ -168,6 +168,7 @@ def _is_name(value) -> bool:
 
 class Savoyard(Ruleset):
     name = "savoyard"
+    kind = "savoyard"
     player_counts = (3, 4, 5)
     multipliers = {}
     hand_fields = HAND_FIELDS
@@ -175,6 +176,7 @@ class Savoyard(Ruleset):
     explanation = "savoyard"
     option_defaults = {"deck": 78, "count": "classic", "baga": 10}
     extra_seat_at = (5,)  # §5: six at the table, the dealer's left sits out
+    sits_out_seat = -1
 
     # --- options -------------------------------------------------------------------
 

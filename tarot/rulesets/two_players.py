@@ -13,6 +13,7 @@ from .base import FFT_CHELEM, TarotRuleset, round_to
 
 class TwoPlayers(TarotRuleset):
     name = "two_players"
+    heads_up = True
     player_counts = (2,)
     multipliers = {}
     bases = {}

@@ -81,8 +81,18 @@ def test_scorer_opens_a_sheet_with_other_rules(
     # the same house-rules fields as a season's: the pools only for mouches
     ante = page.get_by_label("Ante")
     expect(ante).to_be_hidden()
+    # the Savoyard options only for that game, and then none of French Tarot's
+    savoyard = page.get_by_role("group", name="Savoyard rules")
+    rounding = page.get_by_text("To 10", exact=True)
+    expect(savoyard).to_be_hidden()
+    page.get_by_label("Scoring rules").select_option("savoyard")
+    expect(savoyard).to_be_visible()
+    expect(rounding).to_be_hidden()
+    expect(ante).to_be_hidden()
     page.get_by_label("Scoring rules").select_option("mouches")
     expect(ante).to_be_visible()
+    expect(rounding).to_be_visible()
+    expect(savoyard).to_be_hidden()
     no_sideways_scroll(page)
     ante.fill("20")
     page.get_by_text("To 10", exact=True).tap()

@@ -292,7 +292,7 @@ def test_edit_a_season_and_its_house_rules(as_manager, season):
     response = as_manager.get(url("season", season.pk))
     page = response.content.decode()
     assert "never changes a sheet already started" in page
-    assert 'data-only-preset="mouches"' in page
+    assert "data-only-pools" in page and "data-pools" in page
 
     data = season_data(
         name="Saison 2026",

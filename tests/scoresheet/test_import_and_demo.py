@@ -1,4 +1,5 @@
 import json
+import random
 from io import StringIO
 
 import pytest
@@ -6,6 +7,7 @@ from django.core.management import CommandError, call_command
 from django.db.models import Sum
 
 from clubs.models import Club, Player
+from scoresheet.demo import random_hand
 from scoresheet.models import Hand, ScoreRow, Sheet
 from tests.data import SEED_HANDS, SEED_TOTALS
 
@@ -92,3 +94,17 @@ def test_load_demo_is_reproducible_and_covers_every_bonus(db):
         .values_list("score", flat=True)
     )
     assert again == first
+
+
+@pytest.mark.parametrize(
+    ("rules", "sits_out"),
+    [
+        ("fft", "Bert"),  # French Tarot at six: the dealer sits out
+        ("savoyard", "Anna"),  # the Savoyard rules at six: the dealer's left (before him)
+    ],
+)
+def test_demo_hand_at_a_table_of_one_more_sits_out_whom_the_rules_say(rules, sits_out):
+    names = ("Anna", "Bert", "Carl", "Dora", "Emil", "Fritz")
+    for seed in range(5):
+        hand = random_hand(random.Random(seed), names, rules, "Bert")
+        assert (hand["dealer"], hand["sits_out"]) == ("Bert", sits_out)

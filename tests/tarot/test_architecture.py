@@ -72,6 +72,23 @@ def test_registry_holds_every_preset_in_order():
         Rules("savoyard 1902")
 
 
+def test_the_registry_states_the_facts_the_web_layer_asks():
+    """Outside the engine nobody compares a preset's name: they ask these."""
+    kinds = {name: REGISTRY[name].kind for name in PRESETS}
+    assert kinds == dict.fromkeys(TAROT_PRESETS, "tarot") | {"savoyard": "savoyard"}
+    assert [name for name in PRESETS if REGISTRY[name].heads_up] == ["two_players"]
+    assert Rules("two_players").heads_up and not Rules("fft").heads_up
+    assert Rules("savoyard").kind == "savoyard" and Rules("mouches").kind == "tarot"
+    # who sits out at a table of one more: the dealer, or the player before him
+    seats = {name: REGISTRY[name].sits_out_seat for name in PRESETS}
+    assert seats == dict.fromkeys(TAROT_PRESETS, 0) | {"savoyard": -1}
+    assert [name for name in PRESETS if 3 not in REGISTRY[name].player_counts] == ["two_players"]
+    assert [name for name in PRESETS if not REGISTRY[name].has_poignees] == [
+        "two_players",
+        "savoyard",
+    ]
+
+
 def test_rules_are_unchanged_by_the_ruleset_field():
     assert Rules() == Rules("fft")
     assert hash(Rules()) == hash(Rules("fft"))

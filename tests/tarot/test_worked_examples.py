@@ -7,6 +7,8 @@ from, so a reader can check it against RULES.md without running anything.
 import json
 from decimal import Decimal
 from fractions import Fraction
+from itertools import accumulate
+from operator import add
 
 import pytest
 
@@ -42,6 +44,11 @@ def scores(rules, players=FOUR, pools=(), **fields):
 
 def single(player):
     return (Poignee(player, "single"),)
+
+
+def running_totals(result):
+    """A sheet's running totals after each hand, in half points, seat order."""
+    return list(accumulate([r.halves for r in result.hands], lambda a, b: tuple(map(add, a, b))))
 
 
 # --- RULES.md §1: the worked examples (4 players) -----------------------------
@@ -113,7 +120,7 @@ def test_seed_table_running_totals():
     """The German seed's five-hand table (the corrected one)."""
     hands = tuple(Hand(players=FOUR, **p.values[0]) for p in WORKED)
     result = score_sheet(Sheet(FFT, FOUR, hands))
-    running = [tuple(halves_to_decimal(h) for h in row) for row in result.running_totals()]
+    running = [tuple(halves_to_decimal(h) for h in row) for row in running_totals(result)]
     assert running == [
         (240, -80, -80, -80),
         (144, 208, -176, -176),
@@ -379,13 +386,14 @@ def test_chelem_the_points_contradict_is_refused(points, bouts, chelem):
 
 
 def test_chelem_bounds_on_the_deck():
-    deck = FFT.deck
-    assert deck.chelem_allowed(ATT, 87, 2)
-    assert not deck.chelem_allowed(ATT, Decimal("86.5"), 3)
-    assert deck.chelem_allowed(DEF, 4, 1)
-    assert not deck.chelem_allowed(DEF, Decimal("4.5"), 1)
-    assert not deck.chelem_allowed(DEF, 4, 2)
-    assert deck.chelem_allowed(None, 40, 2)  # announced and failed: no bound
+    # the deck's refusal the validation gives (in half points): None when it fits
+    refusal = FFT.deck.chelem_refusal
+    assert refusal(ATT, 2 * 87, 2) is None
+    assert refusal(ATT, 173, 3) is not None  # 86.5
+    assert refusal(DEF, 2 * 4, 1) is None
+    assert refusal(DEF, 9, 1) is not None  # 4.5
+    assert refusal(DEF, 2 * 4, 2) is not None
+    assert refusal(None, 2 * 40, 2) is None  # announced and failed: no bound
 
 
 def test_two_players_chelem_bounds_see_the_recorded_player_as_attack():
@@ -522,6 +530,27 @@ def test_contre5_petit_chelem(petit_chelem, per_defender):
     assert result.score("Anna") == 3 * per_defender
 
 
+@pytest.mark.parametrize(
+    ("petit_chelem", "per_defender"),
+    [
+        # The defence takes every trick but one; the attack keeps 10 points, no bout.
+        # garde 10/0: target 56, failed by 46: −(25 + 46) × 2 = −142.
+        # Announced by the attack and made by the defence: RULES.md §2 contre5,
+        # "announced and failed −150" (the attack announced it and did not make it):
+        # −142 − 150 = −292.
+        pytest.param(Chelem(True, DEF), -292, id="announced-by-attack-made-by-defence-minus-150"),
+        # Not announced, made by the defence: neither "announced and made" nor
+        # "announced and failed"; the defence's petit chelem scores nothing: −142.
+        pytest.param(Chelem(False, DEF), -142, id="made-by-defence-unannounced-0"),
+    ],
+)
+def test_contre5_petit_chelem_of_the_defence(petit_chelem, per_defender):
+    fields = {"taker": "Anna", "contract": "garde", "bouts": 0, "points": 10}
+    result = score_hand(CONTRE5, Hand(players=FOUR, petit_chelem=petit_chelem, **fields))
+    assert result.per_defender == per_defender
+    assert [result.score(p) for p in FOUR] == [3 * per_defender] + [-per_defender] * 3
+
+
 def test_contre5_petit_chelem_explained():
     fields = {"taker": "Anna", "contract": "garde", "bouts": 3, "points": 80}
     result = score_hand(CONTRE5, Hand(players=FOUR, petit_chelem=Chelem(True, None), **fields))
@@ -626,7 +655,7 @@ def test_mouches_sheet():
         [82, -9, -9, -14],
     ]
     assert [r.pools for r in result.hands] == [(45,), (), (45, 45), (50, 45), (45,)]
-    running = [[halves_to_decimal(h) for h in row] for row in result.running_totals()]
+    running = [list(map(halves_to_decimal, row)) for row in running_totals(result)]
     assert running == [
         [-10, -10, -10, -15],
         [-45, 130, -40, -45],
@@ -638,7 +667,7 @@ def test_mouches_sheet():
     assert result.pools == (45,)
     # players' totals plus the pools always sum to zero
     assert sum(result.totals.values()) + sum(result.pools) == 0
-    for row, hand in zip(result.running_totals(), result.hands):
+    for row, hand in zip(running_totals(result), result.hands):
         assert sum(row) + 2 * sum(hand.pools) == 0
 
 

@@ -53,7 +53,7 @@ def test_settings_are_checked(club, changes, code):
 
 def test_entries_members_guests_and_a_pasted_list(make_tournament, club, members):
     t = make_tournament(players=2)
-    guest = services.register_guest(t, "Jean Dupont", club="TC Lyon", licence="0123456")
+    (guest,) = services.register(t, [("guest", ("Jean Dupont", "TC Lyon", "0123456"))])
     assert (guest.number, guest.is_guest, guest.player.name) == (3, True, "Jean Dupont (TC Lyon)")
     text = "Member 05\n\nAnne Martin; Tarot Club Paris; 778899\nPaul\tCercle de Nice\n"
     pasted = services.register_bulk(t, text)
@@ -71,11 +71,11 @@ def test_entries_members_guests_and_a_pasted_list(make_tournament, club, members
 
 def test_a_returning_guest_is_the_same_player_a_clash_is_numbered(make_tournament, club):
     first = make_tournament(players=0)
-    a = services.register_guest(first, "Jean", club="Lyon")
+    (a,) = services.register(first, [("guest", ("Jean", "Lyon", ""))])
     second = make_tournament(players=0)
-    b = services.register_guest(second, "Jean", club="Lyon")
+    (b,) = services.register(second, [("guest", ("Jean", "Lyon", ""))])
     assert a.player_id == b.player_id
-    c = services.register_guest(second, "Member 01")  # a guest named like a member
+    (c,) = services.register(second, [("guest", ("Member 01", "", ""))])  # named like a member
     assert c.player.name == "Member 01 2" and c.is_guest
 
 
@@ -160,7 +160,7 @@ def test_withdrawal_and_late_arrival_redraw_the_next_round(make_tournament, memb
     assert leaving.withdrawn_after_round == 2
     third = t.round_set.get(number=3)
     assert third.state == Round.State.PLANNED  # its draw seated number 5: cleared
-    late = services.register_member(t, members[18])
+    (late,) = services.register(t, [("member", members[18])])
     assert (late.number, late.joined_before_round) == (18, 3)
     services.draw_round(third)
     seated = sorted(n for table in third.tables.all() for n in table.seats)
@@ -182,7 +182,7 @@ def test_withdrawal_and_late_arrival_redraw_the_next_round(make_tournament, memb
     ranks = [row["rank"] for row in ranking(t)]
     assert ranks == sorted(ranks) and ranks[0] == 1
     with pytest.raises(TournamentError) as refused:
-        services.register_member(t, members[19])
+        services.register(t, [("member", members[19])])
     assert refused.value.code == "no_round_left"
 
 

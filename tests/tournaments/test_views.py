@@ -26,7 +26,7 @@ def url(name, tournament, *args):
 def played(make_tournament):
     """17 players, 3 rounds drawn in advance, round 1 played and closed, round 2 started."""
     t = make_tournament(players=17, rounds=3, deals=4)
-    services.register_guest(t, "Jean Dupont", club="TC Lyon")
+    services.register(t, [("guest", ("Jean Dupont", "TC Lyon", ""))])
     services.draw_schedule(t)
     first, second = t.round_set.get(number=1), t.round_set.get(number=2)
     services.start_round(first)

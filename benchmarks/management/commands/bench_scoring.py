@@ -137,7 +137,8 @@ class Command(BaseCommand):
             count = counts[preset]
             cpu = timings[preset][0]
             rate = count / cpu if cpu else 0
-            extra = f" in {len(work[preset]):,} sheets" if preset == "mouches" else ""
+            carries_pools = REGISTRY[preset].has_pools  # scored by sheets
+            extra = f" in {len(work[preset]):,} sheets" if carries_pools else ""
             out(f"  {preset:<12} {count:>9,} hands{extra:<16} {cpu:7.2f} s {rate:>11,.0f} hands/s")
         out(
             f"peak memory (ru_maxrss): {peak_generated:,.1f} MB after generation, "
@@ -150,10 +151,11 @@ class Command(BaseCommand):
 
     def time_preset(self, preset, items):
         """(CPU seconds, wall seconds) to score one preset's hands."""
-        score = score_sheet if preset == "mouches" else score_hand
+        sheets = REGISTRY[preset].has_pools  # pools carry along a sheet: score sheets
+        score = score_sheet if sheets else score_hand
         cpu, wall = time.process_time, time.perf_counter
         try:
-            if preset == "mouches":
+            if sheets:
                 start_cpu, start_wall = cpu(), wall()
                 for sheet in items:
                     score(sheet)
