@@ -143,6 +143,28 @@ CACHES = {
     }
 }
 
+# The statistics pages' figures (stats.views), keyed by the seasons' revisions so a
+# write makes them stale by itself: in each process's memory by default; with
+# REDIS_URL (e.g. redis://127.0.0.1:6379/0) in Redis, shared by every worker
+# (needs the `redis` package). DJANGO_STATS_CACHE_TIMEOUT: seconds an entry lives.
+STATS_CACHE_OPTIONS = {
+    "TIMEOUT": int(os.environ.get("DJANGO_STATS_CACHE_TIMEOUT", str(24 * 3600))),
+    "KEY_PREFIX": "tarot-stats",
+}
+if os.environ.get("REDIS_URL"):
+    CACHES["stats"] = {
+        "BACKEND": "django.core.cache.backends.redis.RedisCache",
+        "LOCATION": os.environ["REDIS_URL"],
+        **STATS_CACHE_OPTIONS,
+    }
+else:
+    CACHES["stats"] = {
+        "BACKEND": "django.core.cache.backends.locmem.LocMemCache",
+        "LOCATION": "tarot-stats",
+        "OPTIONS": {"MAX_ENTRIES": 400},
+        **STATS_CACHE_OPTIONS,
+    }
+
 # Getting started without a shell (README): visitors may create a login, confirmed
 # by a link mailed to them; logged-in users may create a club, which they then
 # manage. Both off by default (clubs.accounts).
