@@ -43,6 +43,7 @@ INSTALLED_APPS = [
     "django.contrib.messages",
     "django.contrib.staticfiles",
     "django.contrib.humanize",
+    "django.forms",  # its widget templates, for FORM_RENDERER
     "django_tables2",
     "django_filters",
     "axes",
@@ -72,9 +73,9 @@ MIDDLEWARE = [
 ]
 
 ROOT_URLCONF = "config.urls"
-# Django's form renderer, with its input, choice, select and error-list templates
-# written in Python (the same HTML; a form page's widgets cost a third of it before)
-FORM_RENDERER = "core.forms_renderer.FastTemplates"
+# Forms render through the project's template engine: Django's own widget templates
+# ("django.forms" in INSTALLED_APPS), any of which templates/django/forms/ may override.
+FORM_RENDERER = "django.forms.renderers.TemplatesSetting"
 WSGI_APPLICATION = "config.wsgi.application"
 
 TEMPLATES = [
