@@ -322,9 +322,8 @@ def _counter(facts):
     facts of any role and its own), made once here, run in a loop.
 
     Cost: 3.8 µs of CPU a row for ``Counter`` and ``SheetCounter`` together (2,700
-    score rows of random hands at 4 and 5), 19 µs a hand at five: 10 µs more than
-    the straight-line code this once generated and ``exec``-ed (1.7 µs a row), some
-    3 % of an imported hand's ~350 µs (``benchmarks/HISTORY.md``)."""
+    score rows of random hands at 4 and 5), 19 µs a hand at five, a few per cent of
+    an imported hand (``benchmarks/HISTORY.md``)."""
     plans = {
         role: _plan((i, f) for i, f in enumerate(facts) if f.role is None or role in f.role)
         for role in Role.values
