@@ -43,6 +43,7 @@ INSTALLED_APPS = [
     "django.contrib.messages",
     "django.contrib.staticfiles",
     "django.contrib.humanize",
+    "django.forms",  # its widget templates, for FORM_RENDERER
     "django_tables2",
     "django_filters",
     "axes",
@@ -73,9 +74,9 @@ MIDDLEWARE = [
 ]
 
 ROOT_URLCONF = "config.urls"
-# Django's form renderer, with its input, choice, select and error-list templates
-# written in Python (the same HTML; a form page's widgets cost a third of it before)
-FORM_RENDERER = "core.forms_renderer.FastTemplates"
+# Forms render through the project's template engine: Django's own widget templates
+# ("django.forms" in INSTALLED_APPS), any of which templates/django/forms/ may override.
+FORM_RENDERER = "django.forms.renderers.TemplatesSetting"
 WSGI_APPLICATION = "config.wsgi.application"
 
 TEMPLATES = [
@@ -143,6 +144,28 @@ CACHES = {
         "LOCATION": "tarot_cache",
     }
 }
+
+# The statistics pages' figures (stats.views), keyed by the seasons' revisions so a
+# write makes them stale by itself: in each process's memory by default; with
+# REDIS_URL (e.g. redis://127.0.0.1:6379/0) in Redis, shared by every worker
+# (needs the `redis` package). DJANGO_STATS_CACHE_TIMEOUT: seconds an entry lives.
+STATS_CACHE_OPTIONS = {
+    "TIMEOUT": int(os.environ.get("DJANGO_STATS_CACHE_TIMEOUT", str(24 * 3600))),
+    "KEY_PREFIX": "tarot-stats",
+}
+if os.environ.get("REDIS_URL"):
+    CACHES["stats"] = {
+        "BACKEND": "django.core.cache.backends.redis.RedisCache",
+        "LOCATION": os.environ["REDIS_URL"],
+        **STATS_CACHE_OPTIONS,
+    }
+else:
+    CACHES["stats"] = {
+        "BACKEND": "django.core.cache.backends.locmem.LocMemCache",
+        "LOCATION": "tarot-stats",
+        "OPTIONS": {"MAX_ENTRIES": 400},
+        **STATS_CACHE_OPTIONS,
+    }
 
 # Getting started without a shell (README): visitors may create a login, confirmed
 # by a link mailed to them; logged-in users may create a club, which they then

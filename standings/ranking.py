@@ -8,11 +8,11 @@ players below the minimum attendance listed after the ranked ones, without a
 rank. The rule is said in words above the table (``ranking_words``).
 """
 
-import django_tables2 as tables
 from django.utils.translation import gettext, ngettext
 from django.utils.translation import gettext_lazy as _
 
 from clubs.ranking import RankingError, parse_ranking
+from core import tables2
 from scoresheet.formatting import format_number, format_signed
 from standings.queries import ranked_standings
 from standings.tables import NUM, StandingsTable, _number, _rounded, _score_class
@@ -48,7 +48,7 @@ def value_label(ranking):
     return gettext("Total")
 
 
-class ListColumn(tables.Column):
+class ListColumn(tables2.Column):
     """A column of the ranked rows (a list, sorted in Python): numbers high to low first."""
 
     def __init__(self, *args, descending=True, **kwargs):

@@ -8,13 +8,13 @@ those of the whole result. Cells show locale-formatted numbers; exports
 
 from decimal import Decimal
 
-import django_tables2 as tables
 from django.core.paginator import EmptyPage, PageNotAnInteger, Paginator
 from django.db.models import F
 from django.urls import reverse
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
+from core import tables2
 from scoresheet.formatting import format_number, format_signed
 
 NUM = {"th": {"class": "num"}, "td": {"class": "num"}}
@@ -60,7 +60,7 @@ class StandingsPaginator(Paginator):
         return self._get_page(rows, number, self)
 
 
-class SortedColumn(tables.Column):
+class SortedColumn(tables2.Column):
     """A column sorted in SQL by its value (then ``then``), NULLs last, ties by name.
 
     Numbers sort high to low on the first click (``descending``); whichever
@@ -80,16 +80,16 @@ class SortedColumn(tables.Column):
         return queryset.order_by(*keys, "player__sort_key"), True
 
 
-class StandingsTable(tables.Table):
+class StandingsTable(tables2.Table):
     rank = SortedColumn(verbose_name=_("Rank"), descending=False)
-    name = tables.Column(
+    name = tables2.Column(
         verbose_name=_("Player"), attrs={"td": {"class": "player"}}, order_by=("player__sort_key",)
     )
     total = SortedColumn(verbose_name=_("Total"))
     sheets_played = SortedColumn(verbose_name=_("Sheets"))
     hands_played = SortedColumn(verbose_name=_("Hands"))
     hands_taken = SortedColumn(verbose_name=_("Taken"))
-    contracts_made = tables.Column(verbose_name=_("Made"), visible=False)  # exports only
+    contracts_made = tables2.Column(verbose_name=_("Made"), visible=False)  # exports only
     made_pct = SortedColumn(verbose_name=_("Made %"), then=("hands_taken",))
     average = SortedColumn(verbose_name=_("Average"))
 

@@ -9,7 +9,6 @@ They are not sorted; the few that grow with the evenings played are paged
 Numbers are formatted and coloured as the ``tarot`` template filters do.
 """
 
-import django_tables2 as tables
 from django.http import QueryDict
 from django.template.defaultfilters import capfirst, floatformat
 from django.urls import reverse
@@ -18,6 +17,7 @@ from django.utils.html import format_html
 from django.utils.translation import gettext, ngettext
 from django.utils.translation import gettext_lazy as _
 
+from core import tables2
 from core.paging import bounded_int
 from scoresheet.templatetags.tarot import score, score_class, signed_score
 
@@ -37,12 +37,15 @@ def _num(key=None, **td):
         return {"th": {"class": "num"}, "td": {"class": "num", **td}, "tf": {"class": "num"}}
     return {
         "th": {"class": "num"},
-        "td": {"class": lambda record: f"num {score_class(record.get(key))}".strip(), **td},
+        "td": {
+            "class": tables2.signed(lambda record: f"num {score_class(record.get(key))}".strip()),
+            **td,
+        },
         "tf": {"class": "num"},
     }
 
 
-class Column(tables.Column):
+class Column(tables2.Column):
     """A cell shown as it is (``None`` too: no "—" default)."""
 
     row_header = False
@@ -110,7 +113,7 @@ class Label(RowHeader):
 ROWS_PER_PAGE = 25
 
 
-class StatsTable(tables.Table):
+class StatsTable(tables2.Table):
     """No sorting; the page gives the ``id``.
 
     A table that grows with the evenings played is built with ``paged=True`` and the
@@ -217,7 +220,7 @@ class TopTable(StatsTable):
 
 def _footer(key, render=str):
     """A footer cell from the table's ``totals`` (the summary)."""
-    return lambda table: render(table.totals.get(key))
+    return tables2.signed(lambda table: render(table.totals.get(key)))
 
 
 class PlayerContractsTable(StatsTable):
@@ -246,7 +249,7 @@ class PlayerContractsTable(StatsTable):
     )
 
     class Meta(StatsTable.Meta):
-        row_attrs = {"data-contract": lambda record: record["contract"]}
+        row_attrs = {"data-contract": tables2.signed(lambda record: record["contract"])}
 
     def __init__(self, data, *, totals, **kwargs):
         self.totals = totals
@@ -276,7 +279,7 @@ class MarginsTable(StatsTable):
     )
 
     class Meta(StatsTable.Meta):
-        row_attrs = {"data-bucket": lambda record: record["key"]}
+        row_attrs = {"data-bucket": tables2.signed(lambda record: record["key"])}
 
     def render_bar(self, value, record):
         css = "bar"
@@ -315,7 +318,7 @@ class PoigneesTable(StatsTable):
     defence = Number(verbose_name=_("In defence"))
 
     class Meta(StatsTable.Meta):
-        row_attrs = {"data-size": lambda record: record["size"]}
+        row_attrs = {"data-size": tables2.signed(lambda record: record["size"])}
 
 
 class ChelemsTable(StatsTable):
@@ -324,7 +327,7 @@ class ChelemsTable(StatsTable):
     defence = Number(verbose_name=_("In defence"))
 
     class Meta(StatsTable.Meta):
-        row_attrs = {"data-chelem": lambda record: record["code"]}
+        row_attrs = {"data-chelem": tables2.signed(lambda record: record["code"])}
 
 
 class PlayerEveningsTable(StatsTable):
@@ -340,7 +343,9 @@ class PlayerEveningsTable(StatsTable):
     made = Number(verbose_name=_("Made"))
 
     class Meta(StatsTable.Meta):
-        row_attrs = {"data-date": lambda record: record["date"].strftime("%Y-%m-%d")}
+        row_attrs = {
+            "data-date": tables2.signed(lambda record: record["date"].strftime("%Y-%m-%d"))
+        }
 
     def render_date(self, value, record):
         if record["sheets"] == 1:
@@ -406,7 +411,7 @@ class SeasonContractsTable(StatsTable):
 
     label = RowHeader(verbose_name=_("Contract"), footer=_("All hands"))
     taken = Number(verbose_name=_("Taken"), footer=_footer("hands"))
-    share = Percent(verbose_name=_("Share"), blank="", footer=lambda: percent(100))
+    share = Percent(verbose_name=_("Share"), blank="", footer=tables2.signed(lambda: percent(100)))
     made_pct = Percent(
         verbose_name=_("Success"),
         blank="",
@@ -419,7 +424,7 @@ class SeasonContractsTable(StatsTable):
     score_average = Score(verbose_name=_("Taker's avg."), key="score_average", footer="")
 
     class Meta(StatsTable.Meta):
-        row_attrs = {"data-contract": lambda record: record["contract"]}
+        row_attrs = {"data-contract": tables2.signed(lambda record: record["contract"])}
 
     def __init__(self, data, *, totals, **kwargs):
         self.totals = totals
@@ -446,8 +451,8 @@ class TableSizesTable(StatsTable):
 
     class Meta(StatsTable.Meta):
         row_attrs = {
-            "data-seats": lambda record: record["seats"],
-            "data-playing": lambda record: record["playing"],
+            "data-seats": tables2.signed(lambda record: record["seats"]),
+            "data-playing": tables2.signed(lambda record: record["playing"]),
         }
 
     def render_size(self, record):

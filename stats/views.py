@@ -16,7 +16,7 @@ evenings it shows counted for it: ``_count_players``), in the context's ``tables
 
 import functools
 
-from django.core.cache.backends.locmem import LocMemCache
+from django.core.cache import caches
 from django.db.models import Count, Sum
 from django.http import Http404
 from django.shortcuts import get_object_or_404, render
@@ -38,10 +38,12 @@ TOP = 5
 HANDS_PER_PAGE = 25
 CHART_POINTS = 200
 
-#: The statistics computed from the ledger, per process, keyed by the revisions of the
-#: seasons' summaries (``SeasonTotal.revision``: every hand write sets it), so a
-#: page costs one small query until a hand of the season changes.
-_cache = LocMemCache("tarot-stats", {"TIMEOUT": 24 * 3600, "OPTIONS": {"MAX_ENTRIES": 400}})
+#: The statistics computed from the ledger are kept in the ``"stats"`` cache
+#: (``settings.CACHES``: each process's memory, or Redis shared by the workers),
+#: keyed by the revisions of the seasons' summaries (``SeasonTotal.revision``: every
+#: hand write sets it), so a page costs one small query until a hand of the season
+#: changes.
+CACHE = "stats"
 
 
 def _stamp(season_totals):
@@ -52,11 +54,12 @@ def _stamp(season_totals):
 
 def _cached(key, stamp, compute):
     key = f"{key}:{get_language()}:{stamp}"
-    value = _cache.get(key)
+    cache = caches[CACHE]
+    value = cache.get(key)
     if value is None:
         value = compute()
         # keys starting with "_" serve this request only (not kept)
-        _cache.set(key, {k: v for k, v in value.items() if not k.startswith("_")})
+        cache.set(key, {k: v for k, v in value.items() if not k.startswith("_")})
     return value
 
 

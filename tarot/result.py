@@ -53,9 +53,8 @@ class HandResult:
     (``new_result()``) and sets by name only the fields it computes: the others
     read their defaults from the class. Measured on Python 3.11, a class call
     with two dozen keywords costs about 2 µs (the keywords are packed in a dict
-    for ``__init__``), 40 % of scoring a hand; named stores cost what the old
-    positional tuple did. No ``slots`` for that reason: the class attributes are
-    the defaults.
+    for ``__init__``), 40 % of scoring a hand (``benchmarks/HISTORY.md``). No
+    ``slots`` for that reason: the class attributes are the defaults.
 
     ``halves`` holds each seated player's score in half points, in seat order,
     pool payments and misères included. Signed amounts (``pab``, ``chelem``,

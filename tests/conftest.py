@@ -9,6 +9,7 @@ Shared constants (the seed's hands, form posts) live in ``tests/data.py``.
 import datetime
 
 import pytest
+from django.core.cache import caches
 from django.utils import translation
 
 from clubs.models import Club, Membership, Player, Role, Season
@@ -25,6 +26,16 @@ def _each_test_in_the_default_language():
     translation.deactivate()
     yield
     translation.deactivate()
+
+
+@pytest.fixture(autouse=True)
+def _an_empty_statistics_cache():
+    """The statistics cache (``CACHES["stats"]``) outlives a test's database: each
+    test starts with it empty, so no figure computed for another test's ledger is
+    read back."""
+    caches["stats"].clear()
+    yield
+    caches["stats"].clear()
 
 
 #: The password of every user made by ``make_user``.

@@ -1,7 +1,7 @@
 """The tournament ranking as a django-tables2 table: the page and its CSV/XLSX exports.
 
 The page does not render this table: its rows are ``display_rows`` (formatted
-numbers, links), written by ``tournaments.html.ranking_rows`` in one piece;
+numbers, links), written by ``tournaments/includes/ranking_rows.html``;
 exports (``value_*``) keep plain numbers so a spreadsheet can sum them. The
 rounds' columns are added per tournament (``extra_columns``).
 """
@@ -100,7 +100,8 @@ def display_rows(rows, *, club, tournament):
     """The ranking's rows as display strings, with a link to each player's page.
 
     ``cells`` holds (text, class, pending) per round; each distinct score is
-    formatted once. ``tournaments.html.ranking_rows`` writes the page's rows from these.
+    formatted once. ``tournaments/includes/ranking_rows.html`` writes the page's rows
+    from these.
     """
     base = reverse("tournaments:detail", args=[club.slug, tournament.pk])
     texts, counts = {}, {}

@@ -25,7 +25,7 @@ from clubs.rules_forms import describe_rules
 from clubs.services import name_key
 from core.exports import SafeTableExport, bad_request
 from core.jsonnumbers import json_number
-from tournaments import html, queries, services, tokens
+from tournaments import queries, services, tokens
 from tournaments.filters import RankingFilter
 from tournaments.forms import (
     BulkForm,
@@ -351,8 +351,6 @@ def table_cards(request, slug, tournament_id, round_number):
         for view in tables:
             view.link = tokens.url(view.table, request)
             view.qr = tokens.qr_svg(view.link)
-    for view in tables:
-        view.grid = html.blank_grid(len(view.blank_lines), len(view.seats))
     context = _context(request, tournament, f"round{rnd.number}", round=rnd, tables=tables)
     return render(request, "tournaments/table_cards.html", context)
 
@@ -362,8 +360,6 @@ def route_cards(request, slug, tournament_id):
     """Each player's card: their table and seat in every drawn round."""
     tournament = _tournament(request, tournament_id)
     routes = queries.routes(tournament)
-    for route in routes:
-        route["rows"] = html.route_rows(route)
     context = _context(request, tournament, "routes", routes=routes)
     return render(request, "tournaments/route_cards.html", context)
 
@@ -396,11 +392,9 @@ def ranking(request, slug, tournament_id):
         tournament,
         "ranking",
         rows=display,
-        rows_html=html.ranking_rows(display),
         filter=ranking_filter,
         round_numbers=range(1, tournament.rounds + 1),
         pending=pending,
-        pending_html=html.pending_tables(pending),
         provisional=bool(pending),
         teams=teams,
         may_close=tournament.state == Tournament.State.FINISHED and not pending,

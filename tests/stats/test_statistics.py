@@ -889,21 +889,24 @@ def test_the_cache_keeps_translated_text_and_plain_numbers(client, ledger, club,
     """The cached figures are text already translated (one entry per language), not
     lazy translations that would be rebuilt on every read, and the sheets' ends are
     integers."""
+    from django.core.cache import caches
     from django.utils.functional import Promise
 
-    from stats import views
-
-    views._cache.clear()
+    cache = caches["stats"]
     url = player_url(club, by_name["Anna"], season)
     client.get(url, HTTP_ACCEPT_LANGUAGE="en")
     client.get(url, HTTP_ACCEPT_LANGUAGE="fr")
     client.get(season_url(club, season), HTTP_ACCEPT_LANGUAGE="fr")
-    entries = {key: pickle.loads(value) for key, value in list(views._cache._cache.items())}
+    entries = {key: pickle.loads(value) for key, value in list(cache._cache.items())}
     assert len(entries) == 4  # the season page: its figures and its evenings' players
     for key, figures in entries.items():
         assert not [v for v in _cached_values(figures) if isinstance(v, Promise)], key
     english, french = (
-        next(f for k, f in entries.items() if k.startswith(":1:player:") and f":{language}:" in k)
+        next(
+            f
+            for k, f in entries.items()
+            if k.startswith("tarot-stats:1:player:") and f":{language}:" in k
+        )
         for language in ("en", "fr")
     )
     assert english["summary"]["poignees"][0]["label"] != french["summary"]["poignees"][0]["label"]

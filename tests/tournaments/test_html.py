@@ -1,16 +1,20 @@
-"""The ranking's rows, the route cards' lines and the table cards' blank grids written in
-Python (tournaments.html): the markup the templates wrote, escaped, translated once."""
+"""The ranking's rows, the route cards' lines and the table cards' blank grids
+(templates/tournaments/includes): escaped, translated, a ranking row a line."""
 
 from decimal import Decimal
 from types import SimpleNamespace
 
+from django.template.loader import render_to_string
 from django.utils import translation
 
-from tournaments import html
 from tournaments.tables import display_rows
 
 CLUB = SimpleNamespace(slug="rive")
 TOURNAMENT = SimpleNamespace(pk=7)
+
+
+def include(name, **context):
+    return render_to_string(f"tournaments/includes/{name}.html", context)
 
 
 def row(number, name, rounds, *, club="Club de la Rive", pending=None, **more):
@@ -36,7 +40,7 @@ def test_ranking_rows_escape_names_and_mark_the_provisional_cells():
         row(2, "Zoé", [Decimal(0), None], pending=[True, False], withdrawn_after=1),
     ]
     with translation.override("en"):
-        out = html.ranking_rows(display_rows(rows, club=CLUB, tournament=TOURNAMENT))
+        out = include("ranking_rows", rows=display_rows(rows, club=CLUB, tournament=TOURNAMENT))
     assert "<script>" not in out and "&lt;script&gt;x&lt;/script&gt;" in out
     assert "&lt;b&gt;Nice&lt;/b&gt;" in out
     first, second = out.split("\n")
@@ -54,7 +58,7 @@ def test_ranking_rows_escape_names_and_mark_the_provisional_cells():
 def test_the_provisional_tables_are_listed_in_the_page_language():
     pending = [{"round": 1, "table": 3}, {"round": 2, "table": 12}]
     with translation.override("en"):
-        out = html.pending_tables(pending)
+        out = include("pending_tables", pending=pending)
     assert out == (
         '<span class="pending-table">R1 T3</span>, <span class="pending-table">R2 T12</span>'
     )
@@ -62,7 +66,7 @@ def test_the_provisional_tables_are_listed_in_the_page_language():
 
 def test_a_route_card_has_a_line_per_round_with_dashes_where_the_player_sits_out():
     route = {"stops": [{"table": 4, "seat": "E"}, None, {"table": 12, "seat": "5"}]}
-    assert html.route_rows(route) == (
+    assert include("route_rows", route=route) == (
         "<tr><td>1</td><td>4</td><td>E</td></tr>"
         "<tr><td>2</td><td>—</td><td>—</td></tr>"
         "<tr><td>3</td><td>12</td><td>5</td></tr>"
@@ -71,9 +75,9 @@ def test_a_route_card_has_a_line_per_round_with_dashes_where_the_player_sits_out
 
 def test_the_blank_grid_has_a_line_per_deal_and_a_cell_per_seat_in_each_language():
     with translation.override("en"):
-        english = html.blank_grid(5, 4)
+        english = include("blank_grid", t=SimpleNamespace(blank_lines=range(1, 6), seats="ABCD"))
     with translation.override("fr"):
-        french = html.blank_grid(3, 5)
+        french = include("blank_grid", t=SimpleNamespace(blank_lines=range(1, 4), seats="ABCDE"))
     assert english.count("<tr>") == 5 and english.count("<tr") == 7
     assert english.count("<td></td>") == 5 * 5 + 2 * 4  # taker column + seats; bilan, signatures
     assert "Bilan (sums to zero)" in english and "Signatures" in english
