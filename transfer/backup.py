@@ -24,18 +24,22 @@ from decimal import Decimal
 from django.apps import apps
 from django.contrib.auth import get_user_model
 from django.core import serializers
+from django.core.exceptions import ValidationError
 from django.core.management.color import no_style
 from django.core.serializers.base import DeserializationError
 from django.db import DatabaseError, connection, transaction
-from django.db.models import OuterRef, Subquery
+from django.db.models import OuterRef, Q, Subquery
 from django.db.models.functions import Coalesce
 from django.utils.translation import gettext as _
 
-from clubs.models import Club
+from clubs.models import Club, Season
+from clubs.ranking import RankingError, parse_ranking
 from core.errors import ServiceError
-from scoresheet import facts
-from scoresheet.models import Hand, Sheet
+from scoresheet.handmap import Table, hand_data, score_rows
+from scoresheet.models import Hand, ScoreRow, Sheet
 from scoresheet.totals import rebuild_season_totals
+from tarot import ScoringError, score_hand
+from tarot.jsonformat import parse_hand, parse_rules
 
 FORMAT = "tarot-ledger-club-backup"
 #: 2: the file ends with ``counts``; a file of version 1 (without) is still read.
@@ -155,7 +159,21 @@ def summary(counts: dict) -> str:
 
 
 def restore(data) -> Club:
-    """Write a backup (a dict, or its JSON text) into this instance; returns the club."""
+    """Write a backup (a dict, or its JSON text) into this instance; returns the club.
+
+    A validated import, all or nothing: every row must belong to the file's club
+    (each of its keys names a row of the file, and its path leads to the club);
+    logins are matched by username or created without any privilege; rules are
+    read by the engine; every live hand is scored again and must give its score
+    rows; the standings' totals and facts are counted again from the ledger, never
+    taken from the file. The first row refused is named in the ``BackupError``."""
+    try:
+        return _restore(data)
+    except RecursionError:
+        raise _invalid(_("nested too deeply")) from None
+
+
+def _restore(data) -> Club:
     if isinstance(data, (bytes, str)):
         try:
             data = json.loads(data)
@@ -173,14 +191,16 @@ def restore(data) -> Club:
             "club_exists", _("This site already has the club %(slug)s.") % {"slug": data["club"]}
         )
     try:
+        objects = _deserialize(data["objects"])
         with transaction.atomic():
+            _check_not_held(objects)
+            club = _check_rows(objects, data["club"], _user_ids(data["users"]))
             users = _restore_users(data["users"])
-            saved = _restore_objects(data["objects"], users)
-            club = next(obj for obj in saved if isinstance(obj, Club))
+            _restore_objects(objects, users)
             _renumber(club)
-            if _without_facts(data["objects"]):
-                for season in club.seasons.all():
-                    rebuild_season_totals(season)
+            _check_hands(club)
+            for season in club.seasons.all():
+                rebuild_season_totals(season)
     except (DeserializationError, DatabaseError, KeyError, TypeError, ValueError) as error:
         raise _invalid(str(error).splitlines()[0] if str(error) else type(error).__name__) from None
     return club
@@ -208,39 +228,36 @@ def _check_counts(data) -> None:
             )
 
 
-def _restore_users(rows) -> dict:
-    """Old user id → the id of the login it is now (found by username, else created)."""
-    User = get_user_model()
-    mapping = {}
-    for row in rows:
-        if not isinstance(row, dict) or not isinstance(row.get("username"), str):
-            raise _invalid(_("a user without a username"))
-        user = User.objects.filter(username=row["username"]).first()
-        if user is None:
-            fields = {f: row[f] for f in USER_FIELDS if f in row}
-            user = User(**fields)
-            if not User.objects.filter(pk=row.get("id")).exists():
-                user.pk = row.get("id")
-            user.set_unusable_password()
-            user.save()
-        mapping[row.get("id")] = user.pk
-    return mapping
+#: Rows the restore counts again from the ledger (``rebuild_season_totals``) rather
+#: than write from the file.
+REBUILT = ("scoresheet.SheetTotal", "scoresheet.SheetFacts", "scoresheet.SeasonTotal")
 
 
-def _restore_objects(rows, users) -> list:
-    objects = list(serializers.deserialize("python", rows))
-    paths = club_paths()
+def _label(item) -> str:
+    return f"{item.object._meta.label_lower} {item.object.pk}"
+
+
+def _deserialize(rows) -> list:
+    """The file's rows as unsaved models, each of a model of ``PATHS``."""
+    labels = {label.lower() for label in PATHS}
+    for number, row in enumerate(rows, start=1):
+        if not isinstance(row, dict) or not isinstance(row.get("fields"), dict):
+            raise _invalid(_("row %(n)s is not a row of a model") % {"n": number})
+        if row.get("model") not in labels:
+            raise _invalid(_("%(model)s is not club data") % {"model": row.get("model")})
+    return list(serializers.deserialize("python", rows))
+
+
+def _check_not_held(objects) -> None:
+    """Refuse a row whose key this site holds already (one query per model and 900
+    keys, not one per row: SQLite and PostgreSQL both cap a query's parameters)."""
     pks = {}  # model → the primary keys of its rows in the backup, in order
     for item in objects:
-        model = type(item.object)
-        if model not in paths:
-            raise _invalid(_("%(model)s is not club data") % {"model": model._meta.label})
-        pks.setdefault(model, []).append(item.object.pk)
-    models_seen = list(pks)
-    # the rows this site already holds: a query per model and 900 keys (not one per row;
-    # SQLite and PostgreSQL both cap the parameters of one query)
+        pks.setdefault(type(item.object), []).append(item.object.pk)
     held = {model: set() for model in pks}
     for model, keys in pks.items():
+        if model._meta.label in REBUILT:
+            continue
         for start in range(0, len(keys), 900):
             found = model._default_manager.filter(pk__in=keys[start : start + 900]).order_by()
             held[model].update(found.values_list("pk", flat=True))
@@ -252,27 +269,185 @@ def _restore_objects(rows, users) -> list:
                 _("This site already holds %(model)s %(pk)s: restore into an empty site.")
                 % {"model": model._meta.label, "pk": item.object.pk},
             )
+
+
+def _user_ids(rows) -> set:
+    ids, names = set(), set()
+    for row in rows:
+        if not isinstance(row, dict) or not isinstance(row.get("username"), str):
+            raise _invalid(_("a user without a username"))
+        if not isinstance(row.get("id"), int) or row["id"] in ids or row["username"] in names:
+            raise _invalid(_("user %(name)s: id missing or twice") % {"name": row["username"]})
+        ids.add(row["id"])
+        names.add(row["username"])
+    return ids
+
+
+def _check_rows(objects, slug, user_ids) -> Club:
+    """Every row belongs to the file's one club: its keys name rows of the file (or
+    logins of its users), its path (``PATHS``) leads to the club, its fields hold
+    what their model allows; rules are read by the engine. Returns the club (unsaved)."""
+    User = get_user_model()
+    index = {}
+    for item in objects:
+        key = (type(item.object), item.object.pk)
+        if item.object.pk is None or key in index:
+            raise _invalid(_("%(row)s: its key is missing or twice") % {"row": _label(item)})
+        index[key] = item.object
+    clubs = [item.object for item in objects if isinstance(item.object, Club)]
+    if len(clubs) != 1 or clubs[0].slug != slug:
+        raise _invalid(_("the file must hold one club, %(slug)s") % {"slug": slug})
+    club = clubs[0]
+    paths = club_paths()
+    for item in objects:
+        row = item.object
+        model = type(row)
+        for field in model._meta.concrete_fields:
+            value = getattr(row, field.attname)
+            if value is None:
+                if not field.null:
+                    raise _refused(item, field.name, _("empty"))
+                continue
+            if field.is_relation:
+                if field.related_model is User:
+                    if value not in user_ids:
+                        raise _refused(item, field.name, _("a login not in the file"))
+                elif (field.related_model, value) not in index:
+                    raise _refused(item, field.name, _("a row not in the file"))
+                continue
+            if model._meta.label not in REBUILT:  # written from the ledger, not the file
+                _check_value(item, field, value)
+        target = row
+        for field in path_fields(model, paths[model]):
+            target = index[(field.related_model, getattr(target, field.attname))]
+        if target is not club:
+            raise _refused(item, "club", _("another club"))
+        if model._meta.label in RULES:
+            _check_rules(item)
+    return club
+
+
+#: The models whose rules the engine reads (``tarot.jsonformat.parse_rules``).
+RULES = ("clubs.Season", "scoresheet.Sheet", "tournaments.Tournament")
+
+
+def _check_value(item, field, value) -> None:
+    """A field's own checks: its choices, its length, its bounds."""
+    choices = {choice for choice, _label in field.flatchoices} if field.choices else None
+    if choices is not None and value not in choices and not (field.blank and value == ""):
+        raise _refused(item, field.name, _("not one of its choices"))
+    try:
+        field.run_validators(value)
+    except ValidationError as error:
+        raise _refused(item, field.name, " ".join(error.messages)) from None
+
+
+def _check_rules(item) -> None:
+    row = item.object
+    try:
+        parse_rules(row.rules)
+        if isinstance(row, Season):
+            parse_ranking(row.ranking)
+    except (ScoringError, RankingError) as error:
+        raise _refused(item, "rules", error.message) from None
+
+
+def _refused(item, field, reason) -> BackupError:
+    return _invalid(
+        _("%(row)s, %(field)s: %(reason)s")
+        % {"row": _label(item), "field": field, "reason": reason}
+    )
+
+
+def _restore_users(rows) -> dict:
+    """Old user id → the id of the login it is now: found by username, else created
+    with the file's names and dates only (never a password nor any privilege)."""
+    User = get_user_model()
+    mapping = {}
+    for row in rows:
+        user = User.objects.filter(username=row["username"]).first()
+        if user is None:
+            fields = {f: row[f] for f in USER_FIELDS if f in row}
+            user = User(**fields)
+            user.set_unusable_password()
+            try:
+                user.full_clean(exclude=["password"])
+            except ValidationError as error:
+                raise _invalid(
+                    _("user %(name)s: %(reason)s")
+                    % {"name": row["username"], "reason": " ".join(error.messages)}
+                ) from None
+            user.is_staff = user.is_superuser = False
+            if not User.objects.filter(pk=row["id"]).exists():
+                user.pk = row["id"]
+            user.save()
+        mapping[row["id"]] = user.pk
+    return mapping
+
+
+def _restore_objects(objects, users) -> None:
+    models_seen = []
+    for item in objects:
+        model = type(item.object)
+        if model not in models_seen:
+            models_seen.append(model)
         for field in _user_fields(model):
             old = getattr(item.object, field.attname)
             if old is not None:
-                setattr(item.object, field.attname, users.get(old))
+                setattr(item.object, field.attname, users[old])
     with connection.constraint_checks_disabled():
         for item in objects:
-            item.save()
+            if type(item.object)._meta.label not in REBUILT:
+                item.save()
     connection.check_constraints(table_names=[m._meta.db_table for m in models_seen])
     _reset_sequences(models_seen + [get_user_model()])
-    return [item.object for item in objects]
 
 
-def _without_facts(rows) -> bool:
-    """Whether the backup was written before the sheets' totals kept the statistics'
-    facts (``scoresheet.facts``): its SheetTotals lack them and it has no SheetFacts,
-    so the restore counts them again from the ledger (``rebuild_season_totals``)."""
-    return any(
-        row.get("model") == "scoresheet.sheettotal"
-        and not set(facts.RUNS) <= set(row.get("fields", {}))
-        for row in rows
+def _check_hands(club) -> None:
+    """Every live hand of a live sheet scored again by the engine under its sheet's
+    rules (pools carried along the sheet), and its score rows compared with what
+    the engine gives, every column; deleted hands and the hands of deleted sheets
+    read by the engine too, and without score rows."""
+    fields = [f.attname for f in ScoreRow._meta.concrete_fields if f.attname != "id"]
+    stray = ScoreRow.objects.filter(hand__sheet__club=club).filter(
+        Q(hand__is_deleted=True) | Q(hand__sheet__deleted_at__isnull=False)
     )
+    for row in stray.order_by("pk")[:1]:
+        raise _invalid(_("scoresheet.scorerow %(pk)s: a row of no live hand") % {"pk": row.pk})
+    for sheet in club.sheets.order_by("pk"):
+        table = Table.of(sheet)
+        ruleset = sheet.ruleset
+        pools = ()
+        hands = sheet.hands.order_by("number").prefetch_related("scores")
+        for hand in hands:
+            where = f"scoresheet.hand {hand.pk}"
+            try:
+                engine_hand = parse_hand(hand_data(hand, table), ruleset, table.names)[1]
+                if hand.is_deleted or sheet.deleted_at is not None:
+                    continue
+                result = score_hand(ruleset, engine_hand, pools)
+            except KeyError:
+                raise _invalid(
+                    _("%(row)s: a player not seated at its sheet") % {"row": where}
+                ) from None
+            except (ScoringError, TypeError, ValueError, AttributeError) as error:
+                reason = getattr(error, "message", None) or str(error)
+                raise _invalid(f"{where}: {reason}") from None
+            if result.pools is not None:
+                pools = result.pools
+                if list(result.pools) != list(hand.pools or ()):
+                    raise _invalid(_("%(row)s: its pools are not the engine's") % {"row": where})
+            expected = sorted(
+                tuple(getattr(row, name) for name in fields)
+                for row in score_rows(hand, sheet, table, result)
+            )
+            stored = sorted(
+                tuple(getattr(row, name) for name in fields) for row in hand.scores.all()
+            )
+            if stored != expected:
+                raise _invalid(
+                    _("%(row)s: its score rows are not what the engine gives") % {"row": where}
+                )
 
 
 def _renumber(club) -> None:
