@@ -234,8 +234,14 @@ def _import(club, chunk: Chunk, *, season, user) -> Outcome:
 
 
 def run(club, found: list[Chunk], *, season=None, user=None) -> list[Outcome]:
-    """Import every sheet (each all or nothing): one ``Outcome`` per sheet."""
-    return [_import(club, chunk, season=season, user=user) for chunk in found]
+    """Import every sheet (each all or nothing): one ``Outcome`` per sheet. Each in a
+    transaction (or a savepoint, when the caller holds one: ``core.idempotency.once``),
+    so a refused sheet leaves the others whole."""
+    outcomes = []
+    for chunk in found:
+        with transaction.atomic():
+            outcomes.append(_import(club, chunk, season=season, user=user))
+    return outcomes
 
 
 def preview(club, found: list[Chunk], *, season=None, user=None) -> list[Outcome]:

@@ -4,7 +4,8 @@
 * ``import`` (managers, POST): ``step=preview`` reads the uploaded file, keeps it
   in the session and shows every sheet with its line and, when refused, the
   reason (nothing written); ``step=import`` imports the file kept (each sheet all
-  or nothing) and shows the outcome.
+  or nothing) and shows the outcome, once per form (``core.idempotency``: a second
+  press of "Import" imports nothing).
 * ``season_jsonl`` / ``season_xlsx`` (readers, like a sheet's own export): every
   live sheet of a season as JSON Lines (``import_sheets`` and the upload read
   them back), or every score of the season as a spreadsheet.
@@ -19,6 +20,7 @@ import json
 from django.contrib import messages
 from django.http import HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
 from django.utils import timezone
 from django.utils.text import slugify
 from django.utils.translation import gettext as _
@@ -26,6 +28,7 @@ from django.views.decorators.http import require_GET, require_POST
 
 from clubs.permissions import club_view
 from core.exports import bad_request, neutralise
+from core.idempotency import idempotent, once
 from core.jsonnumbers import json_number
 from scoresheet.models import ScoreRow, Sheet
 from scoresheet.views.sheets import sheet_json
@@ -49,6 +52,7 @@ def data(request, slug):
 
 @club_view("manage")
 @require_POST
+@idempotent
 def import_sheets(request, slug):
     club = request.club
     seasons = _seasons(club)
@@ -93,8 +97,14 @@ def import_sheets(request, slug):
             messages.error(request, _("Upload the file again: its preview is no longer here."))
             return redirect("transfer:data", club.slug)
         found = upload.chunks(kept["text"], kept["name"])
-        outcomes = upload.run(club, found, season=season, user=request.user)
-        del request.session[SESSION_KEY]
+        # "Import" pressed twice (two posts at once, both holding the session's copy):
+        # the form's idempotency key lets one import and sends the other to the data page
+        outcomes = once(
+            request,
+            lambda: upload.run(club, found, season=season, user=request.user),
+            url=reverse("transfer:data", args=[club.slug]),
+        )
+        request.session.pop(SESSION_KEY, None)
         good = sum(1 for o in outcomes if o.ok)
         context.update(outcomes=outcomes, name=kept["name"], preview=False)
         context.update(good=good, refused=len(outcomes) - good)
