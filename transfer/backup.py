@@ -17,6 +17,7 @@ refuses (``BackupError``: ``backup_invalid``, ``club_exists``, ``not_empty``)
 without writing anything.
 """
 
+import hashlib
 import json
 import uuid
 from decimal import Decimal
@@ -32,6 +33,7 @@ from django.db.models import OuterRef, Q, Subquery
 from django.db.models.functions import Coalesce
 from django.utils.translation import gettext as _
 
+from clubs import audit
 from clubs.models import Club, Season
 from clubs.ranking import RankingError, parse_ranking
 from core.errors import ServiceError
@@ -158,7 +160,7 @@ def summary(counts: dict) -> str:
     return ", ".join(parts)
 
 
-def restore(data) -> Club:
+def restore(data, *, by=None) -> Club:
     """Write a backup (a dict, or its JSON text) into this instance; returns the club.
 
     A validated import, all or nothing: every row must belong to the file's club
@@ -168,13 +170,16 @@ def restore(data) -> Club:
     rows; the standings' totals and facts are counted again from the ledger, never
     taken from the file. The first row refused is named in the ``BackupError``."""
     try:
-        return _restore(data)
+        return _restore(data, by)
     except RecursionError:
         raise _invalid(_("nested too deeply")) from None
 
 
-def _restore(data) -> Club:
+def _restore(data, by) -> Club:
+    digest = None
     if isinstance(data, (bytes, str)):
+        raw = data.encode() if isinstance(data, str) else data
+        digest = hashlib.sha256(raw).hexdigest()
         try:
             data = json.loads(data)
         except (ValueError, UnicodeDecodeError):
@@ -201,6 +206,8 @@ def _restore(data) -> Club:
             _check_hands(club)
             for season in club.seasons.all():
                 rebuild_season_totals(season)
+            after = {"sha256": digest, "rows": len(objects), "users": len(data["users"])}
+            audit.record(club, by, audit.Action.CLUB_RESTORED, club, after=after)
     except (DeserializationError, DatabaseError, KeyError, TypeError, ValueError) as error:
         raise _invalid(str(error).splitlines()[0] if str(error) else type(error).__name__) from None
     return club

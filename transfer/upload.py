@@ -27,6 +27,7 @@ from dataclasses import dataclass, field
 from django.db import DatabaseError, transaction
 from django.utils.translation import gettext as _
 
+from clubs import audit
 from scoresheet import importing, services
 
 MAX_BYTES = 2 * 1024 * 1024
@@ -241,6 +242,17 @@ def run(club, found: list[Chunk], *, season=None, user=None) -> list[Outcome]:
     for chunk in found:
         with transaction.atomic():
             outcomes.append(_import(club, chunk, season=season, user=user))
+    return outcomes
+
+
+def import_file(club, found: list[Chunk], *, name, digest, season=None, user=None):
+    """``run``, and the audit entry of the upload: who, which file (its name and
+    SHA-256), how many sheets imported and refused."""
+    outcomes = run(club, found, season=season, user=user)
+    good = [o for o in outcomes if o.ok]
+    after = {"sha256": digest, "sheets": len(good), "hands": sum(o.hands for o in good)}
+    after["refused"] = len(outcomes) - len(good)
+    audit.record(club, user, audit.Action.SHEETS_UPLOADED, label=name, after=after)
     return outcomes
 
 

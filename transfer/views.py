@@ -26,6 +26,7 @@ from django.utils.text import slugify
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 
+from clubs import audit
 from clubs.permissions import club_view
 from core.exports import bad_request, neutralise
 from core.idempotency import idempotent, once
@@ -101,7 +102,14 @@ def import_sheets(request, slug):
         # the form's idempotency key lets one import and sends the other to the data page
         outcomes = once(
             request,
-            lambda: upload.run(club, found, season=season, user=request.user),
+            lambda: upload.import_file(
+                club,
+                found,
+                name=kept["name"],
+                digest=kept["digest"],
+                season=season,
+                user=request.user,
+            ),
             url=reverse("transfer:data", args=[club.slug]),
         )
         request.session.pop(SESSION_KEY, None)
@@ -171,9 +179,15 @@ def season_xlsx(request, slug, season_id):
 @require_GET
 def backup(request, slug):
     club = request.club
-    response = HttpResponse(backups.dumps(club), content_type="application/json; charset=utf-8")
+    data = backups.backup(club)
+    text = json.dumps(data, ensure_ascii=False)
     stamp = timezone.localdate().isoformat()
-    response["Content-Disposition"] = f'attachment; filename="backup-{club.slug}-{stamp}.json"'
+    name = f"backup-{club.slug}-{stamp}.json"
+    # the whole club's data, members' emails included, left the site: who took it, when
+    after = {"sha256": hashlib.sha256(text.encode()).hexdigest(), "counts": data["counts"]}
+    audit.record(club, request.user, audit.Action.BACKUP_DOWNLOADED, label=name, after=after)
+    response = HttpResponse(text, content_type="application/json; charset=utf-8")
+    response["Content-Disposition"] = f'attachment; filename="{name}"'
     return response
 
 
