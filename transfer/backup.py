@@ -331,7 +331,26 @@ def _check_rows(objects, slug, user_ids) -> Club:
             raise _refused(item, "club", _("another club"))
         if model._meta.label in RULES:
             _check_rules(item)
+    _check_seats(objects, index)
     return club
+
+
+def _check_seats(objects, index) -> None:
+    """A tournament table's seats are entry numbers of its own tournament (the pages
+    read them as such)."""
+    entries = {}
+    for item in objects:
+        if item.object._meta.label == "tournaments.Entry":
+            entries.setdefault(item.object.tournament_id, set()).add(item.object.number)
+    for item in objects:
+        table = item.object
+        if table._meta.label != "tournaments.RoundTable":
+            continue
+        rnd = index[(apps.get_model("tournaments.Round"), table.round_id)]
+        numbers = entries.get(rnd.tournament_id, set())
+        seats = table.seats
+        if not isinstance(seats, list) or not all(type(n) is int and n in numbers for n in seats):
+            raise _refused(item, "seats", _("not entries of its tournament"))
 
 
 #: The models whose rules the engine reads (``tarot.jsonformat.parse_rules``).

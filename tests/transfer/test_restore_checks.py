@@ -175,3 +175,12 @@ def test_a_deeply_nested_file_is_refused_cleanly(tmp_path):
     path.write_text(text)
     with pytest.raises(CommandError, match="backup_invalid"):
         call_command("restore_club", str(path))
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("seats", [[1, 2, 3, 999], "1,2,3,4", [1, 2, 3, "4"]])
+def test_a_tables_seats_must_be_entries_of_its_tournament(cleared, seats):
+    data, _ids = cleared
+    table = rows(data, "tournaments.roundtable")[0]
+    table["fields"]["seats"] = seats
+    refused(data, f"tournaments.roundtable {table['pk']}", "seats")
