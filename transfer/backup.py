@@ -3,18 +3,25 @@
 The backup holds every row of the club in the apps that keep its data (clubs,
 scoresheet, tournaments): the club, seasons, players, memberships and roles,
 invitations, the audit trail, sheets, seats, hands, score rows, hand
-revisions, sheet and season totals, tournaments — each model found by its
-foreign keys leading to the club, so a model added later is backed up too —
-and the logins those rows name (username, names, email, dates; never a
-password hash: a restored login sets its password through "Forgot your
-password?", or a manager invites it again).
+revisions, sheet and season totals, tournaments — each model reached through
+foreign keys that are never null (``PATHS``, written out: a test fails when a
+model of these apps has none) — and the logins those rows name (username,
+names, email, dates; never a password hash: a restored login sets its password
+through "Forgot your password?", or a manager invites it again). The file ends
+with the number of rows of each model (``counts``).
 
-``restore`` writes it all into an instance that does not hold the club yet,
-with the same primary keys (so the totals, history entries and links between
-rows stay exactly as they were): a login whose username exists is reused,
-others are created (with their old id when free). It is one transaction; it
-refuses (``BackupError``: ``backup_invalid``, ``club_exists``, ``not_empty``)
-without writing anything.
+``restore`` is a validated import into an instance that does not hold the club
+yet, with the same primary keys (so history entries and links between rows stay
+exactly as they were). Every row must belong to the file's club: each of its
+keys names a row of the file (or one of its logins) and its path leads to the
+club, so a row naming another club's rows, or a membership there, refuses the
+file. Fields hold their choices and bounds; rules are read by the engine; every
+live hand is scored again and must give its score rows; the totals and facts
+are counted again from the ledger, never read from the file. A login whose
+username exists is reused, others are created without privileges (with their
+old id when free). It is one transaction, with an audit entry; it refuses
+(``BackupError``: ``backup_invalid`` naming the first bad row, ``club_exists``,
+``not_empty``) without writing anything.
 """
 
 import hashlib
