@@ -366,6 +366,8 @@ RULES = ("clubs.Season", "scoresheet.Sheet", "tournaments.Tournament")
 
 def _check_value(item, field, value) -> None:
     """A field's own checks: its choices, its length, its bounds."""
+    if hasattr(value, "resolve_expression"):  # a database default, for a field the file lacks
+        return
     choices = {choice for choice, _label in field.flatchoices} if field.choices else None
     if choices is not None and value not in choices and not (field.blank and value == ""):
         raise _refused(item, field.name, _("not one of its choices"))

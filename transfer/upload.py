@@ -111,7 +111,7 @@ def _json_chunks(text):
             data = json.loads(line)
             if isinstance(data, dict):
                 label = _label(data.get("date"), data.get("table"), data.get("players"))
-        except ValueError:
+        except (ValueError, RecursionError):  # the import refuses the line, saying why
             pass
         found.append(Chunk(number, line, label))
     return found

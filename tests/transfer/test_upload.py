@@ -236,3 +236,12 @@ def test_import_pressed_twice_at_once_imports_once(client, manager, season):
     assert second.status_code == 302
     assert second.url == reverse("transfer:data", args=[season.club.slug])
     assert Sheet.objects.count() == 2 and Hand.objects.count() == 4
+
+
+def test_a_line_nested_100000_deep_is_refused_not_a_server_error(client, manager, season):
+    client.force_login(manager)
+    deep = '{"players": ' + "[" * 100_000 + "]" * 100_000 + "}"
+    response = post_file(client, season.club, deep + "\n" + jsonl(GOOD))
+    assert response.status_code == 200
+    outcomes = response.context["outcomes"]
+    assert [(o.line, o.ok) for o in outcomes] == [(1, False), (2, True)]
