@@ -3,6 +3,7 @@
 import inspect
 
 import pytest
+from django.urls import reverse
 
 from clubs.models import AuditEntry
 from tests.tournaments.helpers import play_round
@@ -65,3 +66,13 @@ def test_a_refused_action_leaves_no_entry(make_tournament, manager, club):
     with pytest.raises(services.TournamentError):
         services.draw_round(t.round_set.get(), **{ACTOR: manager})  # too few players
     assert AuditEntry.objects.filter(club=club).count() == before
+
+
+def test_the_clubs_history_page_shows_them(client, make_tournament, manager, club):
+    t = make_tournament(players=8, rounds=1, deals=1)
+    services.draw_round(t.round_set.get(), **{ACTOR: manager})
+    client.force_login(manager)
+    response = client.get(reverse("scoresheet:history", args=[club.slug]))
+    assert response.status_code == 200
+    page = response.content.decode()
+    assert "tournament created" in page and "round drawn" in page and "players entered" in page
