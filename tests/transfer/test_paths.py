@@ -67,6 +67,7 @@ def test_hands_without_a_dealer_and_tables_without_a_sheet_come_back(tmp_path, c
 
     call_command("flush", interactive=False)
     call_command("restore_club", str(path))
+    assert "4 hands" in capsys.readouterr().out  # what it restored
     assert {
         "hands": Hand.objects.count(),
         "rows": ScoreRow.objects.count(),
