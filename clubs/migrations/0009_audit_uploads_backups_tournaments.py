@@ -4,15 +4,52 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('clubs', '0008_player_active_merged'),
+        ("clubs", "0008_player_active_merged"),
     ]
 
     operations = [
         migrations.AlterField(
-            model_name='auditentry',
-            name='action',
-            field=models.CharField(choices=[('member_added', 'member added'), ('role_changed', 'role changed'), ('member_removed', 'member removed'), ('player_linked', 'login linked to a player'), ('club_updated', 'club settings changed'), ('season_created', 'season created'), ('season_updated', 'season changed'), ('player_created', 'player created'), ('sheet_created', 'sheet opened'), ('player_renamed', 'player renamed'), ('player_active', 'player made active or inactive'), ('players_merged', 'players merged'), ('merge_undone', 'merge undone'), ('sheet_updated', 'sheet changed'), ('sheet_deleted', 'sheet deleted'), ('sheet_restored', 'sheet restored'), ('sheet_closed', 'sheet closed'), ('sheet_reopened', 'sheet reopened'), ('note_changed', 'note changed'), ('sheets_uploaded', 'sheets uploaded'), ('backup_downloaded', 'backup downloaded'), ('club_restored', 'club restored from a backup'), ('tournament_created', 'tournament created'), ('entries_registered', 'players entered'), ('entry_withdrawn', 'player withdrawn'), ('round_drawn', 'round drawn'), ('players_swapped', 'players swapped'), ('round_started', 'round started'), ('round_closed', 'round closed'), ('table_confirmed', 'table confirmed'), ('table_reopened', 'table sent back'), ('link_revoked', 'table link replaced'), ('tournament_closed', 'tournament closed')], max_length=20, verbose_name='change'),
+            model_name="auditentry",
+            name="action",
+            field=models.CharField(
+                choices=[
+                    ("member_added", "member added"),
+                    ("role_changed", "role changed"),
+                    ("member_removed", "member removed"),
+                    ("player_linked", "login linked to a player"),
+                    ("club_updated", "club settings changed"),
+                    ("season_created", "season created"),
+                    ("season_updated", "season changed"),
+                    ("player_created", "player created"),
+                    ("sheet_created", "sheet opened"),
+                    ("player_renamed", "player renamed"),
+                    ("player_active", "player made active or inactive"),
+                    ("players_merged", "players merged"),
+                    ("merge_undone", "merge undone"),
+                    ("sheet_updated", "sheet changed"),
+                    ("sheet_deleted", "sheet deleted"),
+                    ("sheet_restored", "sheet restored"),
+                    ("sheet_closed", "sheet closed"),
+                    ("sheet_reopened", "sheet reopened"),
+                    ("note_changed", "note changed"),
+                    ("sheets_uploaded", "sheets uploaded"),
+                    ("backup_downloaded", "backup downloaded"),
+                    ("club_restored", "club restored from a backup"),
+                    ("tournament_created", "tournament created"),
+                    ("entries_registered", "players entered"),
+                    ("entry_withdrawn", "player withdrawn"),
+                    ("round_drawn", "round drawn"),
+                    ("players_swapped", "players swapped"),
+                    ("round_started", "round started"),
+                    ("round_closed", "round closed"),
+                    ("table_confirmed", "table confirmed"),
+                    ("table_reopened", "table sent back"),
+                    ("link_revoked", "table link replaced"),
+                    ("tournament_closed", "tournament closed"),
+                ],
+                max_length=20,
+                verbose_name="change",
+            ),
         ),
     ]
