@@ -202,7 +202,8 @@ class AuditEntry(models.Model):
 
     Written in the transaction of the change by every service that changes
     something (``clubs.audit.record``): members, roles, linked players, the
-    club's settings, seasons and their house rules, players, sheets. Changes to
+    club's settings, seasons and their house rules, players, sheets, tournaments;
+    and by the club's data moving in and out: uploads, backups, restores. Changes to
     hands are ``scoresheet.models.HandRevision``; the managers' history page
     shows both.
     """
@@ -227,6 +228,20 @@ class AuditEntry(models.Model):
         SHEET_CLOSED = "sheet_closed", _("sheet closed")
         SHEET_REOPENED = "sheet_reopened", _("sheet reopened")
         NOTE_CHANGED = "note_changed", _("note changed")
+        SHEETS_UPLOADED = "sheets_uploaded", _("sheets uploaded")
+        BACKUP_DOWNLOADED = "backup_downloaded", _("backup downloaded")
+        CLUB_RESTORED = "club_restored", _("club restored from a backup")
+        TOURNAMENT_CREATED = "tournament_created", _("tournament created")
+        ENTRIES_REGISTERED = "entries_registered", _("players entered")
+        ENTRY_WITHDRAWN = "entry_withdrawn", _("player withdrawn")
+        ROUND_DRAWN = "round_drawn", _("round drawn")
+        PLAYERS_SWAPPED = "players_swapped", _("players swapped")
+        ROUND_STARTED = "round_started", _("round started")
+        ROUND_CLOSED = "round_closed", _("round closed")
+        TABLE_CONFIRMED = "table_confirmed", _("table confirmed")
+        TABLE_REOPENED = "table_reopened", _("table sent back")
+        LINK_REVOKED = "link_revoked", _("table link replaced")
+        TOURNAMENT_CLOSED = "tournament_closed", _("tournament closed")
 
     club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="audit_entries")
     actor = models.ForeignKey(

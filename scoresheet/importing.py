@@ -438,7 +438,8 @@ def _name_keys(text) -> set:
     (which its writer does): none when it is not a sheet."""
     try:
         data = json.loads(text)
-    except (ValueError, TypeError):  # not UTF-8 (a ValueError too), not JSON
+    # not UTF-8 (a ValueError too), not JSON, nested too deep for the parser
+    except (ValueError, TypeError, RecursionError):
         return set()
     players = data.get("players") if isinstance(data, dict) else None
     if not isinstance(players, list):

@@ -409,12 +409,15 @@ def rebuild_statements(season_id=None) -> list[tuple[str, list]]:
             GROUP BY season_id, player_id""",
             one,
         ),
-        # the sheets' stored counts (Sheet.seat_count, hand_count) and last hand number
+        # the sheets' stored counts (Sheet.seat_count, hand_count: none on a deleted sheet,
+        # as ``editing.delete_sheet`` leaves it) and last hand number
         (
             f"""UPDATE {sheets} SET
                 seat_count = (SELECT COUNT(*) FROM {seats} s WHERE s.sheet_id = {sheets}.id),
-                hand_count = (SELECT COUNT(*) FROM {hands} h
-                              WHERE h.sheet_id = {sheets}.id AND NOT h.is_deleted),
+                hand_count = CASE WHEN {sheets}.deleted_at IS NULL THEN
+                                 (SELECT COUNT(*) FROM {hands} h
+                                  WHERE h.sheet_id = {sheets}.id AND NOT h.is_deleted)
+                             ELSE 0 END,
                 last_number = COALESCE((SELECT MAX(h.number) FROM {hands} h
                                         WHERE h.sheet_id = {sheets}.id), 0)
             {where}""",

@@ -23,6 +23,7 @@ from django.db.models import Max
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from clubs import audit
 from clubs.models import Player, Season
 from core.errors import ServiceError
 from scoresheet import services as sheets
@@ -166,6 +167,7 @@ def create_tournament(
         Round.objects.bulk_create(
             Round(tournament=tournament, number=n) for n in range(1, rounds + 1)
         )
+        audit.record(club, by, audit.Action.TOURNAMENT_CREATED, tournament)
     return tournament
 
 
@@ -289,6 +291,13 @@ def register(tournament: Tournament, items, *, by=None) -> list[Entry]:
             entries.append(entry)
         Entry.objects.bulk_create(entries)
         _clear_stale_draws(tournament)
+        audit.record(
+            tournament.club_id,
+            by,
+            audit.Action.ENTRIES_REGISTERED,
+            tournament,
+            after={"entries": [f"{e.number}. {e.name}" for e in entries]},
+        )
     return entries
 
 
@@ -363,6 +372,13 @@ def withdraw(entry: Entry, *, by=None) -> Entry | None:
             raise TournamentError(
                 "no_round_left", _("Every round has started: there is nothing to withdraw from.")
             )
+        audit.record(
+            tournament.club_id,
+            by,
+            audit.Action.ENTRY_WITHDRAWN,
+            tournament,
+            after={"entry": str(entry), "after_round": last},
+        )
         if last < entry.joined_before_round:
             entry.delete()  # never seated at a started round
             entry = None
@@ -450,6 +466,13 @@ def draw_round(rnd: Round, *, by=None) -> Round:
             ) from None
         _save_tables(rnd, tables)
         _clear_stale_later(tournament, rnd.number)
+        audit.record(
+            tournament.club_id,
+            by,
+            audit.Action.ROUND_DRAWN,
+            tournament,
+            after={"rounds": [rnd.number], "tables": tables},
+        )
     return rnd
 
 
@@ -502,6 +525,13 @@ def draw_schedule(tournament: Tournament, *, by=None) -> list[int]:
                 )
                 _save_tables(rnd, tables)
                 past.append(tables)
+        audit.record(
+            tournament.club_id,
+            by,
+            audit.Action.ROUND_DRAWN,
+            tournament,
+            after={"rounds": [r.number for r in todo]},
+        )
     return [r.number for r in todo]
 
 
@@ -527,6 +557,13 @@ def swap_players(rnd: Round, a: int, b: int, *, by=None) -> Round:
                 table.seats = seats
                 table.save(update_fields=["seats"])
         _clear_stale_later(tournament, rnd.number)
+        audit.record(
+            tournament.club_id,
+            by,
+            audit.Action.PLAYERS_SWAPPED,
+            tournament,
+            after={"round": rnd.number, "swapped": [a, b]},
+        )
     return rnd
 
 
@@ -563,6 +600,13 @@ def start_round(rnd: Round, *, by=None) -> Round:
         if tournament.state == Tournament.State.SETUP:
             tournament.state = Tournament.State.RUNNING
             tournament.save(update_fields=["state"])
+        audit.record(
+            tournament.club_id,
+            by,
+            audit.Action.ROUND_STARTED,
+            tournament,
+            after={"round": rnd.number},
+        )
     return rnd
 
 
@@ -593,6 +637,13 @@ def close_round(rnd: Round, *, by=None) -> Round:
         if all(r.state == Round.State.CLOSED for r in rounds):
             tournament.state = Tournament.State.FINISHED
             tournament.save(update_fields=["state"])
+        audit.record(
+            tournament.club_id,
+            by,
+            audit.Action.ROUND_CLOSED,
+            tournament,
+            after={"round": rnd.number},
+        )
     return rnd
 
 
@@ -870,7 +921,9 @@ def confirm_table(table: RoundTable, *, by=None) -> TableResult:
             raise TournamentError("round_not_started", _("This round has not started yet."))
         if table.state == RoundTable.State.CONFIRMED:
             raise TournamentError("already_confirmed", _("This table's sheet is confirmed."))
-        return _confirm(table, TableResult.Kind.ORGANISER, by)
+        result = _confirm(table, TableResult.Kind.ORGANISER, by)
+        _table_audit(table, by, audit.Action.TABLE_CONFIRMED, result.totals)
+        return result
 
 
 def reopen_table(table: RoundTable, *, by=None) -> TableResult:
@@ -892,6 +945,7 @@ def reopen_table(table: RoundTable, *, by=None) -> TableResult:
         table.state = RoundTable.State.OPEN
         table.save(update_fields=["state"])
         sheets.reopen_sheet(table.sheet, user=by)
+        _table_audit(table, by, audit.Action.TABLE_REOPENED)
     return result
 
 
@@ -926,7 +980,16 @@ def revoke_link(table: RoundTable, *, by=None) -> RoundTable:
         _refuse_closed(table.round.tournament)
         tokens.issue(table)
         table.save(update_fields=["token_salt", "token_hash"])
+        _table_audit(table, by, audit.Action.LINK_REVOKED)
     return table
+
+
+def _table_audit(table: RoundTable, by, action, totals=None) -> None:
+    """The audit entry of the organiser's action on a table (its tournament's)."""
+    after = {"table": table_label(table.round.number, table.number)}
+    if totals is not None:
+        after["totals"] = totals
+    audit.record(table.round.tournament.club_id, by, action, table.round.tournament, after=after)
 
 
 def differences(table: RoundTable) -> dict | None:
@@ -988,4 +1051,5 @@ def close_tournament(tournament: Tournament, *, by=None) -> Tournament:
             "teams": queries.json_ranking(queries.team_ranking(tournament)),
         }
         tournament.save(update_fields=["state", "closed_at", "final_ranking"])
+        audit.record(tournament.club_id, by, audit.Action.TOURNAMENT_CLOSED, tournament)
     return tournament

@@ -27,6 +27,7 @@ from dataclasses import dataclass, field
 from django.db import DatabaseError, transaction
 from django.utils.translation import gettext as _
 
+from clubs import audit
 from scoresheet import importing, services
 
 MAX_BYTES = 2 * 1024 * 1024
@@ -110,7 +111,7 @@ def _json_chunks(text):
             data = json.loads(line)
             if isinstance(data, dict):
                 label = _label(data.get("date"), data.get("table"), data.get("players"))
-        except ValueError:
+        except (ValueError, RecursionError):  # the import refuses the line, saying why
             pass
         found.append(Chunk(number, line, label))
     return found
@@ -234,8 +235,25 @@ def _import(club, chunk: Chunk, *, season, user) -> Outcome:
 
 
 def run(club, found: list[Chunk], *, season=None, user=None) -> list[Outcome]:
-    """Import every sheet (each all or nothing): one ``Outcome`` per sheet."""
-    return [_import(club, chunk, season=season, user=user) for chunk in found]
+    """Import every sheet (each all or nothing): one ``Outcome`` per sheet. Each in a
+    transaction (or a savepoint, when the caller holds one: ``core.idempotency.once``),
+    so a refused sheet leaves the others whole."""
+    outcomes = []
+    for chunk in found:
+        with transaction.atomic():
+            outcomes.append(_import(club, chunk, season=season, user=user))
+    return outcomes
+
+
+def import_file(club, found: list[Chunk], *, name, digest, season=None, user=None):
+    """``run``, and the audit entry of the upload: who, which file (its name and
+    SHA-256), how many sheets imported and refused."""
+    outcomes = run(club, found, season=season, user=user)
+    good = [o for o in outcomes if o.ok]
+    after = {"sha256": digest, "sheets": len(good), "hands": sum(o.hands for o in good)}
+    after["refused"] = len(outcomes) - len(good)
+    audit.record(club, user, audit.Action.SHEETS_UPLOADED, label=name, after=after)
+    return outcomes
 
 
 def preview(club, found: list[Chunk], *, season=None, user=None) -> list[Outcome]:

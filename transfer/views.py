@@ -4,7 +4,8 @@
 * ``import`` (managers, POST): ``step=preview`` reads the uploaded file, keeps it
   in the session and shows every sheet with its line and, when refused, the
   reason (nothing written); ``step=import`` imports the file kept (each sheet all
-  or nothing) and shows the outcome.
+  or nothing) and shows the outcome, once per form (``core.idempotency``: a second
+  press of "Import" imports nothing).
 * ``season_jsonl`` / ``season_xlsx`` (readers, like a sheet's own export): every
   live sheet of a season as JSON Lines (``import_sheets`` and the upload read
   them back), or every score of the season as a spreadsheet.
@@ -19,13 +20,16 @@ import json
 from django.contrib import messages
 from django.http import HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
 from django.utils import timezone
 from django.utils.text import slugify
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 
+from clubs import audit
 from clubs.permissions import club_view
 from core.exports import bad_request, neutralise
+from core.idempotency import idempotent, once
 from core.jsonnumbers import json_number
 from scoresheet.models import ScoreRow, Sheet
 from scoresheet.views.sheets import sheet_json
@@ -49,6 +53,7 @@ def data(request, slug):
 
 @club_view("manage")
 @require_POST
+@idempotent
 def import_sheets(request, slug):
     club = request.club
     seasons = _seasons(club)
@@ -93,8 +98,21 @@ def import_sheets(request, slug):
             messages.error(request, _("Upload the file again: its preview is no longer here."))
             return redirect("transfer:data", club.slug)
         found = upload.chunks(kept["text"], kept["name"])
-        outcomes = upload.run(club, found, season=season, user=request.user)
-        del request.session[SESSION_KEY]
+        # "Import" pressed twice (two posts at once, both holding the session's copy):
+        # the form's idempotency key lets one import and sends the other to the data page
+        outcomes = once(
+            request,
+            lambda: upload.import_file(
+                club,
+                found,
+                name=kept["name"],
+                digest=kept["digest"],
+                season=season,
+                user=request.user,
+            ),
+            url=reverse("transfer:data", args=[club.slug]),
+        )
+        request.session.pop(SESSION_KEY, None)
         good = sum(1 for o in outcomes if o.ok)
         context.update(outcomes=outcomes, name=kept["name"], preview=False)
         context.update(good=good, refused=len(outcomes) - good)
@@ -161,9 +179,15 @@ def season_xlsx(request, slug, season_id):
 @require_GET
 def backup(request, slug):
     club = request.club
-    response = HttpResponse(backups.dumps(club), content_type="application/json; charset=utf-8")
+    data = backups.backup(club)
+    text = json.dumps(data, ensure_ascii=False)
     stamp = timezone.localdate().isoformat()
-    response["Content-Disposition"] = f'attachment; filename="backup-{club.slug}-{stamp}.json"'
+    name = f"backup-{club.slug}-{stamp}.json"
+    # the whole club's data, members' emails included, left the site: who took it, when
+    after = {"sha256": hashlib.sha256(text.encode()).hexdigest(), "counts": data["counts"]}
+    audit.record(club, request.user, audit.Action.BACKUP_DOWNLOADED, label=name, after=after)
+    response = HttpResponse(text, content_type="application/json; charset=utf-8")
+    response["Content-Disposition"] = f'attachment; filename="{name}"'
     return response
 
 

@@ -11,6 +11,7 @@ import pytest
 from django.core.management import CommandError, call_command
 
 from clubs.models import Player
+from scoresheet.importing import _name_keys
 from scoresheet.models import Hand, ScoreRow, Sheet
 from scoresheet.services import SCORE_MAX_HALVES
 
@@ -47,6 +48,7 @@ CORRUPT = [
     ("an over-long table", sheet(table="t" * 41), "table_too_long"),
     ("a NUL in the season", sheet(season="S\x00"), "invalid_text"),
     ("not JSON", b"{not json", "json_invalid"),
+    ("100,000 arrays deep", b'{"players": ' + b"[" * 100_000 + b"]" * 100_000 + b"}", ""),
     ("a hand the engine refuses", sheet(hands=[dict(GOOD_HAND, points=95)]), ""),
 ]
 
@@ -119,3 +121,25 @@ def test_names_match_ignoring_case_and_accents(tmp_path, club, season):
 def test_a_name_twice_in_other_cases_is_one_player_seated_twice(tmp_path, season, players):
     out, err = run(tmp_path, [sheet(players=("Anna", "anna", "Carl", "Dora"))])
     assert "line 1: refused: duplicate_player" in err
+
+
+DEEP = b'{"players": ' + b"[" * 100_000 + b"]" * 100_000 + b"}"
+
+
+def test_a_deeply_nested_line_is_refused_by_several_writers_too(tmp_path, season, players):
+    """With --writers (PostgreSQL), the lines are first read for their players' names:
+    a line 100,000 arrays deep is refused there too, not a traceback."""
+    path = tmp_path / "deep.jsonl"
+    path.write_bytes(DEEP + b"\n" + sheet() + b"\n")
+    out, err = StringIO(), StringIO()
+    with pytest.raises(CommandError):
+        call_command(
+            "import_sheets", "--club", "rive", "--writers", "2", str(path), stdout=out, stderr=err
+        )
+    assert "Traceback" not in out.getvalue() + err.getvalue()
+    assert err.getvalue().startswith("line 1: refused")
+    assert Sheet.objects.count() == 1
+
+
+def test_the_names_of_a_deeply_nested_line_are_none():
+    assert _name_keys(DEEP.decode()) == set()

@@ -14,7 +14,7 @@ from clubs.models import Membership, Role
 from scoresheet import services
 from scoresheet.models import Hand, ScoreRow, Sheet, SheetTotal
 from tests.data import SEED_HANDS
-from transfer import upload
+from transfer import upload, views
 
 pytestmark = pytest.mark.django_db
 
@@ -213,3 +213,35 @@ def test_a_season_exports_as_a_spreadsheet(client, season, make_sheet, players):
     assert len(rows) == 5
     assert "'=HYPERLINK(1)" in [r[4] for r in rows]
     assert sum(r[7] for r in rows[1:]) == 0
+
+
+def test_import_pressed_twice_at_once_imports_once(client, manager, season):
+    """Two posts of the same confirmation, both holding the session's copy of the file
+    (as two presses at once do: each read the session before the other ended): the
+    form's idempotency key lets the first import and sends the second to the data page."""
+    client.force_login(manager)
+    preview = post_file(client, season.club, jsonl(GOOD, GOOD | {"table": "3"}))
+    page = preview.content.decode()
+    assert 'name="idempotency_key"' in page
+    key = page.split('name="idempotency_key" value="')[1].split('"')[0]
+    kept = client.session[views.SESSION_KEY]
+    form = {"step": "import", "digest": preview.context["digest"], "idempotency_key": key}
+    url = reverse("transfer:import", args=[season.club.slug])
+    first = client.post(url, form)
+    assert first.status_code == 200 and Sheet.objects.count() == 2
+    session = client.session
+    session[views.SESSION_KEY] = kept  # the second press read the session before
+    session.save()
+    second = client.post(url, form)
+    assert second.status_code == 302
+    assert second.url == reverse("transfer:data", args=[season.club.slug])
+    assert Sheet.objects.count() == 2 and Hand.objects.count() == 4
+
+
+def test_a_line_nested_100000_deep_is_refused_not_a_server_error(client, manager, season):
+    client.force_login(manager)
+    deep = '{"players": ' + "[" * 100_000 + "]" * 100_000 + "}"
+    response = post_file(client, season.club, deep + "\n" + jsonl(GOOD))
+    assert response.status_code == 200
+    outcomes = response.context["outcomes"]
+    assert [(o.line, o.ok) for o in outcomes] == [(1, False), (2, True)]

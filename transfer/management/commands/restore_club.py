@@ -2,7 +2,7 @@
 
 from django.core.management.base import BaseCommand, CommandError
 
-from transfer.backup import BackupError, restore
+from transfer.backup import BackupError, club_rows, restore, summary
 
 
 class Command(BaseCommand):
@@ -21,4 +21,5 @@ class Command(BaseCommand):
             club = restore(data)
         except BackupError as error:
             raise CommandError(f"{error.code}: {error.message}") from None
-        self.stdout.write(f"restored {club.slug}: {club.name}")
+        counts = {m._meta.label_lower: rows.count() for m, rows in club_rows(club).items()}
+        self.stdout.write(f"restored {club.slug}: {club.name} ({summary(counts)})")

@@ -1,0 +1,61 @@
+"""The club's data moving in and out leaves audit entries: uploads, backups, restores."""
+
+import hashlib
+import json
+
+import pytest
+from django.urls import reverse
+
+from clubs.models import AuditEntry, Membership, Role
+from tests.transfer.doctored import backed_up_then_cleared
+from tests.transfer.test_upload import BAD, GOOD, jsonl, post_file
+from transfer import backup as backups
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def manager(make_user, club):
+    user = make_user("boss")
+    Membership.objects.create(club=club, user=user, role=Role.MANAGER)
+    return user
+
+
+def test_an_upload_says_who_uploaded_which_file_and_how_many_sheets(client, manager, season):
+    client.force_login(manager)
+    text = jsonl(GOOD, BAD, GOOD | {"table": "3"})
+    preview = post_file(client, season.club, text, name="soirée.jsonl")
+    assert not AuditEntry.objects.filter(action="sheets_uploaded").exists()  # not the preview
+    client.post(
+        reverse("transfer:import", args=[season.club.slug]),
+        {"step": "import", "digest": preview.context["digest"]},
+    )
+    entry = AuditEntry.objects.get(action="sheets_uploaded")
+    assert entry.club == season.club and entry.actor == manager
+    assert entry.object_label == "soirée.jsonl"
+    assert entry.after == {
+        "sha256": hashlib.sha256(text.encode()).hexdigest(),
+        "sheets": 2,
+        "hands": 4,
+        "refused": 1,
+    }
+
+
+def test_a_backup_download_says_who_took_the_club_and_which_file(client, manager, season):
+    client.force_login(manager)
+    response = client.get(reverse("transfer:backup", args=[season.club.slug]))
+    entry = AuditEntry.objects.get(action="backup_downloaded")
+    assert entry.actor == manager and entry.club == season.club
+    assert entry.after["sha256"] == hashlib.sha256(response.content).hexdigest()
+    assert entry.after["counts"] == json.loads(response.content)["counts"]
+    assert entry.object_label in response["Content-Disposition"]
+
+
+def test_a_restore_is_in_the_restored_clubs_trail():
+    data, _ids = backed_up_then_cleared()
+    text = json.dumps(data)
+    club = backups.restore(text)
+    entry = AuditEntry.objects.get(club=club, action="club_restored")
+    assert entry.actor is None  # the command's: an operator
+    assert entry.after["sha256"] == hashlib.sha256(text.encode()).hexdigest()
+    assert entry.after["rows"] == len(data["objects"])

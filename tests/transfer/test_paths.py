@@ -1,0 +1,89 @@
+"""The backup reaches every model of the club's apps through keys that are never null."""
+
+import datetime
+import json
+
+import pytest
+from django.apps import apps
+from django.core.management import call_command
+
+from clubs import services as club_services
+from clubs.models import Club
+from scoresheet import services
+from scoresheet.models import Hand, HandRevision, ScoreRow
+from tests.data import NAMES
+from tournaments import services as tournament_services
+from tournaments.models import RoundTable
+from transfer import backup as backups
+from transfer.backup import APPS, PATHS, path_fields
+
+NO_DEALER = {"taker": "Anna", "contract": "garde", "bouts": 2, "points": 56}
+
+
+def test_every_model_of_the_club_apps_has_a_path_of_keys_never_null():
+    for label in APPS:
+        for model in apps.get_app_config(label).get_models():
+            assert model._meta.label in PATHS, f"{model._meta.label}: no path to its club"
+            fields = path_fields(model, PATHS[model._meta.label])
+            for field in fields:
+                assert field.many_to_one or field.one_to_one, (model, field.name)
+                assert not field.null, f"{model._meta.label}: {field.name} may be null"
+            assert fields or model is Club
+
+
+def test_a_path_that_does_not_reach_the_club_is_refused():
+    with pytest.raises(ValueError):
+        path_fields(apps.get_model("scoresheet.Hand"), "sheet__season")
+
+
+@pytest.mark.django_db(transaction=True)
+def test_hands_without_a_dealer_and_tables_without_a_sheet_come_back(tmp_path, capsys):
+    club = Club.objects.create(name="Sans donneur", slug="sans")
+    season = club_services.create_season(club, "S", datetime.date(2026, 1, 1), None, "fft", None)
+    players = [club_services.create_player(club, name) for name in NAMES]
+    sheet = services.create_sheet(
+        season=season, players=players[:4], date=datetime.date(2026, 2, 1)
+    )
+    for _ in range(3):
+        services.record_hand(sheet, NO_DEALER)
+    services.record_hand(sheet, dict(NO_DEALER, dealer="Bert"))
+    tournament = tournament_services.create_tournament(
+        club, name="Open", date=datetime.date(2026, 5, 1), rules="fft", rounds=1, deals_per_round=1
+    )
+    tournament_services.register(tournament, [("member", p) for p in players[:4]])
+    tournament_services.draw_round(tournament.round_set.get())  # a table, no sheet yet
+    assert RoundTable.objects.filter(sheet=None).count() == 1
+    counts = {
+        "hands": Hand.objects.count(),
+        "rows": ScoreRow.objects.count(),
+        "revisions": HandRevision.objects.count(),
+    }
+    path = tmp_path / "sans.json"
+    call_command("backup_club", club="sans", output=str(path))
+    assert "4 hands" in capsys.readouterr().out
+    data = json.loads(path.read_text())
+    assert data["counts"]["scoresheet.hand"] == 4
+    assert data["counts"]["tournaments.roundtable"] == 1
+
+    call_command("flush", interactive=False)
+    call_command("restore_club", str(path))
+    assert "4 hands" in capsys.readouterr().out  # what it restored
+    assert {
+        "hands": Hand.objects.count(),
+        "rows": ScoreRow.objects.count(),
+        "revisions": HandRevision.objects.count(),
+    } == counts
+    assert RoundTable.objects.filter(sheet=None).count() == 1
+
+
+@pytest.mark.django_db
+def test_a_file_whose_rows_do_not_add_up_to_its_counts_is_refused():
+    club = Club.objects.create(name="Compte", slug="compte")
+    club_services.create_player(club, "Anna")
+    data = backups.backup(club)
+    data["club"] = "ailleurs"
+    data["objects"] = [row for row in data["objects"] if row["model"] != "clubs.player"]
+    with pytest.raises(backups.BackupError) as caught:
+        backups.restore(json.dumps(data))
+    assert caught.value.code == "backup_invalid"
+    assert "clubs.player" in caught.value.message
