@@ -16,8 +16,26 @@ from django.utils.translation import pgettext_lazy
 
 from clubs.models import Club, Player, Season
 from scoresheet import facts
+from scoresheet.vocabulary import Chelem, Contract, Role, Side  # noqa: F401 (the ledger's choices)
 from tarot.jsonformat import parse_rules
-from scoresheet.vocabulary import Contract, Role, Side  # noqa: F401 (the ledger's choices)
+from tarot.rules import POIGNEE_SIZES
+from tarot.rulesets import REGISTRY
+
+# What any registered game allows a hand or a ledger row, asked of the engine: the
+# database's check constraints below bound the columns by them. A constraint is
+# static, so its migration holds the values of the day it was written (a game with a
+# larger deck or table needs a new migration: ``makemigrations`` then shows it).
+#: The most card points of any registered deck (91).
+MAX_POINTS = max(ruleset.deck.total for ruleset in REGISTRY.values())
+#: The most bouts of any registered deck (3).
+MAX_BOUTS = max(ruleset.deck.bouts for ruleset in REGISTRY.values())
+#: The fewest who play a hand (2) and the most seated at one table (6: five play).
+MIN_PLAYING = min(min(ruleset.player_counts) for ruleset in REGISTRY.values())
+MAX_SEATS = max(
+    n + (n in ruleset.extra_seat_at) for ruleset in REGISTRY.values() for n in ruleset.player_counts
+)
+#: The Savoyard rules' multipliers of the difference (``ScoreRow.factor``).
+FACTORS = (1, 2, 4, 8)
 
 
 def _count(queryset):
@@ -112,6 +130,9 @@ class Seat(models.Model):
         constraints = [
             models.UniqueConstraint(fields=["sheet", "position"], name="seat_position_unique"),
             models.UniqueConstraint(fields=["sheet", "player"], name="seat_player_unique"),
+            models.CheckConstraint(
+                condition=models.Q(position__lt=MAX_SEATS), name="seat_position_range"
+            ),
         ]
 
     def __str__(self):
@@ -203,6 +224,20 @@ class Hand(models.Model):
         verbose_name_plural = _("hands")
         constraints = [
             models.UniqueConstraint(fields=["sheet", "number"], name="hand_number_unique"),
+            # the rules of a row alone (the engine checks the rest before a hand is
+            # stored: ``tarot.validate``)
+            models.CheckConstraint(condition=models.Q(number__gte=1), name="hand_number_from_1"),
+            models.CheckConstraint(
+                condition=models.Q(bouts__gte=0, bouts__lte=MAX_BOUTS), name="hand_bouts_range"
+            ),
+            models.CheckConstraint(
+                condition=models.Q(points__gte=0, points__lte=MAX_POINTS),
+                name="hand_points_range",
+            ),
+            models.CheckConstraint(
+                condition=models.Q(petit_au_bout__in=["", *Side.values]),
+                name="hand_petit_au_bout_side",
+            ),
         ]
         indexes = _indexed_where_set("hand", "partner", "sits_out", "entered_by")
 
@@ -290,6 +325,39 @@ class ScoreRow(models.Model):
         ordering = ["hand", "position"]
         constraints = [
             models.UniqueConstraint(fields=["hand", "player"], name="score_row_unique"),
+            # the rules of a row alone (``handmap.score_row_fields`` writes them)
+            models.CheckConstraint(
+                condition=models.Q(role__in=Role.values), name="score_row_role_known"
+            ),
+            models.CheckConstraint(
+                condition=models.Q(seats__gte=MIN_PLAYING, seats__lte=MAX_SEATS)
+                & models.Q(position__lt=models.F("seats"))
+                & models.Q(playing__gte=MIN_PLAYING, playing__lte=models.F("seats")),
+                name="score_row_seat_in_table",
+            ),
+            models.CheckConstraint(
+                condition=models.Q(number__gte=1), name="score_row_number_from_1"
+            ),
+            models.CheckConstraint(
+                condition=models.Q(bouts__isnull=True)
+                | models.Q(bouts__gte=0, bouts__lte=MAX_BOUTS),
+                name="score_row_bouts_range",
+            ),
+            models.CheckConstraint(
+                condition=models.Q(margin__isnull=True)
+                | models.Q(margin__gte=-MAX_POINTS, margin__lte=MAX_POINTS),
+                name="score_row_margin_range",
+            ),
+            models.CheckConstraint(
+                condition=models.Q(petit_au_bout__in=["", *Side.values])
+                & models.Q(poignee__in=["", *POIGNEE_SIZES])
+                & models.Q(chelem__in=["", *Chelem.values]),
+                name="score_row_codes_known",
+            ),
+            models.CheckConstraint(
+                condition=models.Q(factor__isnull=True) | models.Q(factor__in=FACTORS),
+                name="score_row_factor_known",
+            ),
         ]
         indexes = [
             # a player's rows of a season in hand order (date, sheet, number)
@@ -366,6 +434,15 @@ class SheetTotalQuerySet(models.QuerySet):
 STANDINGS_COLUMNS = ["score", "hands", "taken", "made"]
 
 
+def _counts_not_negative(of, name):
+    """A check that the counts among the facts ``of`` (and the bouts summed: a count
+    of bouts) are never below 0; the sums of scores, pools and margins may be."""
+    counts = [fact.name for fact in of if fact.of in (None, "bouts")]
+    return models.CheckConstraint(
+        condition=models.Q(**{f"{count}__gte": 0 for count in counts}), name=name
+    )
+
+
 class SheetTotal(models.Model):
     """Standings summary: one player's totals on one sheet, beside the ledger.
 
@@ -395,6 +472,24 @@ class SheetTotal(models.Model):
     class Meta:
         constraints = [
             models.UniqueConstraint(fields=["sheet", "player"], name="sheet_total_unique"),
+            # the counters and the facts' counts (model fields from ``facts``) hold
+            # together: a sheet's takes made among its takes among its hands among its
+            # rows, its runs of takes made among its takes made (the upsert of a new
+            # hand proposes one hand's counts, which hold too)
+            _counts_not_negative(facts.FACTS[len(facts.COUNTERS) :], "sheet_total_counts"),
+            models.CheckConstraint(
+                condition=models.Q(
+                    made__lte=models.F("taken"),
+                    taken__lte=models.F("hands"),
+                    hands__lte=models.F("seated"),
+                    run_best__lte=models.F("made"),
+                    run_first__lte=models.F("run_best"),
+                    run_last__lte=models.F("run_best"),
+                    run_first__gte=0,
+                    run_last__gte=0,
+                ),
+                name="sheet_total_counts_nested",
+            ),
         ]
         indexes = [
             # a season's players by evening and the standings filtered to dates or a
@@ -454,6 +549,13 @@ class SheetFacts(models.Model):
 
     class Meta:
         verbose_name_plural = "sheet facts"
+        constraints = [
+            _counts_not_negative(facts.SHEET_FACTS, "sheet_facts_counts"),
+            models.CheckConstraint(
+                condition=models.Q(made__lte=models.F("taken"), taken__lte=models.F("hands")),
+                name="sheet_facts_counts_nested",
+            ),
+        ]
         indexes = [models.Index(fields=["season", "date"], name="sheet_facts_season_date")]
 
     def __str__(self):
