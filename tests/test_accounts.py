@@ -46,8 +46,9 @@ def test_successful_login_resets_failures(client, settings):
 
 def production_env(**extra):
     env = {k: v for k, v in os.environ.items() if not k.startswith("DJANGO_")}
+    env.setdefault("DATABASE_URL", "sqlite://:memory:")  # required; these never open it
     env.update(
-        DJANGO_DEBUG="0",
+        DJANGO_SETTINGS_MODULE="config.settings.production",
         DJANGO_SECRET_KEY="x7Jq-3vNw!pL0sZ2eR9tYb4uK8mC1hF6gD5aQ0oW2iE7rT3yU9pA",
         DJANGO_ALLOWED_HOSTS="tarot.example.org",
         **extra,
@@ -84,7 +85,7 @@ def production_settings(*expressions) -> list[str]:
     result = subprocess.run(
         [sys.executable, "-c", f"import django;django.setup();{code}"],
         cwd=ROOT,
-        env=dict(production_env(), DJANGO_SETTINGS_MODULE="config.settings"),
+        env=production_env(),
         capture_output=True,
         text=True,
     )
@@ -141,7 +142,7 @@ def test_collectstatic_in_production(tmp_path):
     result = subprocess.run(
         [sys.executable, "-c", code],
         cwd=ROOT,
-        env=dict(production_env(), DJANGO_SETTINGS_MODULE="config.settings"),
+        env=production_env(),
         capture_output=True,
         text=True,
     )
