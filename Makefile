@@ -44,6 +44,7 @@ messages: setup
 WORKERS ?= $(shell echo $$(( $$(nproc) * 2 )))
 BIND    ?= 127.0.0.1:8000
 serve: export DJANGO_SETTINGS_MODULE = config.settings.production
+serve: export DJANGO_STATIC_ROOT ?= $(CURDIR)/staticfiles
 serve: setup
 	$(PY) manage.py migrate --noinput
 	$(PY) manage.py collectstatic --noinput

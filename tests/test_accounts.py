@@ -47,6 +47,7 @@ def test_successful_login_resets_failures(client, settings):
 def production_env(**extra):
     env = {k: v for k, v in os.environ.items() if not k.startswith("DJANGO_")}
     env.setdefault("DATABASE_URL", "sqlite://:memory:")  # required; these never open it
+    env["DJANGO_STATIC_ROOT"] = str(ROOT / "staticfiles")
     env.update(
         DJANGO_SETTINGS_MODULE="config.settings.production",
         DJANGO_SECRET_KEY="x7Jq-3vNw!pL0sZ2eR9tYb4uK8mC1hF6gD5aQ0oW2iE7rT3yU9pA",

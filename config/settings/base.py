@@ -13,7 +13,13 @@ from pathlib import Path
 import dj_database_url
 from django.utils.translation import gettext_lazy as _
 
+#: The source tree (development: the SQLite file, the collected static files).
 BASE_DIR = Path(__file__).resolve().parent.parent.parent
+#: The project's templates, static files and translations, found the same way from
+#: the source tree and from an installed wheel: ``config/templates``, ``config/static``
+#: and ``config/locale`` are links to the top-level folders in the source tree, and
+#: package data of ``config`` in the wheel (``pyproject.toml``).
+DATA_DIR = Path(__file__).resolve().parent.parent
 
 
 def env_bool(name: str, default: bool) -> bool:
@@ -73,7 +79,7 @@ WSGI_APPLICATION = "config.wsgi.application"
 TEMPLATES = [
     {
         "BACKEND": "django.template.backends.django.DjangoTemplates",
-        "DIRS": [BASE_DIR / "templates"],
+        "DIRS": [DATA_DIR / "templates"],
         "APP_DIRS": True,
         "OPTIONS": {
             "context_processors": [
@@ -159,14 +165,14 @@ LANGUAGE_CODE = "en"
 LANGUAGE_COOKIE_HTTPONLY = True
 LANGUAGE_COOKIE_SAMESITE = "Lax"
 LANGUAGES = [("en", _("English")), ("fr", _("French"))]
-LOCALE_PATHS = [BASE_DIR / "locale"]
+LOCALE_PATHS = [DATA_DIR / "locale"]
 FORMAT_MODULE_PATH = ["config.formats"]
 TIME_ZONE = "Europe/Paris"
 USE_I18N = True
 USE_TZ = True
 
 STATIC_URL = "static/"
-STATICFILES_DIRS = [BASE_DIR / "static"]
+STATICFILES_DIRS = [DATA_DIR / "static"]
 # where collectstatic writes (the load test collects into a temporary directory)
 STATIC_ROOT = Path(os.environ.get("DJANGO_STATIC_ROOT") or BASE_DIR / "staticfiles")
 

@@ -1,12 +1,14 @@
 """Settings of a production host (``config.wsgi``'s default): debug off, every
 secret and address from the environment, the secure settings on.
 
-Required: ``DJANGO_SECRET_KEY``, ``DJANGO_ALLOWED_HOSTS`` and ``DATABASE_URL``
-(the settings refuse to load without them); the others have defaults (README).
+Required: ``DJANGO_SECRET_KEY``, ``DJANGO_ALLOWED_HOSTS``, ``DATABASE_URL`` and
+``DJANGO_STATIC_ROOT`` (the settings refuse to load without them); the others
+have defaults (README).
 ``manage.py check --deploy`` reports no issue under these settings.
 """
 
 import os
+from pathlib import Path
 
 from django.core.exceptions import ImproperlyConfigured
 
@@ -26,6 +28,8 @@ SECRET_KEY = required("DJANGO_SECRET_KEY")
 required("DJANGO_ALLOWED_HOSTS")
 ALLOWED_HOSTS = env_list("DJANGO_ALLOWED_HOSTS")
 DATABASES = {"default": database(required("DATABASE_URL"))}
+# where collectstatic writes and WhiteNoise serves from (not inside the installed code)
+STATIC_ROOT = Path(required("DJANGO_STATIC_ROOT"))
 
 # hashed, compressed static files served by WhiteNoise after collectstatic
 MIDDLEWARE = [MIDDLEWARE[0], "whitenoise.middleware.WhiteNoiseMiddleware", *MIDDLEWARE[1:]]
