@@ -461,3 +461,42 @@ def test_a_row_at_the_bounds_is_accepted(recorded, model, changes):
 def test_the_bounds_are_the_registered_games(recorded):
     """The checks' bounds are asked of the engine (the migration froze today's)."""
     assert (MAX_POINTS, MAX_BOUTS, MIN_PLAYING, MAX_SEATS) == (91, 3, 2, 6)
+
+
+# ---------------------------------------------------------------- the ledger's capacity
+
+
+def _scoring_at(halves_of_taker):
+    """``score_hand`` as the engine's, but the taker's score is ``halves_of_taker``
+    (the defenders share the opposite, as the rules would): rules with huge bonuses
+    reach the score column's capacity; this reaches it exactly."""
+    real = services.score_hand
+
+    def scored(*args, **kwargs):
+        result = real(*args, **kwargs)
+        defenders = len(result.halves) - 1
+        result.halves = [halves_of_taker] + [-halves_of_taker // defenders] * defenders
+        return result
+
+    return mock.patch.object(services, "score_hand", scored)
+
+
+def test_a_score_exactly_at_the_ledgers_capacity_is_kept_and_one_over_refused(make_sheet):
+    """``SCORE_MAX_HALVES`` is the most ScoreRow.score holds (numeric(10, 1): 999,999,999.5
+    points): a hand scoring exactly that is stored and read back; half a point more is
+    refused (``amount_too_large``) before anything is written."""
+    sheet = make_sheet(4)
+    taker = services.Table.of(sheet).names[0]
+    hand = {"taker": taker, "contract": "garde", "bouts": 2, "points": 56}
+    capacity = services.SCORE_MAX_HALVES
+    assert capacity == 1_999_999_999
+
+    with _scoring_at(capacity):
+        kept = services.record_hand(sheet, hand)
+    assert kept.scores.get(position=0).score == Decimal("999999999.5")
+
+    for over in (capacity + 1, -(capacity + 1)):
+        with _scoring_at(over), pytest.raises(services.LedgerError) as refused:
+            services.record_hand(sheet, hand)
+        assert refused.value.code == "amount_too_large"
+    assert Hand.objects.filter(sheet=sheet).count() == 1
