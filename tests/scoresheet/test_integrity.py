@@ -500,3 +500,29 @@ def test_a_score_exactly_at_the_ledgers_capacity_is_kept_and_one_over_refused(ma
             services.record_hand(sheet, hand)
         assert refused.value.code == "amount_too_large"
     assert Hand.objects.filter(sheet=sheet).count() == 1
+
+
+# ---------------------------------------------------------------- foreign keys
+
+#: The ledger's references the database checks (deferred to the commit on PostgreSQL)
+REFERENCES = [
+    (Hand, "dealer_id"),
+    (Hand, "taker_id"),
+    (Hand, "partner_id"),
+    (Hand, "sits_out_id"),
+    (ScoreRow, "sheet_id"),
+    (ScoreRow, "season_id"),
+    (ScoreRow, "player_id"),
+]
+
+
+@pytest.mark.parametrize(("model", "column"), REFERENCES)
+def test_a_row_naming_nothing_is_refused_at_the_commit(recorded, model, column):
+    """A hand or a score row that names a player, a sheet or a season that does not
+    exist cannot be committed (``check_constraints`` runs the deferred checks now,
+    as the commit would)."""
+    sheet, _ = recorded
+    row = model.objects.filter(sheet=sheet).order_by("pk").first()
+    with pytest.raises(IntegrityError), transaction.atomic():
+        model.objects.filter(pk=row.pk).update(**{column: 10**9})
+        connection.check_constraints(table_names=[model._meta.db_table])
