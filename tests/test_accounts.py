@@ -102,7 +102,19 @@ def test_production_security_settings():
         "s.SECURE_HSTS_SECONDS >= 31536000",
         "s.X_FRAME_OPTIONS",
         "s.DEBUG",
-    ) == ["True", "True", "True", "True", "DENY", "False"]
+        "'benchmarks' in s.INSTALLED_APPS",  # development tools, not shipped
+    ) == ["True", "True", "True", "True", "DENY", "False", "False"]
+
+
+@pytest.mark.parametrize("name", ["DJANGO_ALLOWED_HOSTS", "DATABASE_URL", "DJANGO_STATIC_ROOT"])
+def test_production_refuses_to_start_without_its_environment(name):
+    env = production_env()
+    del env[name]
+    result = subprocess.run(
+        [sys.executable, "manage.py", "check"], cwd=ROOT, env=env, capture_output=True, text=True
+    )
+    assert result.returncode != 0
+    assert f"{name} must be set in production" in result.stderr
 
 
 @pytest.mark.django_db
