@@ -178,10 +178,11 @@ class Hand(models.Model):
     # The hand's players are players seated at its sheet (the services check it);
     # the database checks that each is a player (foreign keys, deferred to the
     # commit on PostgreSQL: the import's COPY of hands and rows costs no order).
-    # Measured with ``bench_import --hands 10000 100000`` on PostgreSQL, the seven
-    # foreign keys of Hand and ScoreRow cost about 4 % at 100,000 hands (median
-    # of four alternated runs: 1,631 hands/s unchecked, 1,565 checked; the machine
-    # was loaded and single runs varied by ±25 %), so they are checked.
+    # Measured with ``bench_import --hands 10000 100000`` on PostgreSQL (six runs
+    # each, alternated, on a loaded machine where one run differs from the next by
+    # up to ±25 %), the seven foreign keys of Hand and ScoreRow cost about 5 % at
+    # 100,000 hands (median 1,915 hands/s unchecked, 1,822 checked) and nothing
+    # measurable at 10,000 (1,679 and 1,705): under 15 %, so they are checked.
     # ``partner`` and ``sits_out`` are mostly empty: indexed where set (``Meta``).
     dealer = _seated_player()
     taker = _seated_player()
