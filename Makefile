@@ -38,10 +38,13 @@ messages: setup
 	$(PY) manage.py makemessages -l fr --ignore '.venv/*' --no-obsolete
 	$(PY) manage.py compilemessages --ignore '.venv/*'
 
-# `make serve`: production serving (set DJANGO_DEBUG=0, DJANGO_SECRET_KEY, DATABASE_URL…):
-# gunicorn, WORKERS processes (2 × cores by default) on BIND.
+# `make serve`: production serving under config.settings.production (set
+# DJANGO_SECRET_KEY, DJANGO_ALLOWED_HOSTS, DATABASE_URL…): gunicorn, WORKERS
+# processes (2 × cores by default) on BIND.
 WORKERS ?= $(shell echo $$(( $$(nproc) * 2 )))
 BIND    ?= 127.0.0.1:8000
+serve: export DJANGO_SETTINGS_MODULE = config.settings.production
+serve: export DJANGO_STATIC_ROOT ?= $(CURDIR)/staticfiles
 serve: setup
 	$(PY) manage.py migrate --noinput
 	$(PY) manage.py collectstatic --noinput

@@ -1,9 +1,3 @@
-"""Settings for the test suite: the project's settings with a fast password hasher.
+"""The test settings' former name: ``config.settings.test``."""
 
-PBKDF2 is slow by design; tests create hundreds of users, and their passwords
-protect nothing.
-"""
-
-from config.settings import *  # noqa: F403
-
-PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+from config.settings.test import *  # noqa: F403

@@ -16,8 +16,26 @@ from django.utils.translation import pgettext_lazy
 
 from clubs.models import Club, Player, Season
 from scoresheet import facts
-from scoresheet.vocabulary import Contract, Role, Side  # noqa: F401 (the ledger's choices)
+from scoresheet.vocabulary import Chelem, Contract, Role, Side  # noqa: F401 (the ledger's choices)
 from tarot.jsonformat import parse_rules
+from tarot.rules import POIGNEE_SIZES
+from tarot.rulesets import REGISTRY
+
+# What any registered game allows a hand or a ledger row, asked of the engine: the
+# database's check constraints below bound the columns by them. A constraint is
+# static, so its migration holds the values of the day it was written (a game with a
+# larger deck or table needs a new migration: ``makemigrations`` then shows it).
+#: The most card points of any registered deck (91).
+MAX_POINTS = max(ruleset.deck.total for ruleset in REGISTRY.values())
+#: The most bouts of any registered deck (3).
+MAX_BOUTS = max(ruleset.deck.bouts for ruleset in REGISTRY.values())
+#: The fewest who play a hand (2) and the most seated at one table (6: five play).
+MIN_PLAYING = min(min(ruleset.player_counts) for ruleset in REGISTRY.values())
+MAX_SEATS = max(
+    n + (n in ruleset.extra_seat_at) for ruleset in REGISTRY.values() for n in ruleset.player_counts
+)
+#: The Savoyard rules' multipliers of the difference (``ScoreRow.factor``).
+FACTORS = (1, 2, 4, 8)
 
 
 def _count(queryset):
@@ -112,6 +130,9 @@ class Seat(models.Model):
         constraints = [
             models.UniqueConstraint(fields=["sheet", "position"], name="seat_position_unique"),
             models.UniqueConstraint(fields=["sheet", "player"], name="seat_player_unique"),
+            models.CheckConstraint(
+                condition=models.Q(position__lt=MAX_SEATS), name="seat_position_range"
+            ),
         ]
 
     def __str__(self):
@@ -144,7 +165,6 @@ def _seated_player(**options):
         null=True,
         blank=True,
         related_name="+",
-        db_constraint=False,
         **options,
     )
 
@@ -155,10 +175,14 @@ class Hand(models.Model):
     # no index of its own: (sheet, number) is unique, which covers it
     sheet = models.ForeignKey(Sheet, on_delete=models.CASCADE, related_name="hands", db_index=False)
     number = models.PositiveIntegerField(_("number"))
-    # The hand's players are players seated at its sheet (the services check it),
-    # and a seat's foreign keys are checked by the database (``Seat``), so these
-    # are not checked again on every hand written (``db_constraint=False``, as
-    # the ledger's copies); Django still refuses to delete a player they name.
+    # The hand's players are players seated at its sheet (the services check it);
+    # the database checks that each is a player (foreign keys, deferred to the
+    # commit on PostgreSQL: the import's COPY of hands and rows costs no order).
+    # Measured with ``bench_import --hands 10000 100000`` on PostgreSQL (six runs
+    # each, alternated, on a loaded machine where one run differs from the next by
+    # up to ±25 %), the seven foreign keys of Hand and ScoreRow cost about 5 % at
+    # 100,000 hands (median 1,915 hands/s unchecked, 1,822 checked) and nothing
+    # measurable at 10,000 (1,679 and 1,705): under 15 %, so they are checked.
     # ``partner`` and ``sits_out`` are mostly empty: indexed where set (``Meta``).
     dealer = _seated_player()
     taker = _seated_player()
@@ -203,6 +227,20 @@ class Hand(models.Model):
         verbose_name_plural = _("hands")
         constraints = [
             models.UniqueConstraint(fields=["sheet", "number"], name="hand_number_unique"),
+            # the rules of a row alone (the engine checks the rest before a hand is
+            # stored: ``tarot.validate``)
+            models.CheckConstraint(condition=models.Q(number__gte=1), name="hand_number_from_1"),
+            models.CheckConstraint(
+                condition=models.Q(bouts__gte=0, bouts__lte=MAX_BOUTS), name="hand_bouts_range"
+            ),
+            models.CheckConstraint(
+                condition=models.Q(points__gte=0, points__lte=MAX_POINTS),
+                name="hand_points_range",
+            ),
+            models.CheckConstraint(
+                condition=models.Q(petit_au_bout__in=["", *Side.values]),
+                name="hand_petit_au_bout_side",
+            ),
         ]
         indexes = _indexed_where_set("hand", "partner", "sits_out", "entered_by")
 
@@ -234,25 +272,16 @@ class ScoreRow(models.Model):
     # indexed below: each covers its leading column, so the foreign keys hand,
     # season and player need no index of their own (one less per row written).
     # ``sheet``, ``season`` and ``player`` are copies of the hand's sheet, of its
-    # season and of the player seated at ``position`` (a ``Seat``, whose foreign
-    # keys the database checks), written only with the hand (``handmap``): the row's
-    # foreign key to its hand is its integrity, and the database does not check the
-    # copies again on every row (``db_constraint=False``; those checks were half of
-    # an import's commit). Deleting a sheet, a season or a player still deletes the
-    # rows (Django's CASCADE), and a seated player cannot be deleted (``Seat``).
+    # season and of the player seated at ``position`` (a ``Seat``), written only
+    # with the hand (``handmap``); the database checks them as foreign keys too
+    # (their cost: ``Hand``'s comment). Deleting a sheet, a season or a player
+    # deletes the rows (Django's CASCADE), and a seated player cannot be deleted
+    # (``Seat``).
     hand = models.ForeignKey(Hand, on_delete=models.CASCADE, related_name="scores", db_index=False)
-    sheet = models.ForeignKey(
-        Sheet, on_delete=models.CASCADE, related_name="+", db_constraint=False
-    )
-    season = models.ForeignKey(
-        Season, on_delete=models.CASCADE, related_name="+", db_index=False, db_constraint=False
-    )
+    sheet = models.ForeignKey(Sheet, on_delete=models.CASCADE, related_name="+")
+    season = models.ForeignKey(Season, on_delete=models.CASCADE, related_name="+", db_index=False)
     player = models.ForeignKey(
-        Player,
-        on_delete=models.CASCADE,
-        related_name="scores",
-        db_index=False,
-        db_constraint=False,
+        Player, on_delete=models.CASCADE, related_name="scores", db_index=False
     )
     date = models.DateField()
     seats = models.PositiveSmallIntegerField()  # how many sat at the table
@@ -286,6 +315,39 @@ class ScoreRow(models.Model):
         ordering = ["hand", "position"]
         constraints = [
             models.UniqueConstraint(fields=["hand", "player"], name="score_row_unique"),
+            # the rules of a row alone (``handmap.score_row_fields`` writes them)
+            models.CheckConstraint(
+                condition=models.Q(role__in=Role.values), name="score_row_role_known"
+            ),
+            models.CheckConstraint(
+                condition=models.Q(seats__gte=MIN_PLAYING, seats__lte=MAX_SEATS)
+                & models.Q(position__lt=models.F("seats"))
+                & models.Q(playing__gte=MIN_PLAYING, playing__lte=models.F("seats")),
+                name="score_row_seat_in_table",
+            ),
+            models.CheckConstraint(
+                condition=models.Q(number__gte=1), name="score_row_number_from_1"
+            ),
+            models.CheckConstraint(
+                condition=models.Q(bouts__isnull=True)
+                | models.Q(bouts__gte=0, bouts__lte=MAX_BOUTS),
+                name="score_row_bouts_range",
+            ),
+            models.CheckConstraint(
+                condition=models.Q(margin__isnull=True)
+                | models.Q(margin__gte=-MAX_POINTS, margin__lte=MAX_POINTS),
+                name="score_row_margin_range",
+            ),
+            models.CheckConstraint(
+                condition=models.Q(petit_au_bout__in=["", *Side.values])
+                & models.Q(poignee__in=["", *POIGNEE_SIZES])
+                & models.Q(chelem__in=["", *Chelem.values]),
+                name="score_row_codes_known",
+            ),
+            models.CheckConstraint(
+                condition=models.Q(factor__isnull=True) | models.Q(factor__in=FACTORS),
+                name="score_row_factor_known",
+            ),
         ]
         indexes = [
             # a player's rows of a season in hand order (date, sheet, number)
@@ -362,6 +424,15 @@ class SheetTotalQuerySet(models.QuerySet):
 STANDINGS_COLUMNS = ["score", "hands", "taken", "made"]
 
 
+def _counts_not_negative(of, name):
+    """A check that the counts among the facts ``of`` (and the bouts summed: a count
+    of bouts) are never below 0; the sums of scores, pools and margins may be."""
+    counts = [fact.name for fact in of if fact.of in (None, "bouts")]
+    return models.CheckConstraint(
+        condition=models.Q(**{f"{count}__gte": 0 for count in counts}), name=name
+    )
+
+
 class SheetTotal(models.Model):
     """Standings summary: one player's totals on one sheet, beside the ledger.
 
@@ -391,6 +462,24 @@ class SheetTotal(models.Model):
     class Meta:
         constraints = [
             models.UniqueConstraint(fields=["sheet", "player"], name="sheet_total_unique"),
+            # the counters and the facts' counts (model fields from ``facts``) hold
+            # together: a sheet's takes made among its takes among its hands among its
+            # rows, its runs of takes made among its takes made (the upsert of a new
+            # hand proposes one hand's counts, which hold too)
+            _counts_not_negative(facts.FACTS[len(facts.COUNTERS) :], "sheet_total_counts"),
+            models.CheckConstraint(
+                condition=models.Q(
+                    made__lte=models.F("taken"),
+                    taken__lte=models.F("hands"),
+                    hands__lte=models.F("seated"),
+                    run_best__lte=models.F("made"),
+                    run_first__lte=models.F("run_best"),
+                    run_last__lte=models.F("run_best"),
+                    run_first__gte=0,
+                    run_last__gte=0,
+                ),
+                name="sheet_total_counts_nested",
+            ),
         ]
         indexes = [
             # a season's players by evening and the standings filtered to dates or a
@@ -450,6 +539,13 @@ class SheetFacts(models.Model):
 
     class Meta:
         verbose_name_plural = "sheet facts"
+        constraints = [
+            _counts_not_negative(facts.SHEET_FACTS, "sheet_facts_counts"),
+            models.CheckConstraint(
+                condition=models.Q(made__lte=models.F("taken"), taken__lte=models.F("hands")),
+                name="sheet_facts_counts_nested",
+            ),
+        ]
         indexes = [models.Index(fields=["season", "date"], name="sheet_facts_season_date")]
 
     def __str__(self):

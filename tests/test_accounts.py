@@ -46,8 +46,10 @@ def test_successful_login_resets_failures(client, settings):
 
 def production_env(**extra):
     env = {k: v for k, v in os.environ.items() if not k.startswith("DJANGO_")}
+    env.setdefault("DATABASE_URL", "sqlite://:memory:")  # required; these never open it
+    env["DJANGO_STATIC_ROOT"] = str(ROOT / "staticfiles")
     env.update(
-        DJANGO_DEBUG="0",
+        DJANGO_SETTINGS_MODULE="config.settings.production",
         DJANGO_SECRET_KEY="x7Jq-3vNw!pL0sZ2eR9tYb4uK8mC1hF6gD5aQ0oW2iE7rT3yU9pA",
         DJANGO_ALLOWED_HOSTS="tarot.example.org",
         **extra,
@@ -84,7 +86,7 @@ def production_settings(*expressions) -> list[str]:
     result = subprocess.run(
         [sys.executable, "-c", f"import django;django.setup();{code}"],
         cwd=ROOT,
-        env=dict(production_env(), DJANGO_SETTINGS_MODULE="config.settings"),
+        env=production_env(),
         capture_output=True,
         text=True,
     )
@@ -100,7 +102,19 @@ def test_production_security_settings():
         "s.SECURE_HSTS_SECONDS >= 31536000",
         "s.X_FRAME_OPTIONS",
         "s.DEBUG",
-    ) == ["True", "True", "True", "True", "DENY", "False"]
+        "'benchmarks' in s.INSTALLED_APPS",  # development tools, not shipped
+    ) == ["True", "True", "True", "True", "DENY", "False", "False"]
+
+
+@pytest.mark.parametrize("name", ["DJANGO_ALLOWED_HOSTS", "DATABASE_URL", "DJANGO_STATIC_ROOT"])
+def test_production_refuses_to_start_without_its_environment(name):
+    env = production_env()
+    del env[name]
+    result = subprocess.run(
+        [sys.executable, "manage.py", "check"], cwd=ROOT, env=env, capture_output=True, text=True
+    )
+    assert result.returncode != 0
+    assert f"{name} must be set in production" in result.stderr
 
 
 @pytest.mark.django_db
@@ -141,7 +155,7 @@ def test_collectstatic_in_production(tmp_path):
     result = subprocess.run(
         [sys.executable, "-c", code],
         cwd=ROOT,
-        env=dict(production_env(), DJANGO_SETTINGS_MODULE="config.settings"),
+        env=production_env(),
         capture_output=True,
         text=True,
     )

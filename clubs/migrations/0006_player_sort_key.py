@@ -1,8 +1,18 @@
 """Player.sort_key: the accent- and case-insensitive key lists of players sort by."""
 
+import unicodedata
+
 from django.db import migrations, models
 
-from core.text import sort_key
+#: ``core.text.sort_key`` as it was when this migration was written, frozen here so
+#: that a later change to the application's key cannot change what this step wrote.
+_SPELT = str.maketrans({"œ": "oe", "æ": "ae", "ø": "o", "đ": "d", "ł": "l", "ı": "i"})
+
+
+def sort_key(name):
+    decomposed = unicodedata.normalize("NFKD", str(name or ""))
+    stripped = "".join(c for c in decomposed if not unicodedata.combining(c))
+    return stripped.casefold().translate(_SPELT).strip()[:200]
 
 
 def fill_sort_keys(apps, schema_editor):

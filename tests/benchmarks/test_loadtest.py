@@ -68,14 +68,16 @@ def test_offered_load():
 def test_the_server_runs_with_debug_off_and_its_own_secret(tmp_path):
     command = loadtest.Command()
     env = command.server_env(str(tmp_path))
-    assert env["DJANGO_DEBUG"] == "0"
+    assert env["DJANGO_SETTINGS_MODULE"] == "config.settings.production"
+    assert env["DATABASE_URL"]
     assert len(env["DJANGO_SECRET_KEY"]) >= 50
     assert env["DJANGO_SECRET_KEY"] != command.server_env(str(tmp_path))["DJANGO_SECRET_KEY"]
     assert env["DJANGO_STATIC_ROOT"] == str(tmp_path)
     # nothing else changes: the SSL redirect, secure cookies and HSTS stay on
     changed = {name for name, value in env.items() if os.environ.get(name) != value}
     assert changed <= {
-        "DJANGO_DEBUG",
+        "DJANGO_SETTINGS_MODULE",
+        "DATABASE_URL",
         "DJANGO_SECRET_KEY",
         "DJANGO_ALLOWED_HOSTS",
         "DJANGO_STATIC_ROOT",

@@ -13,7 +13,7 @@ from unittest import mock
 import pytest
 from django.conf import settings
 from django.contrib.auth import BACKEND_SESSION_KEY, HASH_SESSION_KEY, SESSION_KEY
-from django.db import OperationalError, connection, connections, transaction
+from django.db import IntegrityError, OperationalError, connection, connections, transaction
 from django.test import Client
 from django.urls import reverse
 
@@ -22,7 +22,19 @@ from core import db as core_db
 from core.idempotency import FIELD_NAME, new_key
 from core.models import IdempotencyKey
 from scoresheet import facts, services
-from scoresheet.models import Hand, ScoreRow, SeasonTotal, Sheet, SheetTotal
+from scoresheet.models import (
+    MAX_BOUTS,
+    MAX_POINTS,
+    MAX_SEATS,
+    MIN_PLAYING,
+    Hand,
+    ScoreRow,
+    SeasonTotal,
+    Seat,
+    Sheet,
+    SheetFacts,
+    SheetTotal,
+)
 from scoresheet.totals import rebuild_season_totals
 from tests.data import NAMES
 
@@ -353,3 +365,164 @@ def test_two_posts_of_one_hand_at_the_same_instant_store_one_hand():
     assert results[0]["Location"].startswith(sheet_url)
     assert Hand.objects.filter(sheet=sheet).count() == 1
     assert IdempotencyKey.objects.filter(key=key).count() == 1
+
+
+# ---------------------------------------------------------------- the database's checks
+
+
+@pytest.fixture
+def recorded(make_sheet):
+    """A sheet of five with one hand (Anna takes a garde, calls Cleo, and makes it)."""
+    sheet = make_sheet(5)
+    names = services.Table.of(sheet).names
+    hand = services.record_hand(
+        sheet,
+        {"taker": names[0], "contract": "garde", "partner": names[2], "bouts": 2, "points": 56},
+    )
+    return sheet, hand
+
+
+def _nested(**changes):
+    """A SheetTotal's counters that hold together, but for ``changes``."""
+    return {
+        "seated": 5, "hands": 5, "taken": 2, "made": 1,
+        "run_first": 0, "run_last": 0, "run_best": 0, **changes,
+    }  # fmt: skip
+
+
+# (model, changes, the check that refuses them): each breaks one rule of a row alone
+BROKEN = [
+    (Hand, {"number": 0}, "hand_number_from_1"),
+    (Hand, {"bouts": 4}, "hand_bouts_range"),
+    (Hand, {"points": Decimal("91.5")}, "hand_points_range"),
+    (Hand, {"petit_au_bout": "both"}, "hand_petit_au_bout_side"),
+    (ScoreRow, {"role": "king"}, "score_row_role_known"),
+    (ScoreRow, {"seats": 7, "playing": 7}, "score_row_seat_in_table"),
+    (ScoreRow, {"seats": 1, "playing": 1, "position": 0}, "score_row_seat_in_table"),
+    (ScoreRow, {"position": 5}, "score_row_seat_in_table"),
+    (ScoreRow, {"playing": 6}, "score_row_seat_in_table"),
+    (ScoreRow, {"playing": 1}, "score_row_seat_in_table"),
+    (ScoreRow, {"number": 0}, "score_row_number_from_1"),
+    (ScoreRow, {"bouts": 4}, "score_row_bouts_range"),
+    (ScoreRow, {"margin": 92}, "score_row_margin_range"),
+    (ScoreRow, {"margin": -92}, "score_row_margin_range"),
+    (ScoreRow, {"poignee": "quadruple"}, "score_row_codes_known"),
+    (ScoreRow, {"chelem": "grand"}, "score_row_codes_known"),
+    (ScoreRow, {"petit_au_bout": "both"}, "score_row_codes_known"),
+    (ScoreRow, {"factor": 3}, "score_row_factor_known"),
+    (Seat, {"position": 6}, "seat_position_range"),
+    (SheetTotal, _nested(made=3), "sheet_total_counts_nested"),
+    (SheetTotal, _nested(hands=6), "sheet_total_counts_nested"),
+    (SheetTotal, _nested(run_best=2), "sheet_total_counts_nested"),
+    (SheetTotal, _nested(run_last=1), "sheet_total_counts_nested"),
+    (SheetTotal, {"pab_attack_won": -1}, "sheet_total_counts"),
+    (SheetTotal, {"taker_bouts": -1}, "sheet_total_counts"),
+    (SheetFacts, {"passed": -1}, "sheet_facts_counts"),
+    (SheetFacts, {"made": 2}, "sheet_facts_counts_nested"),
+]
+
+
+@pytest.mark.parametrize(
+    ("model", "changes", "check"), BROKEN, ids=[f"{k}:{','.join(c)}" for _, c, k in BROKEN]
+)
+def test_a_row_that_breaks_a_rule_of_its_own_is_refused_by_the_database(
+    recorded, model, changes, check
+):
+    """Whatever writes behind the services' back (a bulk load, a hand-made SQL repair,
+    a bug) cannot store a row the rules forbid on its face: the database refuses it."""
+    sheet, _ = recorded
+    row = model.objects.filter(sheet=sheet).order_by("pk").first()
+    with pytest.raises(IntegrityError) as refused, transaction.atomic():
+        model.objects.filter(pk=row.pk).update(**changes)
+    assert check in str(refused.value)
+
+
+# (model, changes): the bounds themselves are allowed
+AT_THE_BOUNDS = [
+    (Hand, {"points": Decimal(91), "bouts": 3}),
+    (Hand, {"points": Decimal(0), "bouts": 0}),
+    (ScoreRow, {"margin": 91, "bouts": 3, "factor": 8}),
+    (ScoreRow, {"margin": -91, "bouts": 0, "factor": 1}),
+    (ScoreRow, {"seats": 6, "playing": 6, "position": 5}),
+    (ScoreRow, {"seats": 2, "playing": 2, "position": 1}),
+    (Seat, {"position": 5}),
+    (SheetTotal, _nested(made=2, run_best=2, run_first=2, run_last=2)),
+]
+
+
+@pytest.mark.parametrize(("model", "changes"), AT_THE_BOUNDS)
+def test_a_row_at_the_bounds_is_accepted(recorded, model, changes):
+    sheet, _ = recorded
+    row = model.objects.filter(sheet=sheet).order_by("-pk").first()
+    with transaction.atomic():
+        assert model.objects.filter(pk=row.pk).update(**changes) == 1
+
+
+def test_the_bounds_are_the_registered_games(recorded):
+    """The checks' bounds are asked of the engine (the migration froze today's)."""
+    assert (MAX_POINTS, MAX_BOUTS, MIN_PLAYING, MAX_SEATS) == (91, 3, 2, 6)
+
+
+# ---------------------------------------------------------------- the ledger's capacity
+
+
+def _scoring_at(halves_of_taker):
+    """``score_hand`` as the engine's, but the taker's score is ``halves_of_taker``
+    (the defenders share the opposite, as the rules would): rules with huge bonuses
+    reach the score column's capacity; this reaches it exactly."""
+    real = services.score_hand
+
+    def scored(*args, **kwargs):
+        result = real(*args, **kwargs)
+        defenders = len(result.halves) - 1
+        result.halves = [halves_of_taker] + [-halves_of_taker // defenders] * defenders
+        return result
+
+    return mock.patch.object(services, "score_hand", scored)
+
+
+def test_a_score_exactly_at_the_ledgers_capacity_is_kept_and_one_over_refused(make_sheet):
+    """``SCORE_MAX_HALVES`` is the most ScoreRow.score holds (numeric(10, 1): 999,999,999.5
+    points): a hand scoring exactly that is stored and read back; half a point more is
+    refused (``amount_too_large``) before anything is written."""
+    sheet = make_sheet(4)
+    taker = services.Table.of(sheet).names[0]
+    hand = {"taker": taker, "contract": "garde", "bouts": 2, "points": 56}
+    capacity = services.SCORE_MAX_HALVES
+    assert capacity == 1_999_999_999
+
+    with _scoring_at(capacity):
+        kept = services.record_hand(sheet, hand)
+    assert kept.scores.get(position=0).score == Decimal("999999999.5")
+
+    for over in (capacity + 1, -(capacity + 1)):
+        with _scoring_at(over), pytest.raises(services.LedgerError) as refused:
+            services.record_hand(sheet, hand)
+        assert refused.value.code == "amount_too_large"
+    assert Hand.objects.filter(sheet=sheet).count() == 1
+
+
+# ---------------------------------------------------------------- foreign keys
+
+#: The ledger's references the database checks (deferred to the commit on PostgreSQL)
+REFERENCES = [
+    (Hand, "dealer_id"),
+    (Hand, "taker_id"),
+    (Hand, "partner_id"),
+    (Hand, "sits_out_id"),
+    (ScoreRow, "sheet_id"),
+    (ScoreRow, "season_id"),
+    (ScoreRow, "player_id"),
+]
+
+
+@pytest.mark.parametrize(("model", "column"), REFERENCES)
+def test_a_row_naming_nothing_is_refused_at_the_commit(recorded, model, column):
+    """A hand or a score row that names a player, a sheet or a season that does not
+    exist cannot be committed (``check_constraints`` runs the deferred checks now,
+    as the commit would)."""
+    sheet, _ = recorded
+    row = model.objects.filter(sheet=sheet).order_by("pk").first()
+    with pytest.raises(IntegrityError), transaction.atomic():
+        model.objects.filter(pk=row.pk).update(**{column: 10**9})
+        connection.check_constraints(table_names=[model._meta.db_table])

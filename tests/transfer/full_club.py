@@ -12,12 +12,12 @@ import datetime
 import random
 
 from django.contrib.auth import get_user_model
+from scoresheet.players import merge_players
 
 from clubs import invitations
 from clubs import services as club_services
 from clubs.models import Club, Membership, Role
 from scoresheet import demo, editing, services
-from scoresheet.players import merge_players
 from tarot.jsonformat import parse_rules
 from tarot.rulesets import PRESETS
 from tests.tournaments.helpers import play_round

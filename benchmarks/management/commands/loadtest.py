@@ -8,7 +8,7 @@ It prepares the configured database (migrate; a club ``loadtest`` with a season
 and a scorer; a ``--url`` server must use the same one) and, without ``--url``,
 starts gunicorn on 127.0.0.1 on a free port itself (``--workers`` processes),
 stopped at the end. The server is a production one
-whatever the caller's environment: ``DJANGO_DEBUG=0``, a random
+whatever the caller's environment: ``config.settings.production``, a random
 ``DJANGO_SECRET_KEY`` for the run, the static files collected into a temporary
 directory (``DJANGO_STATIC_ROOT``) for WhiteNoise. Its security settings are left
 as they are (SSL redirect, secure cookies, HSTS): the clients speak as a browser
@@ -228,7 +228,10 @@ class Command(BaseCommand):
         """The caller's environment (the database…) as a production server's."""
         return {
             **os.environ,
-            "DJANGO_DEBUG": "0",
+            "DJANGO_SETTINGS_MODULE": "config.settings.production",
+            # production asks for the database: the one this command prepared
+            "DATABASE_URL": os.environ.get("DATABASE_URL")
+            or f"sqlite:///{settings.DATABASES['default']['NAME']}",
             "DJANGO_SECRET_KEY": secrets.token_urlsafe(50),
             "DJANGO_ALLOWED_HOSTS": "127.0.0.1,localhost",
             "DJANGO_STATIC_ROOT": static_root,

@@ -1,8 +1,10 @@
-"""Settings for Tarot Ledger.
+"""Settings for Tarot Ledger shared by every environment.
 
-Everything that differs between a laptop and a production host comes from the
-environment (see the README): a SQLite file by default, PostgreSQL when
-DATABASE_URL is set, and the secure settings when DJANGO_DEBUG is off.
+One module per environment builds on this one (``DJANGO_SETTINGS_MODULE``):
+``config.settings.dev`` (``manage.py``'s default: debug on, the benchmarks),
+``config.settings.production`` (``config.wsgi``'s default: everything from the
+environment, the secure settings) and ``config.settings.test`` (the suite).
+Values a host may change come from the environment (see the README).
 """
 
 import os
@@ -11,7 +13,13 @@ from pathlib import Path
 import dj_database_url
 from django.utils.translation import gettext_lazy as _
 
-BASE_DIR = Path(__file__).resolve().parent.parent
+#: The source tree (development: the SQLite file, the collected static files).
+BASE_DIR = Path(__file__).resolve().parent.parent.parent
+#: The project's templates, static files and translations, found the same way from
+#: the source tree and from an installed wheel: ``config/templates``, ``config/static``
+#: and ``config/locale`` are links to the top-level folders in the source tree, and
+#: package data of ``config`` in the wheel (``pyproject.toml``).
+DATA_DIR = Path(__file__).resolve().parent.parent
 
 
 def env_bool(name: str, default: bool) -> bool:
@@ -25,14 +33,6 @@ def env_list(name: str, default: str = "") -> list[str]:
     return [item.strip() for item in os.environ.get(name, default).split(",") if item.strip()]
 
 
-DEBUG = env_bool("DJANGO_DEBUG", True)
-SECRET_KEY = os.environ.get("DJANGO_SECRET_KEY", "")
-if not SECRET_KEY:
-    if not DEBUG:
-        raise RuntimeError("DJANGO_SECRET_KEY must be set when DJANGO_DEBUG is off")
-    SECRET_KEY = "django-insecure-development-only-key-not-for-production-use-000"
-
-ALLOWED_HOSTS = env_list("DJANGO_ALLOWED_HOSTS", "127.0.0.1,localhost" if DEBUG else "")
 CSRF_TRUSTED_ORIGINS = env_list("DJANGO_CSRF_TRUSTED_ORIGINS")
 
 INSTALLED_APPS = [
@@ -55,7 +55,6 @@ INSTALLED_APPS = [
     "stats",
     "tournaments",
     "transfer",  # data in and out: upload, season exports, a club's backup
-    "benchmarks",  # manage.py bench_*: development tools, not shipped
 ]
 
 MIDDLEWARE = [
@@ -82,7 +81,7 @@ WSGI_APPLICATION = "config.wsgi.application"
 TEMPLATES = [
     {
         "BACKEND": "django.template.backends.django.DjangoTemplates",
-        "DIRS": [BASE_DIR / "templates"],
+        "DIRS": [DATA_DIR / "templates"],
         "APP_DIRS": True,
         "OPTIONS": {
             "context_processors": [
@@ -96,19 +95,27 @@ TEMPLATES = [
     },
 ]
 
-_DATABASE_URL = os.environ.get("DATABASE_URL", "")
-# Persistent connections on PostgreSQL by default (a connection costs a few
-# milliseconds a request otherwise), checked before reuse; SQLite opens a file.
-_CONN_MAX_AGE = "60" if _DATABASE_URL.startswith(("postgres", "pgsql")) else "0"
-DATABASES = {
-    "default": dj_database_url.config(
-        default=f"sqlite:///{BASE_DIR / 'db.sqlite3'}",
-        conn_max_age=int(os.environ.get("DJANGO_CONN_MAX_AGE", _CONN_MAX_AGE)),
+
+def database(url: str) -> dict:
+    """The default database of ``url``: persistent connections on PostgreSQL by
+    default (a connection costs a few milliseconds a request otherwise), checked
+    before reuse; SQLite opens a file."""
+    max_age = "60" if url.startswith(("postgres", "pgsql")) else "0"
+    found = dj_database_url.parse(
+        url,
+        conn_max_age=int(os.environ.get("DJANGO_CONN_MAX_AGE", max_age)),
         conn_health_checks=True,
     )
+    if os.environ.get("DJANGO_TEST_DB_NAME"):  # lets two test runs share one PostgreSQL server
+        found["TEST"] = {"NAME": os.environ["DJANGO_TEST_DB_NAME"]}
+    return found
+
+
+# A SQLite file beside the code unless DATABASE_URL says otherwise (production
+# requires it: ``config.settings.production``).
+DATABASES = {
+    "default": database(os.environ.get("DATABASE_URL") or f"sqlite:///{BASE_DIR / 'db.sqlite3'}")
 }
-if os.environ.get("DJANGO_TEST_DB_NAME"):  # lets two test runs share one PostgreSQL server
-    DATABASES["default"]["TEST"] = {"NAME": os.environ["DJANGO_TEST_DB_NAME"]}
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 AUTH_PASSWORD_VALIDATORS = [
@@ -182,22 +189,16 @@ LANGUAGE_CODE = "en"
 LANGUAGE_COOKIE_HTTPONLY = True
 LANGUAGE_COOKIE_SAMESITE = "Lax"
 LANGUAGES = [("en", _("English")), ("fr", _("French"))]
-LOCALE_PATHS = [BASE_DIR / "locale"]
+LOCALE_PATHS = [DATA_DIR / "locale"]
 FORMAT_MODULE_PATH = ["config.formats"]
 TIME_ZONE = "Europe/Paris"
 USE_I18N = True
 USE_TZ = True
 
 STATIC_URL = "static/"
-STATICFILES_DIRS = [BASE_DIR / "static"]
+STATICFILES_DIRS = [DATA_DIR / "static"]
 # where collectstatic writes (the load test collects into a temporary directory)
 STATIC_ROOT = Path(os.environ.get("DJANGO_STATIC_ROOT") or BASE_DIR / "staticfiles")
-if not DEBUG:  # hashed, compressed files served by WhiteNoise after collectstatic
-    MIDDLEWARE.insert(1, "whitenoise.middleware.WhiteNoiseMiddleware")
-    STORAGES = {
-        "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
-        "staticfiles": {"BACKEND": "whitenoise.storage.CompressedManifestStaticFilesStorage"},
-    }
 
 EMAIL_BACKEND = os.environ.get(
     "DJANGO_EMAIL_BACKEND", "django.core.mail.backends.console.EmailBackend"
@@ -210,21 +211,6 @@ EMAIL_USE_TLS = env_bool("DJANGO_EMAIL_USE_TLS", False)
 DEFAULT_FROM_EMAIL = os.environ.get("DJANGO_DEFAULT_FROM_EMAIL", "tarot-ledger@localhost")
 
 DJANGO_TABLES2_TEMPLATE = "django_tables2/bootstrap5-responsive.html"
-
-if not DEBUG:
-    SECURE_SSL_REDIRECT = env_bool("DJANGO_SECURE_SSL_REDIRECT", True)
-    SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
-    SESSION_COOKIE_SECURE = True
-    CSRF_COOKIE_SECURE = True
-    SECURE_HSTS_SECONDS = int(os.environ.get("DJANGO_SECURE_HSTS_SECONDS", "31536000"))
-    SECURE_HSTS_INCLUDE_SUBDOMAINS = True
-    SECURE_HSTS_PRELOAD = True
-    SECURE_CONTENT_TYPE_NOSNIFF = True
-    SECURE_REFERRER_POLICY = "same-origin"
-    SECURE_CROSS_ORIGIN_OPENER_POLICY = "same-origin"
-    SESSION_COOKIE_HTTPONLY = True
-    LANGUAGE_COOKIE_SECURE = True
-    X_FRAME_OPTIONS = "DENY"
 
 LOGGING = {
     "version": 1,

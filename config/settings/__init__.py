@@ -1,0 +1,1 @@
+"""The settings, one module per environment: ``dev``, ``production``, ``test`` (all on ``base``)."""
