@@ -18,8 +18,8 @@ def stats_cache_setting(**environment):
     env = {
         k: v for k, v in os.environ.items() if k not in ("REDIS_URL", "DJANGO_STATS_CACHE_TIMEOUT")
     }
-    env.update(environment, DJANGO_SETTINGS_MODULE="config.settings")
-    code = "import json, config.settings as s; print(json.dumps(s.CACHES['stats']))"
+    env.update(environment, DJANGO_SETTINGS_MODULE="config.settings.base")
+    code = "import json, config.settings.base as s; print(json.dumps(s.CACHES['stats']))"
     result = subprocess.run(
         [sys.executable, "-c", code], cwd=ROOT, env=env, capture_output=True, text=True
     )

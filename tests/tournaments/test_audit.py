@@ -72,7 +72,7 @@ def test_the_clubs_history_page_shows_them(client, make_tournament, manager, clu
     t = make_tournament(players=8, rounds=1, deals=1)
     services.draw_round(t.round_set.get(), **{ACTOR: manager})
     client.force_login(manager)
-    response = client.get(reverse("scoresheet:history", args=[club.slug]))
+    response = client.get(reverse("clubhouse:history", args=[club.slug]))
     assert response.status_code == 200
     page = response.content.decode()
     assert "tournament created" in page and "round drawn" in page and "players entered" in page

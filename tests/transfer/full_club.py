@@ -12,8 +12,8 @@ import datetime
 import random
 
 from django.contrib.auth import get_user_model
-from scoresheet.players import merge_players
 
+from clubhouse.players import merge_players
 from clubs import invitations
 from clubs import services as club_services
 from clubs.models import Club, Membership, Role
@@ -97,7 +97,7 @@ def _tournaments(club, players, boss):
 
     running = new("Running", confirm_by="deals")
     tournament_services.register(running, entries)
-    tournament_services.register_guest(running, "Visitor", club="Ailleurs")
+    tournament_services.register(running, [("guest", ("Visitor", "Ailleurs", ""))])
     first = running.round_set.get(number=1)
     tournament_services.draw_round(first)
     tournament_services.start_round(first)
