@@ -17,6 +17,7 @@ from django.db.models import Count
 from django.utils.translation import gettext_lazy as _
 
 from scoresheet.models import Hand, SheetTotal
+from tournaments import draw
 from tournaments.models import Entry, Round, RoundTable, Team, deals_for_table
 
 SEAT_LETTERS = ("N", "E", "S", "W", "5")
@@ -223,6 +224,18 @@ def repeated_meetings(history, tables, entries) -> list[dict]:
     for a, b, times in repeats(history, tables):
         out.append({"a": entries.get(a), "b": entries.get(b), "times": times})
     return out
+
+
+def draw_meetings(history, tables) -> dict:
+    """The draw up to this round: its repeated meetings and the least possible the
+    draw knows of (``tournaments.draw.least_repeats``, from the tables' sizes)."""
+    rounds = [*history, tables]
+    players = {p for r in rounds for table in r for p in table}
+    return {
+        "rounds": len(rounds),
+        "repeated": draw.quality(rounds).repeated_meetings,
+        "least": draw.least_repeats([[len(t) for t in r] for r in rounds], len(players)),
+    }
 
 
 # ---------------------------------------------------------------- routes

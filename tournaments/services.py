@@ -43,9 +43,9 @@ from tournaments.models import (  # noqa: F401 (deals_for_table: the services' A
 TEAM_SIZES = (2, 4)
 MAX_ROUNDS = 12
 MAX_DEALS = 30
-#: The schedule search's bound: a page's request, not a batch job. Beyond a few hundred
-#: iterations the schedules of 17 or 18 players over 3 to 6 rounds no longer improve.
-SCHEDULE_ITERATIONS = 500
+#: The schedule search's length (``tournaments.draw.draw_schedule``): a few seconds for
+#: 30 players, under 10 s for 100, which an organiser waits once for a fairer draw.
+SCHEDULE_EFFORT = draw.SCHEDULE_EFFORT
 
 
 class TournamentError(ServiceError):
@@ -497,7 +497,7 @@ def draw_schedule(tournament: Tournament, *, by=None) -> list[int]:
         apart = teammates(tournament)
         if first == 1 and not apart:
             schedule = draw.draw_schedule(
-                len(present), len(todo), seed=seed, iterations=SCHEDULE_ITERATIONS
+                len(present), len(todo), seed=seed, effort=SCHEDULE_EFFORT
             )
             numbers = dict(enumerate(present, 1))
             for rnd, tables in zip(todo, schedule):

@@ -261,11 +261,12 @@ def round_detail(request, slug, tournament_id, round_number):
     tables = queries.round_tables(tournament, rnd, entries)
     may_manage = can(request.user, request.club, "manage")
     present = [e for e in entries.values() if e.plays_in(rnd.number)]
-    repeats = []
+    repeats, meetings = [], None
     if rnd.is_drawn:
         history = services.history(tournament, rnd.number)
         seats = [view.table.seats for view in tables]
         repeats = queries.repeated_meetings(history, seats, entries)
+        meetings = queries.draw_meetings(history, seats)
     swap_form = None
     if may_manage and rnd.state == Round.State.DRAWN:
         swap_form = SwapForm(entries=present)
@@ -278,6 +279,7 @@ def round_detail(request, slug, tournament_id, round_number):
         tables=tables,
         present=len(present),
         repeats=repeats,
+        meetings=meetings,
         swap_form=swap_form,
         complete=sum(t.state == "complete" for t in tables),
     )

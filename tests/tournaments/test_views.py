@@ -101,6 +101,8 @@ def test_the_round_page_shows_the_repeats_a_swap_makes(client, make_tournament, 
     client.force_login(manager)
     page = client.get(url("round", t, 2)).content.decode()
     assert "Nobody meets anybody again at this round." in page
+    summary = "Repeated meetings in the draw of rounds 1 to 2: 0 (the least possible known: 0)."
+    assert summary in page
     first = services.history(t, 2)[0][0]
     second = t.round_set.get(number=2)
     partner_of = next(s for s in second.tables.all() if first[0] in s.seats).seats
@@ -109,6 +111,7 @@ def test_the_round_page_shows_the_repeats_a_swap_makes(client, make_tournament, 
     assert response.status_code == 302
     page = client.get(url("round", t, 2)).content.decode()
     assert "met once before" in page
+    assert "rounds 1 to 2: 0 (" not in page and "(the least possible known: 0)." in page
 
 
 def test_ranking_page_export_and_filter(client, played, django_assert_num_queries):
