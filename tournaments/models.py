@@ -214,6 +214,8 @@ class RoundTable(models.Model):
     state = models.CharField(max_length=10, choices=State.choices, default=State.OPEN)
     token_salt = models.CharField(max_length=40, blank=True)
     token_hash = models.CharField(max_length=64, null=True, blank=True, unique=True)
+    #: The draw changed this table after it was made (a withdrawal): print its card again.
+    changed = models.BooleanField(default=False)
 
     class Meta:
         ordering = ["round", "number"]

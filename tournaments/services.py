@@ -381,6 +381,96 @@ def withdraw(entry: Entry, *, by=None) -> Entry | None:
     return entry
 
 
+def withdrawal_effect(entry: Entry) -> dict:
+    """What withdrawing ``entry`` now would do, for the confirmation page (no write):
+    ``after`` (the last round started, 0 for none: the entry is then simply removed)
+    and ``drawn``, the later rounds already drawn, which keep their draw unless drawn
+    again: ``{"number": round number, "tables": the table numbers a re-balance
+    changes}``."""
+    tournament = entry.tournament
+    rounds = _rounds(tournament)
+    after = max((r.number for r in rounds if not r.is_open), default=0)
+    entries = list(tournament.entries.all())
+    drawn = []
+    for rnd in rounds:
+        if rnd.state != Round.State.DRAWN:
+            continue
+        present = [e.number for e in entries if e.plays_in(rnd.number) and e.pk != entry.pk]
+        seats = list(rnd.tables.order_by("number").values_list("seats", flat=True))
+        changed = []
+        if len(present) >= 3:
+            changed = draw.rebalance(seats, present, history(tournament, rnd.number))[1]
+        drawn.append({"number": rnd.number, "tables": [i + 1 for i in changed]})
+    return {"after": after, "drawn": drawn}
+
+
+def withdraw_player(entry: Entry, *, redraw: bool = False, actor=None) -> Entry | None:
+    """Withdraw ``entry`` after the last round started (``withdraw``), keeping the later
+    rounds already drawn: each is re-balanced (``tournaments.draw.rebalance``), only
+    the tables the change touches move, and those are marked ``changed`` (their cards
+    need printing again). ``redraw=True`` forgets those draws instead: the rounds
+    must be drawn again. Returns the entry, or None when it was removed.
+    """
+    with transaction.atomic():
+        tournament = _lock(entry.tournament)
+        entry = Entry.objects.select_for_update().get(pk=entry.pk, tournament=tournament)
+        rounds = _rounds(tournament)
+        last = max((r.number for r in rounds if not r.is_open), default=0)
+        if entry.withdrawn_after_round is not None:
+            raise TournamentError("already_withdrawn", _("This player has already withdrawn."))
+        if last == len(rounds):
+            raise TournamentError(
+                "no_round_left", _("Every round has started: there is nothing to withdraw from.")
+            )
+        if last < entry.joined_before_round:
+            entry.delete()  # never seated at a started round
+            entry = None
+        else:
+            entry.withdrawn_after_round = last
+            entry.save(update_fields=["withdrawn_after_round"])
+        if redraw:
+            for rnd in rounds:
+                if rnd.state == Round.State.DRAWN:
+                    _forget_draw(rnd)
+        else:
+            _rebalance_drawn(tournament, rounds)
+    return entry
+
+
+def _forget_draw(rnd: Round) -> None:
+    rnd.tables.all().delete()
+    rnd.state = Round.State.PLANNED
+    rnd.save(update_fields=["state"])
+
+
+def _rebalance_drawn(tournament, rounds) -> None:
+    """Fit each drawn round not started to the players present, table by table."""
+    entries = list(tournament.entries.all())
+    for rnd in rounds:
+        if rnd.state != Round.State.DRAWN:
+            continue
+        present = [e.number for e in entries if e.plays_in(rnd.number)]
+        if len(present) < 3:
+            _forget_draw(rnd)
+            continue
+        current = list(rnd.tables.order_by("number"))
+        tables, changed = draw.rebalance(
+            [t.seats for t in current], present, history(tournament, rnd.number)
+        )
+        for row in current[len(tables) :]:
+            row.delete()
+        for i in changed:
+            if i < len(current):
+                row = current[i]
+                row.seats = tables[i]
+                row.changed = True
+                row.save(update_fields=["seats", "changed"])
+            else:
+                row = RoundTable(round=rnd, number=i + 1, seats=tables[i], changed=True)
+                tokens.issue(row)
+                row.save()
+
+
 def _clear_stale_draws(tournament) -> list[int]:
     """Forget the draw of the rounds not started whose tables no longer seat the players
     present (someone joined or withdrew). Returns their numbers."""

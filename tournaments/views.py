@@ -199,22 +199,33 @@ def players(request, slug, tournament_id):
 
 
 @club_view("manage")
-@require_POST
+@require_http_methods(["GET", "POST"])
 def entry_withdraw(request, slug, tournament_id, number):
+    """A withdrawal, confirmed: the page says what happens to the later rounds (those
+    drawn keep their draw, re-balanced only where the player sat, unless the
+    organiser has them drawn again)."""
     tournament = _tournament(request, tournament_id)
     entry = get_object_or_404(Entry, tournament=tournament, number=number)
-    try:
-        kept = services.withdraw(entry, by=request.user)
-    except TournamentError as error:
-        _refused(request, error)
-    else:
-        if kept is None:
-            text = _("%(name)s is no longer entered.")
+    if request.method == "POST":
+        redraw = request.POST.get("later") == "redraw"
+        try:
+            kept = services.withdraw_player(entry, redraw=redraw, actor=request.user)
+        except TournamentError as error:
+            _refused(request, error)
         else:
-            text = _("%(name)s withdrew after round %(round)d.")
-        values = {"name": entry.name, "round": kept.withdrawn_after_round if kept else 0}
-        messages.success(request, text % values)
-    return redirect("tournaments:players", request.club.slug, tournament.pk)
+            if kept is None:
+                text = _("%(name)s is no longer entered.")
+            else:
+                text = _("%(name)s withdrew after round %(round)d.")
+            values = {"name": entry.name, "round": kept.withdrawn_after_round if kept else 0}
+            messages.success(request, text % values)
+        return redirect("tournaments:players", request.club.slug, tournament.pk)
+    if entry.withdrawn_after_round is not None:
+        messages.error(request, _("This player has already withdrawn."))
+        return redirect("tournaments:players", request.club.slug, tournament.pk)
+    effect = services.withdrawal_effect(entry)
+    context = _context(request, tournament, "players", entry=entry, effect=effect)
+    return render(request, "tournaments/withdraw.html", context)
 
 
 @club_view("read")
@@ -282,6 +293,7 @@ def round_detail(request, slug, tournament_id, round_number):
         meetings=meetings,
         swap_form=swap_form,
         complete=sum(t.state == "complete" for t in tables),
+        reprint=sum(t.table.changed for t in tables) if rnd.state == Round.State.DRAWN else 0,
     )
     return render(request, "tournaments/round.html", context)
 
@@ -348,6 +360,8 @@ def table_cards(request, slug, tournament_id, round_number):
     tournament = _tournament(request, tournament_id)
     rnd = _round(tournament, round_number)
     tables = queries.round_tables(tournament, rnd)
+    if request.GET.get("changed"):  # only the cards a withdrawal changed, to print again
+        tables = [view for view in tables if view.table.changed]
     if can(request.user, request.club, "manage") and not tournament.is_closed:
         # the private links (secrets): only the organiser's cards carry them
         for view in tables:
