@@ -873,6 +873,66 @@ def last_result(table: RoundTable, kind) -> TableResult | None:
     return table.results.filter(kind=kind).order_by("-at", "-pk").first()
 
 
+def refuse_unbalanced(table: RoundTable, *, totals=None, deals=None) -> None:
+    """Before a second entry goes anywhere (``check_table``): the totals typed (or each
+    deal's scores) must add up to zero, else ``TournamentError("check_not_zero")``
+    naming the player whose score looks wrong, the one that differs from the sheet
+    the table handed in. Writes nothing; a table not waiting for its second entry is
+    left to ``check_table`` to refuse."""
+    if table.state != RoundTable.State.SUBMITTED:
+        return
+    seats = len(table.seats)
+    names = dict(
+        Entry.objects.filter(
+            tournament_id=table.round.tournament_id, number__in=table.seats
+        ).values_list("number", "player__name")
+    )
+    submitted = last_result(table, TableResult.Kind.SUBMITTED)
+    if deals is not None:
+        rows = [parse_scores(row, seats) for row in deals]
+        handed = [[Decimal(v) for v in row] for row in (submitted.deals or [])] if submitted else []
+        for i, row in enumerate(rows):
+            if sum(row) != 0:
+                first = handed[i] if i < len(handed) else None
+                _refuse_sum(table, names, row, first, deal=i + 1)
+        return
+    typed = parse_scores(totals or (), seats)
+    if sum(typed) != 0:
+        first = None
+        if submitted:
+            first = [Decimal(submitted.totals.get(str(n), 0)) for n in table.seats]
+        _refuse_sum(table, names, typed, first)
+
+
+def _refuse_sum(table, names, typed, first, deal=None):
+    total = sum(typed)
+    suspects = []
+    if first is not None:
+        suspects = [names.get(n, str(n)) for n, a, b in zip(table.seats, typed, first) if a != b]
+    values = {"sum": f"{'+' if total > 0 else ''}{_text(total)}", "deal": deal}
+    if len(suspects) == 1:
+        values["name"] = suspects[0]
+        message = (
+            _("Deal %(deal)d adds up to %(sum)s, not zero: check %(name)s's score.")
+            if deal
+            else _("The totals add up to %(sum)s, not zero: check %(name)s's total.")
+        )
+    elif suspects:
+        values["names"] = ", ".join(suspects)
+        message = (
+            _("Deal %(deal)d adds up to %(sum)s, not zero: check the scores of %(names)s.")
+            if deal
+            else _("The totals add up to %(sum)s, not zero: check the totals of %(names)s.")
+        )
+    else:
+        message = (
+            _("Deal %(deal)d adds up to %(sum)s, not zero: check it.")
+            if deal
+            else _("The totals add up to %(sum)s, not zero: check them.")
+        )
+    raise TournamentError("check_not_zero", message % values)
+
+
 def check_table(table: RoundTable, *, totals=None, deals=None, by_name="", by=None) -> TableResult:
     """A second, independent entry of the table's result from the paper sheet: the
     round's total per seat (``totals``, in seat order) or, when the tournament asks
