@@ -642,14 +642,13 @@ def _screen_context(request, tournament):
     rows = queries.ranking(tournament)
     pending = queries.unconfirmed(tournament)
     queries.mark_provisional(rows, pending)
-    playing = []
+    playing, done = [], []
     if rnd is not None and rnd.state == Round.State.STARTED:
-        playing = [
-            t
-            for t in queries.round_tables(tournament, rnd, entries)
-            if t.table.state != RoundTable.State.CONFIRMED
-        ]
+        for t in queries.round_tables(tournament, rnd, entries):
+            finished = t.table.state == RoundTable.State.CONFIRMED
+            (done if finished else playing).append(t)
     return {
+        "done": done,
         "club": request.club,
         "tournament": tournament,
         "round": rnd,
@@ -662,13 +661,17 @@ def _screen_context(request, tournament):
 
 @club_view("read")
 def screen(request, slug, tournament_id):
-    """The room's screen: the ranking in large type and the tables still playing; a
-    script (``tournament_screen.js``) refreshes the live part every ten seconds."""
+    """The room's screen, a page of its own: the ranking in large type, paged, the team
+    ranking in turn, the round's tables still playing; a script
+    (``tournament_screen.js``) pages it and refreshes the live part every ten seconds."""
     tournament = _tournament(request, tournament_id)
     context = _screen_context(request, tournament)
     context["live_url"] = reverse(
         "tournaments:screen_live", args=[request.club.slug, tournament.pk]
     )
+    # Seconds a page of the ranking stays (?page=5 for a quicker turn; 3 to 60).
+    seconds = request.GET.get("page", "")
+    context["page_seconds"] = min(60, max(3, int(seconds))) if seconds.isdigit() else 12
     return render(request, "tournaments/screen.html", context)
 
 
