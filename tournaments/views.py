@@ -183,10 +183,17 @@ def players(request, slug, tournament_id):
             )
             return redirect("tournaments:players", club.slug, tournament.pk)
     entries = list(tournament.entries.select_related("team"))
+    # A team event: the players still playing without a team (a warning, not a refusal).
+    teamless = [
+        e
+        for e in entries
+        if tournament.team_size and e.team_id is None and e.withdrawn_after_round is None
+    ]
     context = _context(
         request,
         tournament,
         "players",
+        teamless=teamless,
         team_form=team_form,
         entries=entries,
         members_form=members_form,
