@@ -15,12 +15,20 @@ from decimal import Decimal
 from django.db import connection
 from django.db.models import Count
 from django.utils.translation import gettext_lazy as _
+from django.utils.translation import pgettext_lazy
 
 from scoresheet.models import Hand, SheetTotal
 from tournaments import draw
 from tournaments.models import Entry, Round, RoundTable, Team, deals_for_table
 
-SEAT_LETTERS = ("N", "E", "S", "W", "5")
+#: The seats' letters, translated (French: N, E, S, O); the fifth seat is 5.
+SEAT_LETTERS = (
+    pgettext_lazy("seat", "N"),
+    pgettext_lazy("seat", "E"),
+    pgettext_lazy("seat", "S"),
+    pgettext_lazy("seat", "W"),
+    "5",
+)
 
 
 def _decimal(value):
