@@ -270,6 +270,27 @@ class TableResult(models.Model):
         return f"{self.round_table} {self.kind}"
 
 
+class Adjustment(models.Model):
+    """The arbitre's penalty or adjustment: points given to (or, negative, taken from)
+    one player in one round, with its reason (an article of the FFT's arbitration code
+    or the club's own rule). The ranking adds it to the round's score."""
+
+    entry = models.ForeignKey(Entry, on_delete=models.CASCADE, related_name="adjustments")
+    round_number = models.PositiveSmallIntegerField(_("round"))
+    points = models.DecimalField(_("points"), max_digits=8, decimal_places=1)
+    reason = models.CharField(_("reason"), max_length=200)
+    by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, related_name="+"
+    )
+    at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["entry", "round_number", "at", "pk"]
+
+    def __str__(self):
+        return f"{self.entry} R{self.round_number} {self.points}"
+
+
 def deals_for_table(tournament: "Tournament", seats: int) -> int | None:
     """The deals a table of ``seats`` plays in a round; None for a timed round.
 

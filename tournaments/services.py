@@ -31,6 +31,7 @@ from tarot import ScoringError
 from tarot.jsonformat import parse_rules
 from tournaments import draw, tokens
 from tournaments.models import (  # noqa: F401 (deals_for_table: the services' API)
+    Adjustment,
     Entry,
     Round,
     RoundTable,
@@ -1115,6 +1116,45 @@ def differences(table: RoundTable) -> dict | None:
 
 
 # ---------------------------------------------------------------- closing the tournament
+
+
+def adjust_score(entry: Entry, round_number, points, reason, *, actor=None) -> Adjustment:
+    """The arbitre's penalty (negative points) or adjustment to one player in one round
+    under way or closed, with its reason; the ranking adds it to that round's score."""
+    with transaction.atomic():
+        tournament = _lock(entry.tournament)
+        _refuse_closed(tournament)
+        entry = Entry.objects.get(pk=entry.pk, tournament=tournament)
+        rnd = tournament.round_set.filter(number=round_number).first()
+        if rnd is None or rnd.state not in (Round.State.STARTED, Round.State.CLOSED):
+            raise TournamentError(
+                "round_not_played",
+                _("Only a round under way or closed takes an adjustment."),
+                "round",
+            )
+        if not entry.plays_in(rnd.number):
+            raise TournamentError(
+                "not_playing", _("This player does not play in that round."), "round"
+            )
+        (value,) = parse_scores([points], 1)
+        if value == 0:
+            raise TournamentError(
+                "no_points", _("An adjustment is a number of points, not 0."), "points"
+            )
+        reason = (reason or "").strip()
+        if not reason:
+            raise TournamentError(
+                "reason_required",
+                _("Say why: the article of the arbitration code, or the club's rule."),
+                "reason",
+            )
+        return Adjustment.objects.create(
+            entry=entry,
+            round_number=rnd.number,
+            points=value,
+            reason=reason[:200],
+            by=_actor(actor),
+        )
 
 
 def close_tournament(tournament: Tournament, *, by=None) -> Tournament:

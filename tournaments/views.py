@@ -28,6 +28,7 @@ from core.jsonnumbers import json_number
 from tournaments import html, queries, services, tokens
 from tournaments.filters import RankingFilter
 from tournaments.forms import (
+    AdjustmentForm,
     BulkForm,
     GuestForm,
     MembersForm,
@@ -236,6 +237,7 @@ def entry_withdraw(request, slug, tournament_id, number):
 
 
 @club_view("read")
+@require_http_methods(["GET", "POST"])
 def entry_detail(request, slug, tournament_id, number):
     """One player's tournament: their table and seat each round, their sheets, scores."""
     tournament = _tournament(request, tournament_id)
@@ -245,7 +247,38 @@ def entry_detail(request, slug, tournament_id, number):
     stops = []
     for stop, score in zip(route["stops"], row["rounds"]):
         stops.append({"stop": stop, "score": score})
-    context = _context(request, tournament, "ranking", entry=entry, stops=stops, row=row)
+    adjustments = list(entry.adjustments.all())
+    adjust_form = None
+    if can(request.user, request.club, "manage") and not tournament.is_closed:
+        played = [
+            r.number
+            for r in tournament.round_set.order_by("number")
+            if r.state in (Round.State.STARTED, Round.State.CLOSED) and entry.plays_in(r.number)
+        ]
+        if played:
+            post = request.POST if request.method == "POST" else None
+            adjust_form = AdjustmentForm(post, rounds=played)
+            if post is not None and adjust_form.is_valid():
+                data = adjust_form.cleaned_data
+                try:
+                    services.adjust_score(
+                        entry, data["round"], data["points"], data["reason"], actor=request.user
+                    )
+                except TournamentError as error:
+                    add_club_error(adjust_form, error)
+                else:
+                    messages.success(request, _("The adjustment is recorded."))
+                    return redirect("tournaments:entry", request.club.slug, tournament.pk, number)
+    context = _context(
+        request,
+        tournament,
+        "ranking",
+        entry=entry,
+        stops=stops,
+        row=row,
+        adjustments=adjustments,
+        adjust_form=adjust_form,
+    )
     return render(request, "tournaments/entry.html", context)
 
 

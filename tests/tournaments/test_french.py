@@ -47,4 +47,4 @@ def test_the_round_page_in_french(client, make_tournament, manager):
     url = reverse("tournaments:round", args=[t.club.slug, t.pk, 1])
     page = client.get(url, HTTP_ACCEPT_LANGUAGE="fr").content.decode()
     assert '<span class="seat">O</span>' in page and '<span class="seat">W</span>' not in page
-    assert f"Rencontres répétées dans le tirage des manches 1 à 1{NBSP}: 0" in page
+    assert f"Rencontres répétées dans le tirage des séquences 1 à 1{NBSP}: 0" in page
