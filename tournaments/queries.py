@@ -70,7 +70,8 @@ def ranking(tournament) -> list[dict]:
             SELECT e.player_id, e.{number} AS entry_number, e.name,
                    CASE WHEN e.is_guest THEN 1 ELSE 0 END AS is_guest,
                    e.guest_club, e.licence, e.withdrawn_after_round, e.joined_before_round,
-                   NULL AS round_number, NULL AS score, NULL AS hands, NULL AS adjusted
+                   NULL AS round_number, NULL AS score, NULL AS hands,
+                   CAST(NULL AS NUMERIC) AS adjusted  -- typed for PostgreSQL's UNION
             FROM {quote(Entry._meta.db_table)} e
             WHERE e.tournament_id = %s
             UNION ALL
