@@ -18,7 +18,7 @@ from django.db.models import Max, Min, Sum
 from django.utils.translation import gettext as _
 
 from clubs import audit
-from clubs.models import AuditEntry, Player
+from clubs.models import AuditEntry, Player, Season
 from core.db import retry_on_conflict
 from scoresheet.models import Hand, HandRevision, ScoreRow, Seat, Sheet, SheetTotal
 from scoresheet.services import LedgerError
@@ -33,9 +33,10 @@ MOVED = (Seat, ScoreRow)
 # ---------------------------------------------------------------- the list
 
 
-def club_players(club):
+def club_players(club, *, tournaments=False):
     """The club's players with ``hands`` (hands played), ``first`` and ``last`` (the
     dates of their first and last sheet), from the standings summary; two queries.
+    The tournaments' tables count only with ``tournaments=True``.
 
     Merged players are left out (their rows are the kept player's)."""
     players = list(
@@ -43,10 +44,12 @@ def club_players(club):
         .select_related("user")
         .order_by("sort_key", "name")
     )
+    totals = SheetTotal.objects.filter(season__club=club)
+    if not tournaments:
+        totals = totals.exclude(season__kind=Season.Kind.TOURNAMENT)
     facts = {
         row["player_id"]: row
-        for row in SheetTotal.objects.filter(season__club=club)
-        .values("player_id")
+        for row in totals.values("player_id")
         .annotate(hands=Sum("hands"), first=Min("date"), last=Max("date"))
         .order_by()
     }

@@ -34,16 +34,25 @@ Two ways of drawing:
   players) come from a finite-geometry construction (a resolvable transversal
   design; the affine plane of order 4 for 16 players) where nobody meets
   anybody twice. Otherwise rounds are drawn one after the other, then the whole
-  schedule is improved by a tabu search that swaps players within a round.
+  schedule is improved by simulated annealing over swaps of two players within
+  a round, keeping the seats at tables of 3 and 5 spread evenly over the whole
+  schedule (``spread``; ``spread=None`` trades that fairness for fewer
+  meetings). ``least_repeats`` is a lower bound the pages show beside a draw.
 
 Everything is deterministic for a given ``seed``: randomness comes only from
-``random.Random(seed)``, searches are bounded by iteration counts (never by the
-clock), and players are handled in the order of their ids.
+``random.Random(seed)``, searches are bounded by iteration or move counts (never
+by the clock), and players are handled in the order of their ids.
+
+An even spread has a price when tables of 5 sit among fewer than 5 tables: the
+five players of such a table meet again, two of them, in every other round, so
+17 players over 4 rounds cannot have fewer than 11 repeated meetings with an even
+spread, while letting two players sit at the table of 5 every round brings 3.
 """
 
 from __future__ import annotations
 
 import itertools
+import math
 import random
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
@@ -54,9 +63,12 @@ __all__ = [
     "DrawQuality",
     "draw_round",
     "draw_schedule",
+    "least_repeats",
     "meeting_counts",
+    "odd_seat_bounds",
     "odd_table_counts",
     "quality",
+    "rebalance",
     "repeats",
     "swap",
     "table_sizes",
@@ -72,12 +84,6 @@ Round = list[Table]
 ROUND_ITERATIONS = 1500
 #: Iterations without improvement before a round's search restarts.
 ROUND_STALL = 150
-#: Iterations of the schedule's tabu search.
-SCHEDULE_ITERATIONS = 2000
-#: Iterations without improvement before the schedule's search perturbs its best.
-SCHEDULE_STALL = 400
-#: Players of repeated pairs whose moves an iteration of the schedule's search weighs.
-SCHEDULE_SAMPLE = 12
 
 
 def _again(times: int) -> int:
@@ -415,6 +421,77 @@ def _draw_indices(
     return _round_search(n, sizes, weights, penalty, rng, iterations)
 
 
+def rebalance(
+    round_tables: Sequence[Sequence[int]],
+    players: Iterable[int],
+    history: Sequence[Sequence[Sequence[int]]] = (),
+) -> tuple[Round, list[int]]:
+    """Fit a drawn round to the ``players`` present now, changing as few tables as it can.
+
+    Players no longer present leave their seats; each seat short is then taken
+    by the newcomer, or the player of a table too big, whose move costs the
+    fewest meetings (met at the new table less those left behind). Tables are matched with the sizes
+    ``table_sizes`` asks for, the biggest with the biggest, so a table of 5 gives
+    a player to a table left with 3, and a table left too small is broken up when
+    there are fewer tables (the last table takes its number). A player moved
+    takes the last seat of his new table; the others keep theirs. Returns the
+    tables and the indices of those that changed (whose cards need printing
+    again).
+    """
+    present = _present(players)
+    _check_round(round_tables)
+    goal = table_sizes(len(present))
+    keep = set(present)
+    tables = [[p for p in table if p in keep] for table in round_tables]
+    seated = {p for table in tables for p in table}
+    pool = [p for p in present if p not in seated]
+    while len(tables) < len(goal):
+        tables.append([])
+    # The biggest tables get the biggest sizes; the smallest ones, if too many, none.
+    order = sorted(range(len(tables)), key=lambda i: (-len(tables[i]), i))
+    sizes = [0] * len(tables)
+    for i, size in zip(order, sorted(goal, reverse=True)):
+        sizes[i] = size
+    counts = meeting_counts(history)
+
+    def cost(player: int, table: Sequence[int]) -> int:
+        return sum(counts.get((min(player, q), max(player, q)), 0) for q in table if q != player)
+
+    for i, table in enumerate(tables):
+        if sizes[i] == 0:  # broken up: everybody moves
+            pool.extend(table)
+            table.clear()
+    for i, table in enumerate(tables):
+        while len(table) < sizes[i]:
+            # The newcomer, or the player of a table too big, whose move costs least:
+            # meetings at this table, less those he leaves behind.
+            moves = [(cost(p, table), p, None) for p in pool]
+            for j, other in enumerate(tables):
+                if len(other) > sizes[j]:
+                    moves += [(cost(p, table) - cost(p, other), p, j) for p in other]
+            _, coming, origin = min(moves)
+            if origin is None:
+                pool.remove(coming)
+            else:
+                tables[origin].remove(coming)
+            table.append(coming)
+    # A table broken up takes the last table's place (and number).
+    i = 0
+    while i < len(tables):
+        if tables[-1] and tables[i]:
+            i += 1
+        elif not tables[-1]:
+            tables.pop()
+        else:
+            tables[i] = tables.pop()
+    changed = [
+        i
+        for i, table in enumerate(tables)
+        if i >= len(round_tables) or list(table) != list(round_tables[i])
+    ]
+    return tables, changed
+
+
 # --------------------------------------------------------------------------- seats
 
 
@@ -532,18 +609,66 @@ def _constructed_rounds(n: int) -> list[list[list[int]]]:
     return rounds
 
 
+#: Moves of the schedule's annealing, per unit of effort (``draw_schedule(effort=...)``).
+SCHEDULE_MOVES = 100_000
+#: The default effort: a few seconds for 30 players, under 10 s for 100.
+SCHEDULE_EFFORT = 3
+#: The annealing's temperatures, at its start and at its end.
+HOT, COLD = 1.2, 0.1
+
+
+def odd_seat_bounds(n_players: int, rounds: int, spread: int | None = 1) -> tuple[int, int]:
+    """The fewest and the most seats at tables of 3 or 5 a player may have over ``rounds``.
+
+    ``spread=1`` (fair): everybody has the average, rounded down or up, so
+    nobody sits at one once more than anybody else. A larger spread lets the
+    search trade fairness for meetings; ``None``: no rule at all.
+    """
+    seats = sum(s for s in table_sizes(n_players) if s != 4) * rounds
+    low, high = seats // n_players, -(-seats // n_players)
+    if spread is None:
+        return 0, rounds
+    if spread < 1:
+        raise DrawError("The spread of seats at tables of 3 or 5 is at least 1.")
+    room = spread - (high - low)  # what the spread leaves beyond the average's rounding
+    return max(0, low - room // 2), min(rounds, high + room - room // 2)
+
+
+def least_repeats(round_sizes: Sequence[Sequence[int]], n_players: int | None = None) -> int:
+    """A lower bound of the repeated meetings of any draw with these table sizes.
+
+    ``round_sizes`` lists each round's table sizes (``[[4, 4, 5], ...]``).
+    Two counts, the larger wins: the pairs seated over all rounds beyond the
+    pairs of players that exist (pigeonhole), and, player by player, the
+    players met beyond the others there are (each round seats a player with
+    at least the smallest table's size minus one). Not always reachable: it
+    knows nothing of the tables of 5 that must spread over too few tables.
+    """
+    if not round_sizes:
+        return 0
+    n = n_players or max(sum(sizes) for sizes in round_sizes)
+    seated = sum(s * (s - 1) // 2 for sizes in round_sizes for s in sizes)
+    pigeonhole = max(0, seated - n * (n - 1) // 2)
+    met = sum(min(sizes) - 1 for sizes in round_sizes)
+    per_player = (n * max(0, met - (n - 1)) + 1) // 2
+    return max(pigeonhole, per_player)
+
+
 def draw_schedule(
     n_players: int,
     rounds: int,
     *,
     seed: int | str | None = 0,
     constructions: bool = True,
-    iterations: int = SCHEDULE_ITERATIONS,
+    effort: float = SCHEDULE_EFFORT,
+    spread: int | None = 1,
 ) -> list[Round]:
     """Draw ``rounds`` rounds in advance for players numbered 1 to ``n_players``.
 
     ``constructions=False`` skips the finite-geometry schedules and always
-    searches; ``iterations`` bounds the schedule's tabu search.
+    searches. ``effort`` scales the search (``SCHEDULE_MOVES`` moves a unit;
+    0 keeps the first draw). ``spread`` is the fairness of the tables of 3 and
+    5 (``odd_seat_bounds``): 1, the default, spreads them evenly.
     """
     sizes = table_sizes(n_players)
     if rounds < 0:
@@ -562,11 +687,16 @@ def draw_schedule(
             rng.shuffle(tables)
             schedule.append(tables)
     else:
+        # A first draw, round after round, whose tables of 3 and 5 go to the
+        # players who had them least (an even spread), then the annealing.
         schedule = []
         for _ in range(rounds):
-            schedule.append(_draw_indices(list(range(n)), sizes, schedule, rng, ROUND_ITERATIONS))
-        if rounds > 1 and quality(schedule).repeated_pairs:
-            schedule = _schedule_tabu(n, schedule, rng, iterations)
+            schedule.append(_draw_indices(list(range(n)), sizes, schedule, rng, 200))
+        low, high = odd_seat_bounds(n, rounds, spread)
+        floor = least_repeats([sizes] * rounds, n)
+        moves = int(effort * SCHEDULE_MOVES)
+        if rounds > 1 and moves and quality(schedule).repeated_meetings > floor:
+            schedule = _anneal(n, schedule, rng, moves, low, high, floor)
     # Seats last, round after round, players numbered from 1.
     result: list[Round] = []
     for r in schedule:
@@ -574,139 +704,117 @@ def draw_schedule(
     return result
 
 
-def _schedule_tabu(
-    n: int, schedule: list[list[list[int]]], rng: random.Random, iterations: int
+def _anneal(
+    n: int,
+    schedule: list[list[list[int]]],
+    rng: random.Random,
+    moves: int,
+    low: int,
+    high: int,
+    floor: int,
 ) -> list[list[list[int]]]:
-    """Reduce a schedule's repeated meetings by swapping two players of a round.
+    """Reduce a schedule's repeated meetings by simulated annealing.
 
-    The cost of a pair that met m times is the sum of ``_again(k)`` for k < m.
-    Only swaps between two tables of 4, or between two odd tables, are made,
-    so who sits at the tables of 3 and 5 in each round (chosen round by round
-    for an even spread: nobody twice before everybody once) never changes.
-
-    Each iteration makes the best non-tabu swap among those moving a player of
-    a repeated pair (a random sample of them when there are many); when no
-    better schedule came for a while, the search goes back to the best one
-    found and shakes it with random swaps. It stops early at the lowest cost
-    the numbers of pairs allow.
+    A move swaps two players of different tables in one round. Its cost is the
+    change in the pairs' costs (``gain``: 2 for a second meeting, 3 for a
+    third...); a move that costs ``d > 0`` is made anyway with
+    probability ``exp(-d / T)``, the temperature ``T`` cooling from ``HOT`` to
+    ``COLD``. A swap between a table of 4 and a table of 3 or 5 is made only if
+    both players keep between ``low`` and ``high`` seats at such tables (the
+    start is within them), or with the reverse swap in another round where it
+    exchanges the same two players between the same kinds of tables. Stops early
+    at ``floor``; returns the best schedule met. Deterministic: the moves come
+    from ``rng`` and their number is fixed.
     """
     R = len(schedule)
-    k = max(len(r) for r in schedule)
-    again = [_again(i) for i in range(R + 1)]
-    owed = [0]  # owed[m]: the cost of a pair that met m times
-    for i in range(R + 1):
-        owed.append(owed[-1] + again[i])
-    pairs = n * (n - 1) // 2
-    meetings = sum(len(t) * (len(t) - 1) // 2 for r in schedule for t in r)
-    times, extra = divmod(meetings, pairs)
-    floor = extra * owed[times + 1] + (pairs - extra) * owed[times]
+    tables = [[list(t) for t in r] for r in schedule]
+    where = [[0] * n for _ in range(R)]
+    odd = [[len(t) != 4 for t in r] for r in tables]
+    meet = [0] * (n * n)
+    odd_seats = [0] * n
+    for r in range(R):
+        for t, table in enumerate(tables[r]):
+            for x in table:
+                where[r][x] = t
+                odd_seats[x] += odd[r][t]
+            for a, b in itertools.permutations(table, 2):
+                meet[a * n + b] += 1
+    # gain[m]: what a pair who met m times costs by meeting again: 2 for a second
+    # meeting, 3 for a third... (twice the repeated meetings, plus a little for
+    # the same pair again, so that four pairs meeting twice beat one pair
+    # meeting five times).
+    gain = [0] + [m + 1 for m in range(1, R + 2)]
+    owed = [0]
+    for g in gain:
+        owed.append(owed[-1] + g)
+    cost = sum(owed[m] for m in meet) // 2
+    best_cost, best = cost, [[list(t) for t in r] for r in tables]
+    floor *= 2  # no cost is below twice the repeated meetings
 
-    tables: list[list[list[int]]] = []
-    where: list[list[int]] = []
-    meet: list[int] = []
-
-    def load(source: list[list[list[int]]]) -> None:
-        tables[:] = [[list(t) for t in r] for r in source]
-        where[:] = [[0] * n for _ in range(R)]
-        meet[:] = [0] * (n * n)
-        for r in range(R):
-            for t, table in enumerate(tables[r]):
-                for x in table:
-                    where[r][x] = t
-                for a, b in itertools.permutations(table, 2):
-                    meet[a * n + b] += 1
-
-    def total() -> int:
-        return sum(owed[meet[a * n + b]] for a in range(n) for b in range(a + 1, n))
+    def delta(r: int, a: int, b: int) -> int:
+        """What swapping a and b in round r changes in the repeated meetings."""
+        ra, rb = a * n, b * n
+        d = 0
+        for c in tables[r][where[r][a]]:
+            if c != a:
+                d += gain[meet[rb + c]] - gain[meet[ra + c] - 1]
+        for c in tables[r][where[r][b]]:
+            if c != b:
+                d += gain[meet[ra + c]] - gain[meet[rb + c] - 1]
+        return d
 
     def apply(r: int, a: int, b: int) -> None:
         ta, tb = where[r][a], where[r][b]
-        table_a, table_b = tables[r][ta], tables[r][tb]
-        for leaving, coming, table in ((a, b, table_a), (b, a, table_b)):
+        for leaving, coming, table in ((a, b, tables[r][ta]), (b, a, tables[r][tb])):
+            rl, rc = leaving * n, coming * n
             for c in table:
                 if c != leaving:
-                    meet[leaving * n + c] -= 1
+                    meet[rl + c] -= 1
                     meet[c * n + leaving] -= 1
-                    meet[coming * n + c] += 1
+                    meet[rc + c] += 1
                     meet[c * n + coming] += 1
-        table_a[table_a.index(a)] = b
-        table_b[table_b.index(b)] = a
+        tables[r][ta][tables[r][ta].index(a)] = b
+        tables[r][tb][tables[r][tb].index(b)] = a
         where[r][a], where[r][b] = tb, ta
 
-    def delta(r: int, a: int, b: int) -> int:
-        d = 0
-        ra, rb = a * n, b * n
-        for c in tables[r][where[r][a]]:
-            if c != a:
-                d += again[meet[rb + c]] - again[meet[ra + c] - 1]
-        for c in tables[r][where[r][b]]:
-            if c != b:
-                d += again[meet[ra + c]] - again[meet[rb + c] - 1]
-        return d
-
-    def odd(r: int, x: int) -> bool:
-        return len(tables[r][where[r][x]]) != 4
-
-    load(schedule)
-    cost = total()
-    best_cost, best = cost, [[list(t) for t in r] for r in tables]
-    tabu = [0] * (R * n * k)  # tabu[(r * n + x) * k + t]: x may not go back to t in round r
-    last_gain = 0
-    for it in range(1, iterations + 1):
-        if best_cost == floor:
+    randrange, random_, exp = rng.randrange, rng.random, math.exp
+    ratio = COLD / HOT
+    for move in range(moves):
+        if best_cost <= floor:
             break
-        if it - last_gain > SCHEDULE_STALL:
-            # Back to the best schedule, shaken by a few random swaps.
-            load(best)
-            for _ in range(max(2, n // 8)):
-                r = rng.randrange(R)
-                a, b = rng.sample(range(n), 2)
-                if where[r][a] != where[r][b] and odd(r, a) == odd(r, b):
-                    apply(r, a, b)
-            cost = total()
-            last_gain = it
-        conflicted = [
-            (r, a)
-            for r in range(R)
-            for table in tables[r]
-            for a in table
-            if any(meet[a * n + c] > 1 for c in table if c != a)
-        ]
-        if len(conflicted) > SCHEDULE_SAMPLE:
-            conflicted = rng.sample(conflicted, SCHEDULE_SAMPLE)
-        move: tuple[int, int, int] | None = None
-        low, ties = 0, 0
-        for r, a in conflicted:
-            wr = where[r]
-            ta = wr[a]
-            odd_a = odd(r, a)
-            for b in range(n):
-                tb = wr[b]
-                if tb == ta:
-                    continue
-                if odd(r, b) != odd_a:
-                    continue
-                d = delta(r, a, b)
-                if cost + d >= best_cost and (
-                    tabu[(r * n + a) * k + tb] > it or tabu[(r * n + b) * k + ta] > it
-                ):
-                    continue
-                if move is None or d < low:
-                    move, low, ties = (r, a, b), d, 1
-                elif d == low:
-                    ties += 1
-                    if rng.randrange(ties) == 0:
-                        move = (r, a, b)
-        if move is None:
-            last_gain = it - SCHEDULE_STALL  # nothing to do: shake at once
-            continue
-        r, a, b = move
+        r = randrange(R)
+        a = randrange(n)
+        b = randrange(n)
         ta, tb = where[r][a], where[r][b]
-        apply(r, a, b)
-        tabu[(r * n + a) * k + ta] = it + rng.randint(4, 20)
-        tabu[(r * n + b) * k + tb] = it + rng.randint(4, 20)
-        cost += low
+        if ta == tb:
+            continue
+        other = None
+        if odd[r][ta] != odd[r][tb]:
+            leaving, joining = (a, b) if odd[r][ta] else (b, a)
+            if odd_seats[leaving] <= low or odd_seats[joining] >= high:
+                # Both keep their count if the reverse swap happens in another
+                # round where ``joining`` sits at a table of 3 or 5 and ``leaving``
+                # at a table of 4.
+                other = randrange(R)
+                wo = where[other]
+                if other == r or not odd[other][wo[joining]] or odd[other][wo[leaving]]:
+                    continue
+        d = delta(r, a, b)
+        if other is not None:
+            apply(r, a, b)
+            d += delta(other, a, b)
+        if d > 0 and random_() >= exp(-d / (HOT * ratio ** (move / moves))):
+            if other is not None:
+                apply(r, a, b)  # undo
+            continue
+        if other is None:
+            apply(r, a, b)
+            if odd[r][ta] != odd[r][tb]:
+                odd_seats[leaving] -= 1
+                odd_seats[joining] += 1
+        else:
+            apply(other, a, b)
+        cost += d
         if cost < best_cost:
             best_cost, best = cost, [[list(t) for t in r] for r in tables]
-            last_gain = it
     return best

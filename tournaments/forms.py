@@ -173,3 +173,21 @@ class TeamForm(forms.Form):
         max_length=2000,
         help_text=_("One player a line, as in the pasted list."),
     )
+
+
+class AdjustmentForm(forms.Form):
+    """The arbitre's penalty or adjustment to one player in one round."""
+
+    round = forms.TypedChoiceField(label=_("Round"), coerce=int)
+    points = forms.CharField(
+        label=_("Points (negative for a penalty)"),
+        max_length=12,
+        widget=forms.TextInput(attrs={"inputmode": "decimal"}),
+    )
+    reason = forms.CharField(
+        label=_("Reason (arbitration code article, or the club's rule)"), max_length=200
+    )
+
+    def __init__(self, *args, rounds=(), **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["round"].choices = [(n, n) for n in rounds]

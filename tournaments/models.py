@@ -214,6 +214,8 @@ class RoundTable(models.Model):
     state = models.CharField(max_length=10, choices=State.choices, default=State.OPEN)
     token_salt = models.CharField(max_length=40, blank=True)
     token_hash = models.CharField(max_length=64, null=True, blank=True, unique=True)
+    #: The draw changed this table after it was made (a withdrawal): print its card again.
+    changed = models.BooleanField(default=False)
 
     class Meta:
         ordering = ["round", "number"]
@@ -266,6 +268,27 @@ class TableResult(models.Model):
 
     def __str__(self):
         return f"{self.round_table} {self.kind}"
+
+
+class Adjustment(models.Model):
+    """The arbitre's penalty or adjustment: points given to (or, negative, taken from)
+    one player in one round, with its reason (an article of the FFT's arbitration code
+    or the club's own rule). The ranking adds it to the round's score."""
+
+    entry = models.ForeignKey(Entry, on_delete=models.CASCADE, related_name="adjustments")
+    round_number = models.PositiveSmallIntegerField(_("round"))
+    points = models.DecimalField(_("points"), max_digits=8, decimal_places=1)
+    reason = models.CharField(_("reason"), max_length=200)
+    by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, related_name="+"
+    )
+    at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["entry", "round_number", "at", "pk"]
+
+    def __str__(self):
+        return f"{self.entry} R{self.round_number} {self.points}"
 
 
 def deals_for_table(tournament: "Tournament", seats: int) -> int | None:

@@ -15,12 +15,21 @@ from decimal import Decimal
 from django.db import connection
 from django.db.models import Count
 from django.utils.translation import gettext_lazy as _
+from django.utils.translation import pgettext_lazy
 
 from core.ranking import rank, rank_sql
 from scoresheet.models import Hand, SheetTotal
-from tournaments.models import Entry, Round, RoundTable, Team, deals_for_table
+from tournaments import draw
+from tournaments.models import Adjustment, Entry, Round, RoundTable, Team, deals_for_table
 
-SEAT_LETTERS = ("N", "E", "S", "W", "5")
+#: The seats' letters, translated (French: N, E, S, O); the fifth seat is 5.
+SEAT_LETTERS = (
+    pgettext_lazy("seat", "N"),
+    pgettext_lazy("seat", "E"),
+    pgettext_lazy("seat", "S"),
+    pgettext_lazy("seat", "W"),
+    "5",
+)
 
 
 def _decimal(value):
@@ -36,7 +45,9 @@ def ranking(tournament) -> list[dict]:
     Keys: ``number``, ``name``, ``player_id``, ``is_guest``, ``club`` (a guest's
     club, else the organising club's name), ``licence``, ``rounds`` (a score or
     None per round, in order), ``total``, ``deals``, ``rank``, ``withdrawn_after``,
-    ``joined_before``. Highest total first, ties by number.
+    ``joined_before``, ``adjusted`` (the arbitre's adjustments summed, None
+    without any; already in the rounds and the total). Highest total first, ties
+    by number.
 
     The entries and the tournament's SheetTotals (one per player and table sheet,
     that is per round) are stacked (``UNION ALL``) and summed per player in one
@@ -60,35 +71,43 @@ def ranking(tournament) -> list[dict]:
             SELECT e.player_id, e.{number} AS entry_number, e.name,
                    CASE WHEN e.is_guest THEN 1 ELSE 0 END AS is_guest,
                    e.guest_club, e.licence, e.withdrawn_after_round, e.joined_before_round,
-                   NULL AS round_number, NULL AS score, NULL AS hands
+                   NULL AS round_number, NULL AS score, NULL AS hands,
+                   CAST(NULL AS NUMERIC) AS adjusted  -- typed for PostgreSQL's UNION
             FROM {quote(Entry._meta.db_table)} e
             WHERE e.tournament_id = %s
             UNION ALL
             SELECT st.player_id, NULL, NULL, NULL, NULL, NULL, NULL, NULL,
-                   r.{number}, st.score, st.hands
+                   r.{number}, st.score, st.hands, NULL
             FROM {quote(SheetTotal._meta.db_table)} st
             JOIN {quote(RoundTable._meta.db_table)} rt ON rt.sheet_id = st.sheet_id
             JOIN {quote(Round._meta.db_table)} r ON r.id = rt.round_id
             WHERE st.season_id = %s AND r.tournament_id = %s
+            UNION ALL
+            SELECT e.player_id, NULL, NULL, NULL, NULL, NULL, NULL, NULL,
+                   a.round_number, a.points, 0, a.points
+            FROM {quote(Adjustment._meta.db_table)} a
+            JOIN {quote(Entry._meta.db_table)} e ON e.id = a.entry_id
+            WHERE e.tournament_id = %s
         )
         SELECT MAX(f.entry_number) AS entry_number, MAX(f.name), f.player_id,
                MAX(f.is_guest), MAX(f.guest_club), MAX(f.licence),
                MAX(f.withdrawn_after_round), MAX(f.joined_before_round),
                COALESCE(SUM(f.score), 0) AS total, COALESCE(SUM(f.hands), 0) AS deals,
-               {rank_sql("COALESCE(SUM(f.score), 0)")} AS place{per_round}
+               {rank_sql("COALESCE(SUM(f.score), 0)")} AS place,
+               SUM(f.adjusted) AS adjusted{per_round}
         FROM f
         GROUP BY f.player_id
         HAVING COUNT(f.entry_number) > 0
         ORDER BY place, entry_number
     """
     with connection.cursor() as cursor:
-        cursor.execute(sql, [tournament.pk, tournament.season_id, tournament.pk])
+        cursor.execute(sql, [tournament.pk, tournament.season_id, tournament.pk, tournament.pk])
         found = cursor.fetchall()
     club_name = tournament.club.name
     out = []
     for row in found:
         number, name, player_id, is_guest, guest_club, licence, withdrawn, joined = row[:8]
-        total, deals, place = row[8:11]
+        total, deals, place, adjusted = row[8:12]
         out.append(
             {
                 "number": number,
@@ -97,12 +116,13 @@ def ranking(tournament) -> list[dict]:
                 "is_guest": bool(is_guest),
                 "club": guest_club if is_guest else club_name,
                 "licence": licence,
-                "rounds": [_decimal(value) for value in row[11:]],
+                "rounds": [_decimal(value) for value in row[12:]],
                 "total": _decimal(total),
                 "deals": int(deals),
                 "rank": place,
                 "withdrawn_after": withdrawn,
                 "joined_before": joined,
+                "adjusted": _decimal(adjusted) if adjusted is not None else None,
             }
         )
     return out
@@ -224,6 +244,18 @@ def repeated_meetings(history, tables, entries) -> list[dict]:
     for a, b, times in repeats(history, tables):
         out.append({"a": entries.get(a), "b": entries.get(b), "times": times})
     return out
+
+
+def draw_meetings(history, tables) -> dict:
+    """The draw up to this round: its repeated meetings and the least possible the
+    draw knows of (``tournaments.draw.least_repeats``, from the tables' sizes)."""
+    rounds = [*history, tables]
+    players = {p for r in rounds for table in r for p in table}
+    return {
+        "rounds": len(rounds),
+        "repeated": draw.quality(rounds).repeated_meetings,
+        "least": draw.least_repeats([[len(t) for t in r] for r in rounds], len(players)),
+    }
 
 
 # ---------------------------------------------------------------- routes

@@ -32,6 +32,7 @@ from tarot import ScoringError
 from tarot.jsonformat import parse_rules
 from tournaments import draw, tokens
 from tournaments.models import (  # noqa: F401 (deals_for_table: the services' API)
+    Adjustment,
     Entry,
     Round,
     RoundTable,
@@ -46,9 +47,9 @@ TEAM_SIZES = (2, 4)
 TABLE_SIZES = (3, 4, 5)
 MAX_ROUNDS = 12
 MAX_DEALS = 30
-#: The schedule search's bound: a page's request, not a batch job. Beyond a few hundred
-#: iterations the schedules of 17 or 18 players over 3 to 6 rounds no longer improve.
-SCHEDULE_ITERATIONS = 500
+#: The schedule search's length (``tournaments.draw.draw_schedule``): a few seconds for
+#: 30 players, under 10 s for 100, which an organiser waits once for a fairer draw.
+SCHEDULE_EFFORT = draw.SCHEDULE_EFFORT
 
 
 class TournamentError(ServiceError):
@@ -389,6 +390,96 @@ def withdraw(entry: Entry, *, by=None) -> Entry | None:
     return entry
 
 
+def withdrawal_effect(entry: Entry) -> dict:
+    """What withdrawing ``entry`` now would do, for the confirmation page (no write):
+    ``after`` (the last round started, 0 for none: the entry is then simply removed)
+    and ``drawn``, the later rounds already drawn, which keep their draw unless drawn
+    again: ``{"number": round number, "tables": the table numbers a re-balance
+    changes}``."""
+    tournament = entry.tournament
+    rounds = _rounds(tournament)
+    after = max((r.number for r in rounds if not r.is_open), default=0)
+    entries = list(tournament.entries.all())
+    drawn = []
+    for rnd in rounds:
+        if rnd.state != Round.State.DRAWN:
+            continue
+        present = [e.number for e in entries if e.plays_in(rnd.number) and e.pk != entry.pk]
+        seats = list(rnd.tables.order_by("number").values_list("seats", flat=True))
+        changed = []
+        if len(present) >= 3:
+            changed = draw.rebalance(seats, present, history(tournament, rnd.number))[1]
+        drawn.append({"number": rnd.number, "tables": [i + 1 for i in changed]})
+    return {"after": after, "drawn": drawn}
+
+
+def withdraw_player(entry: Entry, *, redraw: bool = False, actor=None) -> Entry | None:
+    """Withdraw ``entry`` after the last round started (``withdraw``), keeping the later
+    rounds already drawn: each is re-balanced (``tournaments.draw.rebalance``), only
+    the tables the change touches move, and those are marked ``changed`` (their cards
+    need printing again). ``redraw=True`` forgets those draws instead: the rounds
+    must be drawn again. Returns the entry, or None when it was removed.
+    """
+    with transaction.atomic():
+        tournament = _lock(entry.tournament)
+        entry = Entry.objects.select_for_update().get(pk=entry.pk, tournament=tournament)
+        rounds = _rounds(tournament)
+        last = max((r.number for r in rounds if not r.is_open), default=0)
+        if entry.withdrawn_after_round is not None:
+            raise TournamentError("already_withdrawn", _("This player has already withdrawn."))
+        if last == len(rounds):
+            raise TournamentError(
+                "no_round_left", _("Every round has started: there is nothing to withdraw from.")
+            )
+        if last < entry.joined_before_round:
+            entry.delete()  # never seated at a started round
+            entry = None
+        else:
+            entry.withdrawn_after_round = last
+            entry.save(update_fields=["withdrawn_after_round"])
+        if redraw:
+            for rnd in rounds:
+                if rnd.state == Round.State.DRAWN:
+                    _forget_draw(rnd)
+        else:
+            _rebalance_drawn(tournament, rounds)
+    return entry
+
+
+def _forget_draw(rnd: Round) -> None:
+    rnd.tables.all().delete()
+    rnd.state = Round.State.PLANNED
+    rnd.save(update_fields=["state"])
+
+
+def _rebalance_drawn(tournament, rounds) -> None:
+    """Fit each drawn round not started to the players present, table by table."""
+    entries = list(tournament.entries.all())
+    for rnd in rounds:
+        if rnd.state != Round.State.DRAWN:
+            continue
+        present = [e.number for e in entries if e.plays_in(rnd.number)]
+        if len(present) < 3:
+            _forget_draw(rnd)
+            continue
+        current = list(rnd.tables.order_by("number"))
+        tables, changed = draw.rebalance(
+            [t.seats for t in current], present, history(tournament, rnd.number)
+        )
+        for row in current[len(tables) :]:
+            row.delete()
+        for i in changed:
+            if i < len(current):
+                row = current[i]
+                row.seats = tables[i]
+                row.changed = True
+                row.save(update_fields=["seats", "changed"])
+            else:
+                row = RoundTable(round=rnd, number=i + 1, seats=tables[i], changed=True)
+                tokens.issue(row)
+                row.save()
+
+
 def _clear_stale_draws(tournament) -> list[int]:
     """Forget the draw of the rounds not started whose tables no longer seat the players
     present (someone joined or withdrew). Returns their numbers."""
@@ -512,7 +603,7 @@ def draw_schedule(tournament: Tournament, *, by=None) -> list[int]:
         apart = teammates(tournament)
         if first == 1 and not apart:
             schedule = draw.draw_schedule(
-                len(present), len(todo), seed=seed, iterations=SCHEDULE_ITERATIONS
+                len(present), len(todo), seed=seed, effort=SCHEDULE_EFFORT
             )
             numbers = dict(enumerate(present, 1))
             for rnd, tables in zip(todo, schedule):
@@ -826,6 +917,66 @@ def last_result(table: RoundTable, kind) -> TableResult | None:
     return table.results.filter(kind=kind).order_by("-at", "-pk").first()
 
 
+def refuse_unbalanced(table: RoundTable, *, totals=None, deals=None) -> None:
+    """Before a second entry goes anywhere (``check_table``): the totals typed (or each
+    deal's scores) must add up to zero, else ``TournamentError("check_not_zero")``
+    naming the player whose score looks wrong, the one that differs from the sheet
+    the table handed in. Writes nothing; a table not waiting for its second entry is
+    left to ``check_table`` to refuse."""
+    if table.state != RoundTable.State.SUBMITTED:
+        return
+    seats = len(table.seats)
+    names = dict(
+        Entry.objects.filter(
+            tournament_id=table.round.tournament_id, number__in=table.seats
+        ).values_list("number", "player__name")
+    )
+    submitted = last_result(table, TableResult.Kind.SUBMITTED)
+    if deals is not None:
+        rows = [parse_scores(row, seats) for row in deals]
+        handed = [[Decimal(v) for v in row] for row in (submitted.deals or [])] if submitted else []
+        for i, row in enumerate(rows):
+            if sum(row) != 0:
+                first = handed[i] if i < len(handed) else None
+                _refuse_sum(table, names, row, first, deal=i + 1)
+        return
+    typed = parse_scores(totals or (), seats)
+    if sum(typed) != 0:
+        first = None
+        if submitted:
+            first = [Decimal(submitted.totals.get(str(n), 0)) for n in table.seats]
+        _refuse_sum(table, names, typed, first)
+
+
+def _refuse_sum(table, names, typed, first, deal=None):
+    total = sum(typed)
+    suspects = []
+    if first is not None:
+        suspects = [names.get(n, str(n)) for n, a, b in zip(table.seats, typed, first) if a != b]
+    values = {"sum": f"{'+' if total > 0 else ''}{_text(total)}", "deal": deal}
+    if len(suspects) == 1:
+        values["name"] = suspects[0]
+        message = (
+            _("Deal %(deal)d adds up to %(sum)s, not zero: check %(name)s's score.")
+            if deal
+            else _("The totals add up to %(sum)s, not zero: check %(name)s's total.")
+        )
+    elif suspects:
+        values["names"] = ", ".join(suspects)
+        message = (
+            _("Deal %(deal)d adds up to %(sum)s, not zero: check the scores of %(names)s.")
+            if deal
+            else _("The totals add up to %(sum)s, not zero: check the totals of %(names)s.")
+        )
+    else:
+        message = (
+            _("Deal %(deal)d adds up to %(sum)s, not zero: check it.")
+            if deal
+            else _("The totals add up to %(sum)s, not zero: check them.")
+        )
+    raise TournamentError("check_not_zero", message % values)
+
+
 def check_table(table: RoundTable, *, totals=None, deals=None, by_name="", by=None) -> TableResult:
     """A second, independent entry of the table's result from the paper sheet: the
     round's total per seat (``totals``, in seat order) or, when the tournament asks
@@ -1020,6 +1171,45 @@ def differences(table: RoundTable) -> dict | None:
 
 
 # ---------------------------------------------------------------- closing the tournament
+
+
+def adjust_score(entry: Entry, round_number, points, reason, *, actor=None) -> Adjustment:
+    """The arbitre's penalty (negative points) or adjustment to one player in one round
+    under way or closed, with its reason; the ranking adds it to that round's score."""
+    with transaction.atomic():
+        tournament = _lock(entry.tournament)
+        _refuse_closed(tournament)
+        entry = Entry.objects.get(pk=entry.pk, tournament=tournament)
+        rnd = tournament.round_set.filter(number=round_number).first()
+        if rnd is None or rnd.state not in (Round.State.STARTED, Round.State.CLOSED):
+            raise TournamentError(
+                "round_not_played",
+                _("Only a round under way or closed takes an adjustment."),
+                "round",
+            )
+        if not entry.plays_in(rnd.number):
+            raise TournamentError(
+                "not_playing", _("This player does not play in that round."), "round"
+            )
+        (value,) = parse_scores([points], 1)
+        if value == 0:
+            raise TournamentError(
+                "no_points", _("An adjustment is a number of points, not 0."), "points"
+            )
+        reason = (reason or "").strip()
+        if not reason:
+            raise TournamentError(
+                "reason_required",
+                _("Say why: the article of the arbitration code, or the club's rule."),
+                "reason",
+            )
+        return Adjustment.objects.create(
+            entry=entry,
+            round_number=rnd.number,
+            points=value,
+            reason=reason[:200],
+            by=_actor(actor),
+        )
 
 
 def close_tournament(tournament: Tournament, *, by=None) -> Tournament:

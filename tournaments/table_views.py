@@ -20,6 +20,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST
 
 from core.idempotency import idempotent, once
+from core.text import short_names
 from core.throttle import Limit, client_address, limited
 from scoresheet import services as sheets
 from scoresheet.models import Hand
@@ -71,6 +72,12 @@ def _seated(table):
     return [(letter, entries.get(n)) for letter, n in zip(queries.SEAT_LETTERS, table.seats)]
 
 
+def _heads(seated):
+    """The score columns' heads: each entry and its short name, as on a club sheet."""
+    entries = [entry for _letter, entry in seated]
+    return list(zip(entries, short_names([e.name if e else "?" for e in entries])))
+
+
 @table_link
 def table_sheet(request, table):
     """The table's sheet: its deals while it enters them; the forms of its state."""
@@ -89,6 +96,7 @@ def table_sheet(request, table):
         "round": table.round,
         "tournament": tournament,
         "seated": seated,
+        "heads": _heads(seated),
         "deals": deals,
         "totals": totals,
         "played": len(deals),
@@ -298,9 +306,11 @@ def table_check(request, table):
             rows = max(rows, played)
             deals = [[post.get(f"deal_{i}_{k}", "") for k in range(seats)] for i in range(rows)]
             deals = [row for row in deals if any(v.strip() for v in row)]
+            services.refuse_unbalanced(table, deals=deals)
             result = services.check_table(table, deals=deals, by_name=post.get("by_name", ""))
         else:
             totals = [post.get(f"score_{k}", "") for k in range(seats)]
+            services.refuse_unbalanced(table, totals=totals)
             result = services.check_table(table, totals=totals, by_name=post.get("by_name", ""))
     except TournamentError as error:
         messages.error(request, error.message)

@@ -135,6 +135,15 @@ def display_rows(rows, *, club, tournament):
 
 
 def _status(row):
+    adjusted = row.get("adjusted")
+    if adjusted:
+        note = gettext("adjusted by the arbitre: %(points)s") % {"points": format_signed(adjusted)}
+        rest = _presence(row)
+        return f"{rest}; {note}" if rest else note
+    return _presence(row)
+
+
+def _presence(row):
     if row["withdrawn_after"] is not None:
         return gettext("withdrew after round %(n)d") % {"n": row["withdrawn_after"]}
     if row["joined_before"] > 1:

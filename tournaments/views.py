@@ -28,6 +28,7 @@ from core.jsonnumbers import json_number
 from tournaments import queries, services, tokens
 from tournaments.filters import RankingFilter
 from tournaments.forms import (
+    AdjustmentForm,
     BulkForm,
     GuestForm,
     MembersForm,
@@ -183,10 +184,17 @@ def players(request, slug, tournament_id):
             )
             return redirect("tournaments:players", club.slug, tournament.pk)
     entries = list(tournament.entries.select_related("team"))
+    # A team event: the players still playing without a team (a warning, not a refusal).
+    teamless = [
+        e
+        for e in entries
+        if tournament.team_size and e.team_id is None and e.withdrawn_after_round is None
+    ]
     context = _context(
         request,
         tournament,
         "players",
+        teamless=teamless,
         team_form=team_form,
         entries=entries,
         members_form=members_form,
@@ -199,25 +207,37 @@ def players(request, slug, tournament_id):
 
 
 @club_view("manage")
-@require_POST
+@require_http_methods(["GET", "POST"])
 def entry_withdraw(request, slug, tournament_id, number):
+    """A withdrawal, confirmed: the page says what happens to the later rounds (those
+    drawn keep their draw, re-balanced only where the player sat, unless the
+    organiser has them drawn again)."""
     tournament = _tournament(request, tournament_id)
     entry = get_object_or_404(Entry, tournament=tournament, number=number)
-    try:
-        kept = services.withdraw(entry, by=request.user)
-    except TournamentError as error:
-        _refused(request, error)
-    else:
-        if kept is None:
-            text = _("%(name)s is no longer entered.")
+    if request.method == "POST":
+        redraw = request.POST.get("later") == "redraw"
+        try:
+            kept = services.withdraw_player(entry, redraw=redraw, actor=request.user)
+        except TournamentError as error:
+            _refused(request, error)
         else:
-            text = _("%(name)s withdrew after round %(round)d.")
-        values = {"name": entry.name, "round": kept.withdrawn_after_round if kept else 0}
-        messages.success(request, text % values)
-    return redirect("tournaments:players", request.club.slug, tournament.pk)
+            if kept is None:
+                text = _("%(name)s is no longer entered.")
+            else:
+                text = _("%(name)s withdrew after round %(round)d.")
+            values = {"name": entry.name, "round": kept.withdrawn_after_round if kept else 0}
+            messages.success(request, text % values)
+        return redirect("tournaments:players", request.club.slug, tournament.pk)
+    if entry.withdrawn_after_round is not None:
+        messages.error(request, _("This player has already withdrawn."))
+        return redirect("tournaments:players", request.club.slug, tournament.pk)
+    effect = services.withdrawal_effect(entry)
+    context = _context(request, tournament, "players", entry=entry, effect=effect)
+    return render(request, "tournaments/withdraw.html", context)
 
 
 @club_view("read")
+@require_http_methods(["GET", "POST"])
 def entry_detail(request, slug, tournament_id, number):
     """One player's tournament: their table and seat each round, their sheets, scores."""
     tournament = _tournament(request, tournament_id)
@@ -227,7 +247,38 @@ def entry_detail(request, slug, tournament_id, number):
     stops = []
     for stop, score in zip(route["stops"], row["rounds"]):
         stops.append({"stop": stop, "score": score})
-    context = _context(request, tournament, "ranking", entry=entry, stops=stops, row=row)
+    adjustments = list(entry.adjustments.all())
+    adjust_form = None
+    if can(request.user, request.club, "manage") and not tournament.is_closed:
+        played = [
+            r.number
+            for r in tournament.round_set.order_by("number")
+            if r.state in (Round.State.STARTED, Round.State.CLOSED) and entry.plays_in(r.number)
+        ]
+        if played:
+            post = request.POST if request.method == "POST" else None
+            adjust_form = AdjustmentForm(post, rounds=played)
+            if post is not None and adjust_form.is_valid():
+                data = adjust_form.cleaned_data
+                try:
+                    services.adjust_score(
+                        entry, data["round"], data["points"], data["reason"], actor=request.user
+                    )
+                except TournamentError as error:
+                    add_club_error(adjust_form, error)
+                else:
+                    messages.success(request, _("The adjustment is recorded."))
+                    return redirect("tournaments:entry", request.club.slug, tournament.pk, number)
+    context = _context(
+        request,
+        tournament,
+        "ranking",
+        entry=entry,
+        stops=stops,
+        row=row,
+        adjustments=adjustments,
+        adjust_form=adjust_form,
+    )
     return render(request, "tournaments/entry.html", context)
 
 
@@ -261,11 +312,12 @@ def round_detail(request, slug, tournament_id, round_number):
     tables = queries.round_tables(tournament, rnd, entries)
     may_manage = can(request.user, request.club, "manage")
     present = [e for e in entries.values() if e.plays_in(rnd.number)]
-    repeats = []
+    repeats, meetings = [], None
     if rnd.is_drawn:
         history = services.history(tournament, rnd.number)
         seats = [view.table.seats for view in tables]
         repeats = queries.repeated_meetings(history, seats, entries)
+        meetings = queries.draw_meetings(history, seats)
     swap_form = None
     if may_manage and rnd.state == Round.State.DRAWN:
         swap_form = SwapForm(entries=present)
@@ -278,8 +330,10 @@ def round_detail(request, slug, tournament_id, round_number):
         tables=tables,
         present=len(present),
         repeats=repeats,
+        meetings=meetings,
         swap_form=swap_form,
         complete=sum(t.state == "complete" for t in tables),
+        reprint=sum(t.table.changed for t in tables) if rnd.state == Round.State.DRAWN else 0,
     )
     return render(request, "tournaments/round.html", context)
 
@@ -346,6 +400,8 @@ def table_cards(request, slug, tournament_id, round_number):
     tournament = _tournament(request, tournament_id)
     rnd = _round(tournament, round_number)
     tables = queries.round_tables(tournament, rnd)
+    if request.GET.get("changed"):  # only the cards a withdrawal changed, to print again
+        tables = [view for view in tables if view.table.changed]
     if can(request.user, request.club, "manage") and not tournament.is_closed:
         # the private links (secrets): only the organiser's cards carry them
         for view in tables:
@@ -620,14 +676,13 @@ def _screen_context(request, tournament):
     rows = queries.ranking(tournament)
     pending = queries.unconfirmed(tournament)
     queries.mark_provisional(rows, pending)
-    playing = []
+    playing, done = [], []
     if rnd is not None and rnd.state == Round.State.STARTED:
-        playing = [
-            t
-            for t in queries.round_tables(tournament, rnd, entries)
-            if t.table.state != RoundTable.State.CONFIRMED
-        ]
+        for t in queries.round_tables(tournament, rnd, entries):
+            finished = t.table.state == RoundTable.State.CONFIRMED
+            (done if finished else playing).append(t)
     return {
+        "done": done,
         "club": request.club,
         "tournament": tournament,
         "round": rnd,
@@ -640,13 +695,17 @@ def _screen_context(request, tournament):
 
 @club_view("read")
 def screen(request, slug, tournament_id):
-    """The room's screen: the ranking in large type and the tables still playing; a
-    script (``tournament_screen.js``) refreshes the live part every ten seconds."""
+    """The room's screen, a page of its own: the ranking in large type, paged, the team
+    ranking in turn, the round's tables still playing; a script
+    (``tournament_screen.js``) pages it and refreshes the live part every ten seconds."""
     tournament = _tournament(request, tournament_id)
     context = _screen_context(request, tournament)
     context["live_url"] = reverse(
         "tournaments:screen_live", args=[request.club.slug, tournament.pk]
     )
+    # Seconds a page of the ranking stays (?page=5 for a quicker turn; 3 to 60).
+    seconds = request.GET.get("page", "")
+    context["page_seconds"] = min(60, max(3, int(seconds))) if seconds.isdigit() else 12
     return render(request, "tournaments/screen.html", context)
 
 

@@ -17,10 +17,12 @@ from scoresheet.services import LedgerError
 @club_view("read")
 def player_list(request, slug):
     """Every player of the club with their hands played, first and last evening and
-    whether a member's login is linked; managers see the inactive ones and the merges."""
+    whether a member's login is linked; managers see the inactive ones and the merges.
+    The tournaments' tables are left out of the counts unless ``?tournaments=1``."""
     club = request.club
     may_manage = can(request.user, club, "manage")
-    players = ledger_players.club_players(club)
+    tournaments = request.GET.get("tournaments") == "1"  # the tournaments' tables count too
+    players = ledger_players.club_players(club, tournaments=tournaments)
     merged = []
     if may_manage:
         merged = list(
@@ -37,6 +39,7 @@ def player_list(request, slug):
             "inactive": [p for p in players if not p.is_active] if may_manage else [],
             "merged": merged,
             "may_manage": may_manage,
+            "tournaments": tournaments,
         },
     )
 

@@ -110,7 +110,8 @@ def test_a_tournament_from_set_up_to_printed_cards(page, live_server, log_in, cl
 
     # before round 3: number 5 withdraws, a guest arrives late
     page.goto(f"{t_url}/players/")
-    page.get_by_role("button", name="Withdraw Member 05").tap()
+    page.get_by_role("link", name="Withdraw Member 05").tap()
+    page.get_by_role("button", name="Confirm the withdrawal").tap()
     expect(page.locator("[data-messages]")).to_contain_text("Member 05 withdrew after round 2.")
     page.locator("#add-guest > summary").tap()
     page.get_by_label("Guest's name").fill("Late Comer")

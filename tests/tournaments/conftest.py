@@ -11,6 +11,12 @@ from tournaments import services
 DATE = datetime.date(2026, 5, 9)
 
 
+@pytest.fixture(autouse=True)
+def quick_schedule(monkeypatch):
+    """The pages' schedule search, shortened: the draw's own tests time the real one."""
+    monkeypatch.setattr(services, "SCHEDULE_EFFORT", 0.3)
+
+
 @pytest.fixture
 def manager(django_user_model, club):
     user = django_user_model.objects.create_user("organiser", password="a-long-passphrase-1")

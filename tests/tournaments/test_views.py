@@ -101,6 +101,8 @@ def test_the_round_page_shows_the_repeats_a_swap_makes(client, make_tournament, 
     client.force_login(manager)
     page = client.get(url("round", t, 2)).content.decode()
     assert "Nobody meets anybody again at this round." in page
+    summary = "Repeated meetings in the draw of rounds 1 to 2: 0 (the least possible known: 0)."
+    assert summary in page
     first = services.history(t, 2)[0][0]
     second = t.round_set.get(number=2)
     partner_of = next(s for s in second.tables.all() if first[0] in s.seats).seats
@@ -109,6 +111,7 @@ def test_the_round_page_shows_the_repeats_a_swap_makes(client, make_tournament, 
     assert response.status_code == 302
     page = client.get(url("round", t, 2)).content.decode()
     assert "met once before" in page
+    assert "rounds 1 to 2: 0 (" not in page and "(the least possible known: 0)." in page
 
 
 def test_ranking_page_export_and_filter(client, played, django_assert_num_queries):
@@ -157,7 +160,9 @@ def test_tournament_sheets_stay_out_of_the_club_pages(client, club, played, make
     )
     sheets_page = client.get(reverse("scoresheet:sheets", args=[club.slug])).content.decode()
     assert f'<option value="{played.season_id}"' not in sheets_page  # not in the season filter
-    assert played.season.name in sheets_page  # its sheets are listed, under its name
+    assert played.season.name not in sheets_page  # its tables are left out (issue 27)...
+    url = reverse("scoresheet:sheets", args=[club.slug]) + "?tournaments=on"
+    assert played.season.name in client.get(url).content.decode()  # ...unless asked for
     detail = client.get(reverse("clubs:detail", args=[club.slug])).content.decode()
     assert "Club night" in detail and f"season-{played.season_id}" not in detail
     assert list(club.seasons.regular()) == [season]

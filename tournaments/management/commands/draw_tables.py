@@ -1,16 +1,22 @@
 """Draw the tables of a free-deal tournament, without any database.
 
     manage.py draw_tables --players 24 --rounds 5 [--seed 7] [--incremental]
+                          [--spread 1|2|...|any] [--effort 3]
+    manage.py draw_tables --stats [--seed 1] [--spread ...] [--effort ...]
 
 Prints ``{"rounds": [[[1, 5, 9, 13], ...tables...], ...rounds...]}`` on stdout
 (players numbered 1 to N, each table in seat order: North, East, South, West,
-fifth) and a one-line summary on stderr: repeated pairs, the most times a pair
-met, the spread of seats at tables of 3 and 5, and the time taken.
+fifth) and a one-line summary on stderr: repeated meetings against the least
+possible the draw knows of, the spread of seats at tables of 3 and 5, and the
+time taken.
 
 ``--incremental`` draws round after round with ``draw_round``, as during a
 tournament where players may come and go, and also times the last round (a
 round drawn knowing every earlier one); without it the whole schedule is drawn
-in advance with ``draw_schedule``.
+in advance with ``draw_schedule``. ``--spread`` bounds the difference between
+the players' seats at tables of 3 or 5 (1, the default: evenly; ``any``: no
+rule). ``--stats`` draws the benchmark sizes (``STATS_SIZES``) and prints one
+line a size: repeated meetings, the lower bound, the spread, the seconds.
 """
 
 import json
@@ -18,7 +24,46 @@ import time
 
 from django.core.management.base import BaseCommand, CommandError
 
-from tournaments.draw import DrawError, draw_round, draw_schedule, quality
+from tournaments.draw import (
+    SCHEDULE_EFFORT,
+    DrawError,
+    draw_round,
+    draw_schedule,
+    least_repeats,
+    quality,
+    table_sizes,
+)
+
+#: The sizes of issue 27 (players, rounds), then a large tournament.
+STATS_SIZES = [
+    (12, 4),
+    (13, 4),
+    (17, 4),
+    (18, 5),
+    (21, 5),
+    (22, 5),
+    (26, 6),
+    (30, 6),
+    (16, 5),
+    (20, 5),
+    (24, 5),
+    (32, 6),
+    (40, 7),
+    (98, 6),
+    (100, 6),
+]
+
+
+def _spread(value: str) -> int | None:
+    if value == "any":
+        return None
+    try:
+        spread = int(value)
+    except ValueError:
+        raise CommandError("--spread is a whole number of seats, or 'any'") from None
+    if spread < 1:
+        raise CommandError("--spread must be at least 1")
+    return spread
 
 
 class Command(BaseCommand):
@@ -27,19 +72,38 @@ class Command(BaseCommand):
     requires_system_checks = []
 
     def add_arguments(self, parser):
-        parser.add_argument("--players", type=int, required=True, metavar="N")
-        parser.add_argument("--rounds", type=int, required=True, metavar="R")
+        parser.add_argument("--players", type=int, metavar="N")
+        parser.add_argument("--rounds", type=int, metavar="R")
         parser.add_argument("--seed", default="0", help="any text; the same seed, the same draw")
         parser.add_argument(
             "--incremental",
             action="store_true",
             help="draw one round at a time (draw_round) rather than the whole schedule",
         )
+        parser.add_argument(
+            "--spread",
+            default="1",
+            help="most seats at tables of 3/5 a player may have beyond another (1), or 'any'",
+        )
+        parser.add_argument(
+            "--effort", type=float, default=SCHEDULE_EFFORT, help="the search's length"
+        )
+        parser.add_argument(
+            "--stats", action="store_true", help="draw the benchmark sizes, one line each"
+        )
 
-    def handle(self, *args, players, rounds, seed, incremental, **options):
+    def handle(self, *args, players, rounds, seed, incremental, spread, effort, stats, **options):
+        seed = int(seed) if seed.lstrip("-").isdigit() else seed
+        spread = _spread(spread)
+        if effort < 0:
+            raise CommandError("--effort cannot be negative")
+        if stats:
+            self._stats(seed, spread, effort)
+            return
+        if players is None or rounds is None:
+            raise CommandError("--players and --rounds are required (or --stats)")
         if rounds < 1:
             raise CommandError("--rounds must be at least 1")
-        seed = int(seed) if seed.lstrip("-").isdigit() else seed
         started = time.perf_counter()
         last = 0.0
         try:
@@ -52,20 +116,36 @@ class Command(BaseCommand):
                     )
                     last = time.perf_counter() - begun
             else:
-                schedule = draw_schedule(players, rounds, seed=seed)
+                schedule = draw_schedule(players, rounds, seed=seed, spread=spread, effort=effort)
         except DrawError as error:
             raise CommandError(str(error)) from None
         elapsed = time.perf_counter() - started
         self.stdout.write(json.dumps({"rounds": schedule}))
-        q = quality(schedule)
+        line = self._line(players, rounds, schedule, elapsed)
         how = "round by round" if incremental else "schedule"
-        line = (
-            f"{players} players x {rounds} rounds ({how}, seed {seed}): "
-            f"{q.repeated_pairs} repeated pairs, "
-            f"{q.repeated_meetings} repeated meetings, worst pair met {q.max_meetings} times, "
-            f"seats at tables of 3/5 per player {q.odd_seats_min}-{q.odd_seats_max}, "
-            f"{q.seat_repeats} repeated seat positions; {elapsed:.2f} s"
-        )
+        line = line.replace(":", f" ({how}, seed {seed}):", 1)
         if incremental:
             line += f" (last round {last:.2f} s)"
         self.stderr.write(line)
+
+    def _line(self, players, rounds, schedule, elapsed) -> str:
+        q = quality(schedule)
+        bound = least_repeats([table_sizes(players)] * rounds, players)
+        return (
+            f"{players} players x {rounds} rounds: "
+            f"{q.repeated_meetings} repeated meetings (least possible known {bound}), "
+            f"{q.repeated_pairs} repeated pairs, worst pair met {q.max_meetings} times, "
+            f"seats at tables of 3/5 per player {q.odd_seats_min}-{q.odd_seats_max}, "
+            f"{q.seat_repeats} repeated seat positions; {elapsed:.2f} s"
+        )
+
+    def _stats(self, seed, spread, effort) -> None:
+        self.stdout.write(f"seed {seed}, spread {spread or 'any'}, effort {effort}")
+        total = 0.0
+        for players, rounds in STATS_SIZES:
+            started = time.perf_counter()
+            schedule = draw_schedule(players, rounds, seed=seed, spread=spread, effort=effort)
+            elapsed = time.perf_counter() - started
+            total += elapsed
+            self.stdout.write(self._line(players, rounds, schedule, elapsed))
+        self.stdout.write(f"total {total:.1f} s")
