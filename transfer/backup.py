@@ -88,6 +88,7 @@ PATHS = {
     "tournaments.Round": "tournament__club",
     "tournaments.RoundTable": "round__tournament__club",
     "tournaments.TableResult": "round_table__round__tournament__club",
+    "tournaments.Adjustment": "entry__tournament__club",
 }
 
 

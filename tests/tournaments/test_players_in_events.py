@@ -41,7 +41,7 @@ def test_the_club_lists_leave_the_tournaments_tables_out_unless_asked(
     page = client.get(sheets + "?tournaments=on").content.decode()
     assert "R1 T1" in page and "R1 T2" in page
 
-    players = reverse("scoresheet:players", args=[t.club.slug])
+    players = reverse("clubhouse:players", args=[t.club.slug])
     page = client.get(players).content.decode()
     assert "count the club's sheets, not the tournaments' tables" in page
     row = page[page.index("Member 01") :][:600]

@@ -114,6 +114,8 @@ def _tournaments(club, players, boss):
         tournament_services.submit_table(tables[2])
         tournament_services.reopen_table(tables[2], by=boss)
     tournament_services.revoke_link(tables[0])
+    penalised = running.entries.order_by("number").first()
+    tournament_services.adjust_score(penalised, 1, -10, "Slow play", actor=boss)
 
     closed = new("Closed", rounds=1)
     tournament_services.register(closed, entries)
