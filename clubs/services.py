@@ -170,6 +170,19 @@ def link_player(target, player: Player | None, by, *, club: Club | None = None):
     return player
 
 
+def update_member(membership: Membership, *, role: str, player: Player | None, by) -> Membership:
+    """A row of the members' table: the member's role and the player their login is
+    linked to, changed together in one transaction (both or neither); either is
+    left alone when it does not change."""
+    with transaction.atomic():
+        if role != membership.role:
+            change_role(membership, role, by)
+        linked = Player.objects.filter(club_id=membership.club_id, user_id=membership.user_id)
+        if player != linked.first():
+            link_player(membership, player, by)
+    return membership
+
+
 # ---------------------------------------------------------------- the club
 
 

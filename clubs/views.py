@@ -9,7 +9,6 @@ from dataclasses import dataclass
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.db import transaction
 from django.db.models import Count, Q
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
@@ -135,11 +134,7 @@ def member_update(request, slug, membership_id):
     if form.is_valid():
         role, player = form.cleaned_data["role"], form.cleaned_data["player"]
         try:
-            with transaction.atomic():  # both or neither
-                if role != membership.role:
-                    services.change_role(membership, role, by=request.user)
-                if player != form.current_player:
-                    services.link_player(membership, player, by=request.user)
+            services.update_member(membership, role=role, player=player, by=request.user)
         except ClubError as error:
             add_club_error(form, error)
         else:

@@ -15,9 +15,9 @@ from decimal import Decimal
 
 from core.explain_json import terms_to_json
 from scoresheet.models import Hand, ScoreRow, Sheet
+from scoresheet.vocabulary import CHELEM_OF_ENGINE, ROLE_OF_ENGINE
 from tarot import HandResult, halves_to_decimal
 from tarot.jsonformat import hand_to_dict, number, parse_hand
-from scoresheet.vocabulary import CHELEM_OF_ENGINE, ROLE_OF_ENGINE
 
 
 @dataclass(frozen=True)
@@ -371,4 +371,19 @@ def snapshot(engine_hand, result: HandResult | None, scores: dict | None = None)
     out = {"hand": hand_to_dict(engine_hand), "scores": scores or {}}
     if result is not None and result.pools is not None:
         out["pools"] = list(result.pools)
+    return out
+
+
+def sheet_json(sheet) -> dict:
+    """The sheet in HAND_FORMAT.md's sheet format (live hands, names), plus date and table."""
+    table = Table.of(sheet)
+    hands = []
+    for hand in sheet.hands.live().order_by("number"):
+        data = hand_data(hand, table)
+        hands.append({k: v for k, v in data.items() if v not in (None, [], "")})
+    out = {"rules": sheet.rules, "players": list(table.names)}
+    out["date"] = sheet.date.isoformat()
+    if sheet.table:
+        out["table"] = sheet.table
+    out["hands"] = hands
     return out

@@ -26,10 +26,10 @@ from core.explain_json import terms_to_json
 from scoresheet import handmap
 from scoresheet.handmap import Table, engine_hand_of, hand_data  # noqa: F401 (the services' API)
 from scoresheet.models import Hand, HandRevision, ScoreRow, Seat, Sheet
+from scoresheet.totals import add_hand_to_totals, refresh_sheet_totals
 from tarot import HandResult, ScoringError, score_hand
 from tarot.engine import halves_to_decimal
 from tarot.jsonformat import number, parse_hand, parse_rules
-from scoresheet.totals import add_hand_to_totals, refresh_sheet_totals
 
 
 class LedgerError(ServiceError):
@@ -93,6 +93,27 @@ def create_sheet(
         }
         audit.record(season.club_id, user, audit.Action.SHEET_CREATED, sheet, after=after)
     return sheet
+
+
+@retry_on_conflict
+def open_sheet(*, season: Season, seated, date, table: str = "", rules=None, user=None):
+    """Open a sheet as the sheet form does: ``seated`` in dealing order are the club's
+    players and the names (text) of new players, created with the sheet in one
+    transaction, so a refusal leaves nothing behind. A new player's name refused is
+    the club's code on the field ``new_players``; the rest as ``create_sheet``."""
+    with transaction.atomic():
+        players = []
+        for seat in seated:
+            if isinstance(seat, Player):
+                players.append(seat)
+                continue
+            try:
+                players.append(create_player(season.club, seat, by=user))
+            except ClubError as error:
+                raise LedgerError(error.code, error.message, "new_players") from None
+        return create_sheet(
+            season=season, players=players, date=date, table=table, rules=rules, user=user
+        )
 
 
 class Roster:
@@ -183,45 +204,45 @@ def preview_hand(
 
 
 @retry_on_conflict
-def record_hand(sheet: Sheet, data: dict, *, user=None) -> Hand:
-    """Append a hand to the sheet, with its score rows and history."""
-    with transaction.atomic():
-        sheet = _lock_for_new_hand(sheet.pk)
-        _check_open(sheet)
-        return _record(sheet, Table.of(sheet), data, user)
+def record_hand(sheet: Sheet, data: dict, *, user=None, table: Table | None = None) -> Hand:
+    """Append a hand to the sheet, with its score rows and history: the one way a
+    new hand is written (the hand form, a tournament table, the importer's tests).
 
+    The sheet is locked (``Sheet.DoesNotExist`` if it is gone), the hand scored
+    once under the lock (a refusal is a ``LedgerError`` with the field at fault)
+    and written. ``table``: the seating the caller read with ``sheet`` (the hand
+    form's), used as it is when ``sheet`` had a hand already when it was read —
+    the seating only changes before the first hand (``editing.update_sheet``) —
+    and read again under the lock otherwise.
 
-@retry_on_conflict
-def record_posted_hand(club, sheet_id, read, *, user=None) -> Hand:
-    """Append a hand to the club's sheet ``sheet_id`` from a post: the hand form's way.
-
-    Locks the sheet first (``Sheet.DoesNotExist`` for a sheet of another club or a
-    deleted one), then ``read(sheet, table)`` makes the hand's data of the post (the
-    form, validated against the sheet and seating as they are under the lock; it
-    raises to refuse), then records the hand as ``record_hand`` does: the sheet and
-    its seats are read once, for the form and the write.
-
-    It runs in the caller's open transaction without a savepoint of its own (two
-    queries fewer): whatever it raises must roll that whole transaction back, as
-    ``core.idempotency.once`` does. Alone, it opens its own transaction.
+    Inside a caller's transaction that rolls back whole on any error (a durable
+    one: ``core.idempotency.once``'s), no savepoint of its own (two queries fewer).
     """
-    with transaction.atomic(savepoint=False):
-        sheet = _lock_for_new_hand(sheet_id, club=club)
-        if sheet.deleted_at is not None:
-            raise Sheet.DoesNotExist
-        table = Table.of(sheet)
-        data = read(sheet, table)
-        _check_open(sheet)
-        return _record(sheet, table, data, user)
+    with transaction.atomic(savepoint=_needs_savepoint()):
+        locked = _lock_for_new_hand(sheet.pk)
+        _check_open(locked)
+        if table is None or not (sheet.hand_count or sheet.last_number):
+            table = Table.of(locked)
+        return _record(locked, table, data, user)
+
+
+def _needs_savepoint() -> bool:
+    """Whether a write refused halfway must roll back to a savepoint of its own: not
+    when the innermost open transaction is durable (it goes whole on any error)."""
+    blocks = connection.atomic_blocks
+    return not (blocks and blocks[-1].durable)
 
 
 @retry_on_conflict
-def correct_hand(hand: Hand, data: dict, *, user=None) -> Hand:
-    """Replace a hand's entry; re-score it (and, under mouches, every later hand)."""
+def correct_hand(hand: Hand, data: dict, *, user=None, table: Table | None = None) -> Hand:
+    """Replace a hand's entry; re-score it (and, under mouches, every later hand).
+
+    Scored once, under the sheet's lock. ``table``: the seating the caller read (the
+    hand form's); the sheet has a hand, so its seating no longer changes."""
     with transaction.atomic():
         refusal = _("Restore the hand before correcting it.")
         sheet, hand = _lock_hand(hand, deleted=False, refusal=refusal)
-        table = Table.of(sheet)
+        table = table or Table.of(sheet)
         before = handmap.stored_snapshot(hand, table)
         pools = _pools_before(sheet, hand) if sheet.ruleset.has_pools else ()
         engine_hand, result = _score(sheet, table, data, pools)

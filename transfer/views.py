@@ -27,8 +27,8 @@ from django.views.decorators.http import require_GET, require_POST
 from clubs.permissions import club_view
 from core.exports import bad_request, neutralise
 from core.jsonnumbers import json_number
+from scoresheet.handmap import sheet_json
 from scoresheet.models import ScoreRow, Sheet
-from scoresheet.views.sheets import sheet_json
 from transfer import backup as backups
 from transfer import upload
 
