@@ -20,7 +20,7 @@ from django.utils.translation import gettext_lazy as _lazy
 from clubs import audit
 from clubs.models import Player, Season
 from clubs.services import ClubError, create_player, name_key, player_name
-from core.db import retry_on_conflict
+from core.db import retry_on_conflict, savepoint_needed
 from core.errors import ServiceError
 from core.explain_json import terms_to_json
 from scoresheet import handmap
@@ -216,21 +216,15 @@ def record_hand(sheet: Sheet, data: dict, *, user=None, table: Table | None = No
     and read again under the lock otherwise.
 
     Inside a caller's transaction that rolls back whole on any error (a durable
-    one: ``core.idempotency.once``'s), no savepoint of its own (two queries fewer).
+    one: ``core.idempotency.once``'s), no savepoint of its own (two queries fewer:
+    ``core.db.savepoint_needed``).
     """
-    with transaction.atomic(savepoint=_needs_savepoint()):
+    with transaction.atomic(savepoint=savepoint_needed()):
         locked = _lock_for_new_hand(sheet.pk)
         _check_open(locked)
         if table is None or not (sheet.hand_count or sheet.last_number):
             table = Table.of(locked)
         return _record(locked, table, data, user)
-
-
-def _needs_savepoint() -> bool:
-    """Whether a write refused halfway must roll back to a savepoint of its own: not
-    when the innermost open transaction is durable (it goes whole on any error)."""
-    blocks = connection.atomic_blocks
-    return not (blocks and blocks[-1].durable)
 
 
 @retry_on_conflict

@@ -24,6 +24,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from clubs.models import Player, Season
+from core.db import retry_on_conflict, savepoint_needed
 from core.errors import ServiceError
 from scoresheet import services as sheets
 from scoresheet.models import Hand, ScoreRow, SheetTotal
@@ -735,6 +736,57 @@ def writable(table: RoundTable) -> None:
         )
 
 
+@retry_on_conflict
+def record_table_hand(table: RoundTable, data: dict, *, by=None, seating=None) -> Hand:
+    """The table enters a deal on its sheet (its private link): the table is locked and
+    checked open for entries (``writable``), then the ledger records the hand
+    (``scoresheet.services.record_hand``: scored once, under the sheet's lock), all in
+    one transaction. ``seating``: the sheet's seating as the hand form read it.
+
+    A refusal of the ledger is a ``TournamentError`` with its code, message and field."""
+    with transaction.atomic(savepoint=savepoint_needed()):
+        table = _lock_table(table)
+        writable(table)
+        try:
+            return sheets.record_hand(table.sheet, data, user=_actor(by), table=seating)
+        except sheets.LedgerError as error:
+            raise TournamentError(error.code, error.message, error.field) from None
+
+
+@retry_on_conflict
+def edit_table_hand(table: RoundTable, hand: Hand, data: dict, *, by=None, seating=None) -> Hand:
+    """The table corrects one of its deals (its private link) while its sheet is open
+    for entries: checked under the table's lock, then ``scoresheet.services.correct_hand``.
+    The organiser's correction, whatever the table's state, is ``correct_table_hand``."""
+    with transaction.atomic():
+        table = _lock_table(table)
+        writable(table)
+        _check_hand_of(table, hand)
+        try:
+            return sheets.correct_hand(hand, data, user=_actor(by), table=seating)
+        except sheets.LedgerError as error:
+            raise TournamentError(error.code, error.message, error.field) from None
+
+
+@retry_on_conflict
+def delete_table_hand(table: RoundTable, hand: Hand, *, by=None) -> Hand:
+    """The table deletes one of its deals (its private link) while its sheet is open for
+    entries: checked under the table's lock, then ``scoresheet.services.delete_hand``."""
+    with transaction.atomic():
+        table = _lock_table(table)
+        writable(table)
+        _check_hand_of(table, hand)
+        try:
+            return sheets.delete_hand(hand, user=_actor(by))
+        except sheets.LedgerError as error:
+            raise TournamentError(error.code, error.message, error.field) from None
+
+
+def _check_hand_of(table: RoundTable, hand: Hand) -> None:
+    if hand.sheet_id != table.sheet_id or table.sheet_id is None:
+        raise TournamentError("unknown_hand", _("This deal is not of this table."))
+
+
 def submit_table(table: RoundTable, *, by_name="", by=None) -> TableResult:
     """The table hands its sheet in: checked complete, recorded, the sheet closed."""
     with transaction.atomic():
@@ -903,7 +955,7 @@ def reopen_table(table: RoundTable, *, by=None) -> TableResult:
     return result
 
 
-def correct_table_hand(table: RoundTable, hand: Hand, data: dict, *, by=None) -> Hand:
+def correct_table_hand(table: RoundTable, hand: Hand, data: dict, *, by=None, seating=None) -> Hand:
     """The organiser corrects a deal of a table's sheet, whatever its state (handed in,
     in dispute, confirmed, its round closed), until the tournament closes. The hand's
     history records it (``HandRevision``, by the organiser); a confirmed sheet's
@@ -911,13 +963,12 @@ def correct_table_hand(table: RoundTable, hand: Hand, data: dict, *, by=None) ->
     with transaction.atomic():
         table = _lock_table(table)
         _refuse_closed(table.round.tournament)
-        if hand.sheet_id != table.sheet_id or table.sheet_id is None:
-            raise TournamentError("unknown_hand", _("This deal is not of this table."))
+        _check_hand_of(table, hand)
         closed = table.sheet.closed_at is not None
         if closed:
             sheets.reopen_sheet(table.sheet, user=by)
         try:
-            hand = sheets.correct_hand(hand, data, user=by)
+            hand = sheets.correct_hand(hand, data, user=by, table=seating)
         except sheets.LedgerError as error:
             raise TournamentError(error.code, error.message, error.field) from None
         if table.state == RoundTable.State.CONFIRMED:

@@ -25,6 +25,8 @@ from clubs.rules_forms import describe_rules
 from clubs.services import name_key
 from core.exports import SafeTableExport, bad_request
 from core.jsonnumbers import json_number
+from scoresheet.hand_forms import form_class_for
+from scoresheet.handmap import Table, sheet_json
 from tournaments import html, queries, services, tokens
 from tournaments.filters import RankingFilter
 from tournaments.forms import (
@@ -37,6 +39,7 @@ from tournaments.forms import (
 )
 from tournaments.models import Entry, Round, RoundTable, Tournament
 from tournaments.services import TournamentError
+from tournaments.table_views import hand_form_page, live_hand
 from tournaments.tables import RankingTable, display_rows
 
 GET_POST = require_http_methods(["GET", "POST"])
@@ -499,10 +502,6 @@ def table_revoke(request, slug, tournament_id, round_number, table_number):
 def table_hand(request, slug, tournament_id, round_number, table_number, number):
     """The organiser's correction of one deal of a table (handed in, disputed or
     confirmed): the hand form, then ``services.correct_table_hand``."""
-    from scoresheet import services as sheets
-    from scoresheet.views.hands import form_class_for
-    from tournaments.table_views import hand_form_page, live_hand
-
     tournament = _tournament(request, tournament_id)
     table = _table(tournament, round_number, table_number)
     hand = live_hand(table, number)
@@ -513,13 +512,16 @@ def table_hand(request, slug, tournament_id, round_number, table_number, number)
         messages.error(request, _("The tournament is closed: its final ranking is frozen."))
         return redirect(back)
     sheet = table.sheet
-    seating = sheets.Table.of(sheet)
+    seating = Table.of(sheet)
     form_class = form_class_for(sheet)
     if request.method == "POST":
-        form = form_class(request.POST, sheet=sheet, table=seating, hand=hand)
-        if form.is_valid() and request.POST.get("action") == "save":
+        save = request.POST.get("action") == "save"
+        form = form_class(request.POST, sheet=sheet, table=seating, hand=hand, previews=not save)
+        if save and form.is_valid():
             try:
-                services.correct_table_hand(table, hand, form.hand_data, by=request.user)
+                services.correct_table_hand(
+                    table, hand, form.hand_data, by=request.user, seating=seating
+                )
             except TournamentError as error:
                 add_club_error(form, error)
             else:
@@ -551,8 +553,6 @@ def tournament_close(request, slug, tournament_id):
 def export_json(request, slug, tournament_id):
     """The whole tournament as JSON: settings, rankings (players, teams), every round's
     tables with their state and their sheet in HAND_FORMAT.md's sheet format."""
-    from scoresheet.views.sheets import sheet_json
-
     tournament = _tournament(request, tournament_id)
     if tournament.final_ranking:
         players, teams = tournament.final_ranking["players"], tournament.final_ranking["teams"]
