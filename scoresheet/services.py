@@ -14,7 +14,6 @@ A write that meets a deadlock or a serialization failure is run again
 
 from django.db import connection, transaction
 from django.utils import timezone
-from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy as _lazy
 
 from clubs import audit
@@ -31,12 +30,38 @@ from tarot import HandResult, ScoringError, score_hand
 from tarot.engine import halves_to_decimal
 from tarot.jsonformat import number, parse_hand, parse_rules
 
+#: The refusals of this module, by code (``core.errors``). The engine's refusals come
+#: through with their own codes and messages (``tarot``'s catalogue), a club's refusal
+#: of a player's name with the club's (``clubs.services.error_messages``).
+error_messages = {
+    "seat_count": _lazy("A table seats 2 to 6 players."),
+    "duplicate_player": _lazy("A player is seated twice."),
+    "player_not_in_club": _lazy("Every player must be of this club."),
+    "player_ambiguous": _lazy("Several players match %(name)s: %(players)s"),
+    "player_unknown": _lazy("Unknown player: %(names)s"),
+    "invalid_field": _lazy("A hand must be an object."),
+    "sheet_deleted": _lazy("This sheet is deleted: restore it first."),
+    "sheet_closed": _lazy(
+        "This sheet is closed: no hand can be entered, corrected, deleted or restored "
+        "until it is reopened."
+    ),
+    "hand_deleted": _lazy("This hand is already deleted."),
+    "hand_not_deleted": _lazy("This hand is not deleted."),
+    "amount_too_large": _lazy(
+        "A score is too large to be kept (at most %(max)s a hand): check the rules."
+    ),
+}
+#: ``hand_deleted`` when the hand was to be corrected (the hand page says it too).
+RESTORE_FIRST = _lazy("Restore the hand before correcting it.")
+
 
 class LedgerError(ServiceError):
     """A write to sheets and hands refused (``code``, ``message``, ``field``)."""
 
-    def __init__(self, code: str, message: str, field: str | None = None):
-        super().__init__(code, message, field)
+    error_messages = error_messages
+
+    def __init__(self, code: str, message=None, field: str | None = None, **params):
+        super().__init__(code, message, field, **params)
         self.hand = None  # set by imports: the hand's number within its sheet
 
 
@@ -57,11 +82,11 @@ def create_sheet(
     """
     players = list(players)
     if not 2 <= len(players) <= 6:
-        raise LedgerError("seat_count", _("A table seats 2 to 6 players."), "players")
+        raise LedgerError("seat_count", field="players")
     if len({p.pk for p in players}) != len(players):
-        raise LedgerError("duplicate_player", _("A player is seated twice."), "players")
+        raise LedgerError("duplicate_player", field="players")
     if any(p.club_id != season.club_id for p in players):
-        raise LedgerError("player_not_in_club", _("Every player must be of this club."), "players")
+        raise LedgerError("player_not_in_club", field="players")
     try:
         ruleset = parse_rules(season.rules if rules is None else rules)
     except ScoringError as error:
@@ -160,22 +185,14 @@ def players_by_names(club, names, *, create=False, user=None, roster=None):
         if player is None:
             matches = by_key.get(name_key(name), [])
             if len(matches) > 1:
-                raise LedgerError(
-                    "player_ambiguous",
-                    _("Several players match %(name)s: %(players)s")
-                    % {"name": name, "players": ", ".join(p.name for p in matches)},
-                    "players",
-                )
+                players = ", ".join(p.name for p in matches)
+                raise LedgerError("player_ambiguous", field="players", name=name, players=players)
             player = matches[0] if matches else None
         if player is None:
             missing.append(name)
         found.append(player if player is not None else name)
     if missing and not create:
-        raise LedgerError(
-            "player_unknown",
-            _("Unknown player: %(names)s") % {"names": ", ".join(missing)},
-            "players",
-        )
+        raise LedgerError("player_unknown", field="players", names=", ".join(missing))
     created = {}
     for i, name in enumerate(found):
         if isinstance(name, str):
@@ -234,8 +251,7 @@ def correct_hand(hand: Hand, data: dict, *, user=None, table: Table | None = Non
     Scored once, under the sheet's lock. ``table``: the seating the caller read (the
     hand form's); the sheet has a hand, so its seating no longer changes."""
     with transaction.atomic():
-        refusal = _("Restore the hand before correcting it.")
-        sheet, hand = _lock_hand(hand, deleted=False, refusal=refusal)
+        sheet, hand = _lock_hand(hand, deleted=False, refusal=RESTORE_FIRST)
         table = table or Table.of(sheet)
         before = handmap.stored_snapshot(hand, table)
         pools = _pools_before(sheet, hand) if sheet.ruleset.has_pools else ()
@@ -250,8 +266,7 @@ def correct_hand(hand: Hand, data: dict, *, user=None, table: Table | None = Non
 def delete_hand(hand: Hand, *, user=None) -> Hand:
     """Take a hand off the ledger; it is kept, with its history, and can be restored."""
     with transaction.atomic():
-        refusal = _("This hand is already deleted.")
-        sheet, hand = _lock_hand(hand, deleted=False, refusal=refusal)
+        sheet, hand = _lock_hand(hand, deleted=False)
         table = Table.of(sheet)
         before = handmap.stored_snapshot(hand, table)
         hand.is_deleted = True
@@ -270,8 +285,7 @@ def delete_hand(hand: Hand, *, user=None) -> Hand:
 def restore_hand(hand: Hand, *, user=None) -> Hand:
     """Put a deleted hand back on the ledger, re-scored in its place."""
     with transaction.atomic():
-        refusal = _("This hand is not deleted.")
-        sheet, hand = _lock_hand(hand, deleted=True, refusal=refusal)
+        sheet, hand = _lock_hand(hand, deleted=True)
         table = Table.of(sheet)
         engine_hand = engine_hand_of(hand, table)
         pools = _pools_before(sheet, hand) if sheet.ruleset.has_pools else ()
@@ -285,11 +299,6 @@ def restore_hand(hand: Hand, *, user=None) -> Hand:
 
 
 # ---------------------------------------------------------------- closing a sheet
-
-SHEET_CLOSED_MESSAGE = _lazy(
-    "This sheet is closed: no hand can be entered, corrected, deleted or restored "
-    "until it is reopened."
-)
 
 
 def close_sheet(sheet: Sheet, *, user=None) -> Sheet:
@@ -328,9 +337,9 @@ def _lock(sheet: Sheet) -> Sheet:
 
 def _check_open(sheet: Sheet) -> None:
     if sheet.deleted_at is not None:
-        raise LedgerError("sheet_deleted", _("This sheet is deleted: restore it first."))
+        raise LedgerError("sheet_deleted")
     if sheet.closed_at is not None:
-        raise LedgerError("sheet_closed", str(SHEET_CLOSED_MESSAGE))
+        raise LedgerError("sheet_closed")
 
 
 def _lock_for_new_hand(sheet_id, *, club=None) -> Sheet:
@@ -404,8 +413,9 @@ def _highest_number(sheet: Sheet) -> int:
     return sheet.hands.order_by("-number").values_list("number", flat=True).first() or 0
 
 
-def _lock_hand(hand: Hand, *, deleted: bool, refusal: str):
-    """Lock the hand's sheet and the hand; refuse (``refusal``) unless it is (not) deleted."""
+def _lock_hand(hand: Hand, *, deleted: bool, refusal=None):
+    """Lock the hand's sheet and the hand; refuse (``hand_deleted``, ``hand_not_deleted``;
+    worded ``refusal`` if given) unless it is (not) deleted."""
     sheet = _lock(hand.sheet)
     hand = Hand.objects.select_for_update().get(pk=hand.pk)
     if hand.is_deleted != deleted:
@@ -455,16 +465,12 @@ def _check_fits(result: HandResult) -> None:
     if any(abs(h) > SCORE_MAX_HALVES for h in result.halves) or any(
         abs(a) > POOL_MAX for a in [*pool_moves.values(), *(result.pools or ())]
     ):
-        raise LedgerError(
-            "amount_too_large",
-            _("A score is too large to be kept (at most %(max)s a hand): check the rules.")
-            % {"max": halves_to_decimal(SCORE_MAX_HALVES)},
-        )
+        raise LedgerError("amount_too_large", max=halves_to_decimal(SCORE_MAX_HALVES))
 
 
 def _score(sheet, table, data, pools):
     if not isinstance(data, dict):
-        raise LedgerError("invalid_field", _("A hand must be an object."))
+        raise LedgerError("invalid_field")
     if "players" in data or "rules" in data:
         data = {k: v for k, v in data.items() if k not in ("players", "rules")}
     try:

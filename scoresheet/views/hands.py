@@ -172,7 +172,7 @@ def hand_edit(request, slug, sheet_id, number):
     sheet = _sheet(request, sheet_id)
     hand = _hand(sheet, number)
     if hand.is_deleted:
-        messages.error(request, _("Restore the hand before correcting it."))
+        messages.error(request, services.RESTORE_FIRST)
         return redirect(hand.get_absolute_url())
     table = services.Table.of(sheet)
     if request.method == "POST":
