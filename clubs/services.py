@@ -53,9 +53,9 @@ class ClubError(ServiceError):
 # ---------------------------------------------------------------- members
 
 
-def change_role(membership: Membership, role: str, by) -> Membership:
+def change_role(membership: Membership, role: str, *, actor) -> Membership:
     """Make a member manager, scorer or member. A club keeps at least one manager."""
-    _require_manager(membership.club, by)
+    _require_manager(membership.club, actor)
     _check_role(role)
     with transaction.atomic():
         _lock(membership.club)
@@ -68,26 +68,26 @@ def change_role(membership: Membership, role: str, by) -> Membership:
         membership.save(update_fields=["role"])
         audit.record(
             membership.club_id,
-            by,
+            actor,
             audit.Action.ROLE_CHANGED,
             membership,
             label=membership.user.get_username(),
             before={"role": old},
             after={"role": role},
         )
-    _forget_roles(membership.user, by)
+    _forget_roles(membership.user, actor)
     log.info(
-        "%s changed %s in %s from %s to %s", by, membership.user, membership.club.slug, old, role
+        "%s changed %s in %s from %s to %s", actor, membership.user, membership.club.slug, old, role
     )
     return membership
 
 
-def remove_member(membership: Membership, by) -> None:
+def remove_member(membership: Membership, *, actor) -> None:
     """Take a login out of the club (and off the player it was linked to there).
 
     Their players and every hand stay on the ledger; only the login's access goes.
     """
-    _require_manager(membership.club, by)
+    _require_manager(membership.club, actor)
     with transaction.atomic():
         _lock(membership.club)
         membership = Membership.objects.select_for_update().get(pk=membership.pk)
@@ -102,18 +102,18 @@ def remove_member(membership: Membership, by) -> None:
         linked.update(user=None)
         audit.record(
             membership.club_id,
-            by,
+            actor,
             audit.Action.MEMBER_REMOVED,
             membership,
             label=membership.user.get_username(),
             before=before,
         )
         membership.delete()
-    _forget_roles(membership.user, by)
-    log.info("%s removed %s from %s", by, membership.user, membership.club.slug)
+    _forget_roles(membership.user, actor)
+    log.info("%s removed %s from %s", actor, membership.user, membership.club.slug)
 
 
-def link_player(target, player: Player | None, by, *, club: Club | None = None):
+def link_player(target, player: Player | None, *, actor, club: Club | None = None):
     """Link a member's login to one player of the club (``player=None`` unlinks).
 
     ``target`` is a ``Membership`` or a user; with a user and no player, pass
@@ -127,7 +127,7 @@ def link_player(target, player: Player | None, by, *, club: Club | None = None):
         club = club or (player.club if player is not None else None)
         if club is None:
             raise ClubError("not_a_member", _("Say which club to unlink from."), "player")
-    _require_manager(club, by)
+    _require_manager(club, actor)
     if player is not None and player.club_id != club.pk:
         raise ClubError("player_not_in_club", _("This player is not of this club."), "player")
     with transaction.atomic():
@@ -159,36 +159,36 @@ def link_player(target, player: Player | None, by, *, club: Club | None = None):
         if now != was:
             audit.record(
                 club,
-                by,
+                actor,
                 audit.Action.PLAYER_LINKED,
                 player,
                 label=user.get_username(),
                 before={"user": user.get_username(), "player": was},
                 after={"user": user.get_username(), "player": now},
             )
-    log.info("%s linked %s in %s to %s", by, user, club.slug, player)
+    log.info("%s linked %s in %s to %s", actor, user, club.slug, player)
     return player
 
 
-def update_member(membership: Membership, *, role: str, player: Player | None, by) -> Membership:
+def update_member(membership: Membership, *, role: str, player: Player | None, actor) -> Membership:
     """A row of the members' table: the member's role and the player their login is
     linked to, changed together in one transaction (both or neither); either is
     left alone when it does not change."""
     with transaction.atomic():
         if role != membership.role:
-            change_role(membership, role, by)
+            change_role(membership, role, actor=actor)
         linked = Player.objects.filter(club_id=membership.club_id, user_id=membership.user_id)
         if player != linked.first():
-            link_player(membership, player, by)
+            link_player(membership, player, actor=actor)
     return membership
 
 
 # ---------------------------------------------------------------- the club
 
 
-def update_club(club: Club, name: str, is_public: bool, by) -> Club:
+def update_club(club: Club, name: str, is_public: bool, *, actor) -> Club:
     """Rename the club and make it public or members-only. The slug (its URLs) stays."""
-    _require_manager(club, by)
+    _require_manager(club, actor)
     name = _name(name, NAME_MAX["club"])
     with transaction.atomic():
         club = _lock(club)
@@ -198,21 +198,23 @@ def update_club(club: Club, name: str, is_public: bool, by) -> Club:
         club.save(update_fields=["name", "is_public"])
         after = {"name": club.name, "public": club.is_public}
         if after != before:
-            audit.record(club, by, audit.Action.CLUB_UPDATED, club, before=before, after=after)
-    log.info("%s updated %s: name=%r public=%s", by, club.slug, name, club.is_public)
+            audit.record(club, actor, audit.Action.CLUB_UPDATED, club, before=before, after=after)
+    log.info("%s updated %s: name=%r public=%s", actor, club.slug, name, club.is_public)
     return club
 
 
 # ---------------------------------------------------------------- seasons
 
 
-def create_season(club: Club, name: str, start_date, end_date, rules, by, ranking=None) -> Season:
+def create_season(
+    club: Club, name: str, start_date, end_date, rules, *, actor, ranking=None
+) -> Season:
     """A new season with its house rules (a preset name or options dict; ``None``: fft)
     and its ranking rule (``clubs.ranking``; ``None``: by total).
 
     The rules are validated by the scoring engine and stored in their short form.
     """
-    _require_manager(club, by)
+    _require_manager(club, actor)
     name, rules = _season_fields(name, start_date, end_date, rules)
     ranking = _ranking(ranking)
     with transaction.atomic():
@@ -226,13 +228,13 @@ def create_season(club: Club, name: str, start_date, end_date, rules, by, rankin
             rules=rules,
             ranking=ranking,
         )
-        audit.record(club, by, audit.Action.SEASON_CREATED, season, after=_season_state(season))
-    log.info("%s created season %r of %s with %s", by, name, club.slug, rules)
+        audit.record(club, actor, audit.Action.SEASON_CREATED, season, after=_season_state(season))
+    log.info("%s created season %r of %s with %s", actor, name, club.slug, rules)
     return season
 
 
 def update_season(
-    season: Season, name: str, start_date, end_date, rules, by, ranking=None
+    season: Season, name: str, start_date, end_date, rules, *, actor, ranking=None
 ) -> Season:
     """Rename a season, move its dates, change its house rules and ranking rule
     (``ranking=None`` keeps it).
@@ -240,7 +242,7 @@ def update_season(
     Sheets already created keep the rules frozen on them: new rules apply to
     the sheets opened from now on. A new ranking rule ranks the whole season.
     """
-    _require_manager(season.club, by)
+    _require_manager(season.club, actor)
     name, rules = _season_fields(name, start_date, end_date, rules)
     ranking = None if ranking is None else _ranking(ranking)
     with transaction.atomic():
@@ -258,16 +260,21 @@ def update_season(
         after = _season_state(season)
         if after != before:
             audit.record(
-                season.club_id, by, audit.Action.SEASON_UPDATED, season, before=before, after=after
+                season.club_id,
+                actor,
+                audit.Action.SEASON_UPDATED,
+                season,
+                before=before,
+                after=after,
             )
-    log.info("%s updated season %s of %s: %r %s", by, season.pk, season.club.slug, name, rules)
+    log.info("%s updated season %s of %s: %r %s", actor, season.pk, season.club.slug, name, rules)
     return season
 
 
 # ---------------------------------------------------------------- players
 
 
-def create_player(club: Club, name: str, by=None) -> Player:
+def create_player(club: Club, name: str, *, actor=None) -> Player:
     """A new player of the club (scorers create them when they open a sheet).
 
     The name is trimmed (inner spaces collapsed), must not be empty, nor longer
@@ -284,17 +291,17 @@ def create_player(club: Club, name: str, by=None) -> Player:
                 "name",
             )
         player = Player.objects.create(club=club, name=name)
-        audit.record(club, by, audit.Action.PLAYER_CREATED, player, after={"name": name})
+        audit.record(club, actor, audit.Action.PLAYER_CREATED, player, after={"name": name})
     return player
 
 
-def rename_player(player: Player, name: str, by) -> Player:
+def rename_player(player: Player, name: str, *, actor) -> Player:
     """Give a player another name (a typo fixed); their hands and totals stay theirs.
 
     The name is checked as ``create_player`` checks it; a name another player of
     the club has (ignoring case and accents) is refused: merge them instead.
     """
-    _require_manager(player.club, by)
+    _require_manager(player.club, actor)
     name = player_name(name)
     with transaction.atomic():
         player = Player.objects.select_for_update().get(pk=player.pk)
@@ -312,13 +319,13 @@ def rename_player(player: Player, name: str, by) -> Player:
         player.save(update_fields=["name"])
         audit.record(
             player.club_id,
-            by,
+            actor,
             audit.Action.PLAYER_RENAMED,
             player,
             before={"name": old},
             after={"name": name},
         )
-    log.info("%s renamed player %s from %r to %r", by, player.pk, old, name)
+    log.info("%s renamed player %s from %r to %r", actor, player.pk, old, name)
     return player
 
 
@@ -332,12 +339,12 @@ def _name_taken(club_id, name: str, *, other_than=None) -> str | None:
     return next((n for n in players.values_list("name", flat=True) if name_key(n) == key), None)
 
 
-def set_player_active(player: Player, active: bool, by) -> Player:
+def set_player_active(player: Player, active: bool, *, actor) -> Player:
     """Make a player inactive (left out of the pickers, kept in every total) or active again.
 
     A player merged into another stays inactive (``player_merged``): undo the merge.
     """
-    _require_manager(player.club, by)
+    _require_manager(player.club, actor)
     with transaction.atomic():
         player = Player.objects.select_for_update().get(pk=player.pk)
         if player.merged_into_id is not None:
@@ -352,7 +359,7 @@ def set_player_active(player: Player, active: bool, by) -> Player:
         player.save(update_fields=["is_active"])
         audit.record(
             player.club_id,
-            by,
+            actor,
             audit.Action.PLAYER_ACTIVE,
             player,
             before={"active": not active},
@@ -431,10 +438,10 @@ def absolute_link(request, path: str) -> str:
     return f"https://{host.lstrip('.')}{path}"
 
 
-def _require_manager(club: Club, by) -> None:
-    if by is None:  # code without a request: commands, the shell
+def _require_manager(club: Club, actor) -> None:
+    if actor is None:  # code without a request: commands, the shell
         return
-    if not can(by, club, "manage"):
+    if not can(actor, club, "manage"):
         raise ClubError("forbidden", _("Only a manager of the club may do this."))
 
 

@@ -64,7 +64,7 @@ def _state(sheet: Sheet, names=None) -> dict:
 
 
 @retry_on_conflict
-def update_sheet(sheet: Sheet, *, date, table: str, season: Season, players=None, user=None):
+def update_sheet(sheet: Sheet, *, date, table: str, season: Season, players=None, actor=None):
     """Change the sheet's date, table and season (its totals follow), and its seating
     (``players`` in dealing order; only while the sheet has no hand at all)."""
     if date is None:
@@ -94,7 +94,7 @@ def update_sheet(sheet: Sheet, *, date, table: str, season: Season, players=None
         after = _state(sheet, names)
         if after != before:
             audit.record(
-                sheet.club_id, user, audit.Action.SHEET_UPDATED, sheet, before=before, after=after
+                sheet.club_id, actor, audit.Action.SHEET_UPDATED, sheet, before=before, after=after
             )
     return sheet
 
@@ -130,7 +130,7 @@ def _note(text) -> str:
     return note
 
 
-def set_sheet_note(sheet: Sheet, text: str, *, user=None) -> Sheet:
+def set_sheet_note(sheet: Sheet, text: str, *, actor=None) -> Sheet:
     """The sheet's note (a closed or deleted sheet takes one too)."""
     note = _note(text)
     with transaction.atomic():
@@ -141,7 +141,7 @@ def set_sheet_note(sheet: Sheet, text: str, *, user=None) -> Sheet:
             sheet.save(update_fields=["note"])
             audit.record(
                 sheet.club_id,
-                user,
+                actor,
                 audit.Action.NOTE_CHANGED,
                 sheet,
                 before=before,
@@ -150,7 +150,7 @@ def set_sheet_note(sheet: Sheet, text: str, *, user=None) -> Sheet:
     return sheet
 
 
-def set_hand_note(hand: Hand, text: str, *, user=None) -> Hand:
+def set_hand_note(hand: Hand, text: str, *, actor=None) -> Hand:
     """A hand's note: what happened at the table (its scores do not change)."""
     note = _note(text)
     with transaction.atomic():
@@ -162,7 +162,7 @@ def set_hand_note(hand: Hand, text: str, *, user=None) -> Hand:
             hand.save(update_fields=["note"])
             audit.record(
                 sheet.club_id,
-                user,
+                actor,
                 audit.Action.NOTE_CHANGED,
                 hand,
                 label=str(hand),
@@ -175,25 +175,25 @@ def set_hand_note(hand: Hand, text: str, *, user=None) -> Hand:
 # ---------------------------------------------------------------- closing
 
 
-def close(sheet: Sheet, *, user=None) -> Sheet:
+def close(sheet: Sheet, *, actor=None) -> Sheet:
     """Close the sheet (``scoresheet.services.close_sheet``), with an audit entry."""
     with transaction.atomic():
         locked = _lock(sheet)
         was_open = locked.closed_at is None
-        sheet = close_sheet(locked, user=user)
+        sheet = close_sheet(locked, actor=actor)
         if was_open:
-            audit.record(sheet.club_id, user, audit.Action.SHEET_CLOSED, sheet)
+            audit.record(sheet.club_id, actor, audit.Action.SHEET_CLOSED, sheet)
     return sheet
 
 
-def reopen(sheet: Sheet, *, user=None) -> Sheet:
+def reopen(sheet: Sheet, *, actor=None) -> Sheet:
     """Reopen the sheet (``scoresheet.services.reopen_sheet``), with an audit entry."""
     with transaction.atomic():
         locked = _lock(sheet)
         was_closed = locked.closed_at is not None
-        sheet = reopen_sheet(locked, user=user)
+        sheet = reopen_sheet(locked, actor=actor)
         if was_closed:
-            audit.record(sheet.club_id, user, audit.Action.SHEET_REOPENED, sheet)
+            audit.record(sheet.club_id, actor, audit.Action.SHEET_REOPENED, sheet)
     return sheet
 
 
@@ -201,7 +201,7 @@ def reopen(sheet: Sheet, *, user=None) -> Sheet:
 
 
 @retry_on_conflict
-def delete_sheet(sheet: Sheet, *, user=None) -> Sheet:
+def delete_sheet(sheet: Sheet, *, actor=None) -> Sheet:
     """Take the whole sheet off the ledger: its score rows and totals go; its hands,
     their history and its seats stay, and it can be restored."""
     with transaction.atomic():
@@ -210,12 +210,12 @@ def delete_sheet(sheet: Sheet, *, user=None) -> Sheet:
         refresh_sheet_totals(sheet)
         sheet.deleted_at = timezone.now()
         sheet.save(update_fields=["deleted_at"])
-        audit.record(sheet.club_id, user, audit.Action.SHEET_DELETED, sheet, before=_state(sheet))
+        audit.record(sheet.club_id, actor, audit.Action.SHEET_DELETED, sheet, before=_state(sheet))
     return sheet
 
 
 @retry_on_conflict
-def restore_sheet(sheet: Sheet, *, user=None) -> Sheet:
+def restore_sheet(sheet: Sheet, *, actor=None) -> Sheet:
     """Put a deleted sheet back on the ledger: its live hands scored again in order."""
     with transaction.atomic():
         sheet = _lock(sheet, deleted=True)
@@ -234,5 +234,5 @@ def restore_sheet(sheet: Sheet, *, user=None) -> Sheet:
         refresh_sheet_totals(sheet)
         sheet.deleted_at = None
         sheet.save(update_fields=["deleted_at"])
-        audit.record(sheet.club_id, user, audit.Action.SHEET_RESTORED, sheet, after=_state(sheet))
+        audit.record(sheet.club_id, actor, audit.Action.SHEET_RESTORED, sheet, after=_state(sheet))
     return sheet

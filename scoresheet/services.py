@@ -70,7 +70,7 @@ class LedgerError(ServiceError):
 
 @retry_on_conflict
 def create_sheet(
-    *, season: Season, players, date, table: str = "", rules=None, user=None, hand_count=0
+    *, season: Season, players, date, table: str = "", rules=None, actor=None, hand_count=0
 ):
     """Open a sheet: 2 to 6 players of the season's club in dealing order.
 
@@ -101,7 +101,7 @@ def create_sheet(
             date=date,
             table=table,
             rules=ruleset.as_dict(),
-            created_by=user,
+            created_by=actor,
             seat_count=len(players),
             hand_count=hand_count,
             last_number=hand_count,
@@ -116,12 +116,12 @@ def create_sheet(
             "players": [p.name for p in players],
             "rules": sheet.rules,
         }
-        audit.record(season.club_id, user, audit.Action.SHEET_CREATED, sheet, after=after)
+        audit.record(season.club_id, actor, audit.Action.SHEET_CREATED, sheet, after=after)
     return sheet
 
 
 @retry_on_conflict
-def open_sheet(*, season: Season, seated, date, table: str = "", rules=None, user=None):
+def open_sheet(*, season: Season, seated, date, table: str = "", rules=None, actor=None):
     """Open a sheet as the sheet form does: ``seated`` in dealing order are the club's
     players and the names (text) of new players, created with the sheet in one
     transaction, so a refusal leaves nothing behind. A new player's name refused is
@@ -133,11 +133,11 @@ def open_sheet(*, season: Season, seated, date, table: str = "", rules=None, use
                 players.append(seat)
                 continue
             try:
-                players.append(create_player(season.club, seat, by=user))
+                players.append(create_player(season.club, seat, actor=actor))
             except ClubError as error:
                 raise LedgerError(error.code, error.message, "new_players") from None
         return create_sheet(
-            season=season, players=players, date=date, table=table, rules=rules, user=user
+            season=season, players=players, date=date, table=table, rules=rules, actor=actor
         )
 
 
@@ -153,7 +153,7 @@ class Roster:
             self.by_key.setdefault(name_key(player.name), []).append(player)
 
 
-def players_by_names(club, names, *, create=False, user=None, roster=None):
+def players_by_names(club, names, *, create=False, actor=None, roster=None):
     """The club's players with these names, in order (created when new if asked).
 
     ``roster``: the club's players as the caller read them before (a ``Roster``:
@@ -199,7 +199,7 @@ def players_by_names(club, names, *, create=False, user=None, roster=None):
             key = name_key(name)
             if key not in created:
                 try:
-                    created[key] = create_player(club, name, by=user)
+                    created[key] = create_player(club, name, actor=actor)
                 except ClubError as error:
                     raise LedgerError(error.code, error.message, "players") from None
             found[i] = created[key]
@@ -221,7 +221,7 @@ def preview_hand(
 
 
 @retry_on_conflict
-def record_hand(sheet: Sheet, data: dict, *, user=None, table: Table | None = None) -> Hand:
+def record_hand(sheet: Sheet, data: dict, *, actor=None, table: Table | None = None) -> Hand:
     """Append a hand to the sheet, with its score rows and history: the one way a
     new hand is written (the hand form, a tournament table, the importer's tests).
 
@@ -241,11 +241,11 @@ def record_hand(sheet: Sheet, data: dict, *, user=None, table: Table | None = No
         _check_open(locked)
         if table is None or not (sheet.hand_count or sheet.last_number):
             table = Table.of(locked)
-        return _record(locked, table, data, user)
+        return _record(locked, table, data, actor)
 
 
 @retry_on_conflict
-def correct_hand(hand: Hand, data: dict, *, user=None, table: Table | None = None) -> Hand:
+def correct_hand(hand: Hand, data: dict, *, actor=None, table: Table | None = None) -> Hand:
     """Replace a hand's entry; re-score it (and, under mouches, every later hand).
 
     Scored once, under the sheet's lock. ``table``: the seating the caller read (the
@@ -258,12 +258,12 @@ def correct_hand(hand: Hand, data: dict, *, user=None, table: Table | None = Non
         engine_hand, result = _score(sheet, table, data, pools)
         hand.scores.all().delete()
         action = HandRevision.Action.CORRECTED
-        _store(sheet, table, hand, engine_hand, result, action, user, before)
+        _store(sheet, table, hand, engine_hand, result, action, actor, before)
     return hand
 
 
 @retry_on_conflict
-def delete_hand(hand: Hand, *, user=None) -> Hand:
+def delete_hand(hand: Hand, *, actor=None) -> Hand:
     """Take a hand off the ledger; it is kept, with its history, and can be restored."""
     with transaction.atomic():
         sheet, hand = _lock_hand(hand, deleted=False)
@@ -273,7 +273,7 @@ def delete_hand(hand: Hand, *, user=None) -> Hand:
         hand.save(update_fields=["is_deleted", "updated_at"])
         hand.scores.all().delete()
         revision = HandRevision.objects.create(
-            hand=hand, action=HandRevision.Action.DELETED, user=user, before=before
+            hand=hand, action=HandRevision.Action.DELETED, user=actor, before=before
         )
         if sheet.ruleset.has_pools:
             _rescore_after(sheet, table, hand, _pools_before(sheet, hand), revision)
@@ -282,7 +282,7 @@ def delete_hand(hand: Hand, *, user=None) -> Hand:
 
 
 @retry_on_conflict
-def restore_hand(hand: Hand, *, user=None) -> Hand:
+def restore_hand(hand: Hand, *, actor=None) -> Hand:
     """Put a deleted hand back on the ledger, re-scored in its place."""
     with transaction.atomic():
         sheet, hand = _lock_hand(hand, deleted=True)
@@ -294,14 +294,14 @@ def restore_hand(hand: Hand, *, user=None) -> Hand:
         except ScoringError as error:
             raise LedgerError.from_scoring(error) from None
         hand.is_deleted = False
-        _store(sheet, table, hand, engine_hand, result, HandRevision.Action.RESTORED, user)
+        _store(sheet, table, hand, engine_hand, result, HandRevision.Action.RESTORED, actor)
     return hand
 
 
 # ---------------------------------------------------------------- closing a sheet
 
 
-def close_sheet(sheet: Sheet, *, user=None) -> Sheet:
+def close_sheet(sheet: Sheet, *, actor=None) -> Sheet:
     """Close a sheet: the hand services refuse it (``sheet_closed``) until it is reopened.
 
     Closing a closed sheet changes nothing (its first closing time stays).
@@ -314,7 +314,7 @@ def close_sheet(sheet: Sheet, *, user=None) -> Sheet:
     return sheet
 
 
-def reopen_sheet(sheet: Sheet, *, user=None) -> Sheet:
+def reopen_sheet(sheet: Sheet, *, actor=None) -> Sheet:
     """Reopen a closed sheet: hands may be entered, corrected and deleted again."""
     with transaction.atomic():
         sheet = Sheet.objects.select_for_update().get(pk=sheet.pk)
@@ -369,16 +369,16 @@ def _lock_for_new_hand(sheet_id, *, club=None) -> Sheet:
     return found[0]
 
 
-def _record(sheet: Sheet, table: Table, data: dict, user) -> Hand:
+def _record(sheet: Sheet, table: Table, data: dict, actor) -> Hand:
     """Score and write a new hand at the end of ``sheet`` (locked and counted by
     ``_lock_for_new_hand``): its score rows and history, and its counts added to the
     totals (``add_hand_to_totals``). A new hand is the sheet's last one: no later
     hand to re-score under mouches."""
     pools = _pools_before(sheet, None) if sheet.ruleset.has_pools else ()
     engine_hand, result = _score(sheet, table, data, pools)
-    hand = Hand(sheet=sheet, number=_new_number(sheet), entered_by=user)
+    hand = Hand(sheet=sheet, number=_new_number(sheet), entered_by=actor)
     action = HandRevision.Action.CREATED
-    rows, _revision = _write(sheet, table, hand, engine_hand, result, action, user)
+    rows, _revision = _write(sheet, table, hand, engine_hand, result, action, actor)
     add_hand_to_totals(rows)
     return hand
 
@@ -423,17 +423,17 @@ def _lock_hand(hand: Hand, *, deleted: bool, refusal=None):
     return sheet, hand
 
 
-def _store(sheet, table, hand, engine_hand, result, action, user, before=None):
+def _store(sheet, table, hand, engine_hand, result, action, actor, before=None):
     """Write a scored hand (corrected or restored), its ledger rows and its history
     entry, in the open transaction; then keep the later hands (mouches pools) and
     totals in step (``refresh_sheet_totals``: the hand's old rows may be gone)."""
-    _rows, revision = _write(sheet, table, hand, engine_hand, result, action, user, before)
+    _rows, revision = _write(sheet, table, hand, engine_hand, result, action, actor, before)
     if result.pools is not None:
         _rescore_after(sheet, table, hand, result.pools, revision)
     refresh_sheet_totals(sheet)
 
 
-def _write(sheet, table, hand, engine_hand, result, action, user, before=None):
+def _write(sheet, table, hand, engine_hand, result, action, actor, before=None):
     """Write a scored hand, its ledger rows and its history entry; return the rows
     and the entry."""
     _check_fits(result)
@@ -443,7 +443,7 @@ def _write(sheet, table, hand, engine_hand, result, action, user, before=None):
     revision = HandRevision.objects.create(
         hand=hand,
         action=action,
-        user=user,
+        user=actor,
         before=before,
         after=handmap.snapshot(engine_hand, result),
     )

@@ -82,7 +82,7 @@ def make_sheet(season, players, scorer):
             date=kwargs.pop("date", datetime.date(2026, 3, 14)),
             table=kwargs.pop("table", "1"),
             rules=rules,
-            user=scorer,
+            actor=scorer,
         )
 
     return make

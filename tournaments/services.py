@@ -138,7 +138,7 @@ def create_tournament(
     five_tables=Tournament.FiveTables.FIVE,
     team_size=None,
     confirm_by=Tournament.ConfirmBy.TOTALS,
-    by=None,
+    actor=None,
     seed=None,
 ) -> Tournament:
     """A tournament, its own season (kind tournament) and its rounds, not drawn yet."""
@@ -160,7 +160,7 @@ def create_tournament(
             date=date,
             **settings,
             draw_seed=random.randrange(1, 2**31) if seed is None else seed,
-            created_by=by,
+            created_by=actor,
         )
         Round.objects.bulk_create(
             Round(tournament=tournament, number=n) for n in range(1, rounds + 1)
@@ -180,7 +180,7 @@ def update_tournament(
     five_tables=Tournament.FiveTables.FIVE,
     team_size=None,
     confirm_by=Tournament.ConfirmBy.TOTALS,
-    by=None,
+    actor=None,
 ) -> Tournament:
     """Change the settings of a tournament not started yet (rounds added or dropped)."""
     settings = _settings(
@@ -251,17 +251,17 @@ def _joining_round(tournament) -> int:
     return first.number
 
 
-def register_member(tournament: Tournament, player: Player, *, by=None) -> Entry:
+def register_member(tournament: Tournament, player: Player, *, actor=None) -> Entry:
     """Enter a player of the club, under the next number."""
-    return register(tournament, [("member", player)], by=by)[0]
+    return register(tournament, [("member", player)], actor=actor)[0]
 
 
-def register_guest(tournament: Tournament, name, *, club="", licence="", by=None) -> Entry:
+def register_guest(tournament: Tournament, name, *, club="", licence="", actor=None) -> Entry:
     """Enter a guest from elsewhere; they become a player of the organising club."""
-    return register(tournament, [("guest", (name, club, licence))], by=by)[0]
+    return register(tournament, [("guest", (name, club, licence))], actor=actor)[0]
 
 
-def register(tournament: Tournament, items, *, by=None) -> list[Entry]:
+def register(tournament: Tournament, items, *, actor=None) -> list[Entry]:
     """Enter several players at once: ``("member", player)`` or ``("guest", (name, club,
     licence))`` items, numbered in order; all or nothing."""
     with transaction.atomic():
@@ -347,15 +347,15 @@ def parse_bulk(club, text) -> list[tuple]:
     return items
 
 
-def register_bulk(tournament: Tournament, text, *, by=None) -> list[Entry]:
+def register_bulk(tournament: Tournament, text, *, actor=None) -> list[Entry]:
     """Enter every player of a pasted list (``parse_bulk``), all or nothing."""
     items = parse_bulk(tournament.club, text)
     if not items:
         raise TournamentError("nobody", _("Paste one name a line."), "names")
-    return register(tournament, items, by=by)
+    return register(tournament, items, actor=actor)
 
 
-def withdraw(entry: Entry, *, by=None) -> Entry | None:
+def withdraw(entry: Entry, *, actor=None) -> Entry | None:
     """The player leaves after the last round started; before any, the entry goes.
 
     Returns the entry, or None when it was deleted (nothing played yet).
@@ -436,7 +436,7 @@ def _locked_round(rnd: Round):
     return tournament, rounds, rnd
 
 
-def draw_round(rnd: Round, *, by=None) -> Round:
+def draw_round(rnd: Round, *, actor=None) -> Round:
     """Draw (or draw again) a round not started: the players present now, knowing the
     tables of the rounds before, which must all be drawn."""
     with transaction.atomic():
@@ -476,7 +476,7 @@ def _clear_stale_later(tournament, number) -> None:
         later.save(update_fields=["state"])
 
 
-def draw_schedule(tournament: Tournament, *, by=None) -> list[int]:
+def draw_schedule(tournament: Tournament, *, actor=None) -> list[int]:
     """Draw every round not started, in advance, for the players present now.
 
     Before any round is drawn, the whole schedule comes from
@@ -514,7 +514,7 @@ def draw_schedule(tournament: Tournament, *, by=None) -> list[int]:
     return [r.number for r in todo]
 
 
-def swap_players(rnd: Round, a: int, b: int, *, by=None) -> Round:
+def swap_players(rnd: Round, a: int, b: int, *, actor=None) -> Round:
     """Exchange two players (entry numbers), seat for seat, in a drawn round not started."""
     with transaction.atomic():
         tournament, _rounds_, rnd = _locked_round(rnd)
@@ -542,7 +542,7 @@ def swap_players(rnd: Round, a: int, b: int, *, by=None) -> Round:
 # ---------------------------------------------------------------- playing
 
 
-def start_round(rnd: Round, *, by=None) -> Round:
+def start_round(rnd: Round, *, actor=None) -> Round:
     """Open each table's sheet (players in seat order, the tournament's rules): the
     tables may enter their deals. The rounds before must be closed."""
     with transaction.atomic():
@@ -561,7 +561,7 @@ def start_round(rnd: Round, *, by=None) -> Round:
                     date=tournament.date,
                     table=table_label(rnd.number, table.number),
                     rules=tournament.rules,
-                    user=by,
+                    actor=actor,
                 )
             except sheets.LedgerError as error:
                 raise TournamentError(error.code, error.message) from None
@@ -580,7 +580,7 @@ def table_label(round_number, table_number) -> str:
     return f"R{round_number} T{table_number}"
 
 
-def close_round(rnd: Round, *, by=None) -> Round:
+def close_round(rnd: Round, *, actor=None) -> Round:
     """Mark a started round played: every table has its deals (timed: at least one)."""
     with transaction.atomic():
         tournament, rounds, rnd = _locked_round(rnd)
@@ -596,7 +596,7 @@ def close_round(rnd: Round, *, by=None) -> Round:
                     % {"table": table.number, "played": played, "wanted": wanted},
                 )
         for table in rnd.tables.exclude(sheet=None).select_related("sheet"):
-            sheets.close_sheet(table.sheet, user=by)  # the tables' links take no more deals
+            sheets.close_sheet(table.sheet, actor=actor)  # the tables' links take no more deals
         rnd.state = Round.State.CLOSED
         rnd.save(update_fields=["state"])
         if all(r.state == Round.State.CLOSED for r in rounds):
@@ -616,7 +616,7 @@ def teammates(tournament) -> list[tuple[int, int]]:
     return [(a, b) for members in teams.values() for a in members for b in members if a < b]
 
 
-def register_team(tournament: Tournament, name, items, *, by=None) -> Team:
+def register_team(tournament: Tournament, name, items, *, actor=None) -> Team:
     """Enter a team: its name and its players (``register``'s items), as many as the
     tournament's teams have; all or nothing."""
     name = (name or "").strip()
@@ -638,7 +638,7 @@ def register_team(tournament: Tournament, name, items, *, by=None) -> Team:
             raise TournamentError(
                 "team_exists", _("A team of this name is already entered."), "name"
             )
-        entries = register(locked, items, by=by)
+        entries = register(locked, items, actor=actor)
         number = (locked.teams.aggregate(n=Max("number"))["n"] or 0) + 1
         team = Team.objects.create(tournament=locked, number=number, name=name)
         Entry.objects.filter(pk__in=[e.pk for e in entries]).update(team=team)
@@ -737,7 +737,7 @@ def writable(table: RoundTable) -> None:
 
 
 @retry_on_conflict
-def record_table_hand(table: RoundTable, data: dict, *, by=None, seating=None) -> Hand:
+def record_table_hand(table: RoundTable, data: dict, *, actor=None, seating=None) -> Hand:
     """The table enters a deal on its sheet (its private link): the table is locked and
     checked open for entries (``writable``), then the ledger records the hand
     (``scoresheet.services.record_hand``: scored once, under the sheet's lock), all in
@@ -748,13 +748,13 @@ def record_table_hand(table: RoundTable, data: dict, *, by=None, seating=None) -
         table = _lock_table(table)
         writable(table)
         try:
-            return sheets.record_hand(table.sheet, data, user=_actor(by), table=seating)
+            return sheets.record_hand(table.sheet, data, actor=_actor(actor), table=seating)
         except sheets.LedgerError as error:
             raise TournamentError(error.code, error.message, error.field) from None
 
 
 @retry_on_conflict
-def edit_table_hand(table: RoundTable, hand: Hand, data: dict, *, by=None, seating=None) -> Hand:
+def edit_table_hand(table: RoundTable, hand: Hand, data: dict, *, actor=None, seating=None) -> Hand:
     """The table corrects one of its deals (its private link) while its sheet is open
     for entries: checked under the table's lock, then ``scoresheet.services.correct_hand``.
     The organiser's correction, whatever the table's state, is ``correct_table_hand``."""
@@ -763,13 +763,13 @@ def edit_table_hand(table: RoundTable, hand: Hand, data: dict, *, by=None, seati
         writable(table)
         _check_hand_of(table, hand)
         try:
-            return sheets.correct_hand(hand, data, user=_actor(by), table=seating)
+            return sheets.correct_hand(hand, data, actor=_actor(actor), table=seating)
         except sheets.LedgerError as error:
             raise TournamentError(error.code, error.message, error.field) from None
 
 
 @retry_on_conflict
-def delete_table_hand(table: RoundTable, hand: Hand, *, by=None) -> Hand:
+def delete_table_hand(table: RoundTable, hand: Hand, *, actor=None) -> Hand:
     """The table deletes one of its deals (its private link) while its sheet is open for
     entries: checked under the table's lock, then ``scoresheet.services.delete_hand``."""
     with transaction.atomic():
@@ -777,7 +777,7 @@ def delete_table_hand(table: RoundTable, hand: Hand, *, by=None) -> Hand:
         writable(table)
         _check_hand_of(table, hand)
         try:
-            return sheets.delete_hand(hand, user=_actor(by))
+            return sheets.delete_hand(hand, actor=_actor(actor))
         except sheets.LedgerError as error:
             raise TournamentError(error.code, error.message, error.field) from None
 
@@ -787,7 +787,7 @@ def _check_hand_of(table: RoundTable, hand: Hand) -> None:
         raise TournamentError("unknown_hand", _("This deal is not of this table."))
 
 
-def submit_table(table: RoundTable, *, by_name="", by=None) -> TableResult:
+def submit_table(table: RoundTable, *, by_name="", actor=None) -> TableResult:
     """The table hands its sheet in: checked complete, recorded, the sheet closed."""
     with transaction.atomic():
         table = _lock_table(table)
@@ -797,14 +797,14 @@ def submit_table(table: RoundTable, *, by_name="", by=None) -> TableResult:
         result = TableResult.objects.create(
             round_table=table,
             kind=TableResult.Kind.SUBMITTED,
-            by=_actor(by),
+            by=_actor(actor),
             by_name=(by_name or "").strip()[:60],
             totals=totals,
             deals=deals,
         )
         table.state = RoundTable.State.SUBMITTED
         table.save(update_fields=["state"])
-        sheets.close_sheet(table.sheet, user=by)
+        sheets.close_sheet(table.sheet, actor=actor)
     return result
 
 
@@ -835,7 +835,9 @@ def last_result(table: RoundTable, kind) -> TableResult | None:
     return table.results.filter(kind=kind).order_by("-at", "-pk").first()
 
 
-def check_table(table: RoundTable, *, totals=None, deals=None, by_name="", by=None) -> TableResult:
+def check_table(
+    table: RoundTable, *, totals=None, deals=None, by_name="", actor=None
+) -> TableResult:
     """A second, independent entry of the table's result from the paper sheet: the
     round's total per seat (``totals``, in seat order) or, when the tournament asks
     for it, every deal's scores (``deals``: a list per deal, in seat order).
@@ -882,7 +884,7 @@ def check_table(table: RoundTable, *, totals=None, deals=None, by_name="", by=No
                 result = TableResult.objects.create(
                     round_table=table,
                     kind=TableResult.Kind.CHECK,
-                    by=_actor(by),
+                    by=_actor(actor),
                     by_name=by_name,
                     totals=entered,
                     deals=entered_deals,
@@ -898,7 +900,7 @@ def check_table(table: RoundTable, *, totals=None, deals=None, by_name="", by=No
     return result
 
 
-def _confirm(table, kind, by) -> TableResult:
+def _confirm(table, kind, actor) -> TableResult:
     totals, deals = snapshot(table)
     _check_complete(table, totals, deals)
     TableResult.objects.filter(round_table=table, confirmed=True).update(confirmed=False)
@@ -907,7 +909,7 @@ def _confirm(table, kind, by) -> TableResult:
             result = TableResult.objects.create(
                 round_table=table,
                 kind=kind,
-                by=_actor(by),
+                by=_actor(actor),
                 totals=totals,
                 deals=deals,
                 confirmed=True,
@@ -916,11 +918,11 @@ def _confirm(table, kind, by) -> TableResult:
         raise TournamentError("already_confirmed", _("This table's sheet is confirmed.")) from None
     table.state = RoundTable.State.CONFIRMED
     table.save(update_fields=["state"])
-    sheets.close_sheet(table.sheet, user=by)
+    sheets.close_sheet(table.sheet, actor=actor)
     return result
 
 
-def confirm_table(table: RoundTable, *, by=None) -> TableResult:
+def confirm_table(table: RoundTable, *, actor=None) -> TableResult:
     """The organiser confirms the sheet as it stands, after checking the paper sheet
     (a table handed in, in dispute, or never handed in)."""
     with transaction.atomic():
@@ -930,10 +932,10 @@ def confirm_table(table: RoundTable, *, by=None) -> TableResult:
             raise TournamentError("round_not_started", _("This round has not started yet."))
         if table.state == RoundTable.State.CONFIRMED:
             raise TournamentError("already_confirmed", _("This table's sheet is confirmed."))
-        return _confirm(table, TableResult.Kind.ORGANISER, by)
+        return _confirm(table, TableResult.Kind.ORGANISER, actor)
 
 
-def reopen_table(table: RoundTable, *, by=None) -> TableResult:
+def reopen_table(table: RoundTable, *, actor=None) -> TableResult:
     """The organiser sends a handed-in (or disputed) sheet back to the table, which may
     correct its deals and hand it in again."""
     with transaction.atomic():
@@ -947,15 +949,17 @@ def reopen_table(table: RoundTable, *, by=None) -> TableResult:
         if table.state == RoundTable.State.OPEN:
             raise TournamentError("not_submitted", _("The table has not handed its sheet in yet."))
         result = TableResult.objects.create(
-            round_table=table, kind=TableResult.Kind.REOPENED, by=_actor(by)
+            round_table=table, kind=TableResult.Kind.REOPENED, by=_actor(actor)
         )
         table.state = RoundTable.State.OPEN
         table.save(update_fields=["state"])
-        sheets.reopen_sheet(table.sheet, user=by)
+        sheets.reopen_sheet(table.sheet, actor=actor)
     return result
 
 
-def correct_table_hand(table: RoundTable, hand: Hand, data: dict, *, by=None, seating=None) -> Hand:
+def correct_table_hand(
+    table: RoundTable, hand: Hand, data: dict, *, actor=None, seating=None
+) -> Hand:
     """The organiser corrects a deal of a table's sheet, whatever its state (handed in,
     in dispute, confirmed, its round closed), until the tournament closes. The hand's
     history records it (``HandRevision``, by the organiser); a confirmed sheet's
@@ -966,19 +970,19 @@ def correct_table_hand(table: RoundTable, hand: Hand, data: dict, *, by=None, se
         _check_hand_of(table, hand)
         closed = table.sheet.closed_at is not None
         if closed:
-            sheets.reopen_sheet(table.sheet, user=by)
+            sheets.reopen_sheet(table.sheet, actor=actor)
         try:
-            hand = sheets.correct_hand(hand, data, user=by, table=seating)
+            hand = sheets.correct_hand(hand, data, actor=actor, table=seating)
         except sheets.LedgerError as error:
             raise TournamentError(error.code, error.message, error.field) from None
         if table.state == RoundTable.State.CONFIRMED:
-            _confirm(table, TableResult.Kind.CORRECTED, by)
+            _confirm(table, TableResult.Kind.CORRECTED, actor)
         elif closed:
-            sheets.close_sheet(table.sheet, user=by)
+            sheets.close_sheet(table.sheet, actor=actor)
     return hand
 
 
-def revoke_link(table: RoundTable, *, by=None) -> RoundTable:
+def revoke_link(table: RoundTable, *, actor=None) -> RoundTable:
     """A new private link for the table: the old one (and its printed QR code) stops working."""
     with transaction.atomic():
         table = _lock_table(table)
@@ -1018,7 +1022,7 @@ def differences(table: RoundTable) -> dict | None:
 # ---------------------------------------------------------------- closing the tournament
 
 
-def close_tournament(tournament: Tournament, *, by=None) -> Tournament:
+def close_tournament(tournament: Tournament, *, actor=None) -> Tournament:
     """Close the tournament once every round is closed and every sheet confirmed: the
     final ranking is frozen (``final_ranking``) and nothing changes any more."""
     from tournaments import queries  # noqa: PLC0415 (queries read; services write)

@@ -97,7 +97,7 @@ def tournament_create(request, slug):
     form = TournamentForm(request.POST if request.method == "POST" else None)
     if form.is_bound and form.is_valid():
         try:
-            tournament = services.create_tournament(club, **form.settings(), by=request.user)
+            tournament = services.create_tournament(club, **form.settings(), actor=request.user)
         except TournamentError as error:
             add_club_error(form, error, TournamentForm.ERROR_FIELDS)
         else:
@@ -113,7 +113,7 @@ def tournament_edit(request, slug, tournament_id):
     form = TournamentForm(request.POST if request.method == "POST" else None, tournament=tournament)
     if form.is_bound and form.is_valid():
         try:
-            services.update_tournament(tournament, **form.settings(), by=request.user)
+            services.update_tournament(tournament, **form.settings(), actor=request.user)
         except TournamentError as error:
             add_club_error(form, error, TournamentForm.ERROR_FIELDS)
         else:
@@ -166,16 +166,16 @@ def players(request, slug, tournament_id):
         try:
             if action == "members":
                 items = [("member", p) for p in data["players"]]
-                entries = services.register(tournament, items, by=request.user)
+                entries = services.register(tournament, items, actor=request.user)
             elif action == "team":
                 items = services.parse_bulk(club, data["names"])
-                team = services.register_team(tournament, data["team"], items, by=request.user)
+                team = services.register_team(tournament, data["team"], items, actor=request.user)
                 entries = list(team.members.order_by("number"))
             elif action == "guest":
                 guest = (data["name"], data["club"], data["licence"])
-                entries = services.register(tournament, [("guest", guest)], by=request.user)
+                entries = services.register(tournament, [("guest", guest)], actor=request.user)
             else:
-                entries = services.register_bulk(tournament, data["names"], by=request.user)
+                entries = services.register_bulk(tournament, data["names"], actor=request.user)
         except TournamentError as error:
             add_club_error(form, error)
         else:
@@ -207,7 +207,7 @@ def entry_withdraw(request, slug, tournament_id, number):
     tournament = _tournament(request, tournament_id)
     entry = get_object_or_404(Entry, tournament=tournament, number=number)
     try:
-        kept = services.withdraw(entry, by=request.user)
+        kept = services.withdraw(entry, actor=request.user)
     except TournamentError as error:
         _refused(request, error)
     else:
@@ -242,7 +242,7 @@ def entry_detail(request, slug, tournament_id, number):
 def schedule(request, slug, tournament_id):
     tournament = _tournament(request, tournament_id)
     try:
-        drawn = services.draw_schedule(tournament, by=request.user)
+        drawn = services.draw_schedule(tournament, actor=request.user)
     except TournamentError as error:
         _refused(request, error)
     else:
@@ -291,7 +291,7 @@ def _round_action(request, tournament_id, round_number, action, done):
     tournament = _tournament(request, tournament_id)
     rnd = _round(tournament, round_number)
     try:
-        action(rnd, by=request.user)
+        action(rnd, actor=request.user)
     except TournamentError as error:
         _refused(request, error)
     else:
@@ -318,7 +318,7 @@ def round_swap(request, slug, tournament_id, round_number):
     else:
         a, b = form.cleaned_data["a"], form.cleaned_data["b"]
         try:
-            services.swap_players(rnd, a, b, by=request.user)
+            services.swap_players(rnd, a, b, actor=request.user)
         except TournamentError as error:
             _refused(request, error)
         else:
@@ -460,7 +460,7 @@ def _table_action(request, tournament_id, round_number, table_number, action, do
     tournament = _tournament(request, tournament_id)
     table = _table(tournament, round_number, table_number)
     try:
-        action(table, by=request.user)
+        action(table, actor=request.user)
     except TournamentError as error:
         _refused(request, error)
     else:
@@ -520,7 +520,7 @@ def table_hand(request, slug, tournament_id, round_number, table_number, number)
         if save and form.is_valid():
             try:
                 services.correct_table_hand(
-                    table, hand, form.hand_data, by=request.user, seating=seating
+                    table, hand, form.hand_data, actor=request.user, seating=seating
                 )
             except TournamentError as error:
                 add_club_error(form, error)
@@ -541,7 +541,7 @@ def table_hand(request, slug, tournament_id, round_number, table_number, number)
 def tournament_close(request, slug, tournament_id):
     tournament = _tournament(request, tournament_id)
     try:
-        services.close_tournament(tournament, by=request.user)
+        services.close_tournament(tournament, actor=request.user)
     except TournamentError as error:
         _refused(request, error)
     else:

@@ -208,12 +208,12 @@ def _label(date, table, players) -> str:
     return " · ".join(p for p in parts if p)
 
 
-def _import(club, chunk: Chunk, *, season, user) -> Outcome:
+def _import(club, chunk: Chunk, *, season, actor) -> Outcome:
     outcome = Outcome(chunk.line, chunk.label, code=chunk.code, message=chunk.message)
     if chunk.code:
         return outcome
     try:
-        sheet = importing.import_sheet_line(club, chunk.text, season=season, user=user)
+        sheet = importing.import_sheet_line(club, chunk.text, season=season, actor=actor)
     except services.LedgerError as error:
         hand = getattr(error, "hand", None)
         if hand is not None and chunk.hand_lines and hand <= len(chunk.hand_lines):
@@ -233,17 +233,17 @@ def _import(club, chunk: Chunk, *, season, user) -> Outcome:
     return outcome
 
 
-def run(club, found: list[Chunk], *, season=None, user=None) -> list[Outcome]:
+def run(club, found: list[Chunk], *, season=None, actor=None) -> list[Outcome]:
     """Import every sheet (each all or nothing): one ``Outcome`` per sheet."""
-    return [_import(club, chunk, season=season, user=user) for chunk in found]
+    return [_import(club, chunk, season=season, actor=actor) for chunk in found]
 
 
-def preview(club, found: list[Chunk], *, season=None, user=None) -> list[Outcome]:
+def preview(club, found: list[Chunk], *, season=None, actor=None) -> list[Outcome]:
     """What ``run`` would do, with nothing written (one transaction, rolled back)."""
     with transaction.atomic():
         outcomes = []
         for chunk in found:
             with transaction.atomic():  # a refused sheet leaves the others' savepoints whole
-                outcomes.append(_import(club, chunk, season=season, user=user))
+                outcomes.append(_import(club, chunk, season=season, actor=actor))
         transaction.set_rollback(True)
     return outcomes

@@ -71,7 +71,7 @@ def import_sheets(request, slug):
         except upload.UploadError as error:
             context["error"] = error.message
             return render(request, "transfer/data.html", context, status=400)
-        outcomes = upload.preview(club, found, season=season, user=request.user)
+        outcomes = upload.preview(club, found, season=season, actor=request.user)
         digest = hashlib.sha256(text.encode()).hexdigest()
         request.session[SESSION_KEY] = {
             "club": club.pk,
@@ -93,7 +93,7 @@ def import_sheets(request, slug):
             messages.error(request, _("Upload the file again: its preview is no longer here."))
             return redirect("transfer:data", club.slug)
         found = upload.chunks(kept["text"], kept["name"])
-        outcomes = upload.run(club, found, season=season, user=request.user)
+        outcomes = upload.run(club, found, season=season, actor=request.user)
         del request.session[SESSION_KEY]
         good = sum(1 for o in outcomes if o.ok)
         context.update(outcomes=outcomes, name=kept["name"], preview=False)

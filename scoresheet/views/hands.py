@@ -88,7 +88,9 @@ def hand_create(request, slug, sheet_id):
         try:
             hand = once(
                 request,
-                lambda: services.record_hand(sheet, form.hand_data, user=request.user, table=table),
+                lambda: services.record_hand(
+                    sheet, form.hand_data, actor=request.user, table=table
+                ),
                 url=lambda hand: f"{sheet_url}#hand-{hand.number}",
             )
         except Sheet.DoesNotExist:
@@ -182,7 +184,7 @@ def hand_edit(request, slug, sheet_id, number):
         )
         if save and form.is_valid():
             try:
-                services.correct_hand(hand, form.hand_data, user=request.user, table=table)
+                services.correct_hand(hand, form.hand_data, actor=request.user, table=table)
             except services.LedgerError as error:
                 form.add_ledger_error(error)
             else:
@@ -200,7 +202,7 @@ def hand_delete(request, slug, sheet_id, number):
     hand = _hand(sheet, number)
     undo = request.POST.get("undo") == "1"  # the sheet's "Undo" right after saving
     try:
-        services.delete_hand(hand, user=request.user)
+        services.delete_hand(hand, actor=request.user)
     except services.LedgerError as error:
         messages.error(request, error.message)
     else:
@@ -220,7 +222,7 @@ def hand_restore(request, slug, sheet_id, number):
     sheet = _sheet(request, sheet_id)
     hand = _hand(sheet, number)
     try:
-        services.restore_hand(hand, user=request.user)
+        services.restore_hand(hand, actor=request.user)
     except services.LedgerError as error:
         messages.error(request, error.message)
     else:

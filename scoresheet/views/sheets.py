@@ -80,7 +80,7 @@ def sheet_create(request, slug):
                     date=data["date"],
                     table=data["table"].strip(),
                     rules=data["rules"],  # None: the season's house rules
-                    user=request.user,
+                    actor=request.user,
                 ),
                 url=_sheet_url,
             )

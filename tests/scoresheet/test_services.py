@@ -17,7 +17,7 @@ def totals(sheet):
 def test_seed_sheet_ledger_totals(make_sheet, scorer):
     sheet = make_sheet()
     for data in SEED_HANDS:
-        services.record_hand(sheet, data, user=scorer)
+        services.record_hand(sheet, data, actor=scorer)
     assert totals(sheet) == {k: Decimal(v) for k, v in SEED_TOTALS.items()}
     assert list(sheet.hands.values_list("number", flat=True)) == [1, 2, 3, 4, 5]
     assert ScoreRow.objects.filter(sheet=sheet).count() == 5 * 4
@@ -36,7 +36,7 @@ def test_record_hand_writes_rows_roles_and_history(make_sheet, scorer):
             "points": Decimal("45.5"),
             "poignees": [{"player": "Bert", "size": "double"}],
         },
-        user=scorer,
+        actor=scorer,
     )
     rows = {r.player.name: r for r in hand.scores.select_related("player")}
     # margin 4.5 -> 5; (25 + 5) × 2 + 30 poignée (to the winners) = 90 per defender
@@ -97,10 +97,10 @@ def test_record_hand_writes_rows_roles_and_history(make_sheet, scorer):
 )
 def test_refused_hand_stores_nothing(make_sheet, scorer, data, code, field):
     sheet = make_sheet()
-    services.record_hand(sheet, SEED_HANDS[0], user=scorer)
+    services.record_hand(sheet, SEED_HANDS[0], actor=scorer)
     counts = (Hand.objects.count(), ScoreRow.objects.count(), HandRevision.objects.count())
     with pytest.raises(services.LedgerError) as info:
-        services.record_hand(sheet, data, user=scorer)
+        services.record_hand(sheet, data, actor=scorer)
     assert info.value.code == code
     assert info.value.field == field
     assert (Hand.objects.count(), ScoreRow.objects.count(), HandRevision.objects.count()) == counts
@@ -108,10 +108,10 @@ def test_refused_hand_stores_nothing(make_sheet, scorer, data, code, field):
 
 def test_correct_hand_rescores_and_keeps_history(make_sheet, scorer):
     sheet = make_sheet()
-    hands = [services.record_hand(sheet, d, user=scorer) for d in SEED_HANDS]
+    hands = [services.record_hand(sheet, d, actor=scorer) for d in SEED_HANDS]
     # hand 5 was entered with the poignée forgotten... then corrected to be without it
     corrected = dict(SEED_HANDS[4], poignees=[])
-    services.correct_hand(hands[4], corrected, user=scorer)
+    services.correct_hand(hands[4], corrected, actor=scorer)
     assert totals(sheet) == {"Anna": 128, "Bert": 192, "Carl": -360, "Dora": 40}
     revision = hands[4].revisions.order_by("-id").first()
     assert revision.action == "corrected"
@@ -124,9 +124,9 @@ def test_correct_hand_rescores_and_keeps_history(make_sheet, scorer):
 
 def test_correct_refused_keeps_hand(make_sheet, scorer):
     sheet = make_sheet()
-    hand = services.record_hand(sheet, SEED_HANDS[0], user=scorer)
+    hand = services.record_hand(sheet, SEED_HANDS[0], actor=scorer)
     with pytest.raises(services.LedgerError) as info:
-        services.correct_hand(hand, dict(SEED_HANDS[0], bouts=5), user=scorer)
+        services.correct_hand(hand, dict(SEED_HANDS[0], bouts=5), actor=scorer)
     assert info.value.code == "bouts_out_of_range"
     assert totals(sheet)["Anna"] == 240
     assert hand.revisions.count() == 1
@@ -134,25 +134,25 @@ def test_correct_refused_keeps_hand(make_sheet, scorer):
 
 def test_delete_and_restore(make_sheet, scorer):
     sheet = make_sheet()
-    hands = [services.record_hand(sheet, d, user=scorer) for d in SEED_HANDS]
-    services.delete_hand(hands[0], user=scorer)
+    hands = [services.record_hand(sheet, d, actor=scorer) for d in SEED_HANDS]
+    services.delete_hand(hands[0], actor=scorer)
     assert totals(sheet)["Anna"] == 108 - 240
     with pytest.raises(services.LedgerError) as info:
-        services.delete_hand(hands[0], user=scorer)
+        services.delete_hand(hands[0], actor=scorer)
     assert info.value.code == "hand_deleted"
     with pytest.raises(services.LedgerError) as info:
-        services.correct_hand(hands[0], SEED_HANDS[0], user=scorer)
+        services.correct_hand(hands[0], SEED_HANDS[0], actor=scorer)
     assert info.value.code == "hand_deleted"
-    services.restore_hand(hands[0], user=scorer)
+    services.restore_hand(hands[0], actor=scorer)
     assert totals(sheet) == {k: Decimal(v) for k, v in SEED_TOTALS.items()}
     with pytest.raises(services.LedgerError) as info:
-        services.restore_hand(hands[0], user=scorer)
+        services.restore_hand(hands[0], actor=scorer)
     assert info.value.code == "hand_not_deleted"
     actions = list(hands[0].revisions.values_list("action", flat=True))
     assert actions == ["created", "deleted", "restored"]
     # a new hand after a deletion takes the next number, never a deleted one's
-    services.delete_hand(hands[4], user=scorer)
-    new = services.record_hand(sheet, SEED_HANDS[4], user=scorer)
+    services.delete_hand(hands[4], actor=scorer)
+    new = services.record_hand(sheet, SEED_HANDS[4], actor=scorer)
     assert new.number == 6
 
 
@@ -165,7 +165,7 @@ MOUCHES = [
 
 def test_mouches_pools_carry_and_correction_rescores_later_hands(make_sheet, scorer):
     sheet = make_sheet(rules="mouches")
-    hands = [services.record_hand(sheet, d, user=scorer) for d in MOUCHES]
+    hands = [services.record_hand(sheet, d, actor=scorer) for d in MOUCHES]
     hands = list(sheet.hands.order_by("number"))
     # hand 2: Bert stakes 5 (pool 50); Carl fails by 11 (11 each) and pays 50 -> [50, 50]
     # hand 3: Carl stakes 5 on the oldest largest (55, 50); Dora makes by 9 (18 each), takes 55
@@ -178,7 +178,7 @@ def test_mouches_pools_carry_and_correction_rescores_later_hands(make_sheet, sco
         "Dora": Decimal(-10 + 11 + 54 + 55),
     }
     # Carl's hand corrected to made: he takes the pool, so hand 3 finds no pool
-    services.correct_hand(hands[1], dict(MOUCHES[1], points=60), user=scorer)
+    services.correct_hand(hands[1], dict(MOUCHES[1], points=60), actor=scorer)
     hands = list(sheet.hands.order_by("number"))
     # hand 2: made by 9: 9 each; Carl takes 50 -> no pool
     # hand 3: antes 40 -> pool 40, Carl stakes 5 -> 45, Dora takes 45
@@ -189,8 +189,8 @@ def test_mouches_pools_carry_and_correction_rescores_later_hands(make_sheet, sco
 
 def test_mouches_delete_rescores_later(make_sheet, scorer):
     sheet = make_sheet(rules="mouches")
-    hands = [services.record_hand(sheet, d, user=scorer) for d in MOUCHES]
-    services.delete_hand(hands[1], user=scorer)
+    hands = [services.record_hand(sheet, d, actor=scorer) for d in MOUCHES]
+    services.delete_hand(hands[1], actor=scorer)
     live = list(sheet.hands.live().order_by("number"))
     # without hand 2: hand 3 finds the 45 pool, Carl stakes 5, Dora takes 50
     assert live[-1].pools == []
@@ -228,5 +228,5 @@ def test_sheet_rules_are_frozen(make_sheet, season, scorer):
     sheet = make_sheet()
     season.rules = {"preset": "fft", "rounding": 10}
     season.save()
-    hand = services.record_hand(sheet, SEED_HANDS[0], user=scorer)
+    hand = services.record_hand(sheet, SEED_HANDS[0], actor=scorer)
     assert {r.score for r in hand.scores.all()} == {240, -80}

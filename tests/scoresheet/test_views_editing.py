@@ -28,7 +28,7 @@ def manager(django_user_model, club):
 def seeded(make_sheet, scorer):
     sheet = make_sheet()
     for data in SEED_HANDS:
-        services.record_hand(sheet, data, user=scorer)
+        services.record_hand(sheet, data, actor=scorer)
     return sheet
 
 
@@ -259,7 +259,7 @@ def test_a_deleted_sheet_leaves_the_club_page_and_the_pools_held(
     )
     assert pools_held(club, season=season) != 0
     assert "Mouches" in client.get("/clubs/rive/").content.decode()
-    editing.delete_sheet(sheet, user=scorer)
+    editing.delete_sheet(sheet, actor=scorer)
     assert pools_held(club, season=season) == 0
     assert "Mouches" not in client.get("/clubs/rive/").content.decode()
 
@@ -268,7 +268,7 @@ def test_the_history_page_shows_a_merge_without_its_moved_ids(client, manager, s
     from scoresheet.players import merge_players
 
     alias = Player.objects.create(club=club, name="Annie")
-    merge_players(alias, Player.objects.get(name="Anna"), user=manager)
+    merge_players(alias, Player.objects.get(name="Anna"), actor=manager)
     client.force_login(manager)
     html = client.get(url("history", "rive")).content.decode()
     assert "players merged" in html.lower()

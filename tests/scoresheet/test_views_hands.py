@@ -78,7 +78,7 @@ def scorer_client(client, scorer):
 @pytest.fixture
 def seeded(sheet, scorer):
     for data in SEED_HANDS:
-        services.record_hand(sheet, data, user=scorer)
+        services.record_hand(sheet, data, actor=scorer)
     return sheet
 
 
@@ -374,10 +374,10 @@ def test_edit_preview_under_mouches_uses_the_pools_before_the_hand(
     scorer_client, make_sheet, scorer
 ):
     sheet = make_sheet(4, rules="mouches")
-    services.record_hand(sheet, {"dealer": "Anna"}, user=scorer)  # pool 45
+    services.record_hand(sheet, {"dealer": "Anna"}, actor=scorer)  # pool 45
     carl = {"dealer": "Bert", "taker": "Carl", "contract": "prise", "bouts": 1, "points": 40}
-    services.record_hand(sheet, carl, user=scorer)  # fails, pays 50 into a new pool
-    services.record_hand(sheet, {"dealer": "Carl"}, user=scorer)
+    services.record_hand(sheet, carl, actor=scorer)  # fails, pays 50 into a new pool
+    services.record_hand(sheet, {"dealer": "Carl"}, actor=scorer)
     # hand 2 corrected to made by 9: Carl takes the 50 pool (45 + Bert's 5)
     post = {"dealer": "1", "taker": "2", "contract": "prise", "bouts": "1", "points": "60"}
     data = scorer_client.post(url("hand_preview", sheet) + "?hand=2", post).json()
