@@ -25,12 +25,12 @@ from django.utils.translation import gettext as _
 
 from clubs import audit
 from clubs.models import Club, Invitation, Membership, Role
+from clubs.permissions import require
 from clubs.services import (
     ClubError,
     _check_role,
     _forget_roles,
     _lock,
-    _require_manager,
     absolute_link,
     free_username,
     mail,
@@ -48,7 +48,7 @@ def invite(club: Club, *, email: str, role: str = Role.MEMBER, actor, request=No
     """Invite ``email`` to the club as ``role`` and mail the link; returns the invitation,
     whose ``sent`` says whether the mail left (a mail server down is logged, not raised:
     ``resend`` tries again). A pending invitation of the same address is renewed."""
-    _require_manager(club, actor)
+    require(actor, club, "manage", ClubError)
     _check_role(role)
     email = _email(email)
     User = get_user_model()
@@ -73,7 +73,7 @@ def invite(club: Club, *, email: str, role: str = Role.MEMBER, actor, request=No
 
 def resend(invitation: Invitation, *, actor, request=None) -> Invitation:
     """A new link (the old one stops working) for a pending or expired invitation."""
-    _require_manager(invitation.club, actor)
+    require(actor, invitation.club, "manage", ClubError)
     if invitation.accepted_at is not None:
         raise ClubError("invitation_invalid", _("This invitation is accepted already."))
     token = secrets.token_urlsafe(32)
@@ -88,7 +88,7 @@ def resend(invitation: Invitation, *, actor, request=None) -> Invitation:
 
 
 def cancel(invitation: Invitation, *, actor) -> None:
-    _require_manager(invitation.club, actor)
+    require(actor, invitation.club, "manage", ClubError)
     if invitation.accepted_at is not None:
         raise ClubError("invitation_invalid", _("This invitation is accepted already."))
     invitation.delete()

@@ -1,8 +1,10 @@
 """Every write to a club's members, settings and seasons: verb functions, one transaction each.
 
 Each raises ``ClubError`` (with a machine-readable ``code``) and writes nothing
-when it refuses. ``by`` is the user acting: a manager of the club or a
-superuser (``None`` only from code that runs without a request: commands, the
+when it refuses. ``actor`` is the user acting, authorised the one way
+(``clubs.permissions.require``): a manager of the club for every verb but
+``create_player`` (a scorer too: the sheet form names new players), or a
+superuser; ``None`` only from code that runs without a request (commands, the
 shell). Writes that touch the managers of a club lock the club's row first, so
 two managers demoting each other at once cannot leave the club without one.
 
@@ -30,7 +32,7 @@ from django.utils.translation import gettext as _
 
 from clubs import audit
 from clubs.models import Club, Membership, Player, Role, Season
-from clubs.permissions import can
+from clubs.permissions import require
 from clubs.ranking import RankingError, parse_ranking
 from core.errors import ServiceError
 from tarot import ScoringError
@@ -55,7 +57,7 @@ class ClubError(ServiceError):
 
 def change_role(membership: Membership, role: str, *, actor) -> Membership:
     """Make a member manager, scorer or member. A club keeps at least one manager."""
-    _require_manager(membership.club, actor)
+    require(actor, membership.club, "manage", ClubError)
     _check_role(role)
     with transaction.atomic():
         _lock(membership.club)
@@ -87,7 +89,7 @@ def remove_member(membership: Membership, *, actor) -> None:
 
     Their players and every hand stay on the ledger; only the login's access goes.
     """
-    _require_manager(membership.club, actor)
+    require(actor, membership.club, "manage", ClubError)
     with transaction.atomic():
         _lock(membership.club)
         membership = Membership.objects.select_for_update().get(pk=membership.pk)
@@ -127,7 +129,7 @@ def link_player(target, player: Player | None, *, actor, club: Club | None = Non
         club = club or (player.club if player is not None else None)
         if club is None:
             raise ClubError("not_a_member", _("Say which club to unlink from."), "player")
-    _require_manager(club, actor)
+    require(actor, club, "manage", ClubError)
     if player is not None and player.club_id != club.pk:
         raise ClubError("player_not_in_club", _("This player is not of this club."), "player")
     with transaction.atomic():
@@ -188,7 +190,7 @@ def update_member(membership: Membership, *, role: str, player: Player | None, a
 
 def update_club(club: Club, name: str, is_public: bool, *, actor) -> Club:
     """Rename the club and make it public or members-only. The slug (its URLs) stays."""
-    _require_manager(club, actor)
+    require(actor, club, "manage", ClubError)
     name = _name(name, NAME_MAX["club"])
     with transaction.atomic():
         club = _lock(club)
@@ -214,7 +216,7 @@ def create_season(
 
     The rules are validated by the scoring engine and stored in their short form.
     """
-    _require_manager(club, actor)
+    require(actor, club, "manage", ClubError)
     name, rules = _season_fields(name, start_date, end_date, rules)
     ranking = _ranking(ranking)
     with transaction.atomic():
@@ -242,7 +244,7 @@ def update_season(
     Sheets already created keep the rules frozen on them: new rules apply to
     the sheets opened from now on. A new ranking rule ranks the whole season.
     """
-    _require_manager(season.club, actor)
+    require(actor, season.club, "manage", ClubError)
     name, rules = _season_fields(name, start_date, end_date, rules)
     ranking = None if ranking is None else _ranking(ranking)
     with transaction.atomic():
@@ -281,6 +283,7 @@ def create_player(club: Club, name: str, *, actor=None) -> Player:
     than the column, nor hold control characters, nor be a name the club already
     has in another case or with other accents (``name_key``).
     """
+    require(actor, club, "score", ClubError)
     name = player_name(name)
     with transaction.atomic():
         taken = _name_taken(club.pk, name)
@@ -301,7 +304,7 @@ def rename_player(player: Player, name: str, *, actor) -> Player:
     The name is checked as ``create_player`` checks it; a name another player of
     the club has (ignoring case and accents) is refused: merge them instead.
     """
-    _require_manager(player.club, actor)
+    require(actor, player.club, "manage", ClubError)
     name = player_name(name)
     with transaction.atomic():
         player = Player.objects.select_for_update().get(pk=player.pk)
@@ -344,7 +347,7 @@ def set_player_active(player: Player, active: bool, *, actor) -> Player:
 
     A player merged into another stays inactive (``player_merged``): undo the merge.
     """
-    _require_manager(player.club, actor)
+    require(actor, player.club, "manage", ClubError)
     with transaction.atomic():
         player = Player.objects.select_for_update().get(pk=player.pk)
         if player.merged_into_id is not None:
@@ -436,13 +439,6 @@ def absolute_link(request, path: str) -> str:
         return request.build_absolute_uri(path)
     host = next((h for h in settings.ALLOWED_HOSTS if h and "*" not in h), "localhost")
     return f"https://{host.lstrip('.')}{path}"
-
-
-def _require_manager(club: Club, actor) -> None:
-    if actor is None:  # code without a request: commands, the shell
-        return
-    if not can(actor, club, "manage"):
-        raise ClubError("forbidden", _("Only a manager of the club may do this."))
 
 
 def _check_role(role) -> None:

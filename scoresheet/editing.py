@@ -3,6 +3,9 @@ a hand's note, closing and reopening it, deleting and restoring it.
 
 One transaction each, with the sheet locked; each raises ``LedgerError`` and
 writes nothing when it refuses, and leaves an audit entry (``clubs.audit``).
+``actor`` is authorised as every service does it (``clubs.permissions.require``):
+a scorer for the details, notes and closing, a manager for reopening, deleting
+and restoring.
 The ledger's rows carry the sheet's date and season, so changing them rewrites
 the sheet's rows and its totals in both seasons (``refresh_sheet_totals``). A
 deleted sheet keeps its hands and history but has no score rows and no totals
@@ -12,7 +15,7 @@ again under its frozen rules.
 A tournament's sheets belong to the tournament: they are refused here
 (``tournament_sheet``).
 
-Codes: ``tournament_sheet``, ``sheet_deleted``, ``sheet_not_deleted``,
+Codes: ``forbidden``, ``tournament_sheet``, ``sheet_deleted``, ``sheet_not_deleted``,
 ``season_other_club``, ``seating_has_hands``, ``seat_count``, ``duplicate_player``,
 ``player_not_in_club``, ``note_too_long``, ``table_too_long``, ``date_required``.
 """
@@ -23,21 +26,24 @@ from django.utils.translation import gettext as _
 
 from clubs import audit
 from clubs.models import Season
+from clubs.permissions import require
 from core.db import retry_on_conflict
 from scoresheet.handmap import Table, engine_hand_of, score_rows
 from scoresheet.models import Hand, ScoreRow, Seat, Sheet
-from tarot import ScoringError, score_hand
 from scoresheet.services import LedgerError, close_sheet, reopen_sheet
 from scoresheet.totals import refresh_sheet_totals
+from tarot import ScoringError, score_hand
 
 NOTE_MAX = Sheet._meta.get_field("note").max_length
 TABLE_MAX = Sheet._meta.get_field("table").max_length
 
 
-def _lock(sheet: Sheet, *, deleted: bool | None = False) -> Sheet:
-    """The sheet locked; refused for a tournament's sheet and (unless ``deleted`` is
-    None) for a sheet (not) deleted."""
+def _lock(sheet: Sheet, actor, level="score", *, deleted: bool | None = False) -> Sheet:
+    """The sheet locked; refused to an actor without ``level`` in its club
+    (``forbidden``, ``clubs.permissions.require``), for a tournament's sheet and
+    (unless ``deleted`` is None) for a sheet (not) deleted."""
     sheet = Sheet.objects.select_for_update().select_related("season").get(pk=sheet.pk)
+    require(actor, sheet.club_id, level, LedgerError)
     if sheet.season.kind == Season.Kind.TOURNAMENT:
         raise LedgerError(
             "tournament_sheet", _("This sheet belongs to a tournament: change it there.")
@@ -77,7 +83,7 @@ def update_sheet(sheet: Sheet, *, date, table: str, season: Season, players=None
     if season.club_id != sheet.club_id or season.kind != Season.Kind.SEASON:
         raise LedgerError("season_other_club", _("Choose one of the club's seasons."), "season")
     with transaction.atomic():
-        sheet = _lock(sheet)
+        sheet = _lock(sheet, actor)
         names = list(Table.of(sheet).names)
         before = _state(sheet, names)
         if players is not None:
@@ -134,7 +140,7 @@ def set_sheet_note(sheet: Sheet, text: str, *, actor=None) -> Sheet:
     """The sheet's note (a closed or deleted sheet takes one too)."""
     note = _note(text)
     with transaction.atomic():
-        sheet = _lock(sheet, deleted=None)
+        sheet = _lock(sheet, actor, deleted=None)
         if sheet.note != note:
             before = {"note": sheet.note}
             sheet.note = note
@@ -155,6 +161,7 @@ def set_hand_note(hand: Hand, text: str, *, actor=None) -> Hand:
     note = _note(text)
     with transaction.atomic():
         sheet = Sheet.objects.select_for_update().get(pk=hand.sheet_id)
+        require(actor, sheet.club_id, "score", LedgerError)
         hand = Hand.objects.select_for_update().get(pk=hand.pk)
         if hand.note != note:
             before = {"note": hand.note}
@@ -178,7 +185,7 @@ def set_hand_note(hand: Hand, text: str, *, actor=None) -> Hand:
 def close(sheet: Sheet, *, actor=None) -> Sheet:
     """Close the sheet (``scoresheet.services.close_sheet``), with an audit entry."""
     with transaction.atomic():
-        locked = _lock(sheet)
+        locked = _lock(sheet, actor)
         was_open = locked.closed_at is None
         sheet = close_sheet(locked, actor=actor)
         if was_open:
@@ -189,7 +196,7 @@ def close(sheet: Sheet, *, actor=None) -> Sheet:
 def reopen(sheet: Sheet, *, actor=None) -> Sheet:
     """Reopen the sheet (``scoresheet.services.reopen_sheet``), with an audit entry."""
     with transaction.atomic():
-        locked = _lock(sheet)
+        locked = _lock(sheet, actor, "manage")
         was_closed = locked.closed_at is not None
         sheet = reopen_sheet(locked, actor=actor)
         if was_closed:
@@ -205,7 +212,7 @@ def delete_sheet(sheet: Sheet, *, actor=None) -> Sheet:
     """Take the whole sheet off the ledger: its score rows and totals go; its hands,
     their history and its seats stay, and it can be restored."""
     with transaction.atomic():
-        sheet = _lock(sheet)
+        sheet = _lock(sheet, actor, "manage")
         ScoreRow.objects.filter(sheet=sheet).delete()
         refresh_sheet_totals(sheet)
         sheet.deleted_at = timezone.now()
@@ -218,7 +225,7 @@ def delete_sheet(sheet: Sheet, *, actor=None) -> Sheet:
 def restore_sheet(sheet: Sheet, *, actor=None) -> Sheet:
     """Put a deleted sheet back on the ledger: its live hands scored again in order."""
     with transaction.atomic():
-        sheet = _lock(sheet, deleted=True)
+        sheet = _lock(sheet, actor, "manage", deleted=True)
         table = Table.of(sheet)
         ruleset = sheet.ruleset
         rows, pools = [], ()

@@ -10,6 +10,11 @@ are audit entries (``clubs.audit``).
 
 A write that meets a deadlock or a serialization failure is run again
 (``core.db.retry_on_conflict``), so the scorer never sees it.
+
+``actor``: every verb takes the user acting, authorised the one way
+(``clubs.permissions.require``, ``forbidden``): a scorer or manager of the sheet's
+club, a manager to reopen a sheet; ``None`` for code without a user (commands,
+imports, a tournament table's private link). Refusals: ``error_messages``.
 """
 
 from django.db import connection, transaction
@@ -18,6 +23,7 @@ from django.utils.translation import gettext_lazy as _lazy
 
 from clubs import audit
 from clubs.models import Player, Season
+from clubs.permissions import require
 from clubs.services import ClubError, create_player, name_key, player_name
 from core.db import retry_on_conflict, savepoint_needed
 from core.errors import ServiceError
@@ -32,7 +38,8 @@ from tarot.jsonformat import number, parse_hand, parse_rules
 
 #: The refusals of this module, by code (``core.errors``). The engine's refusals come
 #: through with their own codes and messages (``tarot``'s catalogue), a club's refusal
-#: of a player's name with the club's (``clubs.services.error_messages``).
+#: of a player's name with the club's, and ``forbidden`` worded by the level it lacks
+#: (``clubs.permissions.error_messages``).
 error_messages = {
     "seat_count": _lazy("A table seats 2 to 6 players."),
     "duplicate_player": _lazy("A player is seated twice."),
@@ -80,6 +87,7 @@ def create_sheet(
     numbered from 1 (the import), so the sheet is inserted with its count rather
     than updated after them.
     """
+    require(actor, season.club_id, "score", LedgerError)
     players = list(players)
     if not 2 <= len(players) <= 6:
         raise LedgerError("seat_count", field="players")
@@ -236,6 +244,7 @@ def record_hand(sheet: Sheet, data: dict, *, actor=None, table: Table | None = N
     one: ``core.idempotency.once``'s), no savepoint of its own (two queries fewer:
     ``core.db.savepoint_needed``).
     """
+    require(actor, sheet.club_id, "score", LedgerError)
     with transaction.atomic(savepoint=savepoint_needed()):
         locked = _lock_for_new_hand(sheet.pk)
         _check_open(locked)
@@ -251,7 +260,7 @@ def correct_hand(hand: Hand, data: dict, *, actor=None, table: Table | None = No
     Scored once, under the sheet's lock. ``table``: the seating the caller read (the
     hand form's); the sheet has a hand, so its seating no longer changes."""
     with transaction.atomic():
-        sheet, hand = _lock_hand(hand, deleted=False, refusal=RESTORE_FIRST)
+        sheet, hand = _lock_hand(hand, actor, deleted=False, refusal=RESTORE_FIRST)
         table = table or Table.of(sheet)
         before = handmap.stored_snapshot(hand, table)
         pools = _pools_before(sheet, hand) if sheet.ruleset.has_pools else ()
@@ -266,7 +275,7 @@ def correct_hand(hand: Hand, data: dict, *, actor=None, table: Table | None = No
 def delete_hand(hand: Hand, *, actor=None) -> Hand:
     """Take a hand off the ledger; it is kept, with its history, and can be restored."""
     with transaction.atomic():
-        sheet, hand = _lock_hand(hand, deleted=False)
+        sheet, hand = _lock_hand(hand, actor, deleted=False)
         table = Table.of(sheet)
         before = handmap.stored_snapshot(hand, table)
         hand.is_deleted = True
@@ -285,7 +294,7 @@ def delete_hand(hand: Hand, *, actor=None) -> Hand:
 def restore_hand(hand: Hand, *, actor=None) -> Hand:
     """Put a deleted hand back on the ledger, re-scored in its place."""
     with transaction.atomic():
-        sheet, hand = _lock_hand(hand, deleted=True)
+        sheet, hand = _lock_hand(hand, actor, deleted=True)
         table = Table.of(sheet)
         engine_hand = engine_hand_of(hand, table)
         pools = _pools_before(sheet, hand) if sheet.ruleset.has_pools else ()
@@ -306,6 +315,7 @@ def close_sheet(sheet: Sheet, *, actor=None) -> Sheet:
 
     Closing a closed sheet changes nothing (its first closing time stays).
     """
+    require(actor, sheet.club_id, "score", LedgerError)
     with transaction.atomic():
         sheet = Sheet.objects.select_for_update().get(pk=sheet.pk)
         if sheet.closed_at is None:
@@ -315,7 +325,8 @@ def close_sheet(sheet: Sheet, *, actor=None) -> Sheet:
 
 
 def reopen_sheet(sheet: Sheet, *, actor=None) -> Sheet:
-    """Reopen a closed sheet: hands may be entered, corrected and deleted again."""
+    """Reopen a closed sheet: hands may be entered, corrected and deleted again (a manager)."""
+    require(actor, sheet.club_id, "manage", LedgerError)
     with transaction.atomic():
         sheet = Sheet.objects.select_for_update().get(pk=sheet.pk)
         if sheet.closed_at is not None:
@@ -413,10 +424,12 @@ def _highest_number(sheet: Sheet) -> int:
     return sheet.hands.order_by("-number").values_list("number", flat=True).first() or 0
 
 
-def _lock_hand(hand: Hand, *, deleted: bool, refusal=None):
-    """Lock the hand's sheet and the hand; refuse (``hand_deleted``, ``hand_not_deleted``;
-    worded ``refusal`` if given) unless it is (not) deleted."""
+def _lock_hand(hand: Hand, actor, *, deleted: bool, refusal=None):
+    """Lock the hand's sheet and the hand; refuse an actor who may not score in its club
+    (``forbidden``), and (``hand_deleted``, ``hand_not_deleted``; worded ``refusal`` if
+    given) unless it is (not) deleted."""
     sheet = _lock(hand.sheet)
+    require(actor, sheet.club_id, "score", LedgerError)
     hand = Hand.objects.select_for_update().get(pk=hand.pk)
     if hand.is_deleted != deleted:
         raise LedgerError("hand_deleted" if hand.is_deleted else "hand_not_deleted", refusal)

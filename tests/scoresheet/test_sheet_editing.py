@@ -137,7 +137,7 @@ def test_a_tournament_sheet_is_refused(make_sheet, club, season):
 
 
 def test_deleting_a_sheet_takes_it_out_of_every_total_and_restoring_puts_it_back(
-    season, seed_sheet, make_sheet, scorer
+    season, seed_sheet, make_sheet, manager
 ):
     other = make_sheet(4, date=datetime.date(2026, 3, 21))
     services.record_hand(other, SEED_HANDS[0])
@@ -145,7 +145,7 @@ def test_deleting_a_sheet_takes_it_out_of_every_total_and_restoring_puts_it_back
     hands = list(Hand.objects.filter(sheet=seed_sheet).values_list("pk", "is_deleted"))
     revisions = HandRevision.objects.count()
 
-    editing.delete_sheet(seed_sheet, actor=scorer)
+    editing.delete_sheet(seed_sheet, actor=manager)
     seed_sheet.refresh_from_db()
     assert seed_sheet.deleted_at is not None
     assert not ScoreRow.objects.filter(sheet=seed_sheet).exists()
@@ -162,7 +162,7 @@ def test_deleting_a_sheet_takes_it_out_of_every_total_and_restoring_puts_it_back
         editing.delete_sheet(seed_sheet)
     assert refused.value.code == "sheet_deleted"
 
-    editing.restore_sheet(seed_sheet, actor=scorer)
+    editing.restore_sheet(seed_sheet, actor=manager)
     assert _totals() == before
     seed_sheet.refresh_from_db()
     assert seed_sheet.deleted_at is None and seed_sheet.hand_count == len(SEED_HANDS)
@@ -196,7 +196,7 @@ def test_a_mouches_sheet_restores_with_its_pools(make_sheet, season):
     assert _matches_ledger(season)
 
 
-def test_closing_and_reopening_are_audited(make_sheet, scorer):
+def test_closing_and_reopening_are_audited(make_sheet, scorer, manager):
     sheet = make_sheet(4)
     editing.close(sheet, actor=scorer)
     editing.close(sheet, actor=scorer)  # closing a closed sheet changes nothing
@@ -205,7 +205,10 @@ def test_closing_and_reopening_are_audited(make_sheet, scorer):
     with pytest.raises(services.LedgerError) as refused:
         services.record_hand(sheet, SEED_HANDS[0])
     assert refused.value.code == "sheet_closed"
-    editing.reopen(sheet, actor=scorer)
+    with pytest.raises(services.LedgerError) as refused:
+        editing.reopen(sheet, actor=scorer)  # a manager reopens a sheet
+    assert refused.value.code == "forbidden"
+    editing.reopen(sheet, actor=manager)
     sheet.refresh_from_db()
     assert not sheet.is_closed
     assert [e.action for e in AuditEntry.objects.all()[:3]] == [
