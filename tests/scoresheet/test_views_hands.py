@@ -113,6 +113,43 @@ def test_record_the_seed_through_the_view(scorer_client, sheet, scorer):
     assert hand.revisions.get().user == scorer
 
 
+def _count_scoring(monkeypatch):
+    """Count the engine's scorings of a hand by the ledger (the preview's and the save's)."""
+    calls = []
+    real = services.score_hand
+
+    def counted(*args, **kwargs):
+        calls.append(1)
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(services, "score_hand", counted)
+    return calls
+
+
+def test_a_saved_hand_is_scored_once(scorer_client, sheet, monkeypatch):
+    """Issue 25: the form checks the post's shape, the service scores the hand once under
+    the sheet's lock (the form no longer previews the hand it saves); a correction too."""
+    calls = _count_scoring(monkeypatch)
+    response = scorer_client.post(url("hand_create", sheet), {**SEED_POSTS[0], "action": "save"})
+    assert response.status_code == 302 and len(calls) == 1
+    calls.clear()
+    edit = url("hand_edit", sheet, 1)
+    response = scorer_client.post(edit, {**SEED_POSTS[1], "action": "save"})
+    assert response.status_code == 302 and len(calls) == 1
+    calls.clear()
+    # the preview (no "save") scores without writing
+    scorer_client.post(url("hand_create", sheet), SEED_POSTS[2])
+    assert len(calls) == 1 and sheet.hands.count() == 1
+
+
+def test_a_hand_the_engine_refuses_on_save_shows_the_error_on_its_field(scorer_client, sheet):
+    post = {**SEED_POSTS[0], "bouts": "1", "points": "90", "action": "save"}
+    response = scorer_client.post(url("hand_create", sheet), post)
+    assert response.status_code == 200 and not sheet.hands.exists()
+    form = response.context["form"]
+    assert form.errors["points"] == ["With 1 bout the attack has 4 to 83 points."]
+
+
 def test_save_shows_a_message_with_its_undo(scorer_client, sheet):
     response = scorer_client.post(
         url("hand_create", sheet), {**SEED_POSTS[0], "action": "save"}, follow=True
