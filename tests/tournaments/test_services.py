@@ -3,14 +3,14 @@
 import pytest
 
 from clubs.models import Player, Season
-from scoresheet.models import Sheet
+from scoresheet.models import Hand, Sheet
 from tournaments import draw, services
 from tournaments.models import Entry, Round, Tournament
 from tournaments.queries import ranking
 from tournaments.services import TournamentError
 
 from .conftest import DATE
-from .helpers import play_round, totals_from_sheets
+from .helpers import deal, play_round, totals_from_sheets
 
 
 def test_a_tournament_has_a_season_of_its_own_and_its_rounds(make_tournament, club):
@@ -232,3 +232,30 @@ def test_a_team_size_holds_once_teams_are_registered(make_tournament, members):
     services.update_tournament(t, **settings, team_size=2)
     t.refresh_from_db()
     assert t.team_size == 2
+
+
+def test_a_table_enters_its_deals_through_the_tournament_service(make_tournament):
+    """Issue 25: a table's deal goes through ``record_table_hand``, which checks the table
+    open for entries under its lock, then has the ledger record it (scored once); a
+    handed-in table is refused there, whatever the page checked before."""
+    t = make_tournament(players=16, deals=1)
+    rnd = t.round_set.get(number=1)
+    services.draw_round(rnd)
+    services.start_round(rnd)
+    table = rnd.tables.select_related("sheet").order_by("number").first()
+    names = [s.player.name for s in table.sheet.seats.order_by("position").select_related("player")]
+    hand = services.record_table_hand(table, deal(names, 0))
+    assert hand.number == 1 and hand.sheet_id == table.sheet_id
+    with pytest.raises(TournamentError) as refused:
+        services.record_table_hand(table, dict(deal(names, 1), points=95))
+    assert refused.value.code == "points_out_of_range" and refused.value.field == "points"
+    services.submit_table(table, by_name="Anna")
+    stale = table  # the page read the table before it was handed in
+    with pytest.raises(TournamentError) as refused:
+        services.record_table_hand(stale, deal(names, 1))
+    assert refused.value.code == "table_submitted"
+    other = rnd.tables.order_by("number")[1]
+    with pytest.raises(TournamentError) as refused:
+        services.delete_table_hand(other, hand)
+    assert refused.value.code == "unknown_hand"
+    assert Hand.objects.filter(sheet=table.sheet).count() == 1
