@@ -1,7 +1,10 @@
 """Every write to a tournament: verb functions, one transaction each, one error type.
 
 Each raises ``TournamentError`` (a ``ServiceError`` with a machine-readable
-``code``) and writes nothing when it refuses. The draw itself is
+``code``) and writes nothing when it refuses. ``actor`` is the user acting,
+authorised the one way (``clubs.permissions.require``): a manager of the club
+(``forbidden`` otherwise); ``None`` for a table's private link (its view checked
+the token) and for code without a user. The draw itself is
 ``tournaments.draw`` (pure Python); the table sheets are opened through
 ``scoresheet.services.create_sheet``, so hands are entered, corrected and
 deleted on them as on any club sheet.
@@ -24,6 +27,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from clubs.models import Player, Season
+from clubs.permissions import require
 from core.db import retry_on_conflict, savepoint_needed
 from core.errors import ServiceError
 from scoresheet import services as sheets
@@ -142,6 +146,7 @@ def create_tournament(
     seed=None,
 ) -> Tournament:
     """A tournament, its own season (kind tournament) and its rounds, not drawn yet."""
+    _require(actor, club)
     settings = _settings(
         name, rules, rounds, deals_per_round, minutes_per_round, five_tables, team_size, confirm_by
     )
@@ -183,6 +188,7 @@ def update_tournament(
     actor=None,
 ) -> Tournament:
     """Change the settings of a tournament not started yet (rounds added or dropped)."""
+    _require(actor, tournament)
     settings = _settings(
         name, rules, rounds, deals_per_round, minutes_per_round, five_tables, team_size, confirm_by
     )
@@ -264,6 +270,7 @@ def register_guest(tournament: Tournament, name, *, club="", licence="", actor=N
 def register(tournament: Tournament, items, *, actor=None) -> list[Entry]:
     """Enter several players at once: ``("member", player)`` or ``("guest", (name, club,
     licence))`` items, numbered in order; all or nothing."""
+    _require(actor, tournament)
     with transaction.atomic():
         tournament = _lock(tournament)
         joining = _joining_round(tournament)
@@ -349,6 +356,7 @@ def parse_bulk(club, text) -> list[tuple]:
 
 def register_bulk(tournament: Tournament, text, *, actor=None) -> list[Entry]:
     """Enter every player of a pasted list (``parse_bulk``), all or nothing."""
+    _require(actor, tournament)
     items = parse_bulk(tournament.club, text)
     if not items:
         raise TournamentError("nobody", _("Paste one name a line."), "names")
@@ -360,6 +368,7 @@ def withdraw(entry: Entry, *, actor=None) -> Entry | None:
 
     Returns the entry, or None when it was deleted (nothing played yet).
     """
+    _require(actor, entry)
     with transaction.atomic():
         tournament = _lock(entry.tournament)
         entry = Entry.objects.select_for_update().get(pk=entry.pk, tournament=tournament)
@@ -439,6 +448,7 @@ def _locked_round(rnd: Round):
 def draw_round(rnd: Round, *, actor=None) -> Round:
     """Draw (or draw again) a round not started: the players present now, knowing the
     tables of the rounds before, which must all be drawn."""
+    _require(actor, rnd)
     with transaction.atomic():
         tournament, rounds, rnd = _locked_round(rnd)
         if not rnd.is_open:
@@ -484,6 +494,7 @@ def draw_schedule(tournament: Tournament, *, actor=None) -> list[int]:
     otherwise the remaining rounds are drawn one after another after the played
     ones. Returns the numbers of the rounds drawn.
     """
+    _require(actor, tournament)
     with transaction.atomic():
         tournament = _lock(tournament)
         rounds = _rounds(tournament)
@@ -516,6 +527,7 @@ def draw_schedule(tournament: Tournament, *, actor=None) -> list[int]:
 
 def swap_players(rnd: Round, a: int, b: int, *, actor=None) -> Round:
     """Exchange two players (entry numbers), seat for seat, in a drawn round not started."""
+    _require(actor, rnd)
     with transaction.atomic():
         tournament, _rounds_, rnd = _locked_round(rnd)
         if rnd.state != Round.State.DRAWN:
@@ -545,6 +557,7 @@ def swap_players(rnd: Round, a: int, b: int, *, actor=None) -> Round:
 def start_round(rnd: Round, *, actor=None) -> Round:
     """Open each table's sheet (players in seat order, the tournament's rules): the
     tables may enter their deals. The rounds before must be closed."""
+    _require(actor, rnd)
     with transaction.atomic():
         tournament, rounds, rnd = _locked_round(rnd)
         if rnd.state != Round.State.DRAWN:
@@ -582,6 +595,7 @@ def table_label(round_number, table_number) -> str:
 
 def close_round(rnd: Round, *, actor=None) -> Round:
     """Mark a started round played: every table has its deals (timed: at least one)."""
+    _require(actor, rnd)
     with transaction.atomic():
         tournament, rounds, rnd = _locked_round(rnd)
         if rnd.state != Round.State.STARTED:
@@ -619,6 +633,7 @@ def teammates(tournament) -> list[tuple[int, int]]:
 def register_team(tournament: Tournament, name, items, *, actor=None) -> Team:
     """Enter a team: its name and its players (``register``'s items), as many as the
     tournament's teams have; all or nothing."""
+    _require(actor, tournament)
     name = (name or "").strip()
     with transaction.atomic():
         locked = _lock(tournament)
@@ -744,6 +759,7 @@ def record_table_hand(table: RoundTable, data: dict, *, actor=None, seating=None
     one transaction. ``seating``: the sheet's seating as the hand form read it.
 
     A refusal of the ledger is a ``TournamentError`` with its code, message and field."""
+    _require(actor, table)
     with transaction.atomic(savepoint=savepoint_needed()):
         table = _lock_table(table)
         writable(table)
@@ -758,6 +774,7 @@ def edit_table_hand(table: RoundTable, hand: Hand, data: dict, *, actor=None, se
     """The table corrects one of its deals (its private link) while its sheet is open
     for entries: checked under the table's lock, then ``scoresheet.services.correct_hand``.
     The organiser's correction, whatever the table's state, is ``correct_table_hand``."""
+    _require(actor, table)
     with transaction.atomic():
         table = _lock_table(table)
         writable(table)
@@ -772,6 +789,7 @@ def edit_table_hand(table: RoundTable, hand: Hand, data: dict, *, actor=None, se
 def delete_table_hand(table: RoundTable, hand: Hand, *, actor=None) -> Hand:
     """The table deletes one of its deals (its private link) while its sheet is open for
     entries: checked under the table's lock, then ``scoresheet.services.delete_hand``."""
+    _require(actor, table)
     with transaction.atomic():
         table = _lock_table(table)
         writable(table)
@@ -789,6 +807,7 @@ def _check_hand_of(table: RoundTable, hand: Hand) -> None:
 
 def submit_table(table: RoundTable, *, by_name="", actor=None) -> TableResult:
     """The table hands its sheet in: checked complete, recorded, the sheet closed."""
+    _require(actor, table)
     with transaction.atomic():
         table = _lock_table(table)
         writable(table)
@@ -806,6 +825,23 @@ def submit_table(table: RoundTable, *, by_name="", actor=None) -> TableResult:
         table.save(update_fields=["state"])
         sheets.close_sheet(table.sheet, actor=actor)
     return result
+
+
+def _require(actor, of) -> None:
+    """The organiser's verbs: a manager of the club of ``of`` (a club, a tournament, an
+    entry, a round or a table) or ``forbidden``; a table's link acts without a user
+    (``actor=None``: its view checked the token), and nothing is read for it."""
+    if actor is None:
+        return
+    if isinstance(of, RoundTable):
+        club_id = of.round.tournament.club_id
+    elif isinstance(of, (Entry, Round)):
+        club_id = of.tournament.club_id
+    elif isinstance(of, Tournament):
+        club_id = of.club_id
+    else:
+        club_id = of.pk
+    require(actor, club_id, "manage", TournamentError)
 
 
 def _actor(user):
@@ -846,6 +882,7 @@ def check_table(
     per table, whatever races). Different: the table is in dispute until the
     organiser resolves it.
     """
+    _require(actor, table)
     with transaction.atomic():
         table = _lock_table(table)
         _table_open_for_entries(table)
@@ -925,6 +962,7 @@ def _confirm(table, kind, actor) -> TableResult:
 def confirm_table(table: RoundTable, *, actor=None) -> TableResult:
     """The organiser confirms the sheet as it stands, after checking the paper sheet
     (a table handed in, in dispute, or never handed in)."""
+    _require(actor, table)
     with transaction.atomic():
         table = _lock_table(table)
         _refuse_closed(table.round.tournament)
@@ -938,6 +976,7 @@ def confirm_table(table: RoundTable, *, actor=None) -> TableResult:
 def reopen_table(table: RoundTable, *, actor=None) -> TableResult:
     """The organiser sends a handed-in (or disputed) sheet back to the table, which may
     correct its deals and hand it in again."""
+    _require(actor, table)
     with transaction.atomic():
         table = _lock_table(table)
         _table_open_for_entries(table)
@@ -964,6 +1003,7 @@ def correct_table_hand(
     in dispute, confirmed, its round closed), until the tournament closes. The hand's
     history records it (``HandRevision``, by the organiser); a confirmed sheet's
     confirmed version is replaced by the corrected one."""
+    _require(actor, table)
     with transaction.atomic():
         table = _lock_table(table)
         _refuse_closed(table.round.tournament)
@@ -984,6 +1024,7 @@ def correct_table_hand(
 
 def revoke_link(table: RoundTable, *, actor=None) -> RoundTable:
     """A new private link for the table: the old one (and its printed QR code) stops working."""
+    _require(actor, table)
     with transaction.atomic():
         table = _lock_table(table)
         _refuse_closed(table.round.tournament)
@@ -1025,6 +1066,7 @@ def differences(table: RoundTable) -> dict | None:
 def close_tournament(tournament: Tournament, *, actor=None) -> Tournament:
     """Close the tournament once every round is closed and every sheet confirmed: the
     final ranking is frozen (``final_ranking``) and nothing changes any more."""
+    _require(actor, tournament)
     from tournaments import queries  # noqa: PLC0415 (queries read; services write)
 
     with transaction.atomic():

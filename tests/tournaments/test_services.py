@@ -259,3 +259,20 @@ def test_a_table_enters_its_deals_through_the_tournament_service(make_tournament
         services.delete_table_hand(other, hand)
     assert refused.value.code == "unknown_hand"
     assert Hand.objects.filter(sheet=table.sheet).count() == 1
+
+
+def test_only_a_manager_organises(make_tournament, scorer, manager):
+    """The organiser's verbs check their actor the one way (``clubs.permissions.require``):
+    a scorer of the club is refused, a manager and code without a user are not."""
+    t = make_tournament(players=16)
+    rnd = t.round_set.get(number=1)
+    with pytest.raises(TournamentError) as refused:
+        services.draw_round(rnd, actor=scorer)
+    assert refused.value.code == "forbidden"
+    assert refused.value.message == "Only a manager of the club may do this."
+    assert not rnd.tables.exists()
+    services.draw_round(rnd, actor=manager)
+    with pytest.raises(TournamentError) as refused:
+        services.close_tournament(t, actor=scorer)
+    assert refused.value.code == "forbidden"
+    services.start_round(rnd)  # a command
