@@ -28,7 +28,7 @@ from django.contrib.auth import get_user_model
 from django.core.mail import send_mail
 from django.db import transaction
 from django.template.loader import render_to_string
-from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy as _lazy
 
 from clubs import audit
 from clubs.models import Club, Membership, Player, Role, Season
@@ -45,8 +45,38 @@ NAME_MAX["season"] = Season._meta.get_field("name").max_length
 NAME_MAX["player"] = Player._meta.get_field("name").max_length
 
 
+#: The refusals of this module, by code (``core.errors``); a code worded two ways has
+#: its second wording under ``code.variant`` (raised with ``wording=``). ``forbidden``
+#: is worded by ``clubs.permissions``; ``rules_invalid`` and ``ranking_invalid`` come
+#: from the rules' and the ranking's parsers with their own messages.
+error_messages = {
+    "not_a_member": _lazy("%(user)s is not a member of this club."),
+    "not_a_member.which_club": _lazy("Say which club to unlink from."),
+    "player_not_in_club": _lazy("This player is not of this club."),
+    "player_taken": _lazy("%(player)s is already linked to %(user)s."),
+    "player_exists": _lazy("The club already has a player called %(name)s."),
+    "player_exists.merge": _lazy(
+        "The club already has a player called %(name)s: merge them instead."
+    ),
+    "player_merged": _lazy(
+        "This player was merged into another: undo the merge to bring them back."
+    ),
+    "name_invalid": _lazy("A player's name cannot hold control characters."),
+    "name_invalid.not_text": _lazy("A player's name must be text."),
+    "role_invalid": _lazy("Choose manager, scorer or member."),
+    "last_manager": _lazy("A club keeps at least one manager: make somebody else manager first."),
+    "name_required": _lazy("Give it a name."),
+    "name_too_long": _lazy("At most %(n)d characters."),
+    "date_required": _lazy("A season needs a start date."),
+    "dates_inverted": _lazy("The end comes before the start."),
+    "season_name_taken": _lazy("The club already has a season of this name."),
+}
+
+
 class ClubError(ServiceError):
     """A write to a club, its members or seasons refused (``code``, ``message``, ``field``)."""
+
+    error_messages = error_messages
 
     def __repr__(self) -> str:
         return f"ClubError({self.code!r}, {self.message!r}, field={self.field!r})"
@@ -128,26 +158,22 @@ def link_player(target, player: Player | None, *, actor, club: Club | None = Non
         user = target
         club = club or (player.club if player is not None else None)
         if club is None:
-            raise ClubError("not_a_member", _("Say which club to unlink from."), "player")
+            raise ClubError("not_a_member", field="player", wording="not_a_member.which_club")
     require(actor, club, "manage", ClubError)
     if player is not None and player.club_id != club.pk:
-        raise ClubError("player_not_in_club", _("This player is not of this club."), "player")
+        raise ClubError("player_not_in_club", field="player")
     with transaction.atomic():
         _lock(club)
         if not Membership.objects.filter(club=club, user=user).exists():
-            raise ClubError(
-                "not_a_member",
-                _("%(user)s is not a member of this club.") % {"user": user.get_username()},
-                "player",
-            )
+            raise ClubError("not_a_member", field="player", user=user.get_username())
         if player is not None:
             player = Player.objects.select_for_update().get(pk=player.pk)
             if player.user_id not in (None, user.pk):
                 raise ClubError(
                     "player_taken",
-                    _("%(player)s is already linked to %(user)s.")
-                    % {"player": player.name, "user": player.user.get_username()},
-                    "player",
+                    field="player",
+                    player=player.name,
+                    user=player.user.get_username(),
                 )
         current = Player.objects.filter(club=club, user=user)
         was = next(iter(current.values_list("name", flat=True)), None)
@@ -288,11 +314,7 @@ def create_player(club: Club, name: str, *, actor=None) -> Player:
     with transaction.atomic():
         taken = _name_taken(club.pk, name)
         if taken:
-            raise ClubError(
-                "player_exists",
-                _("The club already has a player called %(name)s.") % {"name": taken},
-                "name",
-            )
+            raise ClubError("player_exists", field="name", name=taken)
         player = Player.objects.create(club=club, name=name)
         audit.record(club, actor, audit.Action.PLAYER_CREATED, player, after={"name": name})
     return player
@@ -313,10 +335,7 @@ def rename_player(player: Player, name: str, *, actor) -> Player:
         taken = _name_taken(player.club_id, name, other_than=player.pk)
         if taken:
             raise ClubError(
-                "player_exists",
-                _("The club already has a player called %(name)s: merge them instead.")
-                % {"name": taken},
-                "name",
+                "player_exists", field="name", wording="player_exists.merge", name=taken
             )
         old, player.name = player.name, name
         player.save(update_fields=["name"])
@@ -351,10 +370,7 @@ def set_player_active(player: Player, active: bool, *, actor) -> Player:
     with transaction.atomic():
         player = Player.objects.select_for_update().get(pk=player.pk)
         if player.merged_into_id is not None:
-            raise ClubError(
-                "player_merged",
-                _("This player was merged into another: undo the merge to bring them back."),
-            )
+            raise ClubError("player_merged")
         active = bool(active)
         if player.is_active == active:
             return player
@@ -375,11 +391,9 @@ def player_name(value) -> str:
     """A player's name as stored, or ``ClubError`` (``name_required``, ``name_too_long``,
     ``name_invalid``)."""
     if not isinstance(value, str):
-        raise ClubError("name_invalid", _("A player's name must be text."), "name")
+        raise ClubError("name_invalid", field="name", wording="name_invalid.not_text")
     if any(unicodedata.category(c) in ("Cc", "Cs") for c in value if c not in "\t\n\r "):
-        raise ClubError(
-            "name_invalid", _("A player's name cannot hold control characters."), "name"
-        )
+        raise ClubError("name_invalid", field="name")
     return _name(value, NAME_MAX["player"])
 
 
@@ -443,7 +457,7 @@ def absolute_link(request, path: str) -> str:
 
 def _check_role(role) -> None:
     if role not in Role.values:
-        raise ClubError("role_invalid", _("Choose manager, scorer or member."), "role")
+        raise ClubError("role_invalid", field="role")
 
 
 def _lock(club: Club) -> Club:
@@ -458,11 +472,7 @@ def _keep_a_manager(membership: Membership, field) -> None:
         .exists()
     )
     if not others:
-        raise ClubError(
-            "last_manager",
-            _("A club keeps at least one manager: make somebody else manager first."),
-            field,
-        )
+        raise ClubError("last_manager", field=field)
 
 
 def _forget_roles(*users) -> None:
@@ -475,13 +485,9 @@ def _forget_roles(*users) -> None:
 def _name(value, max_length: int) -> str:
     name = " ".join((value or "").split())
     if not name:
-        raise ClubError("name_required", _("Give it a name."), "name")
+        raise ClubError("name_required", field="name")
     if len(name) > max_length:
-        raise ClubError(
-            "name_too_long",
-            _("At most %(n)d characters.") % {"n": max_length},
-            "name",
-        )
+        raise ClubError("name_too_long", field="name", n=max_length)
     return name
 
 
@@ -507,9 +513,9 @@ def _ranking(value) -> dict:
 def _season_fields(name, start_date, end_date, rules):
     name = _name(name, NAME_MAX["season"])
     if start_date is None:
-        raise ClubError("date_required", _("A season needs a start date."), "start_date")
+        raise ClubError("date_required", field="start_date")
     if end_date is not None and end_date < start_date:
-        raise ClubError("dates_inverted", _("The end comes before the start."), "end_date")
+        raise ClubError("dates_inverted", field="end_date")
     try:
         ruleset = parse_rules("fft" if rules is None else rules)
     except ScoringError as error:
@@ -519,9 +525,7 @@ def _season_fields(name, start_date, end_date, rules):
 
 def _unique_season_name(club: Club, name: str, pk) -> None:
     if Season.objects.filter(club=club, name__iexact=name).exclude(pk=pk).exists():
-        raise ClubError(
-            "season_name_taken", _("The club already has a season of this name."), "name"
-        )
+        raise ClubError("season_name_taken", field="name")
 
 
 def mail(subject_template: str, body_template: str, context: dict, email: str) -> bool:

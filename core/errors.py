@@ -12,6 +12,8 @@ services do, and gives it to its error class; a refusal is raised by its code::
     raise LedgerError("seat_count", field="players")
     raise LedgerError("player_unknown", field="players", names="Zoe")  # %(names)s
 
+A code worded two ways keeps its second wording under its own key, raised with
+``wording=``: ``ClubError("player_exists", wording="player_exists.merge", name=…)``.
 The message is translated when the error is raised (the request's language).
 Forms and pages read the same catalogue for a refusal they show before calling
 the service. An error passed on from another module (the engine's, a club's)
@@ -25,9 +27,11 @@ class ServiceError(Exception):
     #: The module's catalogue: code → message (a subclass gives its module's).
     error_messages: dict = {}
 
-    def __init__(self, code: str, message=None, field: str | None = None, **params):
+    def __init__(
+        self, code: str, message=None, field: str | None = None, *, wording=None, **params
+    ):
         if message is None:
-            message = self.error_messages[code]
+            message = self.error_messages[wording or code]
             message = str(message) % params if params else str(message)
         super().__init__(message)
         self.code = code

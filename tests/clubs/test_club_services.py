@@ -233,3 +233,24 @@ def test_absolute_link_from_the_request_else_the_allowed_hosts(settings):
     assert services.absolute_link(None, "/x/") == "https://tarot.example.org/x/"
     settings.ALLOWED_HOSTS = []
     assert services.absolute_link(None, "/x/") == "https://localhost/x/"
+
+
+def test_every_refusal_of_the_module_is_in_its_catalogue():
+    """Issue 25: ``ClubError`` looks its message up by code (or by ``wording=``) in
+    ``clubs.services.error_messages``: every code and wording raised there is declared."""
+    import inspect
+    import re
+
+    source = inspect.getsource(services)
+    raised = set(re.findall(r'ClubError\(\s*"([a-z_]+)"', source))
+    worded = set(re.findall(r'wording="([a-z_.]+)"', source))
+    assert raised and raised <= set(services.error_messages)
+    assert worded and worded <= set(services.error_messages)
+
+
+def test_a_catalogued_refusal_takes_its_parameters_and_wording(club):
+    error = services.ClubError("player_exists", field="name", name="Anna")
+    assert (error.message, error.field) == ("The club already has a player called Anna.", "name")
+    error = services.ClubError("player_exists", wording="player_exists.merge", name="Anna")
+    assert error.message == "The club already has a player called Anna: merge them instead."
+    assert error.code == "player_exists"
