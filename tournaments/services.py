@@ -25,6 +25,7 @@ from django.db import IntegrityError, transaction
 from django.db.models import Max
 from django.utils import timezone
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy as _lazy
 
 from clubs.models import Player, Season
 from clubs.permissions import require
@@ -53,8 +54,73 @@ MAX_DEALS = 30
 SCHEDULE_ITERATIONS = 500
 
 
+#: The refusals of this module, by code (``core.errors``); a code worded several ways has
+#: its other wordings under ``code.variant`` (raised with ``wording=``). ``forbidden`` is
+#: worded by ``clubs.permissions``; the ledger's and the engine's refusals come through
+#: with their own messages.
+error_messages = {
+    "name_required": _lazy("A tournament needs a name."),
+    "rules_two_players": _lazy("A tournament seats 3 to 5 players a table."),
+    "rounds_range": _lazy("A tournament has 1 to %(n)d rounds."),
+    "round_length": _lazy("Give either a number of deals or a time per round."),
+    "deals_range": _lazy("A round has 1 to %(n)d deals."),
+    "five_tables": _lazy("Choose how tables of five play."),
+    "team_size": _lazy("A team has 2 or 4 players."),
+    "confirm_by": _lazy("Choose how a table's sheet is confirmed."),
+    "no_round_left": _lazy("Every round has started: nobody can join any more."),
+    "name_required.guest_needs_name": _lazy("A guest needs a name."),
+    "name_too_long": _lazy("This name is too long."),
+    "nobody": _lazy("Paste one name a line."),
+    "tournament_closed": _lazy(
+        "The tournament is closed: its final ranking is frozen and nothing can change."
+    ),
+    "table_unfinished": _lazy("Table %(table)d has played %(played)d of its %(wanted)d deals."),
+    "bilan_not_zero": _lazy("The scores of this sheet do not add up to zero: check it."),
+    "seat_unnamed": _lazy("Every seat of the table must be named."),
+    "round_closed": _lazy("This round is closed: it takes no more entries."),
+    "round_not_started": _lazy("This round has not started yet."),
+    "table_submitted": _lazy("This table's sheet is handed in: ask the organiser to change it."),
+    "unknown_hand": _lazy("This deal is not of this table."),
+    "bad_score": _lazy("Type a score for every seat."),
+    "tournament_started": _lazy("A tournament under way can no longer be edited."),
+    "teams_registered": _lazy("Teams are registered: their size can no longer change."),
+    "already_withdrawn": _lazy("This player has already withdrawn."),
+    "no_round_left.withdraw_nothing": _lazy(
+        "Every round has started: there is nothing to withdraw from."
+    ),
+    "round_started": _lazy("This round has started: its seats stay."),
+    "earlier_round": _lazy("Draw the rounds before this one first."),
+    "no_round_left.withdraw": _lazy("Every round has started."),
+    "too_few_players": _lazy("A draw needs at least 3 players."),
+    "round_not_drawn": _lazy("Only a drawn round not started can change its seats."),
+    "same_player": _lazy("Choose two different players."),
+    "earlier_round.close_rounds_before_one": _lazy("Close the rounds before this one first."),
+    "round_not_started.only_round_under_way": _lazy("Only a round under way can close."),
+    "not_a_team_event": _lazy("This tournament has no teams."),
+    "name_required.team_needs_name": _lazy("A team needs a name."),
+    "team_size.count": _lazy("A team of this tournament has %(n)d players."),
+    "team_exists": _lazy("A team of this name is already entered."),
+    "bad_score.type_score_as_number": _lazy("Type every score as a number, e.g. -42 or 21.5."),
+    "bad_score.score_whole_or_half": _lazy("A score is a whole or a half point."),
+    "already_confirmed": _lazy("This table's sheet is confirmed."),
+    "disputed": _lazy("The two entries differ: the organiser is checking this table."),
+    "not_submitted": _lazy("The table has not handed its sheet in yet."),
+    "same_person": _lazy("The second entry must be made by somebody else than the first."),
+    "already_confirmed.confirmed_sheet_changes_only": _lazy(
+        "A confirmed sheet changes only through the organiser's correction."
+    ),
+    "rounds_open": _lazy("Close every round first."),
+    "tables_unconfirmed": _lazy("Confirm every sheet first: %(tables)s."),
+    "already_entered": _lazy("%(name)s is already entered."),
+    "not_seated": _lazy("Both players must be seated in this round."),
+    "player_not_in_club": _lazy("Every player must be of this club."),
+}
+
+
 class TournamentError(ServiceError):
     """A write to a tournament refused (``code``, ``message``, ``field``)."""
+
+    error_messages = error_messages
 
 
 # ---------------------------------------------------------------- the tournament
@@ -67,42 +133,26 @@ def _settings(
     their short form, a blank round length or team size as None."""
     name = (name or "").strip()
     if not name:
-        raise TournamentError("name_required", _("A tournament needs a name."), "name")
+        raise TournamentError("name_required", field="name")
     try:
         ruleset = parse_rules(rules)
     except ScoringError as error:
         raise TournamentError.from_scoring(error) from None
     if ruleset.preset == "two_players":
-        raise TournamentError(
-            "rules_two_players", _("A tournament seats 3 to 5 players a table."), "preset"
-        )
+        raise TournamentError("rules_two_players", field="preset")
     if not rounds or not 1 <= rounds <= MAX_ROUNDS:
-        raise TournamentError(
-            "rounds_range",
-            _("A tournament has 1 to %(n)d rounds.") % {"n": MAX_ROUNDS},
-            "rounds",
-        )
+        raise TournamentError("rounds_range", field="rounds", n=MAX_ROUNDS)
     if bool(deals_per_round) == bool(minutes_per_round):
-        raise TournamentError(
-            "round_length",
-            _("Give either a number of deals or a time per round."),
-            "deals_per_round",
-        )
+        raise TournamentError("round_length", field="deals_per_round")
     if deals_per_round and not 1 <= deals_per_round <= MAX_DEALS:
-        raise TournamentError(
-            "deals_range",
-            _("A round has 1 to %(n)d deals.") % {"n": MAX_DEALS},
-            "deals_per_round",
-        )
+        raise TournamentError("deals_range", field="deals_per_round", n=MAX_DEALS)
     if five_tables not in Tournament.FiveTables.values:
-        raise TournamentError("five_tables", _("Choose how tables of five play."), "five_tables")
+        raise TournamentError("five_tables", field="five_tables")
     team_size = team_size or None
     if team_size not in (None, *TEAM_SIZES):
-        raise TournamentError("team_size", _("A team has 2 or 4 players."), "team_size")
+        raise TournamentError("team_size", field="team_size")
     if confirm_by not in Tournament.ConfirmBy.values:
-        raise TournamentError(
-            "confirm_by", _("Choose how a table's sheet is confirmed."), "confirm_by"
-        )
+        raise TournamentError("confirm_by", field="confirm_by")
     return {
         "name": name,
         "rules": ruleset.as_dict(),
@@ -195,15 +245,9 @@ def update_tournament(
     with transaction.atomic():
         tournament = _lock(tournament)
         if tournament.state != Tournament.State.SETUP:
-            raise TournamentError(
-                "tournament_started", _("A tournament under way can no longer be edited.")
-            )
+            raise TournamentError("tournament_started")
         if settings["team_size"] != tournament.team_size and tournament.teams.exists():
-            raise TournamentError(
-                "teams_registered",
-                _("Teams are registered: their size can no longer change."),
-                "team_size",
-            )
+            raise TournamentError("teams_registered", field="team_size")
         old_rounds = tournament.rounds
         for field, value in settings.items():
             setattr(tournament, field, value)
@@ -251,9 +295,7 @@ def _joining_round(tournament) -> int:
     rounds = _rounds(tournament)
     first = _first_open(rounds)
     if first is None:
-        raise TournamentError(
-            "no_round_left", _("Every round has started: nobody can join any more.")
-        )
+        raise TournamentError("no_round_left")
     return first.number
 
 
@@ -281,9 +323,7 @@ def register(tournament: Tournament, items, *, actor=None) -> list[Entry]:
             if kind == "member":
                 player = value
                 if player.club_id != tournament.club_id:
-                    raise TournamentError(
-                        "player_not_in_club", _("Every player must be of this club."), "players"
-                    )
+                    raise TournamentError("player_not_in_club", field="players")
                 entry = Entry(player=player, name=player.name)
             else:
                 name, club, licence = (str(v or "").strip() for v in value)
@@ -292,11 +332,7 @@ def register(tournament: Tournament, items, *, actor=None) -> list[Entry]:
                     player=player, name=name, is_guest=True, guest_club=club, licence=licence
                 )
             if player.pk in entered:
-                raise TournamentError(
-                    "already_entered",
-                    _("%(name)s is already entered.") % {"name": entry.name},
-                    "players",
-                )
+                raise TournamentError("already_entered", field="players", name=entry.name)
             entered.add(player.pk)
             entry.tournament = tournament
             entry.number = number
@@ -315,9 +351,11 @@ def _guest_player(tournament, name, club, entered) -> Player:
     login) is the same player again; any other clash of names is numbered.
     """
     if not name:
-        raise TournamentError("name_required", _("A guest needs a name."), "name")
+        raise TournamentError(
+            "name_required", field="name", wording="name_required.guest_needs_name"
+        )
     if len(name) > 60 or len(club) > 60:
-        raise TournamentError("name_too_long", _("This name is too long."), "name")
+        raise TournamentError("name_too_long", field="name")
     base = f"{name} ({club})" if club else name
     existing = Player.objects.filter(club_id=tournament.club_id, name=base).first()
     if existing is None:
@@ -359,7 +397,7 @@ def register_bulk(tournament: Tournament, text, *, actor=None) -> list[Entry]:
     _require(actor, tournament)
     items = parse_bulk(tournament.club, text)
     if not items:
-        raise TournamentError("nobody", _("Paste one name a line."), "names")
+        raise TournamentError("nobody", field="names")
     return register(tournament, items, actor=actor)
 
 
@@ -376,11 +414,9 @@ def withdraw(entry: Entry, *, actor=None) -> Entry | None:
         started = [r.number for r in rounds if not r.is_open]
         last = max(started, default=0)
         if entry.withdrawn_after_round is not None:
-            raise TournamentError("already_withdrawn", _("This player has already withdrawn."))
+            raise TournamentError("already_withdrawn")
         if last == len(rounds):
-            raise TournamentError(
-                "no_round_left", _("Every round has started: there is nothing to withdraw from.")
-            )
+            raise TournamentError("no_round_left", wording="no_round_left.withdraw_nothing")
         if last < entry.joined_before_round:
             entry.delete()  # never seated at a started round
             entry = None
@@ -452,9 +488,9 @@ def draw_round(rnd: Round, *, actor=None) -> Round:
     with transaction.atomic():
         tournament, rounds, rnd = _locked_round(rnd)
         if not rnd.is_open:
-            raise TournamentError("round_started", _("This round has started: its seats stay."))
+            raise TournamentError("round_started")
         if any(r.state == Round.State.PLANNED for r in rounds if r.number < rnd.number):
-            raise TournamentError("earlier_round", _("Draw the rounds before this one first."))
+            raise TournamentError("earlier_round")
         present = _present(tournament, rnd.number)
         try:
             tables = draw.draw_round(
@@ -464,9 +500,7 @@ def draw_round(rnd: Round, *, actor=None) -> Round:
                 forbidden=teammates(tournament),
             )
         except draw.DrawError:
-            raise TournamentError(
-                "too_few_players", _("A draw needs at least 3 players.")
-            ) from None
+            raise TournamentError("too_few_players") from None
         _save_tables(rnd, tables)
         _clear_stale_later(tournament, rnd.number)
     return rnd
@@ -500,11 +534,11 @@ def draw_schedule(tournament: Tournament, *, actor=None) -> list[int]:
         rounds = _rounds(tournament)
         todo = [r for r in rounds if r.is_open]
         if not todo:
-            raise TournamentError("no_round_left", _("Every round has started."))
+            raise TournamentError("no_round_left", wording="no_round_left.withdraw")
         first = todo[0].number
         present = _present(tournament, first)
         if len(present) < 3:
-            raise TournamentError("too_few_players", _("A draw needs at least 3 players."))
+            raise TournamentError("too_few_players")
         seed = f"{tournament.draw_seed}:schedule"
         apart = teammates(tournament)
         if first == 1 and not apart:
@@ -531,18 +565,14 @@ def swap_players(rnd: Round, a: int, b: int, *, actor=None) -> Round:
     with transaction.atomic():
         tournament, _rounds_, rnd = _locked_round(rnd)
         if rnd.state != Round.State.DRAWN:
-            raise TournamentError(
-                "round_not_drawn", _("Only a drawn round not started can change its seats.")
-            )
+            raise TournamentError("round_not_drawn")
         if a == b:
-            raise TournamentError("same_player", _("Choose two different players."), "b")
+            raise TournamentError("same_player", field="b")
         tables = list(rnd.tables.order_by("number"))
         try:
             swapped = draw.swap([t.seats for t in tables], a, b)
         except draw.DrawError:
-            raise TournamentError(
-                "not_seated", _("Both players must be seated in this round."), "a"
-            ) from None
+            raise TournamentError("not_seated", field="a") from None
         for table, seats in zip(tables, swapped):
             if table.seats != seats:
                 table.seats = seats
@@ -564,7 +594,7 @@ def start_round(rnd: Round, *, actor=None) -> Round:
             code = "round_started" if not rnd.is_open else "round_not_drawn"
             raise TournamentError(code, _("Only a drawn round can start."))
         if any(r.state != Round.State.CLOSED for r in rounds if r.number < rnd.number):
-            raise TournamentError("earlier_round", _("Close the rounds before this one first."))
+            raise TournamentError("earlier_round", wording="earlier_round.close_rounds_before_one")
         entries = {e.number: e for e in tournament.entries.select_related("player")}
         for table in rnd.tables.order_by("number"):
             try:
@@ -599,15 +629,15 @@ def close_round(rnd: Round, *, actor=None) -> Round:
     with transaction.atomic():
         tournament, rounds, rnd = _locked_round(rnd)
         if rnd.state != Round.State.STARTED:
-            raise TournamentError("round_not_started", _("Only a round under way can close."))
+            raise TournamentError(
+                "round_not_started", wording="round_not_started.only_round_under_way"
+            )
         for table in rnd.tables.order_by("number"):
             played = Hand.objects.live().filter(sheet_id=table.sheet_id).count()
             wanted = deals_for_table(tournament, len(table.seats)) or 1
             if played < wanted:
                 raise TournamentError(
-                    "table_unfinished",
-                    _("Table %(table)d has played %(played)d of its %(wanted)d deals.")
-                    % {"table": table.number, "played": played, "wanted": wanted},
+                    "table_unfinished", table=table.number, played=played, wanted=wanted
                 )
         for table in rnd.tables.exclude(sheet=None).select_related("sheet"):
             sheets.close_sheet(table.sheet, actor=actor)  # the tables' links take no more deals
@@ -638,21 +668,19 @@ def register_team(tournament: Tournament, name, items, *, actor=None) -> Team:
     with transaction.atomic():
         locked = _lock(tournament)
         if not locked.team_size:
-            raise TournamentError("not_a_team_event", _("This tournament has no teams."))
+            raise TournamentError("not_a_team_event")
         if not name:
-            raise TournamentError("name_required", _("A team needs a name."), "name")
+            raise TournamentError(
+                "name_required", field="name", wording="name_required.team_needs_name"
+            )
         if len(name) > 60:
-            raise TournamentError("name_too_long", _("This name is too long."), "name")
+            raise TournamentError("name_too_long", field="name")
         if len(items) != locked.team_size:
             raise TournamentError(
-                "team_size",
-                _("A team of this tournament has %(n)d players.") % {"n": locked.team_size},
-                "players",
+                "team_size", field="players", wording="team_size.count", n=locked.team_size
             )
         if locked.teams.filter(name__iexact=name).exists():
-            raise TournamentError(
-                "team_exists", _("A team of this name is already entered."), "name"
-            )
+            raise TournamentError("team_exists", field="name")
         entries = register(locked, items, actor=actor)
         number = (locked.teams.aggregate(n=Max("number"))["n"] or 0) + 1
         team = Team.objects.create(tournament=locked, number=number, name=name)
@@ -665,10 +693,7 @@ def register_team(tournament: Tournament, name, items, *, actor=None) -> Team:
 
 def _refuse_closed(tournament) -> None:
     if tournament.state == Tournament.State.CLOSED:
-        raise TournamentError(
-            "tournament_closed",
-            _("The tournament is closed: its final ranking is frozen and nothing can change."),
-        )
+        raise TournamentError("tournament_closed")
 
 
 def _lock_table(table: RoundTable) -> RoundTable:
@@ -719,36 +744,29 @@ def _check_complete(table: RoundTable, totals: dict, deals: list) -> None:
     wanted = wanted_deals(table)
     if len(deals) < wanted:
         raise TournamentError(
-            "table_unfinished",
-            _("Table %(table)d has played %(played)d of its %(wanted)d deals.")
-            % {"table": table.number, "played": len(deals), "wanted": wanted},
+            "table_unfinished", table=table.number, played=len(deals), wanted=wanted
         )
     if sum(Decimal(v) for v in totals.values()) != 0:
-        raise TournamentError(
-            "bilan_not_zero", _("The scores of this sheet do not add up to zero: check it.")
-        )
+        raise TournamentError("bilan_not_zero")
     seated = table.sheet.seats.count() if table.sheet_id else 0
     if seated != len(table.seats) or any(n is None for n in table.seats):
-        raise TournamentError("seat_unnamed", _("Every seat of the table must be named."))
+        raise TournamentError("seat_unnamed")
 
 
 def _table_open_for_entries(table: RoundTable) -> None:
     tournament = table.round.tournament
     _refuse_closed(tournament)
     if table.round.state == Round.State.CLOSED:
-        raise TournamentError("round_closed", _("This round is closed: it takes no more entries."))
+        raise TournamentError("round_closed")
     if table.round.state != Round.State.STARTED or table.sheet_id is None:
-        raise TournamentError("round_not_started", _("This round has not started yet."))
+        raise TournamentError("round_not_started")
 
 
 def writable(table: RoundTable) -> None:
     """Refuse (``TournamentError``) unless the table may enter and correct its deals now."""
     _table_open_for_entries(table)
     if table.state != RoundTable.State.OPEN:
-        raise TournamentError(
-            "table_submitted",
-            _("This table's sheet is handed in: ask the organiser to change it."),
-        )
+        raise TournamentError("table_submitted")
 
 
 @retry_on_conflict
@@ -802,7 +820,7 @@ def delete_table_hand(table: RoundTable, hand: Hand, *, actor=None) -> Hand:
 
 def _check_hand_of(table: RoundTable, hand: Hand) -> None:
     if hand.sheet_id != table.sheet_id or table.sheet_id is None:
-        raise TournamentError("unknown_hand", _("This deal is not of this table."))
+        raise TournamentError("unknown_hand")
 
 
 def submit_table(table: RoundTable, *, by_name="", actor=None) -> TableResult:
@@ -858,12 +876,12 @@ def parse_scores(values, count) -> list[Decimal]:
         except InvalidOperation:
             number = None
         if number is None or not number.is_finite() or abs(number) >= 100000:
-            raise TournamentError("bad_score", _("Type every score as a number, e.g. -42 or 21.5."))
+            raise TournamentError("bad_score", wording="bad_score.type_score_as_number")
         if number * 2 != (number * 2).to_integral_value():
-            raise TournamentError("bad_score", _("A score is a whole or a half point."))
+            raise TournamentError("bad_score", wording="bad_score.score_whole_or_half")
         out.append(number)
     if len(out) != count:
-        raise TournamentError("bad_score", _("Type a score for every seat."))
+        raise TournamentError("bad_score")
     return out
 
 
@@ -887,21 +905,15 @@ def check_table(
         table = _lock_table(table)
         _table_open_for_entries(table)
         if table.state == RoundTable.State.CONFIRMED:
-            raise TournamentError("already_confirmed", _("This table's sheet is confirmed."))
+            raise TournamentError("already_confirmed")
         if table.state == RoundTable.State.DISPUTED:
-            raise TournamentError(
-                "disputed", _("The two entries differ: the organiser is checking this table.")
-            )
+            raise TournamentError("disputed")
         if table.state != RoundTable.State.SUBMITTED:
-            raise TournamentError("not_submitted", _("The table has not handed its sheet in yet."))
+            raise TournamentError("not_submitted")
         submitted = last_result(table, TableResult.Kind.SUBMITTED)
         by_name = (by_name or "").strip()[:60]
         if by_name and submitted.by_name and by_name.casefold() == submitted.by_name.casefold():
-            raise TournamentError(
-                "same_person",
-                _("The second entry must be made by somebody else than the first."),
-                "by_name",
-            )
+            raise TournamentError("same_person", field="by_name")
         seats = len(table.seats)
         if deals is not None:
             rows = [parse_scores(row, seats) for row in deals]
@@ -929,9 +941,7 @@ def check_table(
                     confirmed=matches,
                 )
         except IntegrityError:  # the constraint: another confirmation got there first
-            raise TournamentError(
-                "already_confirmed", _("This table's sheet is confirmed.")
-            ) from None
+            raise TournamentError("already_confirmed") from None
         table.state = RoundTable.State.CONFIRMED if matches else RoundTable.State.DISPUTED
         table.save(update_fields=["state"])
     return result
@@ -952,7 +962,7 @@ def _confirm(table, kind, actor) -> TableResult:
                 confirmed=True,
             )
     except IntegrityError:
-        raise TournamentError("already_confirmed", _("This table's sheet is confirmed.")) from None
+        raise TournamentError("already_confirmed") from None
     table.state = RoundTable.State.CONFIRMED
     table.save(update_fields=["state"])
     sheets.close_sheet(table.sheet, actor=actor)
@@ -967,9 +977,9 @@ def confirm_table(table: RoundTable, *, actor=None) -> TableResult:
         table = _lock_table(table)
         _refuse_closed(table.round.tournament)
         if table.sheet_id is None:
-            raise TournamentError("round_not_started", _("This round has not started yet."))
+            raise TournamentError("round_not_started")
         if table.state == RoundTable.State.CONFIRMED:
-            raise TournamentError("already_confirmed", _("This table's sheet is confirmed."))
+            raise TournamentError("already_confirmed")
         return _confirm(table, TableResult.Kind.ORGANISER, actor)
 
 
@@ -982,11 +992,10 @@ def reopen_table(table: RoundTable, *, actor=None) -> TableResult:
         _table_open_for_entries(table)
         if table.state == RoundTable.State.CONFIRMED:
             raise TournamentError(
-                "already_confirmed",
-                _("A confirmed sheet changes only through the organiser's correction."),
+                "already_confirmed", wording="already_confirmed.confirmed_sheet_changes_only"
             )
         if table.state == RoundTable.State.OPEN:
-            raise TournamentError("not_submitted", _("The table has not handed its sheet in yet."))
+            raise TournamentError("not_submitted")
         result = TableResult.objects.create(
             round_table=table, kind=TableResult.Kind.REOPENED, by=_actor(actor)
         )
@@ -1074,7 +1083,7 @@ def close_tournament(tournament: Tournament, *, actor=None) -> Tournament:
         _refuse_closed(tournament)
         rounds = _rounds(tournament)
         if any(r.state != Round.State.CLOSED for r in rounds):
-            raise TournamentError("rounds_open", _("Close every round first."))
+            raise TournamentError("rounds_open")
         pending = list(
             RoundTable.objects.filter(round__tournament=tournament)
             .exclude(state=RoundTable.State.CONFIRMED)
@@ -1082,9 +1091,7 @@ def close_tournament(tournament: Tournament, *, actor=None) -> Tournament:
         )
         if pending:
             raise TournamentError(
-                "tables_unconfirmed",
-                _("Confirm every sheet first: %(tables)s.")
-                % {"tables": ", ".join(table_label(r, t) for r, t in pending)},
+                "tables_unconfirmed", tables=", ".join(table_label(r, t) for r, t in pending)
             )
         tournament.state = Tournament.State.CLOSED
         tournament.closed_at = timezone.now()

@@ -1,5 +1,8 @@
 """Tournament services: set-up, entries, the draw, rounds, withdrawals and late arrivals."""
 
+import inspect
+import re
+
 import pytest
 
 from clubs.models import Player, Season
@@ -276,3 +279,17 @@ def test_only_a_manager_organises(make_tournament, scorer, manager):
         services.close_tournament(t, actor=scorer)
     assert refused.value.code == "forbidden"
     services.start_round(rnd)  # a command
+
+
+def test_every_refusal_of_the_module_is_in_its_catalogue():
+    """``TournamentError`` looks its message up by code (or ``wording=``) in
+    ``tournaments.services.error_messages``: every code and wording raised is declared."""
+    source = inspect.getsource(services)
+    raised = set(re.findall(r'TournamentError\(\s*"([a-z_]+)"', source))
+    worded = set(re.findall(r'wording="([a-z_.]+)"', source))
+    assert raised and raised <= set(services.error_messages)
+    assert worded <= set(services.error_messages)
+    error = TournamentError("bad_score", wording="bad_score.score_whole_or_half")
+    assert (error.code, error.message) == ("bad_score", "A score is a whole or a half point.")
+    error = TournamentError("rounds_range", field="rounds", n=12)
+    assert (error.message, error.field) == ("A tournament has 1 to 12 rounds.", "rounds")
