@@ -38,10 +38,10 @@ from core.processes import ProcessPool
 from core.threads import read_ahead
 from scoresheet import handmap, services
 from scoresheet.models import Hand, HandRevision, ScoreRow, Sheet
+from scoresheet.totals import add_new_sheet_totals
 from tarot import ScoringError, score_sheet
 from tarot import Sheet as EngineSheet
 from tarot.jsonformat import loads, parse_hand, parse_rules
-from scoresheet.totals import add_new_sheet_totals
 
 TABLE_MAX = Sheet._meta.get_field("table").max_length
 #: How many lines ``import_sheets`` reads ahead of the one it writes (memory: that
