@@ -65,7 +65,7 @@ def club_players(club, *, tournaments=False):
 
 
 @retry_on_conflict
-def merge_players(kept: Player, merged: Player, *, user=None) -> AuditEntry:
+def merge_players(kept: Player, merged: Player, *, actor=None) -> AuditEntry:
     """Move everything of ``merged`` to ``kept``; returns the audit entry of the merge.
 
     Refused when they sat at the same sheet (two people, then), when both are
@@ -132,7 +132,7 @@ def merge_players(kept: Player, merged: Player, *, user=None) -> AuditEntry:
         merged.save(update_fields=["merged_into", "is_active"])
         return audit.record(
             kept.club_id,
-            user,
+            actor,
             audit.Action.PLAYERS_MERGED,
             kept,
             label=f"{merged.name} → {kept.name}",
@@ -184,7 +184,7 @@ def undo_blocker(entry: AuditEntry) -> str | None:
 
 
 @retry_on_conflict
-def undo_merge(merged: Player, *, user=None) -> Player:
+def undo_merge(merged: Player, *, actor=None) -> Player:
     """Move back what the merge of ``merged`` moved, while no later change touched it."""
     with transaction.atomic():
         merged = Player.objects.select_for_update().get(pk=merged.pk)
@@ -217,7 +217,7 @@ def undo_merge(merged: Player, *, user=None) -> Player:
         merged.save(update_fields=["merged_into", "is_active", "user"])
         audit.record(
             merged.club_id,
-            user,
+            actor,
             audit.Action.MERGE_UNDONE,
             merged,
             label=f"{merged.name} ← {kept.name}",

@@ -90,7 +90,7 @@ def club_create(request):
             club = accounts.create_club(
                 form.cleaned_data["name"],
                 is_public=form.cleaned_data["visibility"] == "public",
-                by=request.user,
+                actor=request.user,
             )
         except AccountError as error:
             add_account_error(form, error)

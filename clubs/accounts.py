@@ -184,10 +184,10 @@ def club_creation_allowed(user) -> bool:
     )
 
 
-def create_club(name: str, *, is_public: bool = True, by) -> Club:
-    """A club with ``by`` as its manager (``club_creation_closed`` unless allowed;
+def create_club(name: str, *, is_public: bool = True, actor) -> Club:
+    """A club with ``actor`` as its manager (``club_creation_closed`` unless allowed;
     a superuser always may). The slug comes from the name, made unique."""
-    if not club_creation_allowed(by):
+    if not club_creation_allowed(actor):
         raise AccountError("club_creation_closed", _("This site does not take new clubs."))
     name = " ".join((name or "").split())
     if not name:
@@ -206,17 +206,17 @@ def create_club(name: str, *, is_public: bool = True, by) -> Club:
             n += 1
             slug = f"{base}-{n}"
         club = Club.objects.create(name=name, slug=slug, is_public=bool(is_public))
-        membership = Membership.objects.create(club=club, user=by, role=Role.MANAGER)
+        membership = Membership.objects.create(club=club, user=actor, role=Role.MANAGER)
         audit.record(
             club,
-            by,
+            actor,
             audit.Action.MEMBER_ADDED,
             membership,
-            label=by.get_username(),
-            after={"user": by.get_username(), "role": Role.MANAGER, "created_club": name},
+            label=actor.get_username(),
+            after={"user": actor.get_username(), "role": Role.MANAGER, "created_club": name},
         )
-    _forget_roles(by)
-    log.info("%s created the club %s", by, slug)
+    _forget_roles(actor)
+    log.info("%s created the club %s", actor, slug)
     return club
 
 

@@ -25,12 +25,12 @@ from django.utils.translation import gettext as _
 
 from clubs import audit
 from clubs.models import Club, Invitation, Membership, Role
+from clubs.permissions import require
 from clubs.services import (
     ClubError,
     _check_role,
     _forget_roles,
     _lock,
-    _require_manager,
     absolute_link,
     free_username,
     mail,
@@ -44,11 +44,11 @@ def token_hash(token: str) -> str:
     return hashlib.sha256(str(token).encode("utf-8", "replace")).hexdigest()
 
 
-def invite(club: Club, *, email: str, role: str = Role.MEMBER, by, request=None) -> Invitation:
+def invite(club: Club, *, email: str, role: str = Role.MEMBER, actor, request=None) -> Invitation:
     """Invite ``email`` to the club as ``role`` and mail the link; returns the invitation,
     whose ``sent`` says whether the mail left (a mail server down is logged, not raised:
     ``resend`` tries again). A pending invitation of the same address is renewed."""
-    _require_manager(club, by)
+    require(actor, club, "manage", ClubError)
     _check_role(role)
     email = _email(email)
     User = get_user_model()
@@ -62,18 +62,18 @@ def invite(club: Club, *, email: str, role: str = Role.MEMBER, by, request=None)
         if invitation is None:
             invitation = Invitation(club=club, email=email)
         invitation.role = role
-        invitation.invited_by = audit.actor_of(by)
+        invitation.invited_by = audit.actor_of(actor)
         invitation.token_hash = token_hash(token)
         invitation.created_at = timezone.now()
         invitation.save()
     invitation.sent = _mail(invitation, token, request)
-    log.info("%s invited %s to %s as %s", by, email, club.slug, role)
+    log.info("%s invited %s to %s as %s", actor, email, club.slug, role)
     return invitation
 
 
-def resend(invitation: Invitation, *, by, request=None) -> Invitation:
+def resend(invitation: Invitation, *, actor, request=None) -> Invitation:
     """A new link (the old one stops working) for a pending or expired invitation."""
-    _require_manager(invitation.club, by)
+    require(actor, invitation.club, "manage", ClubError)
     if invitation.accepted_at is not None:
         raise ClubError("invitation_invalid", _("This invitation is accepted already."))
     token = secrets.token_urlsafe(32)
@@ -87,8 +87,8 @@ def resend(invitation: Invitation, *, by, request=None) -> Invitation:
     return invitation
 
 
-def cancel(invitation: Invitation, *, by) -> None:
-    _require_manager(invitation.club, by)
+def cancel(invitation: Invitation, *, actor) -> None:
+    require(actor, invitation.club, "manage", ClubError)
     if invitation.accepted_at is not None:
         raise ClubError("invitation_invalid", _("This invitation is accepted already."))
     invitation.delete()

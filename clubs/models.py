@@ -241,6 +241,7 @@ class AuditEntry(models.Model):
         TABLE_CONFIRMED = "table_confirmed", _("table confirmed")
         TABLE_REOPENED = "table_reopened", _("table sent back")
         LINK_REVOKED = "link_revoked", _("table link replaced")
+        SCORE_ADJUSTED = "score_adjusted", _("score adjusted by the arbitre")
         TOURNAMENT_CLOSED = "tournament_closed", _("tournament closed")
 
     club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="audit_entries")

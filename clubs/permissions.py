@@ -3,6 +3,13 @@
 Levels: "read" (a public club: anyone; a members-only club: its members),
 "score" (sheets and hands: scorers and managers), "manage" (members, seasons,
 house rules: managers). Superusers may do everything.
+
+Authorisation, the one way: a view lets a request in through ``club_view(level)``;
+every service verb takes the acting user as ``actor`` and checks it again with
+``require(actor, club, level, error)`` before it writes (free after ``club_view``:
+the user's role was read with the club). ``actor=None`` is code that runs without a
+user — a command, an import, the shell, a tournament table's private link (its view
+checked the token) — and passes.
 """
 
 from functools import cache, wraps
@@ -11,6 +18,7 @@ from django.contrib.auth.views import redirect_to_login
 from django.core.exceptions import PermissionDenied
 from django.db import connection
 from django.http import Http404
+from django.utils.translation import gettext_lazy
 
 from clubs.models import Club, Membership, Role
 
@@ -21,17 +29,40 @@ LEVELS = {
 }
 
 
+#: What a service says to an actor lacking the level (``require``), by level.
+error_messages = {
+    "score": gettext_lazy("Only a scorer or a manager of the club may do this."),
+    "manage": gettext_lazy("Only a manager of the club may do this."),
+}
+
+
 def role_of(user, club) -> str | None:
+    """The user's role in ``club`` (a club or its id), read once per user and club."""
     if not user.is_authenticated:
         return None
+    club_id = getattr(club, "pk", club)
     cache = getattr(user, "_club_roles", None)
     if cache is None:
         cache = user._club_roles = {}
-    if club.pk not in cache:
-        cache[club.pk] = (
-            Membership.objects.filter(user=user, club=club).values_list("role", flat=True).first()
+    if club_id not in cache:
+        cache[club_id] = (
+            Membership.objects.filter(user=user, club_id=club_id)
+            .values_list("role", flat=True)
+            .first()
         )
-    return cache[club.pk]
+    return cache[club_id]
+
+
+def require(actor, club, level: str, error) -> None:
+    """Refuse ``actor`` unless they hold ``level`` ("score" or "manage") in ``club`` (a
+    club or its id): ``error("forbidden", message)``, the calling service's error class.
+    ``actor=None`` (code without a user) passes; a superuser always does."""
+    if level not in ("score", "manage"):
+        raise ValueError(level)
+    if actor is None or (actor.is_authenticated and actor.is_superuser):
+        return
+    if role_of(actor, club) not in LEVELS[level]:
+        raise error("forbidden", str(error_messages[level]))
 
 
 def can(user, club, level: str) -> bool:

@@ -1,8 +1,10 @@
 """Every write to a club's members, settings and seasons: verb functions, one transaction each.
 
 Each raises ``ClubError`` (with a machine-readable ``code``) and writes nothing
-when it refuses. ``by`` is the user acting: a manager of the club or a
-superuser (``None`` only from code that runs without a request: commands, the
+when it refuses. ``actor`` is the user acting, authorised the one way
+(``clubs.permissions.require``): a manager of the club for every verb but
+``create_player`` (a scorer too: the sheet form names new players), or a
+superuser; ``None`` only from code that runs without a request (commands, the
 shell). Writes that touch the managers of a club lock the club's row first, so
 two managers demoting each other at once cannot leave the club without one.
 
@@ -26,11 +28,11 @@ from django.contrib.auth import get_user_model
 from django.core.mail import send_mail
 from django.db import transaction
 from django.template.loader import render_to_string
-from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy as _lazy
 
 from clubs import audit
 from clubs.models import Club, Membership, Player, Role, Season
-from clubs.permissions import can
+from clubs.permissions import require
 from clubs.ranking import RankingError, parse_ranking
 from core.errors import ServiceError
 from tarot import ScoringError
@@ -43,8 +45,38 @@ NAME_MAX["season"] = Season._meta.get_field("name").max_length
 NAME_MAX["player"] = Player._meta.get_field("name").max_length
 
 
+#: The refusals of this module, by code (``core.errors``); a code worded two ways has
+#: its second wording under ``code.variant`` (raised with ``wording=``). ``forbidden``
+#: is worded by ``clubs.permissions``; ``rules_invalid`` and ``ranking_invalid`` come
+#: from the rules' and the ranking's parsers with their own messages.
+error_messages = {
+    "not_a_member": _lazy("%(user)s is not a member of this club."),
+    "not_a_member.which_club": _lazy("Say which club to unlink from."),
+    "player_not_in_club": _lazy("This player is not of this club."),
+    "player_taken": _lazy("%(player)s is already linked to %(user)s."),
+    "player_exists": _lazy("The club already has a player called %(name)s."),
+    "player_exists.merge": _lazy(
+        "The club already has a player called %(name)s: merge them instead."
+    ),
+    "player_merged": _lazy(
+        "This player was merged into another: undo the merge to bring them back."
+    ),
+    "name_invalid": _lazy("A player's name cannot hold control characters."),
+    "name_invalid.not_text": _lazy("A player's name must be text."),
+    "role_invalid": _lazy("Choose manager, scorer or member."),
+    "last_manager": _lazy("A club keeps at least one manager: make somebody else manager first."),
+    "name_required": _lazy("Give it a name."),
+    "name_too_long": _lazy("At most %(n)d characters."),
+    "date_required": _lazy("A season needs a start date."),
+    "dates_inverted": _lazy("The end comes before the start."),
+    "season_name_taken": _lazy("The club already has a season of this name."),
+}
+
+
 class ClubError(ServiceError):
     """A write to a club, its members or seasons refused (``code``, ``message``, ``field``)."""
+
+    error_messages = error_messages
 
     def __repr__(self) -> str:
         return f"ClubError({self.code!r}, {self.message!r}, field={self.field!r})"
@@ -53,9 +85,9 @@ class ClubError(ServiceError):
 # ---------------------------------------------------------------- members
 
 
-def change_role(membership: Membership, role: str, by) -> Membership:
+def change_role(membership: Membership, role: str, *, actor) -> Membership:
     """Make a member manager, scorer or member. A club keeps at least one manager."""
-    _require_manager(membership.club, by)
+    require(actor, membership.club, "manage", ClubError)
     _check_role(role)
     with transaction.atomic():
         _lock(membership.club)
@@ -68,26 +100,26 @@ def change_role(membership: Membership, role: str, by) -> Membership:
         membership.save(update_fields=["role"])
         audit.record(
             membership.club_id,
-            by,
+            actor,
             audit.Action.ROLE_CHANGED,
             membership,
             label=membership.user.get_username(),
             before={"role": old},
             after={"role": role},
         )
-    _forget_roles(membership.user, by)
+    _forget_roles(membership.user, actor)
     log.info(
-        "%s changed %s in %s from %s to %s", by, membership.user, membership.club.slug, old, role
+        "%s changed %s in %s from %s to %s", actor, membership.user, membership.club.slug, old, role
     )
     return membership
 
 
-def remove_member(membership: Membership, by) -> None:
+def remove_member(membership: Membership, *, actor) -> None:
     """Take a login out of the club (and off the player it was linked to there).
 
     Their players and every hand stay on the ledger; only the login's access goes.
     """
-    _require_manager(membership.club, by)
+    require(actor, membership.club, "manage", ClubError)
     with transaction.atomic():
         _lock(membership.club)
         membership = Membership.objects.select_for_update().get(pk=membership.pk)
@@ -102,18 +134,18 @@ def remove_member(membership: Membership, by) -> None:
         linked.update(user=None)
         audit.record(
             membership.club_id,
-            by,
+            actor,
             audit.Action.MEMBER_REMOVED,
             membership,
             label=membership.user.get_username(),
             before=before,
         )
         membership.delete()
-    _forget_roles(membership.user, by)
-    log.info("%s removed %s from %s", by, membership.user, membership.club.slug)
+    _forget_roles(membership.user, actor)
+    log.info("%s removed %s from %s", actor, membership.user, membership.club.slug)
 
 
-def link_player(target, player: Player | None, by, *, club: Club | None = None):
+def link_player(target, player: Player | None, *, actor, club: Club | None = None):
     """Link a member's login to one player of the club (``player=None`` unlinks).
 
     ``target`` is a ``Membership`` or a user; with a user and no player, pass
@@ -126,26 +158,22 @@ def link_player(target, player: Player | None, by, *, club: Club | None = None):
         user = target
         club = club or (player.club if player is not None else None)
         if club is None:
-            raise ClubError("not_a_member", _("Say which club to unlink from."), "player")
-    _require_manager(club, by)
+            raise ClubError("not_a_member", field="player", wording="not_a_member.which_club")
+    require(actor, club, "manage", ClubError)
     if player is not None and player.club_id != club.pk:
-        raise ClubError("player_not_in_club", _("This player is not of this club."), "player")
+        raise ClubError("player_not_in_club", field="player")
     with transaction.atomic():
         _lock(club)
         if not Membership.objects.filter(club=club, user=user).exists():
-            raise ClubError(
-                "not_a_member",
-                _("%(user)s is not a member of this club.") % {"user": user.get_username()},
-                "player",
-            )
+            raise ClubError("not_a_member", field="player", user=user.get_username())
         if player is not None:
             player = Player.objects.select_for_update().get(pk=player.pk)
             if player.user_id not in (None, user.pk):
                 raise ClubError(
                     "player_taken",
-                    _("%(player)s is already linked to %(user)s.")
-                    % {"player": player.name, "user": player.user.get_username()},
-                    "player",
+                    field="player",
+                    player=player.name,
+                    user=player.user.get_username(),
                 )
         current = Player.objects.filter(club=club, user=user)
         was = next(iter(current.values_list("name", flat=True)), None)
@@ -159,23 +187,36 @@ def link_player(target, player: Player | None, by, *, club: Club | None = None):
         if now != was:
             audit.record(
                 club,
-                by,
+                actor,
                 audit.Action.PLAYER_LINKED,
                 player,
                 label=user.get_username(),
                 before={"user": user.get_username(), "player": was},
                 after={"user": user.get_username(), "player": now},
             )
-    log.info("%s linked %s in %s to %s", by, user, club.slug, player)
+    log.info("%s linked %s in %s to %s", actor, user, club.slug, player)
     return player
+
+
+def update_member(membership: Membership, *, role: str, player: Player | None, actor) -> Membership:
+    """A row of the members' table: the member's role and the player their login is
+    linked to, changed together in one transaction (both or neither); either is
+    left alone when it does not change."""
+    with transaction.atomic():
+        if role != membership.role:
+            change_role(membership, role, actor=actor)
+        linked = Player.objects.filter(club_id=membership.club_id, user_id=membership.user_id)
+        if player != linked.first():
+            link_player(membership, player, actor=actor)
+    return membership
 
 
 # ---------------------------------------------------------------- the club
 
 
-def update_club(club: Club, name: str, is_public: bool, by) -> Club:
+def update_club(club: Club, name: str, is_public: bool, *, actor) -> Club:
     """Rename the club and make it public or members-only. The slug (its URLs) stays."""
-    _require_manager(club, by)
+    require(actor, club, "manage", ClubError)
     name = _name(name, NAME_MAX["club"])
     with transaction.atomic():
         club = _lock(club)
@@ -185,21 +226,23 @@ def update_club(club: Club, name: str, is_public: bool, by) -> Club:
         club.save(update_fields=["name", "is_public"])
         after = {"name": club.name, "public": club.is_public}
         if after != before:
-            audit.record(club, by, audit.Action.CLUB_UPDATED, club, before=before, after=after)
-    log.info("%s updated %s: name=%r public=%s", by, club.slug, name, club.is_public)
+            audit.record(club, actor, audit.Action.CLUB_UPDATED, club, before=before, after=after)
+    log.info("%s updated %s: name=%r public=%s", actor, club.slug, name, club.is_public)
     return club
 
 
 # ---------------------------------------------------------------- seasons
 
 
-def create_season(club: Club, name: str, start_date, end_date, rules, by, ranking=None) -> Season:
+def create_season(
+    club: Club, name: str, start_date, end_date, rules, *, actor, ranking=None
+) -> Season:
     """A new season with its house rules (a preset name or options dict; ``None``: fft)
     and its ranking rule (``clubs.ranking``; ``None``: by total).
 
     The rules are validated by the scoring engine and stored in their short form.
     """
-    _require_manager(club, by)
+    require(actor, club, "manage", ClubError)
     name, rules = _season_fields(name, start_date, end_date, rules)
     ranking = _ranking(ranking)
     with transaction.atomic():
@@ -213,13 +256,13 @@ def create_season(club: Club, name: str, start_date, end_date, rules, by, rankin
             rules=rules,
             ranking=ranking,
         )
-        audit.record(club, by, audit.Action.SEASON_CREATED, season, after=_season_state(season))
-    log.info("%s created season %r of %s with %s", by, name, club.slug, rules)
+        audit.record(club, actor, audit.Action.SEASON_CREATED, season, after=_season_state(season))
+    log.info("%s created season %r of %s with %s", actor, name, club.slug, rules)
     return season
 
 
 def update_season(
-    season: Season, name: str, start_date, end_date, rules, by, ranking=None
+    season: Season, name: str, start_date, end_date, rules, *, actor, ranking=None
 ) -> Season:
     """Rename a season, move its dates, change its house rules and ranking rule
     (``ranking=None`` keeps it).
@@ -227,7 +270,7 @@ def update_season(
     Sheets already created keep the rules frozen on them: new rules apply to
     the sheets opened from now on. A new ranking rule ranks the whole season.
     """
-    _require_manager(season.club, by)
+    require(actor, season.club, "manage", ClubError)
     name, rules = _season_fields(name, start_date, end_date, rules)
     ranking = None if ranking is None else _ranking(ranking)
     with transaction.atomic():
@@ -245,43 +288,45 @@ def update_season(
         after = _season_state(season)
         if after != before:
             audit.record(
-                season.club_id, by, audit.Action.SEASON_UPDATED, season, before=before, after=after
+                season.club_id,
+                actor,
+                audit.Action.SEASON_UPDATED,
+                season,
+                before=before,
+                after=after,
             )
-    log.info("%s updated season %s of %s: %r %s", by, season.pk, season.club.slug, name, rules)
+    log.info("%s updated season %s of %s: %r %s", actor, season.pk, season.club.slug, name, rules)
     return season
 
 
 # ---------------------------------------------------------------- players
 
 
-def create_player(club: Club, name: str, by=None) -> Player:
+def create_player(club: Club, name: str, *, actor=None) -> Player:
     """A new player of the club (scorers create them when they open a sheet).
 
     The name is trimmed (inner spaces collapsed), must not be empty, nor longer
     than the column, nor hold control characters, nor be a name the club already
     has in another case or with other accents (``name_key``).
     """
+    require(actor, club, "score", ClubError)
     name = player_name(name)
     with transaction.atomic():
         taken = _name_taken(club.pk, name)
         if taken:
-            raise ClubError(
-                "player_exists",
-                _("The club already has a player called %(name)s.") % {"name": taken},
-                "name",
-            )
+            raise ClubError("player_exists", field="name", name=taken)
         player = Player.objects.create(club=club, name=name)
-        audit.record(club, by, audit.Action.PLAYER_CREATED, player, after={"name": name})
+        audit.record(club, actor, audit.Action.PLAYER_CREATED, player, after={"name": name})
     return player
 
 
-def rename_player(player: Player, name: str, by) -> Player:
+def rename_player(player: Player, name: str, *, actor) -> Player:
     """Give a player another name (a typo fixed); their hands and totals stay theirs.
 
     The name is checked as ``create_player`` checks it; a name another player of
     the club has (ignoring case and accents) is refused: merge them instead.
     """
-    _require_manager(player.club, by)
+    require(actor, player.club, "manage", ClubError)
     name = player_name(name)
     with transaction.atomic():
         player = Player.objects.select_for_update().get(pk=player.pk)
@@ -290,22 +335,19 @@ def rename_player(player: Player, name: str, by) -> Player:
         taken = _name_taken(player.club_id, name, other_than=player.pk)
         if taken:
             raise ClubError(
-                "player_exists",
-                _("The club already has a player called %(name)s: merge them instead.")
-                % {"name": taken},
-                "name",
+                "player_exists", field="name", wording="player_exists.merge", name=taken
             )
         old, player.name = player.name, name
         player.save(update_fields=["name"])
         audit.record(
             player.club_id,
-            by,
+            actor,
             audit.Action.PLAYER_RENAMED,
             player,
             before={"name": old},
             after={"name": name},
         )
-    log.info("%s renamed player %s from %r to %r", by, player.pk, old, name)
+    log.info("%s renamed player %s from %r to %r", actor, player.pk, old, name)
     return player
 
 
@@ -319,19 +361,16 @@ def _name_taken(club_id, name: str, *, other_than=None) -> str | None:
     return next((n for n in players.values_list("name", flat=True) if name_key(n) == key), None)
 
 
-def set_player_active(player: Player, active: bool, by) -> Player:
+def set_player_active(player: Player, active: bool, *, actor) -> Player:
     """Make a player inactive (left out of the pickers, kept in every total) or active again.
 
     A player merged into another stays inactive (``player_merged``): undo the merge.
     """
-    _require_manager(player.club, by)
+    require(actor, player.club, "manage", ClubError)
     with transaction.atomic():
         player = Player.objects.select_for_update().get(pk=player.pk)
         if player.merged_into_id is not None:
-            raise ClubError(
-                "player_merged",
-                _("This player was merged into another: undo the merge to bring them back."),
-            )
+            raise ClubError("player_merged")
         active = bool(active)
         if player.is_active == active:
             return player
@@ -339,7 +378,7 @@ def set_player_active(player: Player, active: bool, by) -> Player:
         player.save(update_fields=["is_active"])
         audit.record(
             player.club_id,
-            by,
+            actor,
             audit.Action.PLAYER_ACTIVE,
             player,
             before={"active": not active},
@@ -352,11 +391,9 @@ def player_name(value) -> str:
     """A player's name as stored, or ``ClubError`` (``name_required``, ``name_too_long``,
     ``name_invalid``)."""
     if not isinstance(value, str):
-        raise ClubError("name_invalid", _("A player's name must be text."), "name")
+        raise ClubError("name_invalid", field="name", wording="name_invalid.not_text")
     if any(unicodedata.category(c) in ("Cc", "Cs") for c in value if c not in "\t\n\r "):
-        raise ClubError(
-            "name_invalid", _("A player's name cannot hold control characters."), "name"
-        )
+        raise ClubError("name_invalid", field="name")
     return _name(value, NAME_MAX["player"])
 
 
@@ -418,16 +455,9 @@ def absolute_link(request, path: str) -> str:
     return f"https://{host.lstrip('.')}{path}"
 
 
-def _require_manager(club: Club, by) -> None:
-    if by is None:  # code without a request: commands, the shell
-        return
-    if not can(by, club, "manage"):
-        raise ClubError("forbidden", _("Only a manager of the club may do this."))
-
-
 def _check_role(role) -> None:
     if role not in Role.values:
-        raise ClubError("role_invalid", _("Choose manager, scorer or member."), "role")
+        raise ClubError("role_invalid", field="role")
 
 
 def _lock(club: Club) -> Club:
@@ -442,11 +472,7 @@ def _keep_a_manager(membership: Membership, field) -> None:
         .exists()
     )
     if not others:
-        raise ClubError(
-            "last_manager",
-            _("A club keeps at least one manager: make somebody else manager first."),
-            field,
-        )
+        raise ClubError("last_manager", field=field)
 
 
 def _forget_roles(*users) -> None:
@@ -459,13 +485,9 @@ def _forget_roles(*users) -> None:
 def _name(value, max_length: int) -> str:
     name = " ".join((value or "").split())
     if not name:
-        raise ClubError("name_required", _("Give it a name."), "name")
+        raise ClubError("name_required", field="name")
     if len(name) > max_length:
-        raise ClubError(
-            "name_too_long",
-            _("At most %(n)d characters.") % {"n": max_length},
-            "name",
-        )
+        raise ClubError("name_too_long", field="name", n=max_length)
     return name
 
 
@@ -491,9 +513,9 @@ def _ranking(value) -> dict:
 def _season_fields(name, start_date, end_date, rules):
     name = _name(name, NAME_MAX["season"])
     if start_date is None:
-        raise ClubError("date_required", _("A season needs a start date."), "start_date")
+        raise ClubError("date_required", field="start_date")
     if end_date is not None and end_date < start_date:
-        raise ClubError("dates_inverted", _("The end comes before the start."), "end_date")
+        raise ClubError("dates_inverted", field="end_date")
     try:
         ruleset = parse_rules("fft" if rules is None else rules)
     except ScoringError as error:
@@ -503,9 +525,7 @@ def _season_fields(name, start_date, end_date, rules):
 
 def _unique_season_name(club: Club, name: str, pk) -> None:
     if Season.objects.filter(club=club, name__iexact=name).exclude(pk=pk).exists():
-        raise ClubError(
-            "season_name_taken", _("The club already has a season of this name."), "name"
-        )
+        raise ClubError("season_name_taken", field="name")
 
 
 def mail(subject_template: str, body_template: str, context: dict, email: str) -> bool:

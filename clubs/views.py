@@ -9,7 +9,6 @@ from dataclasses import dataclass
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.db import transaction
 from django.db.models import Count, Q
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
@@ -50,7 +49,7 @@ def overview(request, slug):
     if form.is_bound and form.is_valid():
         try:
             services.update_club(
-                club, name=form.cleaned_data["name"], is_public=form.is_public, by=request.user
+                club, name=form.cleaned_data["name"], is_public=form.is_public, actor=request.user
             )
         except ClubError as error:
             add_club_error(form, error)
@@ -104,7 +103,7 @@ def members(request, slug):
                     club,
                     email=add_form.cleaned_data["email"],
                     role=add_form.cleaned_data["role"],
-                    by=request.user,
+                    actor=request.user,
                     request=request,
                 ),
                 url=members_url,
@@ -135,11 +134,7 @@ def member_update(request, slug, membership_id):
     if form.is_valid():
         role, player = form.cleaned_data["role"], form.cleaned_data["player"]
         try:
-            with transaction.atomic():  # both or neither
-                if role != membership.role:
-                    services.change_role(membership, role, by=request.user)
-                if player != form.current_player:
-                    services.link_player(membership, player, by=request.user)
+            services.update_member(membership, role=role, player=player, actor=request.user)
         except ClubError as error:
             add_club_error(form, error)
         else:
@@ -153,7 +148,7 @@ def member_update(request, slug, membership_id):
 def member_remove(request, slug, membership_id):
     membership = _membership(request, membership_id)
     try:
-        services.remove_member(membership, by=request.user)
+        services.remove_member(membership, actor=request.user)
     except ClubError as error:
         return _members_page(request, row_error=(membership.pk, error.message))
     messages.success(
@@ -173,10 +168,10 @@ def invitation(request, slug, invitation_id):
     action = request.POST.get("action")
     try:
         if action == "resend":
-            invitations.resend(invitation, by=request.user, request=request)
+            invitations.resend(invitation, actor=request.user, request=request)
             text = _("The invitation went to %(email)s again.")
         elif action == "cancel":
-            invitations.cancel(invitation, by=request.user)
+            invitations.cancel(invitation, actor=request.user)
             text = _("The invitation to %(email)s is cancelled.")
         else:
             return bad_request(request)
@@ -282,7 +277,7 @@ def _create_season(request, club, form) -> bool:
     if not (form.is_bound and form.is_valid()):
         return False
     try:
-        season = services.create_season(club, **_season_fields(form), by=request.user)
+        season = services.create_season(club, **_season_fields(form), actor=request.user)
     except ClubError as error:
         add_club_error(form, error, SeasonForm.ERROR_FIELDS)
         return False
@@ -299,7 +294,7 @@ def season_edit(request, slug, season_id):
     form = SeasonForm(request.POST if request.method == "POST" else None, season=season)
     if form.is_bound and form.is_valid():
         try:
-            season = services.update_season(season, **_season_fields(form), by=request.user)
+            season = services.update_season(season, **_season_fields(form), actor=request.user)
         except ClubError as error:
             add_club_error(form, error, SeasonForm.ERROR_FIELDS)
         else:

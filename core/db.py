@@ -1,6 +1,7 @@
 """Writes that survive a deadlock: ``retry_on_conflict`` reruns a whole transaction.
-Also: commits that do not wait for the disk, and many rows read as the driver gives
-them (``plain_values``).
+Also: commits that do not wait for the disk, many rows read as the driver gives
+them (``plain_values``), and savepoints left out where they would be lost work
+(``savepoint_needed``).
 
 PostgreSQL breaks a deadlock by killing one of the transactions in it
 (``40P01``), and a serializable transaction may be refused at any statement or
@@ -71,6 +72,22 @@ def retry_on_conflict(func=None, *, attempts: int = ATTEMPTS, using: str = DEFAU
 # only lose the last commits, each whole, never half a sheet. Before it reports,
 # the load flushes them (``flush_to_disk``): what it reports as written is on
 # disk when it reports.
+
+
+def savepoint_needed(using: str = DEFAULT_DB_ALIAS) -> bool:
+    """Whether a block about to open needs a savepoint of its own to be rolled back alone.
+
+    Not when the open blocks, from the innermost out, reach a durable one (the
+    outermost transaction, as ``core.idempotency.once`` opens it) without any
+    asking for a savepoint: whatever the new block raises goes up through them and
+    rolls the durable one back whole, so a savepoint (two queries) would be lost
+    work. ``transaction.atomic(savepoint=savepoint_needed())``."""
+    for block in reversed(connections[using].atomic_blocks):
+        if block.durable:
+            return False
+        if block.savepoint:
+            return True
+    return True
 
 
 def commit_without_waiting(using: str = DEFAULT_DB_ALIAS) -> None:

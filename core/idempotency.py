@@ -70,7 +70,8 @@ def once(request, create, *, url):
     result), where a repeated post is sent. Raises ``Repeated`` for a key already
     used; any error of ``create()`` goes up with nothing written (the key neither).
     ``create()`` runs in the transaction of the key, opened here with or without a
-    key, so it may leave its savepoint out (``scoresheet.services.record_posted_hand``).
+    key; it is durable (the outermost one: it goes whole on any error), so what runs
+    in it may leave its savepoint out (``scoresheet.services.record_hand``).
     Runs again on a deadlock (``core.db.retry_on_conflict``).
     """
     key = posted_key(request)
@@ -78,7 +79,7 @@ def once(request, create, *, url):
 
     @retry_on_conflict
     def attempt():
-        with transaction.atomic():
+        with transaction.atomic(durable=True):
             row_id = None if key is None else _claim(key, user)
             result = create()
             if row_id is not None:

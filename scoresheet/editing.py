@@ -3,6 +3,9 @@ a hand's note, closing and reopening it, deleting and restoring it.
 
 One transaction each, with the sheet locked; each raises ``LedgerError`` and
 writes nothing when it refuses, and leaves an audit entry (``clubs.audit``).
+``actor`` is authorised as every service does it (``clubs.permissions.require``):
+a scorer for the details, notes and closing, a manager for reopening, deleting
+and restoring.
 The ledger's rows carry the sheet's date and season, so changing them rewrites
 the sheet's rows and its totals in both seasons (``refresh_sheet_totals``). A
 deleted sheet keeps its hands and history but has no score rows and no totals
@@ -12,7 +15,7 @@ again under its frozen rules.
 A tournament's sheets belong to the tournament: they are refused here
 (``tournament_sheet``).
 
-Codes: ``tournament_sheet``, ``sheet_deleted``, ``sheet_not_deleted``,
+Codes: ``forbidden``, ``tournament_sheet``, ``sheet_deleted``, ``sheet_not_deleted``,
 ``season_other_club``, ``seating_has_hands``, ``seat_count``, ``duplicate_player``,
 ``player_not_in_club``, ``note_too_long``, ``table_too_long``, ``date_required``.
 """
@@ -23,6 +26,7 @@ from django.utils.translation import gettext as _
 
 from clubs import audit
 from clubs.models import Season
+from clubs.permissions import require
 from core.db import retry_on_conflict
 from scoresheet.handmap import Table, engine_hand_of, score_rows
 from scoresheet.models import Hand, ScoreRow, Seat, Sheet
@@ -34,10 +38,12 @@ NOTE_MAX = Sheet._meta.get_field("note").max_length
 TABLE_MAX = Sheet._meta.get_field("table").max_length
 
 
-def _lock(sheet: Sheet, *, deleted: bool | None = False) -> Sheet:
-    """The sheet locked; refused for a tournament's sheet and (unless ``deleted`` is
-    None) for a sheet (not) deleted."""
+def _lock(sheet: Sheet, actor, level="score", *, deleted: bool | None = False) -> Sheet:
+    """The sheet locked; refused to an actor without ``level`` in its club
+    (``forbidden``, ``clubs.permissions.require``), for a tournament's sheet and
+    (unless ``deleted`` is None) for a sheet (not) deleted."""
     sheet = Sheet.objects.select_for_update().select_related("season").get(pk=sheet.pk)
+    require(actor, sheet.club_id, level, LedgerError)
     if sheet.season.kind == Season.Kind.TOURNAMENT:
         raise LedgerError(
             "tournament_sheet", _("This sheet belongs to a tournament: change it there.")
@@ -64,7 +70,7 @@ def _state(sheet: Sheet, names=None) -> dict:
 
 
 @retry_on_conflict
-def update_sheet(sheet: Sheet, *, date, table: str, season: Season, players=None, user=None):
+def update_sheet(sheet: Sheet, *, date, table: str, season: Season, players=None, actor=None):
     """Change the sheet's date, table and season (its totals follow), and its seating
     (``players`` in dealing order; only while the sheet has no hand at all)."""
     if date is None:
@@ -77,7 +83,7 @@ def update_sheet(sheet: Sheet, *, date, table: str, season: Season, players=None
     if season.club_id != sheet.club_id or season.kind != Season.Kind.SEASON:
         raise LedgerError("season_other_club", _("Choose one of the club's seasons."), "season")
     with transaction.atomic():
-        sheet = _lock(sheet)
+        sheet = _lock(sheet, actor)
         names = list(Table.of(sheet).names)
         before = _state(sheet, names)
         if players is not None:
@@ -94,7 +100,7 @@ def update_sheet(sheet: Sheet, *, date, table: str, season: Season, players=None
         after = _state(sheet, names)
         if after != before:
             audit.record(
-                sheet.club_id, user, audit.Action.SHEET_UPDATED, sheet, before=before, after=after
+                sheet.club_id, actor, audit.Action.SHEET_UPDATED, sheet, before=before, after=after
             )
     return sheet
 
@@ -130,18 +136,18 @@ def _note(text) -> str:
     return note
 
 
-def set_sheet_note(sheet: Sheet, text: str, *, user=None) -> Sheet:
+def set_sheet_note(sheet: Sheet, text: str, *, actor=None) -> Sheet:
     """The sheet's note (a closed or deleted sheet takes one too)."""
     note = _note(text)
     with transaction.atomic():
-        sheet = _lock(sheet, deleted=None)
+        sheet = _lock(sheet, actor, deleted=None)
         if sheet.note != note:
             before = {"note": sheet.note}
             sheet.note = note
             sheet.save(update_fields=["note"])
             audit.record(
                 sheet.club_id,
-                user,
+                actor,
                 audit.Action.NOTE_CHANGED,
                 sheet,
                 before=before,
@@ -150,11 +156,12 @@ def set_sheet_note(sheet: Sheet, text: str, *, user=None) -> Sheet:
     return sheet
 
 
-def set_hand_note(hand: Hand, text: str, *, user=None) -> Hand:
+def set_hand_note(hand: Hand, text: str, *, actor=None) -> Hand:
     """A hand's note: what happened at the table (its scores do not change)."""
     note = _note(text)
     with transaction.atomic():
         sheet = Sheet.objects.select_for_update().get(pk=hand.sheet_id)
+        require(actor, sheet.club_id, "score", LedgerError)
         hand = Hand.objects.select_for_update().get(pk=hand.pk)
         if hand.note != note:
             before = {"note": hand.note}
@@ -162,7 +169,7 @@ def set_hand_note(hand: Hand, text: str, *, user=None) -> Hand:
             hand.save(update_fields=["note"])
             audit.record(
                 sheet.club_id,
-                user,
+                actor,
                 audit.Action.NOTE_CHANGED,
                 hand,
                 label=str(hand),
@@ -175,25 +182,25 @@ def set_hand_note(hand: Hand, text: str, *, user=None) -> Hand:
 # ---------------------------------------------------------------- closing
 
 
-def close(sheet: Sheet, *, user=None) -> Sheet:
+def close(sheet: Sheet, *, actor=None) -> Sheet:
     """Close the sheet (``scoresheet.services.close_sheet``), with an audit entry."""
     with transaction.atomic():
-        locked = _lock(sheet)
+        locked = _lock(sheet, actor)
         was_open = locked.closed_at is None
-        sheet = close_sheet(locked, user=user)
+        sheet = close_sheet(locked, actor=actor)
         if was_open:
-            audit.record(sheet.club_id, user, audit.Action.SHEET_CLOSED, sheet)
+            audit.record(sheet.club_id, actor, audit.Action.SHEET_CLOSED, sheet)
     return sheet
 
 
-def reopen(sheet: Sheet, *, user=None) -> Sheet:
+def reopen(sheet: Sheet, *, actor=None) -> Sheet:
     """Reopen the sheet (``scoresheet.services.reopen_sheet``), with an audit entry."""
     with transaction.atomic():
-        locked = _lock(sheet)
+        locked = _lock(sheet, actor, "manage")
         was_closed = locked.closed_at is not None
-        sheet = reopen_sheet(locked, user=user)
+        sheet = reopen_sheet(locked, actor=actor)
         if was_closed:
-            audit.record(sheet.club_id, user, audit.Action.SHEET_REOPENED, sheet)
+            audit.record(sheet.club_id, actor, audit.Action.SHEET_REOPENED, sheet)
     return sheet
 
 
@@ -201,24 +208,24 @@ def reopen(sheet: Sheet, *, user=None) -> Sheet:
 
 
 @retry_on_conflict
-def delete_sheet(sheet: Sheet, *, user=None) -> Sheet:
+def delete_sheet(sheet: Sheet, *, actor=None) -> Sheet:
     """Take the whole sheet off the ledger: its score rows and totals go; its hands,
     their history and its seats stay, and it can be restored."""
     with transaction.atomic():
-        sheet = _lock(sheet)
+        sheet = _lock(sheet, actor, "manage")
         ScoreRow.objects.filter(sheet=sheet).delete()
         refresh_sheet_totals(sheet)
         sheet.deleted_at = timezone.now()
         sheet.save(update_fields=["deleted_at"])
-        audit.record(sheet.club_id, user, audit.Action.SHEET_DELETED, sheet, before=_state(sheet))
+        audit.record(sheet.club_id, actor, audit.Action.SHEET_DELETED, sheet, before=_state(sheet))
     return sheet
 
 
 @retry_on_conflict
-def restore_sheet(sheet: Sheet, *, user=None) -> Sheet:
+def restore_sheet(sheet: Sheet, *, actor=None) -> Sheet:
     """Put a deleted sheet back on the ledger: its live hands scored again in order."""
     with transaction.atomic():
-        sheet = _lock(sheet, deleted=True)
+        sheet = _lock(sheet, actor, "manage", deleted=True)
         table = Table.of(sheet)
         ruleset = sheet.ruleset
         rows, pools = [], ()
@@ -234,5 +241,5 @@ def restore_sheet(sheet: Sheet, *, user=None) -> Sheet:
         refresh_sheet_totals(sheet)
         sheet.deleted_at = None
         sheet.save(update_fields=["deleted_at"])
-        audit.record(sheet.club_id, user, audit.Action.SHEET_RESTORED, sheet, after=_state(sheet))
+        audit.record(sheet.club_id, actor, audit.Action.SHEET_RESTORED, sheet, after=_state(sheet))
     return sheet

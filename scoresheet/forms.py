@@ -7,6 +7,9 @@ rules decide which fields exist. Players are posted by their seat position
 ``services.record_hand`` / ``correct_hand``. ``clean()`` also scores the hand
 with ``services.preview_hand`` (nothing is written): the engine's refusals come
 back as errors on the fields at fault, and ``result`` holds the previewed scores.
+A form about to be saved (``previews=False``) only checks the entries' shape: the
+service scores the hand once, under the sheet's lock, and its refusal comes back
+on the form through ``add_ledger_error``.
 """
 
 import json
@@ -138,14 +141,18 @@ class SeatedHandForm(PreviewErrorsMixin, forms.Form):
     corrected, or the defaults of a new hand) and the preview of the hand.
 
     A subclass gives ``default_initial()``, ``initial_from_data(data)`` and
-    ``_build_fields()``, and calls ``preview(data)`` from ``clean()``."""
+    ``_build_fields()``, and calls ``preview(data)`` from ``clean()``.
+
+    ``previews``: whether ``clean()`` scores the hand (the preview). The save leaves
+    it out: the service scores the hand once, under the sheet's lock."""
 
     use_required_attribute = False  # which fields are needed depends on the entries
 
-    def __init__(self, *args, sheet, table=None, hand=None, **kwargs):
+    def __init__(self, *args, sheet, table=None, hand=None, previews=True, **kwargs):
         self.sheet = sheet
         self.table = table or services.Table.of(sheet)
         self.hand = hand
+        self.previews = previews
         self.rules = sheet.ruleset
         self.result = None  # the previewed HandResult once valid
         self.hand_data = None  # the HAND_FORMAT dict once valid
@@ -179,8 +186,11 @@ class SeatedHandForm(PreviewErrorsMixin, forms.Form):
         self.add_error(name, ValidationError(message, code="required"))
 
     def preview(self, data):
-        """Score ``data`` without writing it: ``result``, or the refusal on the fields."""
+        """Score ``data`` without writing it: ``result``, or the refusal on the fields
+        (only ``hand_data`` when the form does not preview)."""
         self.hand_data = data
+        if not self.previews:
+            return
         try:
             self.result = services.preview_hand(self.sheet, data, self.table, hand=self.hand)
         except services.LedgerError as error:

@@ -368,3 +368,18 @@ def snapshot(engine_hand, result: HandResult | None, scores: dict | None = None)
     if result is not None and result.pools is not None:
         out["pools"] = list(result.pools)
     return out
+
+
+def sheet_json(sheet) -> dict:
+    """The sheet in HAND_FORMAT.md's sheet format (live hands, names), plus date and table."""
+    table = Table.of(sheet)
+    hands = []
+    for hand in sheet.hands.live().order_by("number"):
+        data = hand_data(hand, table)
+        hands.append({k: v for k, v in data.items() if v not in (None, [], "")})
+    out = {"rules": sheet.rules, "players": list(table.names)}
+    out["date"] = sheet.date.isoformat()
+    if sheet.table:
+        out["table"] = sheet.table
+    out["hands"] = hands
+    return out

@@ -64,13 +64,13 @@ class LineResult:
         return not self.code
 
 
-def import_sheet_line(club: Club, text, *, season: Season | None = None, user=None):
+def import_sheet_line(club: Club, text, *, season: Season | None = None, actor=None):
     """Import one sheet; raises LedgerError (with ``hand`` set when a hand is refused).
 
     ``text``: the line, as text or as bytes (UTF-8).
     """
     seasons = None if season is not None else _Seasons(club)
-    return _write(club, _prepare(text, season, seasons), user)
+    return _write(club, _prepare(text, season, seasons), actor)
 
 
 @dataclass(frozen=True)
@@ -189,18 +189,18 @@ class _Roster:
         self.club = club
         self.players = None
 
-    def seat(self, names, user):
+    def seat(self, names, actor):
         if self.players is None:
             self.players = services.Roster(Player.objects.filter(club=self.club))
         try:
             return services.players_by_names(self.club, names, roster=self.players)
         except services.LedgerError:  # someone new, or a name to refuse: as it is now
             self.players = None
-        return services.players_by_names(self.club, names, create=True, user=user)
+        return services.players_by_names(self.club, names, create=True, actor=actor)
 
 
 @retry_on_conflict
-def _write(club: Club, line: _Line, user, roster: "_Roster | None" = None):
+def _write(club: Club, line: _Line, actor, roster: "_Roster | None" = None):
     """Make the line's players (when new), its sheet, hands, ledger rows and history,
     in one transaction. When the club's players are named otherwise than the line
     names them ("ann" for Ann), the hands are scored again under the stored names
@@ -208,16 +208,16 @@ def _write(club: Club, line: _Line, user, roster: "_Roster | None" = None):
     (``_Roster``); a line alone reads the players once."""
     with transaction.atomic():
         if roster is None:
-            seated = services.players_by_names(club, line.players, create=True, user=user)
+            seated = services.players_by_names(club, line.players, create=True, actor=actor)
         else:
-            seated = roster.seat(line.players, user)
+            seated = roster.seat(line.players, actor)
         sheet = services.create_sheet(
             season=line.season,
             players=seated,
             date=line.date,
             table=line.table,
             rules=line.rules,
-            user=user,
+            actor=actor,
             hand_count=len(line.hands),
         )
         seating = handmap.Table.seating(seated)
@@ -231,7 +231,7 @@ def _write(club: Club, line: _Line, user, roster: "_Roster | None" = None):
             renamed = {name: player.name for name, player in zip(line.players, seated)}
             hands = [_renamed(hand, renamed) for hand in line.hands]
             scored = _score(sheet.ruleset, seating.names, hands)
-        _bulk_hands(sheet, seating, scored, user)
+        _bulk_hands(sheet, seating, scored, actor)
     return sheet
 
 
@@ -278,7 +278,7 @@ def _score(ruleset, names: tuple, hands) -> _Scored:
     )
 
 
-def _bulk_hands(sheet, table, scored: _Scored, user) -> None:
+def _bulk_hands(sheet, table, scored: _Scored, actor) -> None:
     """Write a new sheet's scored hands at once, as ``services.record_hand`` would one
     by one: the hands, score rows and history entries as plain rows
     (``handmap.hand_fields``, ``score_row_fields``, ``snapshot``: the columns
@@ -290,7 +290,7 @@ def _bulk_hands(sheet, table, scored: _Scored, user) -> None:
     if not scored.results:
         return
     now = timezone.now()
-    user_id = user.pk if user is not None else None
+    user_id = actor.pk if actor is not None else None
     fields = [
         handmap.hand_fields(engine_hand, result, table, explanation=explanation)
         for engine_hand, result, explanation in zip(
@@ -335,7 +335,7 @@ def _bulk_hands(sheet, table, scored: _Scored, user) -> None:
     add_new_sheet_totals(sheet, rows)
 
 
-def import_sheets(club: Club, lines, *, season=None, user=None, writers: int = 1):
+def import_sheets(club: Club, lines, *, season=None, actor=None, writers: int = 1):
     """Import every line (text or UTF-8 bytes); yield a ``LineResult`` for each
     non-blank line, in the lines' order. A refused line is a result, never an
     exception.
@@ -381,7 +381,7 @@ def import_sheets(club: Club, lines, *, season=None, user=None, writers: int = 1
     def write(line):
         if isinstance(line, services.LedgerError):
             raise line  # refused by ``_prepare``
-        return _write(club, line, user, roster)
+        return _write(club, line, actor, roster)
 
     if writers <= 1:
         ahead = ((number, prepared(text)) for number, text in numbered())

@@ -10,17 +10,22 @@ are audit entries (``clubs.audit``).
 
 A write that meets a deadlock or a serialization failure is run again
 (``core.db.retry_on_conflict``), so the scorer never sees it.
+
+``actor``: every verb takes the user acting, authorised the one way
+(``clubs.permissions.require``, ``forbidden``): a scorer or manager of the sheet's
+club, a manager to reopen a sheet; ``None`` for code without a user (commands,
+imports, a tournament table's private link). Refusals: ``error_messages``.
 """
 
 from django.db import connection, transaction
 from django.utils import timezone
-from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy as _lazy
 
 from clubs import audit
 from clubs.models import Player, Season
+from clubs.permissions import require
 from clubs.services import ClubError, create_player, name_key, player_name
-from core.db import retry_on_conflict
+from core.db import retry_on_conflict, savepoint_needed
 from core.errors import ServiceError
 from scoresheet import handmap
 from scoresheet.explain_json import terms_to_json
@@ -31,12 +36,39 @@ from tarot import HandResult, ScoringError, score_hand
 from tarot.engine import halves_to_decimal
 from tarot.jsonformat import number, parse_hand, parse_rules
 
+#: The refusals of this module, by code (``core.errors``). The engine's refusals come
+#: through with their own codes and messages (``tarot``'s catalogue), a club's refusal
+#: of a player's name with the club's, and ``forbidden`` worded by the level it lacks
+#: (``clubs.permissions.error_messages``).
+error_messages = {
+    "seat_count": _lazy("A table seats 2 to 6 players."),
+    "duplicate_player": _lazy("A player is seated twice."),
+    "player_not_in_club": _lazy("Every player must be of this club."),
+    "player_ambiguous": _lazy("Several players match %(name)s: %(players)s"),
+    "player_unknown": _lazy("Unknown player: %(names)s"),
+    "invalid_field": _lazy("A hand must be an object."),
+    "sheet_deleted": _lazy("This sheet is deleted: restore it first."),
+    "sheet_closed": _lazy(
+        "This sheet is closed: no hand can be entered, corrected, deleted or restored "
+        "until it is reopened."
+    ),
+    "hand_deleted": _lazy("This hand is already deleted."),
+    "hand_not_deleted": _lazy("This hand is not deleted."),
+    "amount_too_large": _lazy(
+        "A score is too large to be kept (at most %(max)s a hand): check the rules."
+    ),
+}
+#: ``hand_deleted`` when the hand was to be corrected (the hand page says it too).
+RESTORE_FIRST = _lazy("Restore the hand before correcting it.")
+
 
 class LedgerError(ServiceError):
     """A write to sheets and hands refused (``code``, ``message``, ``field``)."""
 
-    def __init__(self, code: str, message: str, field: str | None = None):
-        super().__init__(code, message, field)
+    error_messages = error_messages
+
+    def __init__(self, code: str, message=None, field: str | None = None, **params):
+        super().__init__(code, message, field, **params)
         self.hand = None  # set by imports: the hand's number within its sheet
 
 
@@ -45,7 +77,7 @@ class LedgerError(ServiceError):
 
 @retry_on_conflict
 def create_sheet(
-    *, season: Season, players, date, table: str = "", rules=None, user=None, hand_count=0
+    *, season: Season, players, date, table: str = "", rules=None, actor=None, hand_count=0
 ):
     """Open a sheet: 2 to 6 players of the season's club in dealing order.
 
@@ -55,13 +87,14 @@ def create_sheet(
     numbered from 1 (the import), so the sheet is inserted with its count rather
     than updated after them.
     """
+    require(actor, season.club_id, "score", LedgerError)
     players = list(players)
     if not 2 <= len(players) <= 6:
-        raise LedgerError("seat_count", _("A table seats 2 to 6 players."), "players")
+        raise LedgerError("seat_count", field="players")
     if len({p.pk for p in players}) != len(players):
-        raise LedgerError("duplicate_player", _("A player is seated twice."), "players")
+        raise LedgerError("duplicate_player", field="players")
     if any(p.club_id != season.club_id for p in players):
-        raise LedgerError("player_not_in_club", _("Every player must be of this club."), "players")
+        raise LedgerError("player_not_in_club", field="players")
     try:
         ruleset = parse_rules(season.rules if rules is None else rules)
     except ScoringError as error:
@@ -76,7 +109,7 @@ def create_sheet(
             date=date,
             table=table,
             rules=ruleset.as_dict(),
-            created_by=user,
+            created_by=actor,
             seat_count=len(players),
             hand_count=hand_count,
             last_number=hand_count,
@@ -91,8 +124,29 @@ def create_sheet(
             "players": [p.name for p in players],
             "rules": sheet.rules,
         }
-        audit.record(season.club_id, user, audit.Action.SHEET_CREATED, sheet, after=after)
+        audit.record(season.club_id, actor, audit.Action.SHEET_CREATED, sheet, after=after)
     return sheet
+
+
+@retry_on_conflict
+def open_sheet(*, season: Season, seated, date, table: str = "", rules=None, actor=None):
+    """Open a sheet as the sheet form does: ``seated`` in dealing order are the club's
+    players and the names (text) of new players, created with the sheet in one
+    transaction, so a refusal leaves nothing behind. A new player's name refused is
+    the club's code on the field ``new_players``; the rest as ``create_sheet``."""
+    with transaction.atomic():
+        players = []
+        for seat in seated:
+            if isinstance(seat, Player):
+                players.append(seat)
+                continue
+            try:
+                players.append(create_player(season.club, seat, actor=actor))
+            except ClubError as error:
+                raise LedgerError(error.code, error.message, "new_players") from None
+        return create_sheet(
+            season=season, players=players, date=date, table=table, rules=rules, actor=actor
+        )
 
 
 class Roster:
@@ -107,7 +161,7 @@ class Roster:
             self.by_key.setdefault(name_key(player.name), []).append(player)
 
 
-def players_by_names(club, names, *, create=False, user=None, roster=None):
+def players_by_names(club, names, *, create=False, actor=None, roster=None):
     """The club's players with these names, in order (created when new if asked).
 
     ``roster``: the club's players as the caller read them before (a ``Roster``:
@@ -139,29 +193,21 @@ def players_by_names(club, names, *, create=False, user=None, roster=None):
         if player is None:
             matches = by_key.get(name_key(name), [])
             if len(matches) > 1:
-                raise LedgerError(
-                    "player_ambiguous",
-                    _("Several players match %(name)s: %(players)s")
-                    % {"name": name, "players": ", ".join(p.name for p in matches)},
-                    "players",
-                )
+                players = ", ".join(p.name for p in matches)
+                raise LedgerError("player_ambiguous", field="players", name=name, players=players)
             player = matches[0] if matches else None
         if player is None:
             missing.append(name)
         found.append(player if player is not None else name)
     if missing and not create:
-        raise LedgerError(
-            "player_unknown",
-            _("Unknown player: %(names)s") % {"names": ", ".join(missing)},
-            "players",
-        )
+        raise LedgerError("player_unknown", field="players", names=", ".join(missing))
     created = {}
     for i, name in enumerate(found):
         if isinstance(name, str):
             key = name_key(name)
             if key not in created:
                 try:
-                    created[key] = create_player(club, name, by=user)
+                    created[key] = create_player(club, name, actor=actor)
                 except ClubError as error:
                     raise LedgerError(error.code, error.message, "players") from None
             found[i] = created[key]
@@ -183,67 +229,60 @@ def preview_hand(
 
 
 @retry_on_conflict
-def record_hand(sheet: Sheet, data: dict, *, user=None) -> Hand:
-    """Append a hand to the sheet, with its score rows and history."""
-    with transaction.atomic():
-        sheet = _lock_for_new_hand(sheet.pk)
-        _check_open(sheet)
-        return _record(sheet, Table.of(sheet), data, user)
+def record_hand(sheet: Sheet, data: dict, *, actor=None, table: Table | None = None) -> Hand:
+    """Append a hand to the sheet, with its score rows and history: the one way a
+    new hand is written (the hand form, a tournament table, the importer's tests).
 
+    The sheet is locked (``Sheet.DoesNotExist`` if it is gone), the hand scored
+    once under the lock (a refusal is a ``LedgerError`` with the field at fault)
+    and written. ``table``: the seating the caller read with ``sheet`` (the hand
+    form's), used as it is when ``sheet`` had a hand already when it was read —
+    the seating only changes before the first hand (``editing.update_sheet``) —
+    and read again under the lock otherwise.
 
-@retry_on_conflict
-def record_posted_hand(club, sheet_id, read, *, user=None) -> Hand:
-    """Append a hand to the club's sheet ``sheet_id`` from a post: the hand form's way.
-
-    Locks the sheet first (``Sheet.DoesNotExist`` for a sheet of another club or a
-    deleted one), then ``read(sheet, table)`` makes the hand's data of the post (the
-    form, validated against the sheet and seating as they are under the lock; it
-    raises to refuse), then records the hand as ``record_hand`` does: the sheet and
-    its seats are read once, for the form and the write.
-
-    It runs in the caller's open transaction without a savepoint of its own (two
-    queries fewer): whatever it raises must roll that whole transaction back, as
-    ``core.idempotency.once`` does. Alone, it opens its own transaction.
+    Inside a caller's transaction that rolls back whole on any error (a durable
+    one: ``core.idempotency.once``'s), no savepoint of its own (two queries fewer:
+    ``core.db.savepoint_needed``).
     """
-    with transaction.atomic(savepoint=False):
-        sheet = _lock_for_new_hand(sheet_id, club=club)
-        if sheet.deleted_at is not None:
-            raise Sheet.DoesNotExist
-        table = Table.of(sheet)
-        data = read(sheet, table)
-        _check_open(sheet)
-        return _record(sheet, table, data, user)
+    require(actor, sheet.club_id, "score", LedgerError)
+    with transaction.atomic(savepoint=savepoint_needed()):
+        locked = _lock_for_new_hand(sheet.pk)
+        _check_open(locked)
+        if table is None or not (sheet.hand_count or sheet.last_number):
+            table = Table.of(locked)
+        return _record(locked, table, data, actor)
 
 
 @retry_on_conflict
-def correct_hand(hand: Hand, data: dict, *, user=None) -> Hand:
-    """Replace a hand's entry; re-score it (and, under mouches, every later hand)."""
+def correct_hand(hand: Hand, data: dict, *, actor=None, table: Table | None = None) -> Hand:
+    """Replace a hand's entry; re-score it (and, under mouches, every later hand).
+
+    Scored once, under the sheet's lock. ``table``: the seating the caller read (the
+    hand form's); the sheet has a hand, so its seating no longer changes."""
     with transaction.atomic():
-        refusal = _("Restore the hand before correcting it.")
-        sheet, hand = _lock_hand(hand, deleted=False, refusal=refusal)
-        table = Table.of(sheet)
+        sheet, hand = _lock_hand(hand, actor, deleted=False, refusal=RESTORE_FIRST)
+        table = table or Table.of(sheet)
         before = handmap.stored_snapshot(hand, table)
         pools = _pools_before(sheet, hand) if sheet.ruleset.has_pools else ()
         engine_hand, result = _score(sheet, table, data, pools)
         hand.scores.all().delete()
         action = HandRevision.Action.CORRECTED
-        _store(sheet, table, hand, engine_hand, result, action, user, before)
+        _store(sheet, table, hand, engine_hand, result, action, actor, before)
     return hand
 
 
 @retry_on_conflict
-def delete_hand(hand: Hand, *, user=None) -> Hand:
+def delete_hand(hand: Hand, *, actor=None) -> Hand:
     """Take a hand off the ledger; it is kept, with its history, and can be restored."""
     with transaction.atomic():
-        refusal = _("This hand is already deleted.")
-        sheet, hand = _lock_hand(hand, deleted=False, refusal=refusal)
+        sheet, hand = _lock_hand(hand, actor, deleted=False)
         table = Table.of(sheet)
         before = handmap.stored_snapshot(hand, table)
         hand.is_deleted = True
         hand.save(update_fields=["is_deleted", "updated_at"])
         hand.scores.all().delete()
         revision = HandRevision.objects.create(
-            hand=hand, action=HandRevision.Action.DELETED, user=user, before=before
+            hand=hand, action=HandRevision.Action.DELETED, user=actor, before=before
         )
         if sheet.ruleset.has_pools:
             _rescore_after(sheet, table, hand, _pools_before(sheet, hand), revision)
@@ -252,11 +291,10 @@ def delete_hand(hand: Hand, *, user=None) -> Hand:
 
 
 @retry_on_conflict
-def restore_hand(hand: Hand, *, user=None) -> Hand:
+def restore_hand(hand: Hand, *, actor=None) -> Hand:
     """Put a deleted hand back on the ledger, re-scored in its place."""
     with transaction.atomic():
-        refusal = _("This hand is not deleted.")
-        sheet, hand = _lock_hand(hand, deleted=True, refusal=refusal)
+        sheet, hand = _lock_hand(hand, actor, deleted=True)
         table = Table.of(sheet)
         engine_hand = engine_hand_of(hand, table)
         pools = _pools_before(sheet, hand) if sheet.ruleset.has_pools else ()
@@ -265,23 +303,19 @@ def restore_hand(hand: Hand, *, user=None) -> Hand:
         except ScoringError as error:
             raise LedgerError.from_scoring(error) from None
         hand.is_deleted = False
-        _store(sheet, table, hand, engine_hand, result, HandRevision.Action.RESTORED, user)
+        _store(sheet, table, hand, engine_hand, result, HandRevision.Action.RESTORED, actor)
     return hand
 
 
 # ---------------------------------------------------------------- closing a sheet
 
-SHEET_CLOSED_MESSAGE = _lazy(
-    "This sheet is closed: no hand can be entered, corrected, deleted or restored "
-    "until it is reopened."
-)
 
-
-def close_sheet(sheet: Sheet, *, user=None) -> Sheet:
+def close_sheet(sheet: Sheet, *, actor=None) -> Sheet:
     """Close a sheet: the hand services refuse it (``sheet_closed``) until it is reopened.
 
     Closing a closed sheet changes nothing (its first closing time stays).
     """
+    require(actor, sheet.club_id, "score", LedgerError)
     with transaction.atomic():
         sheet = Sheet.objects.select_for_update().get(pk=sheet.pk)
         if sheet.closed_at is None:
@@ -290,8 +324,9 @@ def close_sheet(sheet: Sheet, *, user=None) -> Sheet:
     return sheet
 
 
-def reopen_sheet(sheet: Sheet, *, user=None) -> Sheet:
-    """Reopen a closed sheet: hands may be entered, corrected and deleted again."""
+def reopen_sheet(sheet: Sheet, *, actor=None) -> Sheet:
+    """Reopen a closed sheet: hands may be entered, corrected and deleted again (a manager)."""
+    require(actor, sheet.club_id, "manage", LedgerError)
     with transaction.atomic():
         sheet = Sheet.objects.select_for_update().get(pk=sheet.pk)
         if sheet.closed_at is not None:
@@ -313,9 +348,9 @@ def _lock(sheet: Sheet) -> Sheet:
 
 def _check_open(sheet: Sheet) -> None:
     if sheet.deleted_at is not None:
-        raise LedgerError("sheet_deleted", _("This sheet is deleted: restore it first."))
+        raise LedgerError("sheet_deleted")
     if sheet.closed_at is not None:
-        raise LedgerError("sheet_closed", str(SHEET_CLOSED_MESSAGE))
+        raise LedgerError("sheet_closed")
 
 
 def _lock_for_new_hand(sheet_id, *, club=None) -> Sheet:
@@ -345,16 +380,16 @@ def _lock_for_new_hand(sheet_id, *, club=None) -> Sheet:
     return found[0]
 
 
-def _record(sheet: Sheet, table: Table, data: dict, user) -> Hand:
+def _record(sheet: Sheet, table: Table, data: dict, actor) -> Hand:
     """Score and write a new hand at the end of ``sheet`` (locked and counted by
     ``_lock_for_new_hand``): its score rows and history, and its counts added to the
     totals (``add_hand_to_totals``). A new hand is the sheet's last one: no later
     hand to re-score under mouches."""
     pools = _pools_before(sheet, None) if sheet.ruleset.has_pools else ()
     engine_hand, result = _score(sheet, table, data, pools)
-    hand = Hand(sheet=sheet, number=_new_number(sheet), entered_by=user)
+    hand = Hand(sheet=sheet, number=_new_number(sheet), entered_by=actor)
     action = HandRevision.Action.CREATED
-    rows, _revision = _write(sheet, table, hand, engine_hand, result, action, user)
+    rows, _revision = _write(sheet, table, hand, engine_hand, result, action, actor)
     add_hand_to_totals(rows)
     return hand
 
@@ -389,26 +424,29 @@ def _highest_number(sheet: Sheet) -> int:
     return sheet.hands.order_by("-number").values_list("number", flat=True).first() or 0
 
 
-def _lock_hand(hand: Hand, *, deleted: bool, refusal: str):
-    """Lock the hand's sheet and the hand; refuse (``refusal``) unless it is (not) deleted."""
+def _lock_hand(hand: Hand, actor, *, deleted: bool, refusal=None):
+    """Lock the hand's sheet and the hand; refuse an actor who may not score in its club
+    (``forbidden``), and (``hand_deleted``, ``hand_not_deleted``; worded ``refusal`` if
+    given) unless it is (not) deleted."""
     sheet = _lock(hand.sheet)
+    require(actor, sheet.club_id, "score", LedgerError)
     hand = Hand.objects.select_for_update().get(pk=hand.pk)
     if hand.is_deleted != deleted:
         raise LedgerError("hand_deleted" if hand.is_deleted else "hand_not_deleted", refusal)
     return sheet, hand
 
 
-def _store(sheet, table, hand, engine_hand, result, action, user, before=None):
+def _store(sheet, table, hand, engine_hand, result, action, actor, before=None):
     """Write a scored hand (corrected or restored), its ledger rows and its history
     entry, in the open transaction; then keep the later hands (mouches pools) and
     totals in step (``refresh_sheet_totals``: the hand's old rows may be gone)."""
-    _rows, revision = _write(sheet, table, hand, engine_hand, result, action, user, before)
+    _rows, revision = _write(sheet, table, hand, engine_hand, result, action, actor, before)
     if result.pools is not None:
         _rescore_after(sheet, table, hand, result.pools, revision)
     refresh_sheet_totals(sheet)
 
 
-def _write(sheet, table, hand, engine_hand, result, action, user, before=None):
+def _write(sheet, table, hand, engine_hand, result, action, actor, before=None):
     """Write a scored hand, its ledger rows and its history entry; return the rows
     and the entry."""
     _check_fits(result)
@@ -418,7 +456,7 @@ def _write(sheet, table, hand, engine_hand, result, action, user, before=None):
     revision = HandRevision.objects.create(
         hand=hand,
         action=action,
-        user=user,
+        user=actor,
         before=before,
         after=handmap.snapshot(engine_hand, result),
     )
@@ -440,16 +478,12 @@ def _check_fits(result: HandResult) -> None:
     if any(abs(h) > SCORE_MAX_HALVES for h in result.halves) or any(
         abs(a) > POOL_MAX for a in [*pool_moves.values(), *(result.pools or ())]
     ):
-        raise LedgerError(
-            "amount_too_large",
-            _("A score is too large to be kept (at most %(max)s a hand): check the rules.")
-            % {"max": halves_to_decimal(SCORE_MAX_HALVES)},
-        )
+        raise LedgerError("amount_too_large", max=halves_to_decimal(SCORE_MAX_HALVES))
 
 
 def _score(sheet, table, data, pools):
     if not isinstance(data, dict):
-        raise LedgerError("invalid_field", _("A hand must be an object."))
+        raise LedgerError("invalid_field")
     if "players" in data or "rules" in data:
         data = {k: v for k, v in data.items() if k not in ("players", "rules")}
     try:

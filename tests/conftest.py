@@ -1,7 +1,7 @@
 """Fixtures shared by the whole suite. Browser fixtures live in tests/browser/conftest.py.
 
 A club "rive" with a season "2026" (FFT rules), six players (``tests.data.NAMES``),
-a scorer, and ``make_sheet(n, rules=None, date=…, table=…)`` that opens a sheet of
+a scorer, a manager, and ``make_sheet(n, rules=None, date=…, table=…)`` that opens a sheet of
 the first n players. A module that defines a fixture of the same name keeps its own.
 Shared constants (the seed's hands, form posts) live in ``tests/data.py``.
 """
@@ -85,6 +85,14 @@ def scorer(django_user_model, club):
 
 
 @pytest.fixture
+def manager(django_user_model, club):
+    """A user with the manager role in ``club`` (reopens, deletes and restores sheets)."""
+    user = django_user_model.objects.create_user("manager", password="a-long-passphrase-1")
+    Membership.objects.create(club=club, user=user, role=Role.MANAGER)
+    return user
+
+
+@pytest.fixture
 def make_sheet(season, players, scorer):
     def make(n=4, rules=None, **kwargs):
         return services.create_sheet(
@@ -93,7 +101,7 @@ def make_sheet(season, players, scorer):
             date=kwargs.pop("date", datetime.date(2026, 3, 14)),
             table=kwargs.pop("table", "1"),
             rules=rules,
-            user=scorer,
+            actor=scorer,
         )
 
     return make

@@ -27,7 +27,7 @@ def ledger(season, make_sheet, scorer):
     services.record_hand(
         sheet,
         {"dealer": "Anna", "taker": "Bert", "contract": "garde", "bouts": 2, "points": 56},
-        user=scorer,
+        actor=scorer,
     )
     return sheet
 

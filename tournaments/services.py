@@ -1,7 +1,10 @@
 """Every write to a tournament: verb functions, one transaction each, one error type.
 
 Each raises ``TournamentError`` (a ``ServiceError`` with a machine-readable
-``code``) and writes nothing when it refuses. The draw itself is
+``code``) and writes nothing when it refuses. ``actor`` is the user acting,
+authorised the one way (``clubs.permissions.require``): a manager of the club
+(``forbidden`` otherwise); ``None`` for a table's private link (its view checked
+the token) and for code without a user. The draw itself is
 ``tournaments.draw`` (pure Python); the table sheets are opened through
 ``scoresheet.services.create_sheet``, so hands are entered, corrected and
 deleted on them as on any club sheet.
@@ -22,9 +25,12 @@ from django.db import IntegrityError, transaction
 from django.db.models import Max
 from django.utils import timezone
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy as _lazy
 
 from clubs import audit
 from clubs.models import Player, Season
+from clubs.permissions import require
+from core.db import retry_on_conflict, savepoint_needed
 from core.errors import ServiceError
 from scoresheet import services as sheets
 from scoresheet.models import Hand, ScoreRow, SheetTotal
@@ -52,8 +58,78 @@ MAX_DEALS = 30
 SCHEDULE_EFFORT = draw.SCHEDULE_EFFORT
 
 
+#: The refusals of this module, by code (``core.errors``); a code worded several ways has
+#: its other wordings under ``code.variant`` (raised with ``wording=``). ``forbidden`` is
+#: worded by ``clubs.permissions``; the ledger's and the engine's refusals come through
+#: with their own messages.
+error_messages = {
+    "name_required": _lazy("A tournament needs a name."),
+    "rules_two_players": _lazy("A tournament seats 3 to 5 players a table."),
+    "rounds_range": _lazy("A tournament has 1 to %(n)d rounds."),
+    "round_length": _lazy("Give either a number of deals or a time per round."),
+    "deals_range": _lazy("A round has 1 to %(n)d deals."),
+    "five_tables": _lazy("Choose how tables of five play."),
+    "team_size": _lazy("A team has 2 or 4 players."),
+    "confirm_by": _lazy("Choose how a table's sheet is confirmed."),
+    "no_round_left": _lazy("Every round has started: nobody can join any more."),
+    "name_required.guest_needs_name": _lazy("A guest needs a name."),
+    "name_too_long": _lazy("This name is too long."),
+    "nobody": _lazy("Paste one name a line."),
+    "tournament_closed": _lazy(
+        "The tournament is closed: its final ranking is frozen and nothing can change."
+    ),
+    "table_unfinished": _lazy("Table %(table)d has played %(played)d of its %(wanted)d deals."),
+    "bilan_not_zero": _lazy("The scores of this sheet do not add up to zero: check it."),
+    "seat_unnamed": _lazy("Every seat of the table must be named."),
+    "round_closed": _lazy("This round is closed: it takes no more entries."),
+    "round_not_started": _lazy("This round has not started yet."),
+    "table_submitted": _lazy("This table's sheet is handed in: ask the organiser to change it."),
+    "unknown_hand": _lazy("This deal is not of this table."),
+    "bad_score": _lazy("Type a score for every seat."),
+    "tournament_started": _lazy("A tournament under way can no longer be edited."),
+    "teams_registered": _lazy("Teams are registered: their size can no longer change."),
+    "already_withdrawn": _lazy("This player has already withdrawn."),
+    "check_not_zero": _lazy("The scores do not add up to zero: check them."),
+    "reason_required": _lazy("Say why: the article of the arbitration code, or the club's rule."),
+    "no_points": _lazy("An adjustment is a number of points, not 0."),
+    "not_playing": _lazy("This player does not play in that round."),
+    "round_not_played": _lazy("Only a round under way or closed takes an adjustment."),
+    "no_round_left.withdraw_nothing": _lazy(
+        "Every round has started: there is nothing to withdraw from."
+    ),
+    "round_started": _lazy("This round has started: its seats stay."),
+    "earlier_round": _lazy("Draw the rounds before this one first."),
+    "no_round_left.withdraw": _lazy("Every round has started."),
+    "too_few_players": _lazy("A draw needs at least 3 players."),
+    "round_not_drawn": _lazy("Only a drawn round not started can change its seats."),
+    "same_player": _lazy("Choose two different players."),
+    "earlier_round.close_rounds_before_one": _lazy("Close the rounds before this one first."),
+    "round_not_started.only_round_under_way": _lazy("Only a round under way can close."),
+    "not_a_team_event": _lazy("This tournament has no teams."),
+    "name_required.team_needs_name": _lazy("A team needs a name."),
+    "team_size.count": _lazy("A team of this tournament has %(n)d players."),
+    "team_exists": _lazy("A team of this name is already entered."),
+    "bad_score.type_score_as_number": _lazy("Type every score as a number, e.g. -42 or 21.5."),
+    "bad_score.score_whole_or_half": _lazy("A score is a whole or a half point."),
+    "already_confirmed": _lazy("This table's sheet is confirmed."),
+    "disputed": _lazy("The two entries differ: the organiser is checking this table."),
+    "not_submitted": _lazy("The table has not handed its sheet in yet."),
+    "same_person": _lazy("The second entry must be made by somebody else than the first."),
+    "already_confirmed.confirmed_sheet_changes_only": _lazy(
+        "A confirmed sheet changes only through the organiser's correction."
+    ),
+    "rounds_open": _lazy("Close every round first."),
+    "tables_unconfirmed": _lazy("Confirm every sheet first: %(tables)s."),
+    "already_entered": _lazy("%(name)s is already entered."),
+    "not_seated": _lazy("Both players must be seated in this round."),
+    "player_not_in_club": _lazy("Every player must be of this club."),
+}
+
+
 class TournamentError(ServiceError):
     """A write to a tournament refused (``code``, ``message``, ``field``)."""
+
+    error_messages = error_messages
 
 
 # ---------------------------------------------------------------- the tournament
@@ -66,42 +142,26 @@ def _settings(
     their short form, a blank round length or team size as None."""
     name = (name or "").strip()
     if not name:
-        raise TournamentError("name_required", _("A tournament needs a name."), "name")
+        raise TournamentError("name_required", field="name")
     try:
         ruleset = parse_rules(rules)
     except ScoringError as error:
         raise TournamentError.from_scoring(error) from None
     if not set(TABLE_SIZES) <= set(ruleset.ruleset.player_counts):
-        raise TournamentError(
-            "rules_two_players", _("A tournament seats 3 to 5 players a table."), "preset"
-        )
+        raise TournamentError("rules_two_players", field="preset")
     if not rounds or not 1 <= rounds <= MAX_ROUNDS:
-        raise TournamentError(
-            "rounds_range",
-            _("A tournament has 1 to %(n)d rounds.") % {"n": MAX_ROUNDS},
-            "rounds",
-        )
+        raise TournamentError("rounds_range", field="rounds", n=MAX_ROUNDS)
     if bool(deals_per_round) == bool(minutes_per_round):
-        raise TournamentError(
-            "round_length",
-            _("Give either a number of deals or a time per round."),
-            "deals_per_round",
-        )
+        raise TournamentError("round_length", field="deals_per_round")
     if deals_per_round and not 1 <= deals_per_round <= MAX_DEALS:
-        raise TournamentError(
-            "deals_range",
-            _("A round has 1 to %(n)d deals.") % {"n": MAX_DEALS},
-            "deals_per_round",
-        )
+        raise TournamentError("deals_range", field="deals_per_round", n=MAX_DEALS)
     if five_tables not in Tournament.FiveTables.values:
-        raise TournamentError("five_tables", _("Choose how tables of five play."), "five_tables")
+        raise TournamentError("five_tables", field="five_tables")
     team_size = team_size or None
     if team_size not in (None, *TEAM_SIZES):
-        raise TournamentError("team_size", _("A team has 2 or 4 players."), "team_size")
+        raise TournamentError("team_size", field="team_size")
     if confirm_by not in Tournament.ConfirmBy.values:
-        raise TournamentError(
-            "confirm_by", _("Choose how a table's sheet is confirmed."), "confirm_by"
-        )
+        raise TournamentError("confirm_by", field="confirm_by")
     return {
         "name": name,
         "rules": ruleset.as_dict(),
@@ -141,10 +201,11 @@ def create_tournament(
     five_tables=Tournament.FiveTables.FIVE,
     team_size=None,
     confirm_by=Tournament.ConfirmBy.TOTALS,
-    by=None,
+    actor=None,
     seed=None,
 ) -> Tournament:
     """A tournament, its own season (kind tournament) and its rounds, not drawn yet."""
+    _require(actor, club)
     settings = _settings(
         name, rules, rounds, deals_per_round, minutes_per_round, five_tables, team_size, confirm_by
     )
@@ -163,12 +224,12 @@ def create_tournament(
             date=date,
             **settings,
             draw_seed=random.randrange(1, 2**31) if seed is None else seed,
-            created_by=by,
+            created_by=actor,
         )
         Round.objects.bulk_create(
             Round(tournament=tournament, number=n) for n in range(1, rounds + 1)
         )
-        audit.record(club, by, audit.Action.TOURNAMENT_CREATED, tournament)
+        audit.record(club, actor, audit.Action.TOURNAMENT_CREATED, tournament)
     return tournament
 
 
@@ -184,24 +245,19 @@ def update_tournament(
     five_tables=Tournament.FiveTables.FIVE,
     team_size=None,
     confirm_by=Tournament.ConfirmBy.TOTALS,
-    by=None,
+    actor=None,
 ) -> Tournament:
     """Change the settings of a tournament not started yet (rounds added or dropped)."""
+    _require(actor, tournament)
     settings = _settings(
         name, rules, rounds, deals_per_round, minutes_per_round, five_tables, team_size, confirm_by
     )
     with transaction.atomic():
         tournament = _lock(tournament)
         if tournament.state != Tournament.State.SETUP:
-            raise TournamentError(
-                "tournament_started", _("A tournament under way can no longer be edited.")
-            )
+            raise TournamentError("tournament_started")
         if settings["team_size"] != tournament.team_size and tournament.teams.exists():
-            raise TournamentError(
-                "teams_registered",
-                _("Teams are registered: their size can no longer change."),
-                "team_size",
-            )
+            raise TournamentError("teams_registered", field="team_size")
         old_rounds = tournament.rounds
         for field, value in settings.items():
             setattr(tournament, field, value)
@@ -249,15 +305,14 @@ def _joining_round(tournament) -> int:
     rounds = _rounds(tournament)
     first = _first_open(rounds)
     if first is None:
-        raise TournamentError(
-            "no_round_left", _("Every round has started: nobody can join any more.")
-        )
+        raise TournamentError("no_round_left")
     return first.number
 
 
-def register(tournament: Tournament, items, *, by=None) -> list[Entry]:
+def register(tournament: Tournament, items, *, actor=None) -> list[Entry]:
     """Enter several players at once: ``("member", player)`` or ``("guest", (name, club,
     licence))`` items, numbered in order; all or nothing."""
+    _require(actor, tournament)
     with transaction.atomic():
         tournament = _lock(tournament)
         joining = _joining_round(tournament)
@@ -268,9 +323,7 @@ def register(tournament: Tournament, items, *, by=None) -> list[Entry]:
             if kind == "member":
                 player = value
                 if player.club_id != tournament.club_id:
-                    raise TournamentError(
-                        "player_not_in_club", _("Every player must be of this club."), "players"
-                    )
+                    raise TournamentError("player_not_in_club", field="players")
                 entry = Entry(player=player, name=player.name)
             else:
                 name, club, licence = (str(v or "").strip() for v in value)
@@ -279,11 +332,7 @@ def register(tournament: Tournament, items, *, by=None) -> list[Entry]:
                     player=player, name=name, is_guest=True, guest_club=club, licence=licence
                 )
             if player.pk in entered:
-                raise TournamentError(
-                    "already_entered",
-                    _("%(name)s is already entered.") % {"name": entry.name},
-                    "players",
-                )
+                raise TournamentError("already_entered", field="players", name=entry.name)
             entered.add(player.pk)
             entry.tournament = tournament
             entry.number = number
@@ -294,7 +343,7 @@ def register(tournament: Tournament, items, *, by=None) -> list[Entry]:
         _clear_stale_draws(tournament)
         audit.record(
             tournament.club_id,
-            by,
+            actor,
             audit.Action.ENTRIES_REGISTERED,
             tournament,
             after={"entries": [f"{e.number}. {e.name}" for e in entries]},
@@ -309,9 +358,11 @@ def _guest_player(tournament, name, club, entered) -> Player:
     login) is the same player again; any other clash of names is numbered.
     """
     if not name:
-        raise TournamentError("name_required", _("A guest needs a name."), "name")
+        raise TournamentError(
+            "name_required", field="name", wording="name_required.guest_needs_name"
+        )
     if len(name) > 60 or len(club) > 60:
-        raise TournamentError("name_too_long", _("This name is too long."), "name")
+        raise TournamentError("name_too_long", field="name")
     base = f"{name} ({club})" if club else name
     existing = Player.objects.filter(club_id=tournament.club_id, name=base).first()
     if existing is None:
@@ -348,46 +399,13 @@ def parse_bulk(club, text) -> list[tuple]:
     return items
 
 
-def register_bulk(tournament: Tournament, text, *, by=None) -> list[Entry]:
+def register_bulk(tournament: Tournament, text, *, actor=None) -> list[Entry]:
     """Enter every player of a pasted list (``parse_bulk``), all or nothing."""
+    _require(actor, tournament)
     items = parse_bulk(tournament.club, text)
     if not items:
-        raise TournamentError("nobody", _("Paste one name a line."), "names")
-    return register(tournament, items, by=by)
-
-
-def withdraw(entry: Entry, *, by=None) -> Entry | None:
-    """The player leaves after the last round started; before any, the entry goes.
-
-    Returns the entry, or None when it was deleted (nothing played yet).
-    """
-    with transaction.atomic():
-        tournament = _lock(entry.tournament)
-        entry = Entry.objects.select_for_update().get(pk=entry.pk, tournament=tournament)
-        rounds = _rounds(tournament)
-        started = [r.number for r in rounds if not r.is_open]
-        last = max(started, default=0)
-        if entry.withdrawn_after_round is not None:
-            raise TournamentError("already_withdrawn", _("This player has already withdrawn."))
-        if last == len(rounds):
-            raise TournamentError(
-                "no_round_left", _("Every round has started: there is nothing to withdraw from.")
-            )
-        audit.record(
-            tournament.club_id,
-            by,
-            audit.Action.ENTRY_WITHDRAWN,
-            tournament,
-            after={"entry": str(entry), "after_round": last},
-        )
-        if last < entry.joined_before_round:
-            entry.delete()  # never seated at a started round
-            entry = None
-        else:
-            entry.withdrawn_after_round = last
-            entry.save(update_fields=["withdrawn_after_round"])
-        _clear_stale_draws(tournament)
-    return entry
+        raise TournamentError("nobody", field="names")
+    return register(tournament, items, actor=actor)
 
 
 def withdrawal_effect(entry: Entry) -> dict:
@@ -414,23 +432,30 @@ def withdrawal_effect(entry: Entry) -> dict:
 
 
 def withdraw_player(entry: Entry, *, redraw: bool = False, actor=None) -> Entry | None:
-    """Withdraw ``entry`` after the last round started (``withdraw``), keeping the later
-    rounds already drawn: each is re-balanced (``tournaments.draw.rebalance``), only
-    the tables the change touches move, and those are marked ``changed`` (their cards
-    need printing again). ``redraw=True`` forgets those draws instead: the rounds
-    must be drawn again. Returns the entry, or None when it was removed.
+    """Withdraw ``entry`` after the last round started (before any round, the entry
+    goes), keeping the later rounds already drawn: each is re-balanced
+    (``tournaments.draw.rebalance``), only the tables the change touches move, and
+    those are marked ``changed`` (their cards need printing again). ``redraw=True``
+    forgets those draws instead: the rounds must be drawn again. Returns the entry, or
+    None when it was removed.
     """
+    _require(actor, entry)
     with transaction.atomic():
         tournament = _lock(entry.tournament)
         entry = Entry.objects.select_for_update().get(pk=entry.pk, tournament=tournament)
         rounds = _rounds(tournament)
         last = max((r.number for r in rounds if not r.is_open), default=0)
         if entry.withdrawn_after_round is not None:
-            raise TournamentError("already_withdrawn", _("This player has already withdrawn."))
+            raise TournamentError("already_withdrawn")
         if last == len(rounds):
-            raise TournamentError(
-                "no_round_left", _("Every round has started: there is nothing to withdraw from.")
-            )
+            raise TournamentError("no_round_left", wording="no_round_left.withdraw_nothing")
+        audit.record(
+            tournament.club_id,
+            actor,
+            audit.Action.ENTRY_WITHDRAWN,
+            tournament,
+            after={"entry": str(entry), "after_round": last, "redraw": redraw},
+        )
         if last < entry.joined_before_round:
             entry.delete()  # never seated at a started round
             entry = None
@@ -534,15 +559,16 @@ def _locked_round(rnd: Round):
     return tournament, rounds, rnd
 
 
-def draw_round(rnd: Round, *, by=None) -> Round:
+def draw_round(rnd: Round, *, actor=None) -> Round:
     """Draw (or draw again) a round not started: the players present now, knowing the
     tables of the rounds before, which must all be drawn."""
+    _require(actor, rnd)
     with transaction.atomic():
         tournament, rounds, rnd = _locked_round(rnd)
         if not rnd.is_open:
-            raise TournamentError("round_started", _("This round has started: its seats stay."))
+            raise TournamentError("round_started")
         if any(r.state == Round.State.PLANNED for r in rounds if r.number < rnd.number):
-            raise TournamentError("earlier_round", _("Draw the rounds before this one first."))
+            raise TournamentError("earlier_round")
         present = _present(tournament, rnd.number)
         try:
             tables = draw.draw_round(
@@ -552,14 +578,12 @@ def draw_round(rnd: Round, *, by=None) -> Round:
                 forbidden=teammates(tournament),
             )
         except draw.DrawError:
-            raise TournamentError(
-                "too_few_players", _("A draw needs at least 3 players.")
-            ) from None
+            raise TournamentError("too_few_players") from None
         _save_tables(rnd, tables)
         _clear_stale_later(tournament, rnd.number)
         audit.record(
             tournament.club_id,
-            by,
+            actor,
             audit.Action.ROUND_DRAWN,
             tournament,
             after={"rounds": [rnd.number], "tables": tables},
@@ -581,7 +605,7 @@ def _clear_stale_later(tournament, number) -> None:
         later.save(update_fields=["state"])
 
 
-def draw_schedule(tournament: Tournament, *, by=None) -> list[int]:
+def draw_schedule(tournament: Tournament, *, actor=None) -> list[int]:
     """Draw every round not started, in advance, for the players present now.
 
     Before any round is drawn, the whole schedule comes from
@@ -589,16 +613,17 @@ def draw_schedule(tournament: Tournament, *, by=None) -> list[int]:
     otherwise the remaining rounds are drawn one after another after the played
     ones. Returns the numbers of the rounds drawn.
     """
+    _require(actor, tournament)
     with transaction.atomic():
         tournament = _lock(tournament)
         rounds = _rounds(tournament)
         todo = [r for r in rounds if r.is_open]
         if not todo:
-            raise TournamentError("no_round_left", _("Every round has started."))
+            raise TournamentError("no_round_left", wording="no_round_left.withdraw")
         first = todo[0].number
         present = _present(tournament, first)
         if len(present) < 3:
-            raise TournamentError("too_few_players", _("A draw needs at least 3 players."))
+            raise TournamentError("too_few_players")
         seed = f"{tournament.draw_seed}:schedule"
         apart = teammates(tournament)
         if first == 1 and not apart:
@@ -618,7 +643,7 @@ def draw_schedule(tournament: Tournament, *, by=None) -> list[int]:
                 past.append(tables)
         audit.record(
             tournament.club_id,
-            by,
+            actor,
             audit.Action.ROUND_DRAWN,
             tournament,
             after={"rounds": [r.number for r in todo]},
@@ -626,23 +651,20 @@ def draw_schedule(tournament: Tournament, *, by=None) -> list[int]:
     return [r.number for r in todo]
 
 
-def swap_players(rnd: Round, a: int, b: int, *, by=None) -> Round:
+def swap_players(rnd: Round, a: int, b: int, *, actor=None) -> Round:
     """Exchange two players (entry numbers), seat for seat, in a drawn round not started."""
+    _require(actor, rnd)
     with transaction.atomic():
         tournament, _rounds_, rnd = _locked_round(rnd)
         if rnd.state != Round.State.DRAWN:
-            raise TournamentError(
-                "round_not_drawn", _("Only a drawn round not started can change its seats.")
-            )
+            raise TournamentError("round_not_drawn")
         if a == b:
-            raise TournamentError("same_player", _("Choose two different players."), "b")
+            raise TournamentError("same_player", field="b")
         tables = list(rnd.tables.order_by("number"))
         try:
             swapped = draw.swap([t.seats for t in tables], a, b)
         except draw.DrawError:
-            raise TournamentError(
-                "not_seated", _("Both players must be seated in this round."), "a"
-            ) from None
+            raise TournamentError("not_seated", field="a") from None
         for table, seats in zip(tables, swapped):
             if table.seats != seats:
                 table.seats = seats
@@ -650,7 +672,7 @@ def swap_players(rnd: Round, a: int, b: int, *, by=None) -> Round:
         _clear_stale_later(tournament, rnd.number)
         audit.record(
             tournament.club_id,
-            by,
+            actor,
             audit.Action.PLAYERS_SWAPPED,
             tournament,
             after={"round": rnd.number, "swapped": [a, b]},
@@ -661,16 +683,17 @@ def swap_players(rnd: Round, a: int, b: int, *, by=None) -> Round:
 # ---------------------------------------------------------------- playing
 
 
-def start_round(rnd: Round, *, by=None) -> Round:
+def start_round(rnd: Round, *, actor=None) -> Round:
     """Open each table's sheet (players in seat order, the tournament's rules): the
     tables may enter their deals. The rounds before must be closed."""
+    _require(actor, rnd)
     with transaction.atomic():
         tournament, rounds, rnd = _locked_round(rnd)
         if rnd.state != Round.State.DRAWN:
             code = "round_started" if not rnd.is_open else "round_not_drawn"
             raise TournamentError(code, _("Only a drawn round can start."))
         if any(r.state != Round.State.CLOSED for r in rounds if r.number < rnd.number):
-            raise TournamentError("earlier_round", _("Close the rounds before this one first."))
+            raise TournamentError("earlier_round", wording="earlier_round.close_rounds_before_one")
         entries = {e.number: e for e in tournament.entries.select_related("player")}
         for table in rnd.tables.order_by("number"):
             try:
@@ -680,7 +703,7 @@ def start_round(rnd: Round, *, by=None) -> Round:
                     date=tournament.date,
                     table=table_label(rnd.number, table.number),
                     rules=tournament.rules,
-                    user=by,
+                    actor=actor,
                 )
             except sheets.LedgerError as error:
                 raise TournamentError(error.code, error.message) from None
@@ -693,7 +716,7 @@ def start_round(rnd: Round, *, by=None) -> Round:
             tournament.save(update_fields=["state"])
         audit.record(
             tournament.club_id,
-            by,
+            actor,
             audit.Action.ROUND_STARTED,
             tournament,
             after={"round": rnd.number},
@@ -706,23 +729,24 @@ def table_label(round_number, table_number) -> str:
     return f"R{round_number} T{table_number}"
 
 
-def close_round(rnd: Round, *, by=None) -> Round:
+def close_round(rnd: Round, *, actor=None) -> Round:
     """Mark a started round played: every table has its deals (timed: at least one)."""
+    _require(actor, rnd)
     with transaction.atomic():
         tournament, rounds, rnd = _locked_round(rnd)
         if rnd.state != Round.State.STARTED:
-            raise TournamentError("round_not_started", _("Only a round under way can close."))
+            raise TournamentError(
+                "round_not_started", wording="round_not_started.only_round_under_way"
+            )
         for table in rnd.tables.order_by("number"):
             played = Hand.objects.live().filter(sheet_id=table.sheet_id).count()
             wanted = deals_for_table(tournament, len(table.seats)) or 1
             if played < wanted:
                 raise TournamentError(
-                    "table_unfinished",
-                    _("Table %(table)d has played %(played)d of its %(wanted)d deals.")
-                    % {"table": table.number, "played": played, "wanted": wanted},
+                    "table_unfinished", table=table.number, played=played, wanted=wanted
                 )
         for table in rnd.tables.exclude(sheet=None).select_related("sheet"):
-            sheets.close_sheet(table.sheet, user=by)  # the tables' links take no more deals
+            sheets.close_sheet(table.sheet, actor=actor)  # the tables' links take no more deals
         rnd.state = Round.State.CLOSED
         rnd.save(update_fields=["state"])
         if all(r.state == Round.State.CLOSED for r in rounds):
@@ -730,7 +754,7 @@ def close_round(rnd: Round, *, by=None) -> Round:
             tournament.save(update_fields=["state"])
         audit.record(
             tournament.club_id,
-            by,
+            actor,
             audit.Action.ROUND_CLOSED,
             tournament,
             after={"round": rnd.number},
@@ -749,29 +773,28 @@ def teammates(tournament) -> list[tuple[int, int]]:
     return [(a, b) for members in teams.values() for a in members for b in members if a < b]
 
 
-def register_team(tournament: Tournament, name, items, *, by=None) -> Team:
+def register_team(tournament: Tournament, name, items, *, actor=None) -> Team:
     """Enter a team: its name and its players (``register``'s items), as many as the
     tournament's teams have; all or nothing."""
+    _require(actor, tournament)
     name = (name or "").strip()
     with transaction.atomic():
         locked = _lock(tournament)
         if not locked.team_size:
-            raise TournamentError("not_a_team_event", _("This tournament has no teams."))
+            raise TournamentError("not_a_team_event")
         if not name:
-            raise TournamentError("name_required", _("A team needs a name."), "name")
+            raise TournamentError(
+                "name_required", field="name", wording="name_required.team_needs_name"
+            )
         if len(name) > 60:
-            raise TournamentError("name_too_long", _("This name is too long."), "name")
+            raise TournamentError("name_too_long", field="name")
         if len(items) != locked.team_size:
             raise TournamentError(
-                "team_size",
-                _("A team of this tournament has %(n)d players.") % {"n": locked.team_size},
-                "players",
+                "team_size", field="players", wording="team_size.count", n=locked.team_size
             )
         if locked.teams.filter(name__iexact=name).exists():
-            raise TournamentError(
-                "team_exists", _("A team of this name is already entered."), "name"
-            )
-        entries = register(locked, items, by=by)
+            raise TournamentError("team_exists", field="name")
+        entries = register(locked, items, actor=actor)
         number = (locked.teams.aggregate(n=Max("number"))["n"] or 0) + 1
         team = Team.objects.create(tournament=locked, number=number, name=name)
         Entry.objects.filter(pk__in=[e.pk for e in entries]).update(team=team)
@@ -783,10 +806,7 @@ def register_team(tournament: Tournament, name, items, *, by=None) -> Team:
 
 def _refuse_closed(tournament) -> None:
     if tournament.state == Tournament.State.CLOSED:
-        raise TournamentError(
-            "tournament_closed",
-            _("The tournament is closed: its final ranking is frozen and nothing can change."),
-        )
+        raise TournamentError("tournament_closed")
 
 
 def _lock_table(table: RoundTable) -> RoundTable:
@@ -837,40 +857,88 @@ def _check_complete(table: RoundTable, totals: dict, deals: list) -> None:
     wanted = wanted_deals(table)
     if len(deals) < wanted:
         raise TournamentError(
-            "table_unfinished",
-            _("Table %(table)d has played %(played)d of its %(wanted)d deals.")
-            % {"table": table.number, "played": len(deals), "wanted": wanted},
+            "table_unfinished", table=table.number, played=len(deals), wanted=wanted
         )
     if sum(Decimal(v) for v in totals.values()) != 0:
-        raise TournamentError(
-            "bilan_not_zero", _("The scores of this sheet do not add up to zero: check it.")
-        )
+        raise TournamentError("bilan_not_zero")
     seated = table.sheet.seats.count() if table.sheet_id else 0
     if seated != len(table.seats) or any(n is None for n in table.seats):
-        raise TournamentError("seat_unnamed", _("Every seat of the table must be named."))
+        raise TournamentError("seat_unnamed")
 
 
 def _table_open_for_entries(table: RoundTable) -> None:
     tournament = table.round.tournament
     _refuse_closed(tournament)
     if table.round.state == Round.State.CLOSED:
-        raise TournamentError("round_closed", _("This round is closed: it takes no more entries."))
+        raise TournamentError("round_closed")
     if table.round.state != Round.State.STARTED or table.sheet_id is None:
-        raise TournamentError("round_not_started", _("This round has not started yet."))
+        raise TournamentError("round_not_started")
 
 
 def writable(table: RoundTable) -> None:
     """Refuse (``TournamentError``) unless the table may enter and correct its deals now."""
     _table_open_for_entries(table)
     if table.state != RoundTable.State.OPEN:
-        raise TournamentError(
-            "table_submitted",
-            _("This table's sheet is handed in: ask the organiser to change it."),
-        )
+        raise TournamentError("table_submitted")
 
 
-def submit_table(table: RoundTable, *, by_name="", by=None) -> TableResult:
+@retry_on_conflict
+def record_table_hand(table: RoundTable, data: dict, *, actor=None, seating=None) -> Hand:
+    """The table enters a deal on its sheet (its private link): the table is locked and
+    checked open for entries (``writable``), then the ledger records the hand
+    (``scoresheet.services.record_hand``: scored once, under the sheet's lock), all in
+    one transaction. ``seating``: the sheet's seating as the hand form read it.
+
+    A refusal of the ledger is a ``TournamentError`` with its code, message and field."""
+    _require(actor, table)
+    with transaction.atomic(savepoint=savepoint_needed()):
+        table = _lock_table(table)
+        writable(table)
+        try:
+            return sheets.record_hand(table.sheet, data, actor=_actor(actor), table=seating)
+        except sheets.LedgerError as error:
+            raise TournamentError(error.code, error.message, error.field) from None
+
+
+@retry_on_conflict
+def edit_table_hand(table: RoundTable, hand: Hand, data: dict, *, actor=None, seating=None) -> Hand:
+    """The table corrects one of its deals (its private link) while its sheet is open
+    for entries: checked under the table's lock, then ``scoresheet.services.correct_hand``.
+    The organiser's correction, whatever the table's state, is ``correct_table_hand``."""
+    _require(actor, table)
+    with transaction.atomic():
+        table = _lock_table(table)
+        writable(table)
+        _check_hand_of(table, hand)
+        try:
+            return sheets.correct_hand(hand, data, actor=_actor(actor), table=seating)
+        except sheets.LedgerError as error:
+            raise TournamentError(error.code, error.message, error.field) from None
+
+
+@retry_on_conflict
+def delete_table_hand(table: RoundTable, hand: Hand, *, actor=None) -> Hand:
+    """The table deletes one of its deals (its private link) while its sheet is open for
+    entries: checked under the table's lock, then ``scoresheet.services.delete_hand``."""
+    _require(actor, table)
+    with transaction.atomic():
+        table = _lock_table(table)
+        writable(table)
+        _check_hand_of(table, hand)
+        try:
+            return sheets.delete_hand(hand, actor=_actor(actor))
+        except sheets.LedgerError as error:
+            raise TournamentError(error.code, error.message, error.field) from None
+
+
+def _check_hand_of(table: RoundTable, hand: Hand) -> None:
+    if hand.sheet_id != table.sheet_id or table.sheet_id is None:
+        raise TournamentError("unknown_hand")
+
+
+def submit_table(table: RoundTable, *, by_name="", actor=None) -> TableResult:
     """The table hands its sheet in: checked complete, recorded, the sheet closed."""
+    _require(actor, table)
     with transaction.atomic():
         table = _lock_table(table)
         writable(table)
@@ -879,15 +947,32 @@ def submit_table(table: RoundTable, *, by_name="", by=None) -> TableResult:
         result = TableResult.objects.create(
             round_table=table,
             kind=TableResult.Kind.SUBMITTED,
-            by=_actor(by),
+            by=_actor(actor),
             by_name=(by_name or "").strip()[:60],
             totals=totals,
             deals=deals,
         )
         table.state = RoundTable.State.SUBMITTED
         table.save(update_fields=["state"])
-        sheets.close_sheet(table.sheet, user=by)
+        sheets.close_sheet(table.sheet, actor=actor)
     return result
+
+
+def _require(actor, of) -> None:
+    """The organiser's verbs: a manager of the club of ``of`` (a club, a tournament, an
+    entry, a round or a table) or ``forbidden``; a table's link acts without a user
+    (``actor=None``: its view checked the token), and nothing is read for it."""
+    if actor is None:
+        return
+    if isinstance(of, RoundTable):
+        club_id = of.round.tournament.club_id
+    elif isinstance(of, (Entry, Round)):
+        club_id = of.tournament.club_id
+    elif isinstance(of, Tournament):
+        club_id = of.club_id
+    else:
+        club_id = of.pk
+    require(actor, club_id, "manage", TournamentError)
 
 
 def _actor(user):
@@ -904,12 +989,12 @@ def parse_scores(values, count) -> list[Decimal]:
         except InvalidOperation:
             number = None
         if number is None or not number.is_finite() or abs(number) >= 100000:
-            raise TournamentError("bad_score", _("Type every score as a number, e.g. -42 or 21.5."))
+            raise TournamentError("bad_score", wording="bad_score.type_score_as_number")
         if number * 2 != (number * 2).to_integral_value():
-            raise TournamentError("bad_score", _("A score is a whole or a half point."))
+            raise TournamentError("bad_score", wording="bad_score.score_whole_or_half")
         out.append(number)
     if len(out) != count:
-        raise TournamentError("bad_score", _("Type a score for every seat."))
+        raise TournamentError("bad_score")
     return out
 
 
@@ -977,7 +1062,9 @@ def _refuse_sum(table, names, typed, first, deal=None):
     raise TournamentError("check_not_zero", message % values)
 
 
-def check_table(table: RoundTable, *, totals=None, deals=None, by_name="", by=None) -> TableResult:
+def check_table(
+    table: RoundTable, *, totals=None, deals=None, by_name="", actor=None
+) -> TableResult:
     """A second, independent entry of the table's result from the paper sheet: the
     round's total per seat (``totals``, in seat order) or, when the tournament asks
     for it, every deal's scores (``deals``: a list per deal, in seat order).
@@ -986,25 +1073,20 @@ def check_table(table: RoundTable, *, totals=None, deals=None, by_name="", by=No
     per table, whatever races). Different: the table is in dispute until the
     organiser resolves it.
     """
+    _require(actor, table)
     with transaction.atomic():
         table = _lock_table(table)
         _table_open_for_entries(table)
         if table.state == RoundTable.State.CONFIRMED:
-            raise TournamentError("already_confirmed", _("This table's sheet is confirmed."))
+            raise TournamentError("already_confirmed")
         if table.state == RoundTable.State.DISPUTED:
-            raise TournamentError(
-                "disputed", _("The two entries differ: the organiser is checking this table.")
-            )
+            raise TournamentError("disputed")
         if table.state != RoundTable.State.SUBMITTED:
-            raise TournamentError("not_submitted", _("The table has not handed its sheet in yet."))
+            raise TournamentError("not_submitted")
         submitted = last_result(table, TableResult.Kind.SUBMITTED)
         by_name = (by_name or "").strip()[:60]
         if by_name and submitted.by_name and by_name.casefold() == submitted.by_name.casefold():
-            raise TournamentError(
-                "same_person",
-                _("The second entry must be made by somebody else than the first."),
-                "by_name",
-            )
+            raise TournamentError("same_person", field="by_name")
         seats = len(table.seats)
         if deals is not None:
             rows = [parse_scores(row, seats) for row in deals]
@@ -1024,7 +1106,7 @@ def check_table(table: RoundTable, *, totals=None, deals=None, by_name="", by=No
                 result = TableResult.objects.create(
                     round_table=table,
                     kind=TableResult.Kind.CHECK,
-                    by=_actor(by),
+                    by=_actor(actor),
                     by_name=by_name,
                     totals=entered,
                     deals=entered_deals,
@@ -1032,15 +1114,13 @@ def check_table(table: RoundTable, *, totals=None, deals=None, by_name="", by=No
                     confirmed=matches,
                 )
         except IntegrityError:  # the constraint: another confirmation got there first
-            raise TournamentError(
-                "already_confirmed", _("This table's sheet is confirmed.")
-            ) from None
+            raise TournamentError("already_confirmed") from None
         table.state = RoundTable.State.CONFIRMED if matches else RoundTable.State.DISPUTED
         table.save(update_fields=["state"])
     return result
 
 
-def _confirm(table, kind, by) -> TableResult:
+def _confirm(table, kind, actor) -> TableResult:
     totals, deals = snapshot(table)
     _check_complete(table, totals, deals)
     TableResult.objects.filter(round_table=table, confirmed=True).update(confirmed=False)
@@ -1049,89 +1129,93 @@ def _confirm(table, kind, by) -> TableResult:
             result = TableResult.objects.create(
                 round_table=table,
                 kind=kind,
-                by=_actor(by),
+                by=_actor(actor),
                 totals=totals,
                 deals=deals,
                 confirmed=True,
             )
     except IntegrityError:
-        raise TournamentError("already_confirmed", _("This table's sheet is confirmed.")) from None
+        raise TournamentError("already_confirmed") from None
     table.state = RoundTable.State.CONFIRMED
     table.save(update_fields=["state"])
-    sheets.close_sheet(table.sheet, user=by)
+    sheets.close_sheet(table.sheet, actor=actor)
     return result
 
 
-def confirm_table(table: RoundTable, *, by=None) -> TableResult:
+def confirm_table(table: RoundTable, *, actor=None) -> TableResult:
     """The organiser confirms the sheet as it stands, after checking the paper sheet
     (a table handed in, in dispute, or never handed in)."""
+    _require(actor, table)
     with transaction.atomic():
         table = _lock_table(table)
         _refuse_closed(table.round.tournament)
         if table.sheet_id is None:
-            raise TournamentError("round_not_started", _("This round has not started yet."))
+            raise TournamentError("round_not_started")
         if table.state == RoundTable.State.CONFIRMED:
-            raise TournamentError("already_confirmed", _("This table's sheet is confirmed."))
-        result = _confirm(table, TableResult.Kind.ORGANISER, by)
-        _table_audit(table, by, audit.Action.TABLE_CONFIRMED, result.totals)
+            raise TournamentError("already_confirmed")
+        result = _confirm(table, TableResult.Kind.ORGANISER, actor)
+        _table_audit(table, actor, audit.Action.TABLE_CONFIRMED, result.totals)
         return result
 
 
-def reopen_table(table: RoundTable, *, by=None) -> TableResult:
+def reopen_table(table: RoundTable, *, actor=None) -> TableResult:
     """The organiser sends a handed-in (or disputed) sheet back to the table, which may
     correct its deals and hand it in again."""
+    _require(actor, table)
     with transaction.atomic():
         table = _lock_table(table)
         _table_open_for_entries(table)
         if table.state == RoundTable.State.CONFIRMED:
             raise TournamentError(
-                "already_confirmed",
-                _("A confirmed sheet changes only through the organiser's correction."),
+                "already_confirmed", wording="already_confirmed.confirmed_sheet_changes_only"
             )
         if table.state == RoundTable.State.OPEN:
-            raise TournamentError("not_submitted", _("The table has not handed its sheet in yet."))
+            raise TournamentError("not_submitted")
         result = TableResult.objects.create(
-            round_table=table, kind=TableResult.Kind.REOPENED, by=_actor(by)
+            round_table=table, kind=TableResult.Kind.REOPENED, by=_actor(actor)
         )
         table.state = RoundTable.State.OPEN
         table.save(update_fields=["state"])
-        sheets.reopen_sheet(table.sheet, user=by)
-        _table_audit(table, by, audit.Action.TABLE_REOPENED)
+        sheets.reopen_sheet(table.sheet, actor=actor)
+        _table_audit(table, actor, audit.Action.TABLE_REOPENED)
     return result
 
 
-def correct_table_hand(table: RoundTable, hand: Hand, data: dict, *, by=None) -> Hand:
+def correct_table_hand(
+    table: RoundTable, hand: Hand, data: dict, *, actor=None, seating=None
+) -> Hand:
     """The organiser corrects a deal of a table's sheet, whatever its state (handed in,
     in dispute, confirmed, its round closed), until the tournament closes. The hand's
     history records it (``HandRevision``, by the organiser); a confirmed sheet's
     confirmed version is replaced by the corrected one."""
+    _require(actor, table)
     with transaction.atomic():
         table = _lock_table(table)
         _refuse_closed(table.round.tournament)
-        if hand.sheet_id != table.sheet_id or table.sheet_id is None:
-            raise TournamentError("unknown_hand", _("This deal is not of this table."))
+        _check_hand_of(table, hand)
         closed = table.sheet.closed_at is not None
         if closed:
-            sheets.reopen_sheet(table.sheet, user=by)
+            sheets.reopen_sheet(table.sheet, actor=actor)
         try:
-            hand = sheets.correct_hand(hand, data, user=by)
+            hand = sheets.correct_hand(hand, data, actor=actor, table=seating)
         except sheets.LedgerError as error:
             raise TournamentError(error.code, error.message, error.field) from None
         if table.state == RoundTable.State.CONFIRMED:
-            _confirm(table, TableResult.Kind.CORRECTED, by)
+            _confirm(table, TableResult.Kind.CORRECTED, actor)
         elif closed:
-            sheets.close_sheet(table.sheet, user=by)
+            sheets.close_sheet(table.sheet, actor=actor)
     return hand
 
 
-def revoke_link(table: RoundTable, *, by=None) -> RoundTable:
+def revoke_link(table: RoundTable, *, actor=None) -> RoundTable:
     """A new private link for the table: the old one (and its printed QR code) stops working."""
+    _require(actor, table)
     with transaction.atomic():
         table = _lock_table(table)
         _refuse_closed(table.round.tournament)
         tokens.issue(table)
         table.save(update_fields=["token_salt", "token_hash"])
-        _table_audit(table, by, audit.Action.LINK_REVOKED)
+        _table_audit(table, actor, audit.Action.LINK_REVOKED)
     return table
 
 
@@ -1176,45 +1260,48 @@ def differences(table: RoundTable) -> dict | None:
 def adjust_score(entry: Entry, round_number, points, reason, *, actor=None) -> Adjustment:
     """The arbitre's penalty (negative points) or adjustment to one player in one round
     under way or closed, with its reason; the ranking adds it to that round's score."""
+    _require(actor, entry)
     with transaction.atomic():
         tournament = _lock(entry.tournament)
         _refuse_closed(tournament)
         entry = Entry.objects.get(pk=entry.pk, tournament=tournament)
         rnd = tournament.round_set.filter(number=round_number).first()
         if rnd is None or rnd.state not in (Round.State.STARTED, Round.State.CLOSED):
-            raise TournamentError(
-                "round_not_played",
-                _("Only a round under way or closed takes an adjustment."),
-                "round",
-            )
+            raise TournamentError("round_not_played", field="round")
         if not entry.plays_in(rnd.number):
-            raise TournamentError(
-                "not_playing", _("This player does not play in that round."), "round"
-            )
+            raise TournamentError("not_playing", field="round")
         (value,) = parse_scores([points], 1)
         if value == 0:
-            raise TournamentError(
-                "no_points", _("An adjustment is a number of points, not 0."), "points"
-            )
+            raise TournamentError("no_points", field="points")
         reason = (reason or "").strip()
         if not reason:
-            raise TournamentError(
-                "reason_required",
-                _("Say why: the article of the arbitration code, or the club's rule."),
-                "reason",
-            )
-        return Adjustment.objects.create(
+            raise TournamentError("reason_required", field="reason")
+        adjustment = Adjustment.objects.create(
             entry=entry,
             round_number=rnd.number,
             points=value,
             reason=reason[:200],
             by=_actor(actor),
         )
+        audit.record(
+            tournament.club_id,
+            actor,
+            audit.Action.SCORE_ADJUSTED,
+            tournament,
+            after={
+                "entry": str(entry),
+                "round": rnd.number,
+                "points": str(value),
+                "reason": reason[:200],
+            },
+        )
+        return adjustment
 
 
-def close_tournament(tournament: Tournament, *, by=None) -> Tournament:
+def close_tournament(tournament: Tournament, *, actor=None) -> Tournament:
     """Close the tournament once every round is closed and every sheet confirmed: the
     final ranking is frozen (``final_ranking``) and nothing changes any more."""
+    _require(actor, tournament)
     from tournaments import queries  # noqa: PLC0415 (queries read; services write)
 
     with transaction.atomic():
@@ -1222,7 +1309,7 @@ def close_tournament(tournament: Tournament, *, by=None) -> Tournament:
         _refuse_closed(tournament)
         rounds = _rounds(tournament)
         if any(r.state != Round.State.CLOSED for r in rounds):
-            raise TournamentError("rounds_open", _("Close every round first."))
+            raise TournamentError("rounds_open")
         pending = list(
             RoundTable.objects.filter(round__tournament=tournament)
             .exclude(state=RoundTable.State.CONFIRMED)
@@ -1230,9 +1317,7 @@ def close_tournament(tournament: Tournament, *, by=None) -> Tournament:
         )
         if pending:
             raise TournamentError(
-                "tables_unconfirmed",
-                _("Confirm every sheet first: %(tables)s.")
-                % {"tables": ", ".join(table_label(r, t) for r, t in pending)},
+                "tables_unconfirmed", tables=", ".join(table_label(r, t) for r, t in pending)
             )
         tournament.state = Tournament.State.CLOSED
         tournament.closed_at = timezone.now()
@@ -1241,5 +1326,5 @@ def close_tournament(tournament: Tournament, *, by=None) -> Tournament:
             "teams": queries.json_ranking(queries.team_ranking(tournament)),
         }
         tournament.save(update_fields=["state", "closed_at", "final_ranking"])
-        audit.record(tournament.club_id, by, audit.Action.TOURNAMENT_CLOSED, tournament)
+        audit.record(tournament.club_id, actor, audit.Action.TOURNAMENT_CLOSED, tournament)
     return tournament

@@ -23,8 +23,8 @@ from core.idempotency import idempotent, once
 from core.text import short_names
 from core.throttle import Limit, client_address, limited
 from scoresheet import services as sheets
+from scoresheet.hand_forms import form_class_for, preview_context, preview_response
 from scoresheet.models import Hand
-from scoresheet.views.hands import form_class_for, preview_context, preview_response
 from tournaments import queries, services, tokens
 from tournaments.models import Round, RoundTable, TableResult, Tournament
 from tournaments.services import TournamentError
@@ -184,16 +184,17 @@ def table_hand_create(request, table):
     seating = sheets.Table.of(sheet)
     form_class = form_class_for(sheet)
     if request.method == "POST":
-        form = form_class(request.POST, sheet=sheet, table=seating)
-        if form.is_valid() and request.POST.get("action") == "save":
+        save = request.POST.get("action") == "save"
+        form = form_class(request.POST, sheet=sheet, table=seating, previews=not save)
+        if save and form.is_valid():
             back = _url(request, "sheet")
             try:
                 hand = once(
                     request,
-                    lambda: sheets.record_hand(sheet, form.hand_data),
+                    lambda: services.record_table_hand(table, form.hand_data, seating=seating),
                     url=lambda hand: f"{back}#deal-{hand.number}",
                 )
-            except sheets.LedgerError as error:
+            except TournamentError as error:
                 form.add_ledger_error(error)
             else:
                 target = f"{back}#deal-{hand.number}"
@@ -233,11 +234,12 @@ def table_hand_edit(request, table, number):
     seating = sheets.Table.of(sheet)
     form_class = form_class_for(sheet)
     if request.method == "POST":
-        form = form_class(request.POST, sheet=sheet, table=seating, hand=hand)
-        if form.is_valid() and request.POST.get("action") == "save":
+        save = request.POST.get("action") == "save"
+        form = form_class(request.POST, sheet=sheet, table=seating, hand=hand, previews=not save)
+        if save and form.is_valid():
             try:
-                sheets.correct_hand(hand, form.hand_data)
-            except sheets.LedgerError as error:
+                services.edit_table_hand(table, hand, form.hand_data, seating=seating)
+            except TournamentError as error:
                 form.add_ledger_error(error)
             else:
                 messages.success(request, _("Deal %(n)d corrected.") % {"n": hand.number})
@@ -255,8 +257,8 @@ def table_hand_delete(request, table, number):
     if refused:
         return refused
     try:
-        sheets.delete_hand(hand)
-    except sheets.LedgerError as error:
+        services.delete_table_hand(table, hand)
+    except TournamentError as error:
         messages.error(request, error.message)
     else:
         messages.success(request, _("Deal %(n)d deleted.") % {"n": hand.number})

@@ -25,6 +25,8 @@ from clubs.rules_forms import describe_rules
 from clubs.services import name_key
 from core.exports import SafeTableExport, bad_request
 from core.jsonnumbers import json_number
+from scoresheet.hand_forms import form_class_for
+from scoresheet.handmap import Table, sheet_json
 from tournaments import queries, services, tokens
 from tournaments.filters import RankingFilter
 from tournaments.forms import (
@@ -38,6 +40,7 @@ from tournaments.forms import (
 )
 from tournaments.models import Entry, Round, RoundTable, Tournament
 from tournaments.services import TournamentError
+from tournaments.table_views import hand_form_page, live_hand
 from tournaments.tables import RankingTable, display_rows
 
 GET_POST = require_http_methods(["GET", "POST"])
@@ -95,7 +98,7 @@ def tournament_create(request, slug):
     form = TournamentForm(request.POST if request.method == "POST" else None)
     if form.is_bound and form.is_valid():
         try:
-            tournament = services.create_tournament(club, **form.settings(), by=request.user)
+            tournament = services.create_tournament(club, **form.settings(), actor=request.user)
         except TournamentError as error:
             add_club_error(form, error, TournamentForm.ERROR_FIELDS)
         else:
@@ -111,7 +114,7 @@ def tournament_edit(request, slug, tournament_id):
     form = TournamentForm(request.POST if request.method == "POST" else None, tournament=tournament)
     if form.is_bound and form.is_valid():
         try:
-            services.update_tournament(tournament, **form.settings(), by=request.user)
+            services.update_tournament(tournament, **form.settings(), actor=request.user)
         except TournamentError as error:
             add_club_error(form, error, TournamentForm.ERROR_FIELDS)
         else:
@@ -164,16 +167,16 @@ def players(request, slug, tournament_id):
         try:
             if action == "members":
                 items = [("member", p) for p in data["players"]]
-                entries = services.register(tournament, items, by=request.user)
+                entries = services.register(tournament, items, actor=request.user)
             elif action == "team":
                 items = services.parse_bulk(club, data["names"])
-                team = services.register_team(tournament, data["team"], items, by=request.user)
+                team = services.register_team(tournament, data["team"], items, actor=request.user)
                 entries = list(team.members.order_by("number"))
             elif action == "guest":
                 guest = (data["name"], data["club"], data["licence"])
-                entries = services.register(tournament, [("guest", guest)], by=request.user)
+                entries = services.register(tournament, [("guest", guest)], actor=request.user)
             else:
-                entries = services.register_bulk(tournament, data["names"], by=request.user)
+                entries = services.register_bulk(tournament, data["names"], actor=request.user)
         except TournamentError as error:
             add_club_error(form, error)
         else:
@@ -290,7 +293,7 @@ def entry_detail(request, slug, tournament_id, number):
 def schedule(request, slug, tournament_id):
     tournament = _tournament(request, tournament_id)
     try:
-        drawn = services.draw_schedule(tournament, by=request.user)
+        drawn = services.draw_schedule(tournament, actor=request.user)
     except TournamentError as error:
         _refused(request, error)
     else:
@@ -342,7 +345,7 @@ def _round_action(request, tournament_id, round_number, action, done):
     tournament = _tournament(request, tournament_id)
     rnd = _round(tournament, round_number)
     try:
-        action(rnd, by=request.user)
+        action(rnd, actor=request.user)
     except TournamentError as error:
         _refused(request, error)
     else:
@@ -369,7 +372,7 @@ def round_swap(request, slug, tournament_id, round_number):
     else:
         a, b = form.cleaned_data["a"], form.cleaned_data["b"]
         try:
-            services.swap_players(rnd, a, b, by=request.user)
+            services.swap_players(rnd, a, b, actor=request.user)
         except TournamentError as error:
             _refused(request, error)
         else:
@@ -507,7 +510,7 @@ def _table_action(request, tournament_id, round_number, table_number, action, do
     tournament = _tournament(request, tournament_id)
     table = _table(tournament, round_number, table_number)
     try:
-        action(table, by=request.user)
+        action(table, actor=request.user)
     except TournamentError as error:
         _refused(request, error)
     else:
@@ -549,10 +552,6 @@ def table_revoke(request, slug, tournament_id, round_number, table_number):
 def table_hand(request, slug, tournament_id, round_number, table_number, number):
     """The organiser's correction of one deal of a table (handed in, disputed or
     confirmed): the hand form, then ``services.correct_table_hand``."""
-    from scoresheet import services as sheets
-    from scoresheet.views.hands import form_class_for
-    from tournaments.table_views import hand_form_page, live_hand
-
     tournament = _tournament(request, tournament_id)
     table = _table(tournament, round_number, table_number)
     hand = live_hand(table, number)
@@ -563,13 +562,16 @@ def table_hand(request, slug, tournament_id, round_number, table_number, number)
         messages.error(request, _("The tournament is closed: its final ranking is frozen."))
         return redirect(back)
     sheet = table.sheet
-    seating = sheets.Table.of(sheet)
+    seating = Table.of(sheet)
     form_class = form_class_for(sheet)
     if request.method == "POST":
-        form = form_class(request.POST, sheet=sheet, table=seating, hand=hand)
-        if form.is_valid() and request.POST.get("action") == "save":
+        save = request.POST.get("action") == "save"
+        form = form_class(request.POST, sheet=sheet, table=seating, hand=hand, previews=not save)
+        if save and form.is_valid():
             try:
-                services.correct_table_hand(table, hand, form.hand_data, by=request.user)
+                services.correct_table_hand(
+                    table, hand, form.hand_data, actor=request.user, seating=seating
+                )
             except TournamentError as error:
                 add_club_error(form, error)
             else:
@@ -589,7 +591,7 @@ def table_hand(request, slug, tournament_id, round_number, table_number, number)
 def tournament_close(request, slug, tournament_id):
     tournament = _tournament(request, tournament_id)
     try:
-        services.close_tournament(tournament, by=request.user)
+        services.close_tournament(tournament, actor=request.user)
     except TournamentError as error:
         _refused(request, error)
     else:
@@ -601,8 +603,6 @@ def tournament_close(request, slug, tournament_id):
 def export_json(request, slug, tournament_id):
     """The whole tournament as JSON: settings, rankings (players, teams), every round's
     tables with their state and their sheet in HAND_FORMAT.md's sheet format."""
-    from scoresheet.views.sheets import sheet_json
-
     tournament = _tournament(request, tournament_id)
     if tournament.final_ranking:
         players, teams = tournament.final_ranking["players"], tournament.final_ranking["teams"]
@@ -705,7 +705,9 @@ def screen(request, slug, tournament_id):
     )
     # Seconds a page of the ranking stays (?page=5 for a quicker turn; 3 to 60).
     seconds = request.GET.get("page", "")
-    context["page_seconds"] = min(60, max(3, int(seconds))) if seconds.isdigit() else 12
+    context["page_seconds"] = (
+        min(60, max(3, int(seconds))) if seconds.isascii() and seconds.isdigit() else 12
+    )
     return render(request, "tournaments/screen.html", context)
 
 

@@ -168,7 +168,7 @@ def summary(counts: dict) -> str:
     return ", ".join(parts)
 
 
-def restore(data, *, by=None) -> Club:
+def restore(data, *, actor=None) -> Club:
     """Write a backup (a dict, or its JSON text) into this instance; returns the club.
 
     A validated import, all or nothing: every row must belong to the file's club
@@ -178,12 +178,12 @@ def restore(data, *, by=None) -> Club:
     rows; the standings' totals and facts are counted again from the ledger, never
     taken from the file. The first row refused is named in the ``BackupError``."""
     try:
-        return _restore(data, by)
+        return _restore(data, actor)
     except RecursionError:
         raise _invalid(_("nested too deeply")) from None
 
 
-def _restore(data, by) -> Club:
+def _restore(data, actor) -> Club:
     digest = None
     if isinstance(data, (bytes, str)):
         raw = data.encode() if isinstance(data, str) else data
@@ -215,7 +215,7 @@ def _restore(data, by) -> Club:
             for season in club.seasons.all():
                 rebuild_season_totals(season)
             after = {"sha256": digest, "rows": len(objects), "users": len(data["users"])}
-            audit.record(club, by, audit.Action.CLUB_RESTORED, club, after=after)
+            audit.record(club, actor, audit.Action.CLUB_RESTORED, club, after=after)
     except (DeserializationError, DatabaseError, KeyError, TypeError, ValueError) as error:
         raise _invalid(str(error).splitlines()[0] if str(error) else type(error).__name__) from None
     return club

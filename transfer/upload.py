@@ -209,12 +209,12 @@ def _label(date, table, players) -> str:
     return " · ".join(p for p in parts if p)
 
 
-def _import(club, chunk: Chunk, *, season, user) -> Outcome:
+def _import(club, chunk: Chunk, *, season, actor) -> Outcome:
     outcome = Outcome(chunk.line, chunk.label, code=chunk.code, message=chunk.message)
     if chunk.code:
         return outcome
     try:
-        sheet = importing.import_sheet_line(club, chunk.text, season=season, user=user)
+        sheet = importing.import_sheet_line(club, chunk.text, season=season, actor=actor)
     except services.LedgerError as error:
         hand = getattr(error, "hand", None)
         if hand is not None and chunk.hand_lines and hand <= len(chunk.hand_lines):
@@ -234,34 +234,34 @@ def _import(club, chunk: Chunk, *, season, user) -> Outcome:
     return outcome
 
 
-def run(club, found: list[Chunk], *, season=None, user=None) -> list[Outcome]:
+def run(club, found: list[Chunk], *, season=None, actor=None) -> list[Outcome]:
     """Import every sheet (each all or nothing): one ``Outcome`` per sheet. Each in a
     transaction (or a savepoint, when the caller holds one: ``core.idempotency.once``),
     so a refused sheet leaves the others whole."""
     outcomes = []
     for chunk in found:
         with transaction.atomic():
-            outcomes.append(_import(club, chunk, season=season, user=user))
+            outcomes.append(_import(club, chunk, season=season, actor=actor))
     return outcomes
 
 
-def import_file(club, found: list[Chunk], *, name, digest, season=None, user=None):
+def import_file(club, found: list[Chunk], *, name, digest, season=None, actor=None):
     """``run``, and the audit entry of the upload: who, which file (its name and
     SHA-256), how many sheets imported and refused."""
-    outcomes = run(club, found, season=season, user=user)
+    outcomes = run(club, found, season=season, actor=actor)
     good = [o for o in outcomes if o.ok]
     after = {"sha256": digest, "sheets": len(good), "hands": sum(o.hands for o in good)}
     after["refused"] = len(outcomes) - len(good)
-    audit.record(club, user, audit.Action.SHEETS_UPLOADED, label=name, after=after)
+    audit.record(club, actor, audit.Action.SHEETS_UPLOADED, label=name, after=after)
     return outcomes
 
 
-def preview(club, found: list[Chunk], *, season=None, user=None) -> list[Outcome]:
+def preview(club, found: list[Chunk], *, season=None, actor=None) -> list[Outcome]:
     """What ``run`` would do, with nothing written (one transaction, rolled back)."""
     with transaction.atomic():
         outcomes = []
         for chunk in found:
             with transaction.atomic():  # a refused sheet leaves the others' savepoints whole
-                outcomes.append(_import(club, chunk, season=season, user=user))
+                outcomes.append(_import(club, chunk, season=season, actor=actor))
         transaction.set_rollback(True)
     return outcomes

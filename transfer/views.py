@@ -31,8 +31,8 @@ from clubs.permissions import club_view
 from core.exports import bad_request, neutralise
 from core.idempotency import idempotent, once
 from core.jsonnumbers import json_number
+from scoresheet.handmap import sheet_json
 from scoresheet.models import ScoreRow, Sheet
-from scoresheet.views.sheets import sheet_json
 from transfer import backup as backups
 from transfer import upload
 
@@ -76,7 +76,7 @@ def import_sheets(request, slug):
         except upload.UploadError as error:
             context["error"] = error.message
             return render(request, "transfer/data.html", context, status=400)
-        outcomes = upload.preview(club, found, season=season, user=request.user)
+        outcomes = upload.preview(club, found, season=season, actor=request.user)
         digest = hashlib.sha256(text.encode()).hexdigest()
         request.session[SESSION_KEY] = {
             "club": club.pk,
@@ -108,7 +108,7 @@ def import_sheets(request, slug):
                 name=kept["name"],
                 digest=kept["digest"],
                 season=season,
-                user=request.user,
+                actor=request.user,
             ),
             url=reverse("transfer:data", args=[club.slug]),
         )

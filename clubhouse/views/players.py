@@ -61,11 +61,11 @@ def player_edit(request, slug, player_id):
             if action == "rename":
                 rename = RenameForm(request.POST)
                 if rename.is_valid():
-                    rename_player(player, rename.cleaned_data["name"], request.user)
+                    rename_player(player, rename.cleaned_data["name"], actor=request.user)
                     messages.success(request, _("Player renamed."))
                     return redirect("clubhouse:player_edit", club.slug, player.pk)
             elif action in ("deactivate", "activate"):
-                set_player_active(player, action == "activate", request.user)
+                set_player_active(player, action == "activate", actor=request.user)
                 if action == "activate":
                     messages.success(request, _("The player is active again."))
                 else:
@@ -107,7 +107,7 @@ def player_merge(request, slug, player_id):
         return redirect("clubhouse:player_edit", club.slug, player.pk)
     kept = form.cleaned_data["into"]
     try:
-        ledger_players.merge_players(kept, player, user=request.user)
+        ledger_players.merge_players(kept, player, actor=request.user)
     except LedgerError as error:
         messages.error(request, error.message)
         return redirect("clubhouse:player_edit", club.slug, player.pk)
@@ -126,7 +126,7 @@ def player_unmerge(request, slug, player_id):
     club = request.club
     player = _player(request, player_id)
     try:
-        ledger_players.undo_merge(player, user=request.user)
+        ledger_players.undo_merge(player, actor=request.user)
     except LedgerError as error:
         messages.error(request, error.message)
     else:

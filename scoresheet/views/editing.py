@@ -45,7 +45,7 @@ def sheet_edit(request, slug, sheet_id):
             note = NoteForm(request.POST)
             if note.is_valid():
                 try:
-                    editing.set_sheet_note(sheet, note.cleaned_data["note"], user=request.user)
+                    editing.set_sheet_note(sheet, note.cleaned_data["note"], actor=request.user)
                 except LedgerError as error:
                     note.add_error("note", error.message)
                 else:
@@ -60,7 +60,7 @@ def sheet_edit(request, slug, sheet_id):
                     table=data["table"],
                     season=data["season"],
                     players=data.get("players") if seating else None,
-                    user=request.user,
+                    actor=request.user,
                 )
             except LedgerError as error:
                 field = error.field if error.field in form.fields else None
@@ -85,7 +85,7 @@ def sheet_edit(request, slug, sheet_id):
 def _action(request, sheet, action, done):
     """Run ``action`` on the sheet; its message; whether it was done."""
     try:
-        action(sheet, user=request.user)
+        action(sheet, actor=request.user)
     except LedgerError as error:
         messages.error(request, error.message)
         return False
@@ -159,7 +159,7 @@ def hand_note(request, slug, sheet_id, number):
         messages.error(request, form.errors["note"][0])
     else:
         try:
-            editing.set_hand_note(hand, form.cleaned_data["note"], user=request.user)
+            editing.set_hand_note(hand, form.cleaned_data["note"], actor=request.user)
         except LedgerError as error:
             messages.error(request, error.message)
         else:

@@ -10,7 +10,6 @@ from decimal import Decimal
 from django.contrib import messages
 from django.http import Http404, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
-from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils.text import capfirst
 from django.utils.translation import gettext as _
@@ -20,17 +19,15 @@ from django.views.decorators.http import require_POST
 from clubs.names import display_names
 from clubs.permissions import can, club_view
 from core.idempotency import idempotent, once
-from core.jsonnumbers import json_number
 from scoresheet import services
-from scoresheet.explain_labels import render_explanation
 from scoresheet.formatting import format_number
-from scoresheet.forms import HandForm
-from scoresheet.forms_savoyard import SavoyardHandForm, describe_savoyard
+from scoresheet.forms_savoyard import describe_savoyard
+from scoresheet.hand_forms import form_class_for, preview_context, preview_response, seated_sheet
 from scoresheet.models import Contract, Hand, Role, Sheet
 from scoresheet.views.sheets import offer_undo
 from scoresheet.vocabulary import POIGNEE_LABELS, SIDE_LABELS, Chelem, chelem_code
 from tarot import ScoringError, score_hand
-from tarot.jsonformat import number, parse_hand
+from tarot.jsonformat import parse_hand
 
 
 def _sheet(request, sheet_id):
@@ -40,16 +37,6 @@ def _sheet(request, sheet_id):
 
 def _hand(sheet, number):
     return get_object_or_404(Hand, sheet=sheet, number=number)
-
-
-#: The hand form of a game other than French Tarot, by the ruleset's ``kind``.
-FORMS = {"savoyard": SavoyardHandForm}
-
-
-def form_class_for(sheet):
-    """The hand form the sheet's ruleset asks for (French Tarot's by default); the
-    tournament pages use it too."""
-    return FORMS.get(sheet.ruleset.kind, HandForm)
 
 
 def _form_page(request, sheet, form, hand=None):
@@ -76,34 +63,6 @@ def _preview_url(request, sheet, hand):
     return f"{url}?hand={hand.number}" if hand is not None else url
 
 
-def preview_context(form):
-    """What the preview panel shows (``scoresheet/includes/hand_preview.html``'s
-    ``preview``): the scores, or what is missing or wrong; the tournament pages use it too."""
-    result = form.result if not form.errors else None
-    rows = []
-    if result is not None:
-        for name, score in result.scores.items():
-            if name == result.sits_out:
-                role = "out"
-            elif result.kind == "passed":
-                role = ""
-            elif name == result.taker:
-                role = "taker"
-            elif name == result.partner:
-                role = "partner"
-            else:
-                role = ""
-            label = Role(role).label if role else ""
-            rows.append({"name": name, "score": score, "role": role, "role_label": label})
-    return {
-        "result": result,
-        "rows": rows,
-        "explanation": result.explanation if result is not None else None,
-        "missing": form.missing_fields() if result is None else [],
-        "refusals": form.refusal_list() if result is None else [],
-    }
-
-
 def _save_requested(request) -> bool:
     return request.POST.get("action") == "save"
 
@@ -111,62 +70,43 @@ def _save_requested(request) -> bool:
 @club_view("score")
 @idempotent
 def hand_create(request, slug, sheet_id):
-    if request.method == "POST" and _save_requested(request):
-        return _save_hand(request, sheet_id)
-    sheet = _sheet(request, sheet_id)
-    table = services.Table.of(sheet)
-    if request.method == "POST":  # a post without "save": the form with its preview
-        form = form_class_for(sheet)(request.POST, sheet=sheet, table=table)
-    else:
-        form = form_class_for(sheet)(sheet=sheet, table=table)
-    return _form_page(request, sheet, form)
+    """The new hand's form; saved (``services.record_hand``) when posted with "save",
+    shown again with its preview otherwise.
 
-
-class _FormRefused(Exception):
-    """The posted hand form has errors: nothing is written, the page shows them."""
-
-
-def _save_hand(request, sheet_id):
-    """Save the posted hand, or show the form with what refused it.
-
-    One transaction with the form's idempotency key (``once``): the sheet is locked
-    and read with its seats, the form is validated against them, and the hand is
-    recorded (``services.record_posted_hand``); a refusal rolls it all back.
-    """
-    posted = {}
-
-    def read(sheet, table):
-        form = posted["form"] = form_class_for(sheet)(request.POST, sheet=sheet, table=table)
-        if not form.is_valid():
-            raise _FormRefused
-        return form.hand_data
-
-    sheet_url = reverse("scoresheet:sheet", args=[request.club.slug, sheet_id])
-    try:
-        hand = once(
-            request,
-            lambda: services.record_posted_hand(request.club, sheet_id, read, user=request.user),
-            url=lambda hand: f"{sheet_url}#hand-{hand.number}",
-        )
-    except Sheet.DoesNotExist:
-        raise Http404 from None
-    except _FormRefused:
-        form = posted["form"]
-    except services.LedgerError as error:
-        if "form" not in posted:
-            raise
-        form = posted["form"]
-        form.add_ledger_error(error)
-    else:
-        target = f"{sheet_url}#hand-{hand.number}"
-        if request.headers.get("X-Requested-With") == "fetch":
-            # hand_form.js saved it (a retry after the network came back)
-            response = JsonResponse({"saved": hand.number, "url": target})
+    The form checks the entries' shape only; the service scores the hand once, under
+    the sheet's lock, in one transaction with the form's idempotency key (``once``),
+    and its refusal comes back on the fields at fault."""
+    sheet, table = seated_sheet(request.club, sheet_id)
+    form_class = form_class_for(sheet)
+    if request.method != "POST":
+        return _form_page(request, sheet, form_class(sheet=sheet, table=table))
+    save = _save_requested(request)
+    # a post without "save": the form with its preview
+    form = form_class(request.POST, sheet=sheet, table=table, previews=not save)
+    if save and form.is_valid():
+        sheet_url = reverse("scoresheet:sheet", args=[request.club.slug, sheet.pk])
+        try:
+            hand = once(
+                request,
+                lambda: services.record_hand(
+                    sheet, form.hand_data, actor=request.user, table=table
+                ),
+                url=lambda hand: f"{sheet_url}#hand-{hand.number}",
+            )
+        except Sheet.DoesNotExist:
+            raise Http404 from None
+        except services.LedgerError as error:
+            form.add_ledger_error(error)
         else:
-            response = redirect(target)
-        # the sheet opens at the new line, and offers to undo it (sheets.sheet_detail)
-        return offer_undo(response, request, sheet_id, hand.number)
-    return _form_page(request, form.sheet, form)
+            target = f"{sheet_url}#hand-{hand.number}"
+            if request.headers.get("X-Requested-With") == "fetch":
+                # hand_form.js saved it (a retry after the network came back)
+                response = JsonResponse({"saved": hand.number, "url": target})
+            else:
+                response = redirect(target)
+            # the sheet opens at the new line, and offers to undo it (sheets.sheet_detail)
+            return offer_undo(response, request, sheet.pk, hand.number)
+    return _form_page(request, sheet, form)
 
 
 @club_view("score")
@@ -181,30 +121,6 @@ def hand_preview(request, slug, sheet_id):
             return JsonResponse({"errors": {"__all__": [_("Unknown hand.")]}}, status=404)
         hand = _hand(sheet, int(number_param))
     return preview_response(request, form_class_for(sheet)(request.POST, sheet=sheet, hand=hand))
-
-
-def preview_response(request, form):
-    """The live preview of a bound hand form, as JSON: {"html", "defence_points"} with
-    {"scores", "explanation"} or {"errors", "missing"} (this page's, and a tournament
-    table's by its private link)."""
-    valid = form.is_valid()
-    context = preview_context(form)
-    html = render_to_string(
-        "scoresheet/includes/hand_preview.html",
-        {"preview": context, "form": form},
-        request=request,
-    )
-    payload = {"html": html, "defence_points": json_number(form.defence_points())}
-    if valid and form.result is not None:
-        result = form.result
-        payload["scores"] = {
-            name: number(halves) for name, halves in zip(result.players, result.halves)
-        }
-        payload["explanation"] = render_explanation(result.explanation)
-    else:
-        payload["errors"] = form.refusals()
-        payload["missing"] = form.missing_fields()
-    return JsonResponse(payload)
 
 
 @club_view("read")
@@ -258,14 +174,17 @@ def hand_edit(request, slug, sheet_id, number):
     sheet = _sheet(request, sheet_id)
     hand = _hand(sheet, number)
     if hand.is_deleted:
-        messages.error(request, _("Restore the hand before correcting it."))
+        messages.error(request, services.RESTORE_FIRST)
         return redirect(hand.get_absolute_url())
     table = services.Table.of(sheet)
     if request.method == "POST":
-        form = form_class_for(sheet)(request.POST, sheet=sheet, table=table, hand=hand)
-        if form.is_valid() and _save_requested(request):
+        save = _save_requested(request)
+        form = form_class_for(sheet)(
+            request.POST, sheet=sheet, table=table, hand=hand, previews=not save
+        )
+        if save and form.is_valid():
             try:
-                services.correct_hand(hand, form.hand_data, user=request.user)
+                services.correct_hand(hand, form.hand_data, actor=request.user, table=table)
             except services.LedgerError as error:
                 form.add_ledger_error(error)
             else:
@@ -283,7 +202,7 @@ def hand_delete(request, slug, sheet_id, number):
     hand = _hand(sheet, number)
     undo = request.POST.get("undo") == "1"  # the sheet's "Undo" right after saving
     try:
-        services.delete_hand(hand, user=request.user)
+        services.delete_hand(hand, actor=request.user)
     except services.LedgerError as error:
         messages.error(request, error.message)
     else:
@@ -303,7 +222,7 @@ def hand_restore(request, slug, sheet_id, number):
     sheet = _sheet(request, sheet_id)
     hand = _hand(sheet, number)
     try:
-        services.restore_hand(hand, user=request.user)
+        services.restore_hand(hand, actor=request.user)
     except services.LedgerError as error:
         messages.error(request, error.message)
     else:

@@ -11,18 +11,14 @@ from decimal import Decimal
 
 from django.conf import settings
 from django.contrib import messages
-from django.db import transaction
 from django.http import HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils.text import slugify
 from django.utils.translation import gettext as _
 
-from clubs.models import Player
 from clubs.permissions import can, club_view
 from clubs.rules_forms import describe_rules
-from clubs.services import ClubError, create_player
-from core.db import retry_on_conflict
 from core.idempotency import idempotent, once
 from core.jsonnumbers import json_number
 from core.paging import BoundedRequestConfig
@@ -30,6 +26,7 @@ from core.text import short_names
 from scoresheet import services
 from scoresheet.filters import SheetFilter
 from scoresheet.forms_sheets import SheetForm
+from scoresheet.handmap import sheet_json
 from scoresheet.models import Contract, ScoreRow, Sheet
 from scoresheet.sheet_rows import hand_rows
 from scoresheet.tables import SheetTable
@@ -74,11 +71,21 @@ def sheet_create(request, slug):
     form = SheetForm(request.POST or None, club=club)
     if request.method == "POST" and has_season and form.is_valid():
         try:
-            sheet = once(request, lambda: _open_sheet(club, form, request.user), url=_sheet_url)
+            data = form.cleaned_data
+            sheet = once(
+                request,
+                lambda: services.open_sheet(
+                    season=data["season"],
+                    seated=data["seated"],
+                    date=data["date"],
+                    table=data["table"].strip(),
+                    rules=data["rules"],  # None: the season's house rules
+                    actor=request.user,
+                ),
+                url=_sheet_url,
+            )
         except services.LedgerError as error:
             form.add_error(form.field_for_error(error.field), error.message)
-        except ClubError as error:  # a new player's name
-            form.add_error("new_players", error.message)
         else:
             messages.success(request, _("Sheet opened. Enter the first hand when it is played."))
             return redirect("scoresheet:sheet", club.slug, sheet.pk)
@@ -91,24 +98,6 @@ def sheet_create(request, slug):
 
 def _sheet_url(sheet):
     return reverse("scoresheet:sheet", args=[sheet.club.slug, sheet.pk])
-
-
-@retry_on_conflict
-def _open_sheet(club, form, user):
-    """New players and the sheet in one transaction: a refusal leaves nothing behind."""
-    data = form.cleaned_data
-    with transaction.atomic():
-        players = [
-            p if isinstance(p, Player) else create_player(club, p, by=user) for p in data["seated"]
-        ]
-        return services.create_sheet(
-            season=data["season"],
-            players=players,
-            date=data["date"],
-            table=data["table"].strip(),
-            rules=data["rules"],  # None: the season's house rules
-            user=user,
-        )
 
 
 # ---------------------------------------------------------------- the sheet
@@ -361,21 +350,6 @@ def sheet_print(request, slug, sheet_id, blank=False):
 
 
 # ---------------------------------------------------------------- export
-
-
-def sheet_json(sheet) -> dict:
-    """The sheet in HAND_FORMAT.md's sheet format (live hands, names), plus date and table."""
-    table = services.Table.of(sheet)
-    hands = []
-    for hand in sheet.hands.live().order_by("number"):
-        data = services.hand_data(hand, table)
-        hands.append({k: v for k, v in data.items() if v not in (None, [], "")})
-    out = {"rules": sheet.rules, "players": list(table.names)}
-    out["date"] = sheet.date.isoformat()
-    if sheet.table:
-        out["table"] = sheet.table
-    out["hands"] = hands
-    return out
 
 
 @club_view("read")

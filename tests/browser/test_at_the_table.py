@@ -91,10 +91,10 @@ def open_sheet(season, players, scorer, seats, **kwargs):
         date=datetime.date(2026, 3, 14),
         table=kwargs.get("table", "3"),
         rules=kwargs.get("rules"),
-        user=scorer,
+        actor=scorer,
     )
     for hand in kwargs.get("hands", hands_for)([p.name for p in players[:seats]]):
-        services.record_hand(sheet, hand, user=scorer)
+        services.record_hand(sheet, hand, actor=scorer)
     return sheet
 
 
@@ -245,7 +245,7 @@ def test_the_navigation_fits_a_phone_and_keeps_the_club_tabs(
     services.record_hand(
         sheet,
         {"dealer": "Anna", "taker": "Bert", "contract": "garde", "bouts": 2, "points": 56},
-        user=manager,
+        actor=manager,
     )
     anonymous = new_context(locale=locale, viewport={"width": width, "height": height}).new_page()
     anonymous.goto(sheet_url(live_server, sheet))
@@ -422,7 +422,7 @@ def test_after_saving_the_sheet_shows_the_new_line_and_an_undo(
         services.record_hand(
             sheet,
             {"dealer": "Anna", "taker": "Bert", "contract": "garde", "bouts": 2, "points": 56},
-            user=scorer,
+            actor=scorer,
         )
     log_in(page, scorer)
     page.goto(live_server.url + reverse("scoresheet:hand_create", args=["rive", sheet.pk]))
@@ -442,7 +442,7 @@ def test_after_saving_the_sheet_shows_the_new_line_and_an_undo(
     expect(page.locator("[data-messages]")).to_contain_text("Hand 15 undone")
     assert sheet.hands.get(number=15).is_deleted
     # and it goes by itself after a few seconds
-    services.restore_hand(sheet.hands.get(number=15), user=scorer)
+    services.restore_hand(sheet.hands.get(number=15), actor=scorer)
 
 
 # ---------------------------------------------------------------- no network

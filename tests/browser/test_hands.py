@@ -127,7 +127,7 @@ def test_enter_the_seed_by_tapping_and_read_the_totals(page, live_server, make_s
 def test_correct_a_hand_and_see_its_history(page, live_server, make_sheet, scorer):
     sheet = make_sheet(4)
     for data in SEED_HANDS:
-        services.record_hand(sheet, data, user=scorer)
+        services.record_hand(sheet, data, actor=scorer)
     hand_path = reverse("scoresheet:hand", args=[sheet.club.slug, sheet.pk, 5])
     log_in_through_the_form(page, live_server, hand_path)
     expect(page.locator('td[data-player="Dora"]')).to_have_text("+234")

@@ -115,7 +115,7 @@ def test_scorer_opens_a_sheet_with_other_rules(
 def test_seeded_sheet_shows_the_totals_and_explains_a_hand(page, live_server, make_sheet, scorer):
     sheet = make_sheet()
     for data in SEED_HANDS:
-        services.record_hand(sheet, data, user=scorer)
+        services.record_hand(sheet, data, actor=scorer)
     page.goto(f"{live_server.url}/clubs/rive/sheets/{sheet.pk}/")
 
     expected = {"Anna": "+108", "Bert": "+172", "Carl": f"{MINUS}380", "Dora": "+100"}
@@ -149,7 +149,7 @@ def test_seeded_sheet_shows_the_totals_and_explains_a_hand(page, live_server, ma
 def test_sheet_in_french(page, live_server, make_sheet, scorer):
     sheet = make_sheet()
     for data in SEED_HANDS:
-        services.record_hand(sheet, data, user=scorer)
+        services.record_hand(sheet, data, actor=scorer)
     page.goto(f"{live_server.url}/clubs/rive/sheets/{sheet.pk}/")
 
     score = page.locator('[data-totals] [data-player="Carl"] [data-score]')

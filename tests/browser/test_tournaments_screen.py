@@ -65,16 +65,16 @@ def test_the_whole_ranking_and_the_teams_within_one_paging_cycle(new_context, li
     page = new_context(viewport={"width": 1920, "height": 1080}).new_page()
     page.clock.install()
     page.goto(f"{live_server.url}/clubs/{t.club.slug}/tournaments/{t.pk}/screen/?page=5")
-    expect(page.locator(".topbar")).to_have_count(0)  # no site navigation
+    expect(page.locator("[data-topbar]")).to_have_count(0)  # no site navigation
     expect(page.locator("nav")).to_have_count(0)
-    width = page.evaluate("document.querySelector('.screen').getBoundingClientRect().width")
+    width = page.evaluate("document.querySelector('[data-screen]').getBoundingClientRect().width")
     assert width == 1920  # full width
-    row = "document.querySelector('.screen-row')"
+    row = "document.querySelector('[data-row]')"
     size = page.evaluate(f"parseFloat(getComputedStyle({row}).fontSize)")
     assert size >= 32  # 3 % of the height: readable across a room
     assert page.evaluate("document.documentElement.scrollHeight") <= 1080  # nothing to scroll
 
-    pages = int(page.locator(".screen").get_attribute("data-pages"))
+    pages = int(page.locator("[data-screen]").get_attribute("data-pages"))
     assert 2 <= pages <= 4  # the players' ranking (one or two pages), then the teams
     seen = set()
     titles = set()
@@ -89,14 +89,14 @@ def test_the_whole_ranking_and_the_teams_within_one_paging_cycle(new_context, li
     expect(page.locator("[data-playing] li")).to_have_count(2)
     expect(page.locator("[data-done]")).to_contain_text("Finished:")
     # A refresh brings a changed ranking in without losing the page laid out.
-    page_now = page.locator(".screen").get_attribute("data-page")
+    page_now = page.locator("[data-screen]").get_attribute("data-page")
     first = t.round_set.get(number=1)
     others = set(first.tables.exclude(number__in=(3, 7)).values_list("number", flat=True))
     play_round(t, first, skip=others)  # tables 3 and 7 play their deal
     page.clock.run_for(11_000)  # a refresh comes within ten seconds
-    expect(page.locator(".screen")).to_have_attribute("data-refreshed", re.compile(r"\d+"))
+    expect(page.locator("[data-screen]")).to_have_attribute("data-refreshed", re.compile(r"\d+"))
     expect(page.locator('[data-playing] li[data-table="3"]')).to_contain_text("1/1")
-    assert int(page.locator(".screen").get_attribute("data-pages")) == pages
+    assert int(page.locator("[data-screen]").get_attribute("data-pages")) == pages
     assert page_now
     shown = visible_rows(page)  # still paged: one page's rows, whole, not all 90
     assert 0 < len(shown) <= 60

@@ -77,4 +77,4 @@ def test_a_withdrawal_confirmed_and_its_effect_shown(page, live_server, log_in, 
         assert second.tables.get(number=number).seats == before[number]
         expect(tables.locator(f'[data-table="{number}"] [data-changed]')).to_have_count(0)
     page.get_by_role("link", name="Print the 2 changed cards again").tap()
-    expect(page.locator(".table-card")).to_have_count(2)
+    expect(page.locator("[data-table-card]")).to_have_count(2)

@@ -75,7 +75,7 @@ def test_merging_moves_everything_and_keeps_totals_equal_to_the_ledger(season, h
     real_total = SeasonTotal.objects.get(player=real).score
     typo_total = SeasonTotal.objects.get(player=typo).score
 
-    entry = merge_players(real, typo, user=scorer)
+    entry = merge_players(real, typo, actor=scorer)
 
     assert not Seat.objects.filter(player=typo).exists()
     assert not ScoreRow.objects.filter(player=typo).exists()
@@ -111,9 +111,9 @@ def test_undo_moves_everything_back(season, helene, scorer):
     hands_before = list(
         Hand.objects.order_by("pk").values_list("pk", "dealer", "taker", "poignees")
     )
-    merge_players(real, typo, user=scorer)
+    merge_players(real, typo, actor=scorer)
     assert undo_blocker(AuditEntry.objects.first()) is None
-    undo_merge(typo, user=scorer)
+    undo_merge(typo, actor=scorer)
     assert _totals() == before
     assert (
         list(Hand.objects.order_by("pk").values_list("pk", "dealer", "taker", "poignees"))
@@ -128,20 +128,20 @@ def test_undo_moves_everything_back(season, helene, scorer):
 @pytest.mark.parametrize("later", ["hand", "rename", "sheet"])
 def test_a_later_change_blocks_the_undo(season, helene, scorer, later):
     real, typo, first, second = helene
-    merge_players(real, typo, user=scorer)
+    merge_players(real, typo, actor=scorer)
     if later == "hand":
         services.record_hand(
             second,
             {"dealer": "Anna", "taker": "Bert", "contract": "garde", "bouts": 2, "points": 60},
         )
     elif later == "rename":
-        rename_player(real, "Hélène B.", None)
+        rename_player(real, "Hélène B.", actor=None)
     else:
         editing.update_sheet(
-            second, date=datetime.date(2026, 3, 9), table="2", season=season, user=scorer
+            second, date=datetime.date(2026, 3, 9), table="2", season=season, actor=scorer
         )
     with pytest.raises(services.LedgerError) as refused:
-        undo_merge(typo, user=scorer)
+        undo_merge(typo, actor=scorer)
     assert refused.value.code == "merge_changed"
     typo.refresh_from_db()
     assert typo.merged_into == real
@@ -149,11 +149,11 @@ def test_a_later_change_blocks_the_undo(season, helene, scorer, later):
 
 def test_a_change_elsewhere_does_not_block_the_undo(season, helene, scorer, make_sheet):
     real, typo, first, second = helene
-    merge_players(real, typo, user=scorer)
+    merge_players(real, typo, actor=scorer)
     services.record_hand(
         first, {"dealer": "Anna", "taker": "Bert", "contract": "garde", "bouts": 2, "points": 60}
     )
-    undo_merge(typo, user=scorer)
+    undo_merge(typo, actor=scorer)
     _assert_totals_match_the_ledger(season)
 
 

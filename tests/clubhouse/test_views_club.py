@@ -63,7 +63,7 @@ def test_club_page_seasons_rules_and_recent_sheets(client, club, season, make_sh
         rules={"preset": "fft", "rounding": 10, "misere": 10},
     )
     sheet = make_sheet(table="7")
-    services.record_hand(sheet, SEED_HANDS[0], user=scorer)
+    services.record_hand(sheet, SEED_HANDS[0], actor=scorer)
     response = client.get(detail("rive"))
     assert response.status_code == 200
     html = response.content.decode()

@@ -27,7 +27,7 @@ def manager(django_user_model, club):
 def seeded(make_sheet, scorer):
     sheet = make_sheet()
     for data in SEED_HANDS:
-        services.record_hand(sheet, data, user=scorer)
+        services.record_hand(sheet, data, actor=scorer)
     return sheet
 
 
@@ -100,7 +100,7 @@ def test_a_refused_merge_says_why(client, manager, seeded, players):
 def test_the_history_page_shows_a_merge_without_its_moved_ids(client, manager, seeded, club):
 
     alias = Player.objects.create(club=club, name="Annie")
-    merge_players(alias, Player.objects.get(name="Anna"), user=manager)
+    merge_players(alias, Player.objects.get(name="Anna"), actor=manager)
     client.force_login(manager)
     html = client.get(url("history", "rive")).content.decode()
     assert "players merged" in html.lower()

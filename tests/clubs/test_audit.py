@@ -40,15 +40,15 @@ def entries(club):
 
 def test_club_changes_are_audited(club, season, manager, scorer, players):
     membership = Membership.objects.get(user=scorer)
-    services.change_role(membership, Role.MANAGER, by=manager)
-    services.link_player(membership, players[0], by=manager)
-    services.update_club(club, "La Rive", False, by=manager)
+    services.change_role(membership, Role.MANAGER, actor=manager)
+    services.link_player(membership, players[0], actor=manager)
+    services.update_club(club, "La Rive", False, actor=manager)
     services.update_season(
-        season, "2026", season.start_date, None, {"preset": "fft", "misere": 10}, by=manager
+        season, "2026", season.start_date, None, {"preset": "fft", "misere": 10}, actor=manager
     )
-    services.create_season(club, "2027", datetime.date(2027, 1, 1), None, None, by=manager)
-    services.change_role(membership, Role.SCORER, by=manager)
-    services.remove_member(membership, by=manager)
+    services.create_season(club, "2027", datetime.date(2027, 1, 1), None, None, actor=manager)
+    services.change_role(membership, Role.SCORER, actor=manager)
+    services.remove_member(membership, actor=manager)
     assert entries(club) == [
         ("role_changed", "boss", {"role": "scorer"}, {"role": "manager"}),
         ("player_linked", "boss", {"user": "scorer", "player": None},
@@ -67,23 +67,23 @@ def test_club_changes_are_audited(club, season, manager, scorer, players):
 
 
 def test_an_unchanged_save_is_not_an_entry(club, manager):
-    services.update_club(club, club.name, club.is_public, by=manager)
+    services.update_club(club, club.name, club.is_public, actor=manager)
     assert entries(club) == []
 
 
 def test_a_refused_change_leaves_no_entry(club, manager):
     membership = Membership.objects.get(user=manager)
     with pytest.raises(services.ClubError):
-        services.change_role(membership, Role.MEMBER, by=manager)  # the last manager
+        services.change_role(membership, Role.MEMBER, actor=manager)  # the last manager
     assert entries(club) == []
 
 
 def test_sheets_and_players_are_audited(club, season, scorer):
-    zoe = services.create_player(club, "  Zoé  Martin ", by=scorer)
+    zoe = services.create_player(club, "  Zoé  Martin ", actor=scorer)
     assert zoe.name == "Zoé Martin"
     sheet = ledger.create_sheet(
         season=season, players=[zoe, services.create_player(club, "Yann")], date=season.start_date,
-        table="7", user=scorer,
+        table="7", actor=scorer,
     )  # fmt: skip
     assert [(a, who) for a, who, _b, _a in entries(club)] == [
         ("player_created", "scorer"),
@@ -108,8 +108,8 @@ def test_player_names_are_checked(club, players, name, code):
 
 def test_a_mouches_correction_records_each_rescored_hand(make_sheet, scorer):
     sheet = make_sheet(4, rules="mouches")
-    hands = [ledger.record_hand(sheet, data, user=scorer) for data in MOUCHES]
-    correction = ledger.correct_hand(hands[0], dict(MOUCHES[0], points=40), user=scorer)
+    hands = [ledger.record_hand(sheet, data, actor=scorer) for data in MOUCHES]
+    correction = ledger.correct_hand(hands[0], dict(MOUCHES[0], points=40), actor=scorer)
     cause = correction.revisions.get(action=HandRevision.Action.CORRECTED)
     rescored = HandRevision.objects.filter(action=HandRevision.Action.RESCORED).order_by("id")
     assert [(r.hand.number, r.caused_by_id, r.user_id) for r in rescored] == [
@@ -121,7 +121,7 @@ def test_a_mouches_correction_records_each_rescored_hand(make_sheet, scorer):
         scores = dict(revision.hand.scores.values_list("player__name", "score"))
         assert {k: float(v) for k, v in scores.items()} == revision.after["scores"]
     # deleting the first hand re-scores the later ones again, caused by the deletion
-    ledger.delete_hand(hands[0], user=scorer)
+    ledger.delete_hand(hands[0], actor=scorer)
     deleted = hands[0].revisions.get(action=HandRevision.Action.DELETED)
     assert deleted.consequences.count() == 2
 
@@ -132,9 +132,9 @@ def test_a_mouches_correction_records_each_rescored_hand(make_sheet, scorer):
 @pytest.fixture
 def history(club, season, manager, scorer, make_sheet):
     sheet = make_sheet(4, rules="mouches")
-    hands = [ledger.record_hand(sheet, data, user=scorer) for data in MOUCHES]
-    ledger.correct_hand(hands[0], dict(MOUCHES[0], points=40), user=scorer)
-    services.update_club(club, "La Rive", True, by=manager)
+    hands = [ledger.record_hand(sheet, data, actor=scorer) for data in MOUCHES]
+    ledger.correct_hand(hands[0], dict(MOUCHES[0], points=40), actor=scorer)
+    services.update_club(club, "La Rive", True, actor=manager)
     return sheet
 
 
@@ -191,7 +191,7 @@ def test_the_history_is_paginated_in_constant_queries(
     client, manager, history, django_assert_max_num_queries
 ):
     for i in range(60):
-        services.update_club(history.club, f"Name {i}", True, by=manager)
+        services.update_club(history.club, f"Name {i}", True, actor=manager)
     log_in(client, manager)
     url = reverse("clubhouse:history", args=["rive"])
     with django_assert_max_num_queries(12):

@@ -130,18 +130,18 @@ def test_expired_invitation(client, as_manager, club, mailoutbox):
 def test_invite_refusals(club, manager, make_user):
     make_user("bob", email="bob@example.org")
     with pytest.raises(ClubError) as error:
-        invitations.invite(club, email="MARIE@example.org", by=manager)  # a member already
+        invitations.invite(club, email="MARIE@example.org", actor=manager)  # a member already
     assert error.value.code == "already_member"
     for email in ("", "a@b@c", "x" * 300 + "@example.org"):
         with pytest.raises(ClubError) as error:
-            invitations.invite(club, email=email, by=manager)
+            invitations.invite(club, email=email, actor=manager)
         assert error.value.code == "email_invalid"
     with pytest.raises(ClubError) as error:
-        invitations.invite(club, email="z@example.org", role="king", by=manager)
+        invitations.invite(club, email="z@example.org", role="king", actor=manager)
     assert error.value.code == "role_invalid"
     outsider = make_user("olga")
     with pytest.raises(ClubError) as error:
-        invitations.invite(club, email="z@example.org", by=outsider)
+        invitations.invite(club, email="z@example.org", actor=outsider)
     assert error.value.code == "forbidden"
     assert not Invitation.objects.exists()
 
@@ -156,7 +156,7 @@ def test_pages_show_names_not_usernames(client, club, manager, make_sheet, score
     services.record_hand(
         sheet,
         {"dealer": "Anna", "taker": "Bert", "contract": "garde", "bouts": 2, "points": 56},
-        user=scorer,
+        actor=scorer,
     )
     hand = reverse("scoresheet:hand", args=["rive", sheet.pk, 1])
     page = client.get(hand).content.decode()
@@ -180,7 +180,7 @@ def test_pages_show_names_not_usernames(client, club, manager, make_sheet, score
 def test_a_new_login_takes_a_free_username_from_the_address(club, manager, make_user, mailoutbox):
     make_user("dora", email="dora@elsewhere.org")
     make_user("Dora2", email="dora2@elsewhere.org")  # taken in another case
-    assert invitations.invite(club, email="dora@example.org", by=manager).invited_by == manager
+    assert invitations.invite(club, email="dora@example.org", actor=manager).invited_by == manager
     token = re.search(r"/invitations/(\S+)/", mailoutbox[0].body).group(1)
     membership = invitations.accept(token, password="a-fresh-passphrase-9")
     assert membership.user.username == "dora3"
@@ -197,10 +197,10 @@ def test_a_mail_server_down_keeps_the_invitation_and_refuses_the_sign_up(
         raise ConnectionRefusedError("no mail server")
 
     monkeypatch.setattr(club_services, "send_mail", down)
-    invitation = invitations.invite(club, email="dora@example.org", by=manager)
+    invitation = invitations.invite(club, email="dora@example.org", actor=manager)
     assert invitation.sent is False and Invitation.objects.filter(pk=invitation.pk).exists()
     with pytest.raises(ClubError) as caught:
-        invitations.resend(invitation, by=manager)
+        invitations.resend(invitation, actor=manager)
     assert caught.value.code == "mail_failed"
     settings.ALLOW_SIGNUP = True
     with pytest.raises(accounts.AccountError) as caught:

@@ -14,7 +14,7 @@ from clubs.services import (
 
 
 def test_rename_fixes_a_typo_and_is_audited(players):
-    anna = rename_player(players[0], "  Anne  ", None)
+    anna = rename_player(players[0], "  Anne  ", actor=None)
     anna.refresh_from_db()
     assert anna.name == "Anne" and anna.sort_key == "anne"
     entry = AuditEntry.objects.first()
@@ -30,27 +30,27 @@ def test_rename_fixes_a_typo_and_is_audited(players):
 )
 def test_rename_refusals(players, name, code):
     with pytest.raises(ClubError) as refused:
-        rename_player(players[0], name, None)
+        rename_player(players[0], name, actor=None)
     assert refused.value.code == code
     players[0].refresh_from_db()
     assert players[0].name == "Anna"
 
 
 def test_rename_to_another_case_of_its_own_name(players):
-    assert rename_player(players[0], "ANNA", None).name == "ANNA"
+    assert rename_player(players[0], "ANNA", actor=None).name == "ANNA"
 
 
 def test_only_a_manager_renames(players, scorer):
     with pytest.raises(ClubError) as refused:
-        rename_player(players[0], "Anne", scorer)
+        rename_player(players[0], "Anne", actor=scorer)
     assert refused.value.code == "forbidden"
 
 
 def test_inactive_and_back(players):
-    set_player_active(players[0], False, None)
+    set_player_active(players[0], False, actor=None)
     players[0].refresh_from_db()
     assert not players[0].is_active
-    set_player_active(players[0], True, None)
+    set_player_active(players[0], True, actor=None)
     players[0].refresh_from_db()
     assert players[0].is_active
     assert [e.action for e in AuditEntry.objects.all()[:2]] == ["player_active"] * 2
@@ -61,7 +61,7 @@ def test_a_merged_player_stays_inactive(players):
     players[1].is_active = False
     players[1].save()
     with pytest.raises(ClubError) as refused:
-        set_player_active(players[1], True, None)
+        set_player_active(players[1], True, actor=None)
     assert refused.value.code == "player_merged"
 
 

@@ -62,7 +62,7 @@ def test_plain_values_reads_what_django_reads(make_sheet, scorer):
 
     sheet = make_sheet(4)
     for data in SEED_HANDS:
-        services.record_hand(sheet, data, user=scorer)
+        services.record_hand(sheet, data, actor=scorer)
 
     querysets = [
         SheetTotal.objects.order_by("date", "sheet_id").values("date", "sheet_id", "score", "best"),

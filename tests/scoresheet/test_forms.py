@@ -136,12 +136,12 @@ def test_suggested_dealer_follows_the_last_live_hand(make_sheet, scorer):
     sheet = make_sheet(4)
     table = services.Table.of(sheet)
     assert suggested_dealer(sheet, table) == "Anna"  # first hand: the first seat
-    services.record_hand(sheet, SEED_HANDS[0], user=scorer)  # Dora dealt
+    services.record_hand(sheet, SEED_HANDS[0], actor=scorer)  # Dora dealt
     assert suggested_dealer(sheet, table) == "Anna"  # after the last seat: the first
-    hand = services.record_hand(sheet, SEED_HANDS[1], user=scorer)  # Anna dealt
+    hand = services.record_hand(sheet, SEED_HANDS[1], actor=scorer)  # Anna dealt
     assert suggested_dealer(sheet, table) == "Bert"
     assert form_for(sheet).initial["dealer"] == "1"
-    services.delete_hand(hand, user=scorer)  # a deleted hand is not the last dealt
+    services.delete_hand(hand, actor=scorer)  # a deleted hand is not the last dealt
     assert suggested_dealer(sheet, table) == "Anna"
 
 
@@ -443,7 +443,7 @@ def test_ledger_error_fields_map_to_form_fields(make_sheet):
 )
 def test_stored_hand_round_trips_through_the_form(make_sheet, scorer, seats, rules, data):
     sheet = make_sheet(seats, rules=rules)
-    hand = services.record_hand(sheet, data, user=scorer)
+    hand = services.record_hand(sheet, data, actor=scorer)
     table = services.Table.of(sheet)
     stored = services.hand_data(hand, table)
     form = form_for(sheet, hand=hand)

@@ -93,13 +93,13 @@ def test_the_import_writes_every_column_record_hand_writes(
         {"players": names, "hands": hands, "rules": rules, "date": "2026-03-14", "table": "1"},
         default=float,
     )
-    [result] = importing.import_sheets(club, [line], season=season, user=scorer)
+    [result] = importing.import_sheets(club, [line], season=season, actor=scorer)
     assert result.ok, (result.code, result.message, result.hand)
     assert result.hands == len(hands)
 
     by_hand = make_sheet(seats, rules=rules)
     for data in hands:
-        services.record_hand(by_hand, data, user=scorer)
+        services.record_hand(by_hand, data, actor=scorer)
 
     imported, recorded = written(result.sheet), written(by_hand)
     assert len(recorded["rows"]) == len(hands) * seats
@@ -116,7 +116,7 @@ def test_the_import_writes_every_column_record_hand_writes(
 
 def test_a_sheet_without_hands_is_imported_empty(club, season, players, scorer):
     line = json.dumps({"players": NAMES[:4], "hands": [], "date": "2026-03-14"})
-    [result] = importing.import_sheets(club, [line], season=season, user=scorer)
+    [result] = importing.import_sheets(club, [line], season=season, actor=scorer)
     assert result.ok and result.hands == 0
     assert not Hand.objects.filter(sheet=result.sheet).exists()
     assert not SheetTotal.objects.filter(sheet=result.sheet).exists()
@@ -124,8 +124,8 @@ def test_a_sheet_without_hands_is_imported_empty(club, season, players, scorer):
 
 def test_an_imported_sheet_takes_the_next_hand_by_the_services(club, season, players, scorer):
     line = json.dumps({"players": NAMES[:4], "hands": hands_for("fft", NAMES[:4], n=3)})
-    [result] = importing.import_sheets(club, [line], season=season, user=scorer)
-    hand = services.record_hand(result.sheet, hands_for("fft", NAMES[:4], n=1)[0], user=scorer)
+    [result] = importing.import_sheets(club, [line], season=season, actor=scorer)
+    hand = services.record_hand(result.sheet, hands_for("fft", NAMES[:4], n=1)[0], actor=scorer)
     assert hand.number == 4
     assert Sheet.objects.get(pk=result.sheet.pk).hand_count == 4
 
@@ -147,9 +147,9 @@ def test_a_row_the_database_refuses_leaves_its_sheet_out_and_the_next_line_goes_
     before = (Sheet.objects.count(), Hand.objects.count(), SheetTotal.objects.count())
     with monkeypatch.context() as patch:
         patch.setattr(handmap, "hand_fields", refused)
-        [result] = importing.import_sheets(club, [bad], season=season, user=scorer)
+        [result] = importing.import_sheets(club, [bad], season=season, actor=scorer)
     assert result.code == "database_refused" and result.message
     assert (Sheet.objects.count(), Hand.objects.count(), SheetTotal.objects.count()) == before
-    [result] = importing.import_sheets(club, [good], season=season, user=scorer)
+    [result] = importing.import_sheets(club, [good], season=season, actor=scorer)
     assert result.ok and result.hands == 2
     assert ScoreRow.objects.filter(sheet=result.sheet).count() == 8

@@ -333,7 +333,7 @@ def test_two_posts_of_one_hand_at_the_same_instant_store_one_hand():
     session_key = _logged_in_session(user)
     key = new_key()
     entered = threading.Barrier(2)
-    real_record = services.record_posted_hand  # the hand form's way
+    real_record = services.record_hand
 
     def slow_record(*args, **kwargs):
         hand = real_record(*args, **kwargs)
@@ -353,7 +353,7 @@ def test_two_posts_of_one_hand_at_the_same_instant_store_one_hand():
         finally:
             connections.close_all()
 
-    with mock.patch.object(services, "record_posted_hand", side_effect=slow_record):
+    with mock.patch.object(services, "record_hand", side_effect=slow_record):
         threads = [threading.Thread(target=post) for _ in range(2)]
         for thread in threads:
             thread.start()

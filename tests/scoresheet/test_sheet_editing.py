@@ -66,7 +66,7 @@ def _season_scores(season):
 
 def test_moving_a_sheet_to_another_season_moves_its_totals(season, autumn, seed_sheet, scorer):
     editing.update_sheet(
-        seed_sheet, date=datetime.date(2026, 9, 12), table="3", season=autumn, user=scorer
+        seed_sheet, date=datetime.date(2026, 9, 12), table="3", season=autumn, actor=scorer
     )
     seed_sheet.refresh_from_db()
     assert (seed_sheet.date, seed_sheet.table, seed_sheet.season) == (
@@ -137,7 +137,7 @@ def test_a_tournament_sheet_is_refused(make_sheet, club, season):
 
 
 def test_deleting_a_sheet_takes_it_out_of_every_total_and_restoring_puts_it_back(
-    season, seed_sheet, make_sheet, scorer
+    season, seed_sheet, make_sheet, manager
 ):
     other = make_sheet(4, date=datetime.date(2026, 3, 21))
     services.record_hand(other, SEED_HANDS[0])
@@ -145,7 +145,7 @@ def test_deleting_a_sheet_takes_it_out_of_every_total_and_restoring_puts_it_back
     hands = list(Hand.objects.filter(sheet=seed_sheet).values_list("pk", "is_deleted"))
     revisions = HandRevision.objects.count()
 
-    editing.delete_sheet(seed_sheet, user=scorer)
+    editing.delete_sheet(seed_sheet, actor=manager)
     seed_sheet.refresh_from_db()
     assert seed_sheet.deleted_at is not None
     assert not ScoreRow.objects.filter(sheet=seed_sheet).exists()
@@ -162,7 +162,7 @@ def test_deleting_a_sheet_takes_it_out_of_every_total_and_restoring_puts_it_back
         editing.delete_sheet(seed_sheet)
     assert refused.value.code == "sheet_deleted"
 
-    editing.restore_sheet(seed_sheet, user=scorer)
+    editing.restore_sheet(seed_sheet, actor=manager)
     assert _totals() == before
     seed_sheet.refresh_from_db()
     assert seed_sheet.deleted_at is None and seed_sheet.hand_count == len(SEED_HANDS)
@@ -196,16 +196,19 @@ def test_a_mouches_sheet_restores_with_its_pools(make_sheet, season):
     assert _matches_ledger(season)
 
 
-def test_closing_and_reopening_are_audited(make_sheet, scorer):
+def test_closing_and_reopening_are_audited(make_sheet, scorer, manager):
     sheet = make_sheet(4)
-    editing.close(sheet, user=scorer)
-    editing.close(sheet, user=scorer)  # closing a closed sheet changes nothing
+    editing.close(sheet, actor=scorer)
+    editing.close(sheet, actor=scorer)  # closing a closed sheet changes nothing
     sheet.refresh_from_db()
     assert sheet.is_closed
     with pytest.raises(services.LedgerError) as refused:
         services.record_hand(sheet, SEED_HANDS[0])
     assert refused.value.code == "sheet_closed"
-    editing.reopen(sheet, user=scorer)
+    with pytest.raises(services.LedgerError) as refused:
+        editing.reopen(sheet, actor=scorer)  # a manager reopens a sheet
+    assert refused.value.code == "forbidden"
+    editing.reopen(sheet, actor=manager)
     sheet.refresh_from_db()
     assert not sheet.is_closed
     assert [e.action for e in AuditEntry.objects.all()[:3]] == [
@@ -216,11 +219,11 @@ def test_closing_and_reopening_are_audited(make_sheet, scorer):
 
 
 def test_notes(seed_sheet, scorer):
-    editing.set_sheet_note(seed_sheet, "  Played at Dora's.  ", user=scorer)
+    editing.set_sheet_note(seed_sheet, "  Played at Dora's.  ", actor=scorer)
     seed_sheet.refresh_from_db()
     assert seed_sheet.note == "Played at Dora's."
     hand = seed_sheet.hands.get(number=2)
-    editing.set_hand_note(hand, "Bert forgot his poignée", user=scorer)
+    editing.set_hand_note(hand, "Bert forgot his poignée", actor=scorer)
     hand.refresh_from_db()
     assert hand.note == "Bert forgot his poignée"
     assert AuditEntry.objects.filter(action="note_changed").count() == 2

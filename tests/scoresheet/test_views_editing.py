@@ -27,7 +27,7 @@ def manager(django_user_model, club):
 def seeded(make_sheet, scorer):
     sheet = make_sheet()
     for data in SEED_HANDS:
-        services.record_hand(sheet, data, user=scorer)
+        services.record_hand(sheet, data, actor=scorer)
     return sheet
 
 
@@ -187,7 +187,7 @@ def test_a_merged_players_name_seats_the_kept_player(client, scorer, players, se
 
 
 def test_a_deleted_sheet_leaves_the_club_page_and_the_pools_held(
-    client, club, season, make_sheet, scorer
+    client, club, season, make_sheet, scorer, manager
 ):
     from scoresheet import editing
     from standings.queries import pools_held
@@ -198,6 +198,6 @@ def test_a_deleted_sheet_leaves_the_club_page_and_the_pools_held(
     )
     assert pools_held(club, season=season) != 0
     assert "Mouches" in client.get("/clubs/rive/").content.decode()
-    editing.delete_sheet(sheet, user=scorer)
+    editing.delete_sheet(sheet, actor=manager)
     assert pools_held(club, season=season) == 0
     assert "Mouches" not in client.get("/clubs/rive/").content.decode()

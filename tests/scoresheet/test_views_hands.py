@@ -78,7 +78,7 @@ def scorer_client(client, scorer):
 @pytest.fixture
 def seeded(sheet, scorer):
     for data in SEED_HANDS:
-        services.record_hand(sheet, data, user=scorer)
+        services.record_hand(sheet, data, actor=scorer)
     return sheet
 
 
@@ -111,6 +111,43 @@ def test_record_the_seed_through_the_view(scorer_client, sheet, scorer):
     assert hand.entered_by == scorer
     assert hand.poignees == [{"player": sheet.seats.get(position=0).player_id, "size": "single"}]
     assert hand.revisions.get().user == scorer
+
+
+def _count_scoring(monkeypatch):
+    """Count the engine's scorings of a hand by the ledger (the preview's and the save's)."""
+    calls = []
+    real = services.score_hand
+
+    def counted(*args, **kwargs):
+        calls.append(1)
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(services, "score_hand", counted)
+    return calls
+
+
+def test_a_saved_hand_is_scored_once(scorer_client, sheet, monkeypatch):
+    """Issue 25: the form checks the post's shape, the service scores the hand once under
+    the sheet's lock (the form no longer previews the hand it saves); a correction too."""
+    calls = _count_scoring(monkeypatch)
+    response = scorer_client.post(url("hand_create", sheet), {**SEED_POSTS[0], "action": "save"})
+    assert response.status_code == 302 and len(calls) == 1
+    calls.clear()
+    edit = url("hand_edit", sheet, 1)
+    response = scorer_client.post(edit, {**SEED_POSTS[1], "action": "save"})
+    assert response.status_code == 302 and len(calls) == 1
+    calls.clear()
+    # the preview (no "save") scores without writing
+    scorer_client.post(url("hand_create", sheet), SEED_POSTS[2])
+    assert len(calls) == 1 and sheet.hands.count() == 1
+
+
+def test_a_hand_the_engine_refuses_on_save_shows_the_error_on_its_field(scorer_client, sheet):
+    post = {**SEED_POSTS[0], "bouts": "1", "points": "90", "action": "save"}
+    response = scorer_client.post(url("hand_create", sheet), post)
+    assert response.status_code == 200 and not sheet.hands.exists()
+    form = response.context["form"]
+    assert form.errors["points"] == ["With 1 bout the attack has 4 to 83 points."]
 
 
 def test_save_shows_a_message_with_its_undo(scorer_client, sheet):
@@ -374,10 +411,10 @@ def test_edit_preview_under_mouches_uses_the_pools_before_the_hand(
     scorer_client, make_sheet, scorer
 ):
     sheet = make_sheet(4, rules="mouches")
-    services.record_hand(sheet, {"dealer": "Anna"}, user=scorer)  # pool 45
+    services.record_hand(sheet, {"dealer": "Anna"}, actor=scorer)  # pool 45
     carl = {"dealer": "Bert", "taker": "Carl", "contract": "prise", "bouts": 1, "points": 40}
-    services.record_hand(sheet, carl, user=scorer)  # fails, pays 50 into a new pool
-    services.record_hand(sheet, {"dealer": "Carl"}, user=scorer)
+    services.record_hand(sheet, carl, actor=scorer)  # fails, pays 50 into a new pool
+    services.record_hand(sheet, {"dealer": "Carl"}, actor=scorer)
     # hand 2 corrected to made by 9: Carl takes the 50 pool (45 + Bert's 5)
     post = {"dealer": "1", "taker": "2", "contract": "prise", "bouts": "1", "points": "60"}
     data = scorer_client.post(url("hand_preview", sheet) + "?hand=2", post).json()

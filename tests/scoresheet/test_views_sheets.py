@@ -46,7 +46,7 @@ def links(html, page):
 def seeded(make_sheet, scorer):
     sheet = make_sheet()
     for data in SEED_HANDS:
-        services.record_hand(sheet, data, user=scorer)
+        services.record_hand(sheet, data, actor=scorer)
     return sheet
 
 
@@ -121,7 +121,7 @@ def test_enter_a_hand_only_for_scorers(client, seeded, scorer, member):
 
 
 def test_deleted_hand_struck_through_and_not_counted(client, seeded, scorer):
-    services.delete_hand(seeded.hands.get(number=2), user=scorer)
+    services.delete_hand(seeded.hands.get(number=2), actor=scorer)
     html = client.get(url("sheet", "rive", seeded.pk)).content.decode()
     row = re.search(r'<tr id="hand-2" class="([^"]+)"', html)
     assert row and "hand-deleted" in row.group(1)
@@ -140,20 +140,20 @@ def test_next_dealer_skips_deleted_hands_and_starts_at_first_seat(client, make_s
     html = client.get(url("sheet", "rive", sheet.pk)).content.decode()
     assert "Next dealer: <strong>Anna</strong>" in html
     assert "No hand yet." in html
-    services.record_hand(sheet, SEED_HANDS[0], user=scorer)  # Dora deals
-    second = services.record_hand(sheet, SEED_HANDS[1], user=scorer)  # Anna deals
-    services.delete_hand(second, user=scorer)
+    services.record_hand(sheet, SEED_HANDS[0], actor=scorer)  # Dora deals
+    second = services.record_hand(sheet, SEED_HANDS[1], actor=scorer)  # Anna deals
+    services.delete_hand(second, actor=scorer)
     html = client.get(url("sheet", "rive", sheet.pk)).content.decode()
     assert "Next dealer: <strong>Anna</strong>" in html
 
 
 def test_mouches_sheet_shows_the_pools_and_sums_with_them(client, make_sheet, scorer):
     sheet = make_sheet(rules={"preset": "mouches"})
-    services.record_hand(sheet, {"dealer": "Anna", "taker": None}, user=scorer)
+    services.record_hand(sheet, {"dealer": "Anna", "taker": None}, actor=scorer)
     services.record_hand(
         sheet,
         {"dealer": "Bert", "taker": "Carl", "contract": "garde", "bouts": 2, "points": 30},
-        user=scorer,
+        actor=scorer,
     )
     response = client.get(url("sheet", "rive", sheet.pk))
     html = response.content.decode()
@@ -177,7 +177,7 @@ def test_five_players_show_partner_and_half_points(client, make_sheet, scorer):
             "bouts": 2,
             "points": Decimal("45.5"),
         },
-        user=scorer,
+        actor=scorer,
     )
     html = client.get(url("sheet", "rive", sheet.pk)).content.decode()
     assert ">Partner<" in html and ">Carl<" in html
@@ -190,8 +190,8 @@ def test_sheet_page_query_count_is_constant(
 ):
     sheet = make_sheet()
     for i in range(hands):
-        services.record_hand(sheet, SEED_HANDS[i % len(SEED_HANDS)], user=scorer)
-    services.delete_hand(sheet.hands.get(number=2), user=scorer)
+        services.record_hand(sheet, SEED_HANDS[i % len(SEED_HANDS)], actor=scorer)
+    services.delete_hand(sheet.hands.get(number=2), actor=scorer)
     # club, sheet (with its season), seats with players, hands, score rows
     with django_assert_num_queries(5):
         response = client.get(url("sheet", "rive", sheet.pk))
@@ -218,7 +218,7 @@ def test_sheet_list_table_and_counts(client, seeded, make_sheet):
 
 
 def test_sheet_list_counts_live_hands_only(client, seeded, scorer):
-    services.delete_hand(seeded.hands.get(number=1), user=scorer)
+    services.delete_hand(seeded.hands.get(number=1), actor=scorer)
     response = client.get(url("sheets", "rive"))
     row = next(iter(response.context["table"].data.data))
     assert row.hand_count == 4
@@ -582,11 +582,11 @@ def test_export_imports_back_to_the_same_totals(
 ):
     sheet = make_sheet(seats, rules=rules)
     for data in hands:
-        services.record_hand(sheet, data, user=scorer)
-    services.record_hand(sheet, hands[0], user=scorer)
-    services.delete_hand(sheet.hands.order_by("-number").first(), user=scorer)
+        services.record_hand(sheet, data, actor=scorer)
+    services.record_hand(sheet, hands[0], actor=scorer)
+    services.delete_hand(sheet.hands.order_by("-number").first(), actor=scorer)
     text = client.get(url("sheet_export", "rive", sheet.pk)).content.decode()
-    copy = import_sheet_line(club, text, user=scorer)
+    copy = import_sheet_line(club, text, actor=scorer)
     assert copy.pk != sheet.pk
     assert totals(copy) == totals(sheet)
     assert copy.rules == sheet.rules and copy.date == sheet.date and copy.table == sheet.table
@@ -598,5 +598,5 @@ def test_export_imports_back_to_the_same_totals(
 
 def test_export_seed_totals(client, seeded, club, scorer):
     text = client.get(url("sheet_export", "rive", seeded.pk)).content.decode()
-    copy = import_sheet_line(club, text, user=scorer)
+    copy = import_sheet_line(club, text, actor=scorer)
     assert totals(copy) == {k: Decimal(v) for k, v in SEED_TOTALS.items()}

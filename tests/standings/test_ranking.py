@@ -362,12 +362,18 @@ def test_the_rule_applies_to_its_season_chosen_on_the_club_page(client, evenings
 
 def test_a_new_season_through_the_service_keeps_the_rule(club):
     season = club_services.create_season(
-        club, "S", datetime.date(2026, 1, 1), None, None, by=None, ranking={"by": "evening_average"}
+        club,
+        "S",
+        datetime.date(2026, 1, 1),
+        None,
+        None,
+        actor=None,
+        ranking={"by": "evening_average"},
     )
     assert season.ranking == {"by": "evening_average"}
     with pytest.raises(club_services.ClubError) as caught:
         club_services.create_season(
-            club, "T", datetime.date(2026, 1, 1), None, None, by=None, ranking={"best": "x"}
+            club, "T", datetime.date(2026, 1, 1), None, None, actor=None, ranking={"best": "x"}
         )
     assert caught.value.code == "ranking_invalid"
     assert not Season.objects.filter(name="T").exists()

@@ -65,10 +65,10 @@ def make_sheet(season, players, scorer):
             date=date,
             table="1",
             rules=rules,
-            user=scorer,
+            actor=scorer,
         )
         for data in hands:
-            services.record_hand(sheet, data, user=scorer)
+            services.record_hand(sheet, data, actor=scorer)
         return sheet
 
     return make
@@ -348,22 +348,22 @@ def test_correcting_deleting_and_restoring_update_the_standings(make_sheet, seas
     club = season.club
     hands = list(sheet.hands.order_by("number"))
 
-    services.correct_hand(hands[2], dict(SEED_HANDS[2], points=41), user=scorer)  # Carl makes it
+    services.correct_hand(hands[2], dict(SEED_HANDS[2], points=41), actor=scorer)  # Carl makes it
     assert by_name(standings(club))["Carl"]["contracts_made"] == 2
     assert summarised(club) == from_ledger(club)
 
-    services.delete_hand(hands[0], user=scorer)
+    services.delete_hand(hands[0], actor=scorer)
     rows = by_name(standings(club))
     assert rows["Anna"]["hands_played"] == 4 and rows["Anna"]["hands_taken"] == 0
     assert rows["Anna"]["made_pct"] is None
     assert summarised(club) == from_ledger(club)
 
-    services.restore_hand(hands[0], user=scorer)
+    services.restore_hand(hands[0], actor=scorer)
     assert summarised(club) == from_ledger(club)
     assert by_name(standings(club))["Anna"]["hands_played"] == 5
 
     for hand in hands:
-        services.delete_hand(hand, user=scorer)
+        services.delete_hand(hand, actor=scorer)
     assert list(standings(club)) == []
     assert not SeasonTotal.objects.exists() and not SheetTotal.objects.exists()
 
@@ -374,9 +374,9 @@ def test_mouches_rescoring_is_followed(make_sheet, season, scorer):
     club = season.club
     assert summarised(club) == from_ledger(club)
     # Correcting hand 2 rescores hand 3 too (the pools carry): both are followed.
-    services.correct_hand(hands[1], dict(MOUCHES[1], points=60), user=scorer)
+    services.correct_hand(hands[1], dict(MOUCHES[1], points=60), actor=scorer)
     assert summarised(club) == from_ledger(club)
-    services.delete_hand(hands[1], user=scorer)
+    services.delete_hand(hands[1], actor=scorer)
     assert summarised(club) == from_ledger(club)
 
 
@@ -387,9 +387,9 @@ def test_rebuild_gives_the_summary_kept_by_the_services(make_sheet, season, play
     six = make_sheet(6, date=APRIL, hands=[sat_out(TIES[0], "Fred"), sat_out(TIES[1], "Emil")])
     make_sheet(rules="mouches", hands=MOUCHES)
     make_sheet(season=other, date=datetime.date(2025, 6, 1), hands=TIES)
-    services.delete_hand(six.hands.get(number=1), user=scorer)
+    services.delete_hand(six.hands.get(number=1), actor=scorer)
     services.correct_hand(
-        six.hands.get(number=2), sat_out(dict(TIES[1], points=60), "Emil"), user=scorer
+        six.hands.get(number=2), sat_out(dict(TIES[1], points=60), "Emil"), actor=scorer
     )
     kept = summary_tables(season), summary_tables(other)
     assert kept[0][0] and kept[0][1]
@@ -445,11 +445,11 @@ def _larger_club(club, season, players, scorer):
     for i in range(15):
         seated = everyone[4 * i : 4 * i + 4]
         names = [p.name for p in seated]
-        sheet = services.create_sheet(season=season, players=seated, date=MARCH, user=scorer)
+        sheet = services.create_sheet(season=season, players=seated, date=MARCH, actor=scorer)
         for j, data in enumerate(SEED_HANDS[:4]):
             hand = dict(data, dealer=names[j], taker=names[(j + i) % 4])
             hand.pop("poignees", None)
-            services.record_hand(sheet, hand, user=scorer)
+            services.record_hand(sheet, hand, actor=scorer)
 
 
 @pytest.mark.parametrize(
@@ -612,7 +612,7 @@ def test_a_pools_season_says_what_the_pools_hold(client, make_sheet, season, sco
     assert f'data-pools-held="{held}"' in html
     assert f"The pools hold {held} points: the players' totals sum to \u2212{held}." in html
     # the last live hand counts: with the last hand deleted, the pools before it
-    services.delete_hand(hands[-1], user=scorer)
+    services.delete_hand(hands[-1], actor=scorer)
     before = sum(hands[-2].pools)
     assert client.get(season_url(season)).context["pools_held"] == before
 

@@ -47,10 +47,10 @@ def savoyard_season(club, players, scorer):
         rules={"preset": "savoyard", "deck": 78, "count": "classic", "baga": 10},
     )
     sheet = services.create_sheet(
-        season=season, players=players[:5], date=datetime.date(2026, 3, 14), user=scorer
+        season=season, players=players[:5], date=datetime.date(2026, 3, 14), actor=scorer
     )
     for hand in HANDS:
-        services.record_hand(sheet, hand, user=scorer)
+        services.record_hand(sheet, hand, actor=scorer)
     return season
 
 

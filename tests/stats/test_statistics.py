@@ -96,7 +96,7 @@ SIX = {
 
 def record(sheet, hands, user):
     for data in hands:
-        services.record_hand(sheet, data, user=user)
+        services.record_hand(sheet, data, actor=user)
     return sheet
 
 
@@ -363,7 +363,7 @@ def test_all_seasons_and_season_ranks(ledger, make_sheet, scorer, club, players,
     """A second season where Bert wins: Anna is 1st of 4 in 2026 and 2nd of 4 in 2027."""
     later = Season.objects.create(club=club, name="2027", start_date=datetime.date(2027, 1, 1))
     sheet = services.create_sheet(
-        season=later, players=players[:4], date=datetime.date(2027, 2, 1), user=scorer
+        season=later, players=players[:4], date=datetime.date(2027, 2, 1), actor=scorer
     )
     record(sheet, [SEED_HANDS[1]], scorer)  # Bert +288, others −96
     anna = by_name["Anna"]
@@ -386,7 +386,7 @@ def test_all_seasons_leave_out_the_clubs_tournaments(
         club=club, name="Cup", start_date=datetime.date(2026, 5, 1), kind=Season.Kind.TOURNAMENT
     )
     sheet = services.create_sheet(
-        season=cup, players=players[:4], date=datetime.date(2026, 5, 2), user=scorer
+        season=cup, players=players[:4], date=datetime.date(2026, 5, 2), actor=scorer
     )
     record(sheet, SEED_HANDS[:2], scorer)
     context = client.get(player_url(club, by_name["Anna"])).context
@@ -418,7 +418,7 @@ def test_a_player_who_misses_an_evening_keeps_their_total(
     ledger, make_sheet, scorer, by_name, season, players
 ):
     sheet = services.create_sheet(
-        season=season, players=[players[0], players[4], players[5]], date=MARCH_28, user=scorer
+        season=season, players=[players[0], players[4], players[5]], date=MARCH_28, actor=scorer
     )
     # three players: Anna garde 2 bouts 56 → (25+15)×2 = 80 a defender, Anna +160
     record(
@@ -493,11 +493,11 @@ def test_season_figures_from_the_summaries_equal_the_ledger_counts(
     record(make_sheet(5, date=MARCH_28), FIVE, scorer)
     six = record(make_sheet(6, date=MARCH_28, table="2"), [SIX], scorer)
     emptied = record(make_sheet(4, date=MARCH_28, table="3"), SEED_HANDS[:1], scorer)
-    services.delete_hand(emptied.hands.get(number=1), user=scorer)
+    services.delete_hand(emptied.hands.get(number=1), actor=scorer)
     first, _second = ledger
-    services.delete_hand(first.hands.get(number=2), user=scorer)
+    services.delete_hand(first.hands.get(number=2), actor=scorer)
     gone = record(make_sheet(4, date=datetime.date(2026, 4, 4), table="9"), SEED_HANDS, scorer)
-    editing.delete_sheet(gone, user=scorer)
+    editing.delete_sheet(gone, actor=None)  # a manager, or a command
     rows = ScoreRow.objects.of_season(season)
     # the ledger's own answers: one row per seated player per live hand, the first
     # seat's once per hand
@@ -531,7 +531,7 @@ def test_season_figures_from_the_summaries_equal_the_ledger_counts(
 
 def test_a_deleted_hand_leaves_the_statistics(ledger, by_name, season, scorer):
     first, _second = ledger
-    services.delete_hand(first.hands.get(number=1), user=scorer)  # Anna's +240
+    services.delete_hand(first.hands.get(number=1), actor=scorer)  # Anna's +240
     s = stats.player_summary(SheetTotal.objects.of_player(by_name["Anna"], season))
     assert (s["total"], s["taken"], s["played"]) == (552 - 240, 4, 9)
 
@@ -602,7 +602,7 @@ def test_the_top_chart_adds_the_player_when_not_among_the_top(
     others = [Player.objects.create(club=club, name=n) for n in ("Gus", "Hans")]
     record(make_sheet(4, date=MARCH_14), SEED_HANDS, scorer)
     sheet = services.create_sheet(
-        season=season, players=[players[4], players[5], *others], date=MARCH_21, user=scorer
+        season=season, players=[players[4], players[5], *others], date=MARCH_21, actor=scorer
     )
     # Emil takes a garde made by 15: +240, the others −80 each
     record(
@@ -853,7 +853,7 @@ def test_player_page_reads_its_figures_from_the_cache_until_a_hand_changes(
     with django_assert_num_queries(PLAYER_CACHED[scope]):
         assert client.get(url).context["summary"]["played"] == 10
     first, _second = ledger
-    services.delete_hand(first.hands.get(number=1), user=scorer)  # the season changes
+    services.delete_hand(first.hands.get(number=1), actor=scorer)  # the season changes
     assert client.get(url).context["summary"]["played"] == 9
 
 
@@ -867,9 +867,9 @@ def test_season_page_reads_its_figures_from_the_cache_until_a_hand_changes(
     first, _second = ledger
     hand = first.hands.get(number=1)
     data = handmap.hand_data(hand, handmap.Table.of(first))
-    services.correct_hand(hand, {**data, "points": data["points"] + 1}, user=scorer)
+    services.correct_hand(hand, {**data, "points": data["points"] + 1}, actor=scorer)
     assert client.get(url).context["summary"]["hands"] == 10
-    services.delete_hand(hand, user=scorer)
+    services.delete_hand(hand, actor=scorer)
     assert client.get(url).context["summary"]["hands"] == 9
 
 

@@ -41,7 +41,7 @@ def make_tournament(club, members, manager):
             deals_per_round=None if minutes else deals,
             minutes_per_round=minutes,
             five_tables=five,
-            by=manager,
+            actor=manager,
             seed=seed,
             **more,
         )

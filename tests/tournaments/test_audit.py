@@ -23,7 +23,7 @@ def test_every_organiser_action_is_audited_with_who(make_tournament, manager, me
     by = {ACTOR: manager}
     t = make_tournament(players=0, rounds=1, deals=1)
     services.register(t, [("member", p) for p in members[:9]], **by)
-    services.withdraw(t.entries.get(number=9), **by)
+    services.withdraw_player(t.entries.get(number=9), **by)
     rnd = t.round_set.get()
     services.draw_round(rnd, **by)
     first, second = rnd.tables.order_by("number")

@@ -1,16 +1,19 @@
 """Tournament services: set-up, entries, the draw, rounds, withdrawals and late arrivals."""
 
+import inspect
+import re
+
 import pytest
 
 from clubs.models import Player, Season
-from scoresheet.models import Sheet
+from scoresheet.models import Hand, Sheet
 from tournaments import draw, services
 from tournaments.models import Entry, Round, Tournament
 from tournaments.queries import ranking
 from tournaments.services import TournamentError
 
 from .conftest import DATE
-from .helpers import play_round, totals_from_sheets
+from .helpers import deal, play_round, totals_from_sheets
 
 
 def test_a_tournament_has_a_season_of_its_own_and_its_rounds(make_tournament, club):
@@ -155,7 +158,7 @@ def test_withdrawal_and_late_arrival_redraw_the_next_round(make_tournament, memb
         play_round(t, rnd)
         services.close_round(rnd)
     leaving = t.entries.get(number=5)
-    services.withdraw(leaving)
+    services.withdraw_player(leaving, redraw=True)
     leaving.refresh_from_db()
     assert leaving.withdrawn_after_round == 2
     third = t.round_set.get(number=3)
@@ -188,7 +191,7 @@ def test_withdrawal_and_late_arrival_redraw_the_next_round(make_tournament, memb
 
 def test_withdrawing_before_any_round_removes_the_entry(make_tournament):
     t = make_tournament(players=5)
-    assert services.withdraw(t.entries.get(number=2)) is None
+    assert services.withdraw_player(t.entries.get(number=2)) is None
     assert list(t.entries.values_list("number", flat=True)) == [1, 3, 4, 5]
     assert Entry.objects.count() == 4
 
@@ -232,3 +235,61 @@ def test_a_team_size_holds_once_teams_are_registered(make_tournament, members):
     services.update_tournament(t, **settings, team_size=2)
     t.refresh_from_db()
     assert t.team_size == 2
+
+
+def test_a_table_enters_its_deals_through_the_tournament_service(make_tournament):
+    """Issue 25: a table's deal goes through ``record_table_hand``, which checks the table
+    open for entries under its lock, then has the ledger record it (scored once); a
+    handed-in table is refused there, whatever the page checked before."""
+    t = make_tournament(players=16, deals=1)
+    rnd = t.round_set.get(number=1)
+    services.draw_round(rnd)
+    services.start_round(rnd)
+    table = rnd.tables.select_related("sheet").order_by("number").first()
+    names = [s.player.name for s in table.sheet.seats.order_by("position").select_related("player")]
+    hand = services.record_table_hand(table, deal(names, 0))
+    assert hand.number == 1 and hand.sheet_id == table.sheet_id
+    with pytest.raises(TournamentError) as refused:
+        services.record_table_hand(table, dict(deal(names, 1), points=95))
+    assert refused.value.code == "points_out_of_range" and refused.value.field == "points"
+    services.submit_table(table, by_name="Anna")
+    stale = table  # the page read the table before it was handed in
+    with pytest.raises(TournamentError) as refused:
+        services.record_table_hand(stale, deal(names, 1))
+    assert refused.value.code == "table_submitted"
+    other = rnd.tables.order_by("number")[1]
+    with pytest.raises(TournamentError) as refused:
+        services.delete_table_hand(other, hand)
+    assert refused.value.code == "unknown_hand"
+    assert Hand.objects.filter(sheet=table.sheet).count() == 1
+
+
+def test_only_a_manager_organises(make_tournament, scorer, manager):
+    """The organiser's verbs check their actor the one way (``clubs.permissions.require``):
+    a scorer of the club is refused, a manager and code without a user are not."""
+    t = make_tournament(players=16)
+    rnd = t.round_set.get(number=1)
+    with pytest.raises(TournamentError) as refused:
+        services.draw_round(rnd, actor=scorer)
+    assert refused.value.code == "forbidden"
+    assert refused.value.message == "Only a manager of the club may do this."
+    assert not rnd.tables.exists()
+    services.draw_round(rnd, actor=manager)
+    with pytest.raises(TournamentError) as refused:
+        services.close_tournament(t, actor=scorer)
+    assert refused.value.code == "forbidden"
+    services.start_round(rnd)  # a command
+
+
+def test_every_refusal_of_the_module_is_in_its_catalogue():
+    """``TournamentError`` looks its message up by code (or ``wording=``) in
+    ``tournaments.services.error_messages``: every code and wording raised is declared."""
+    source = inspect.getsource(services)
+    raised = set(re.findall(r'TournamentError\(\s*"([a-z_]+)"', source))
+    worded = set(re.findall(r'wording="([a-z_.]+)"', source))
+    assert raised and raised <= set(services.error_messages)
+    assert worded <= set(services.error_messages)
+    error = TournamentError("bad_score", wording="bad_score.score_whole_or_half")
+    assert (error.code, error.message) == ("bad_score", "A score is a whole or a half point.")
+    error = TournamentError("rounds_range", field="rounds", n=12)
+    assert (error.message, error.field) == ("A tournament has 1 to 12 rounds.", "rounds")

@@ -135,13 +135,13 @@ def test_the_organiser_corrects_a_confirmed_sheet_recorded_in_history(make_tourn
     t, rnd = started(make_tournament)
     table = first_table(rnd)
     play_table(t, table)
-    services.confirm_table(table, by=manager)
+    services.confirm_table(table, actor=manager)
     hand = table.sheet.hands.get(number=1)
     # a club scorer's page cannot change it: the sheet is closed
     with pytest.raises(sheets.LedgerError):
         sheets.correct_hand(hand, {**sheets.hand_data(hand, sheets.Table.of(table.sheet))})
     names = [s.player.name for s in table.sheet.seats.select_related("player")]
-    services.correct_table_hand(table, hand, deal(names, 0, points=70), by=manager)
+    services.correct_table_hand(table, hand, deal(names, 0, points=70), actor=manager)
     table.refresh_from_db()
     table.sheet.refresh_from_db()
     assert table.state == "confirmed" and table.sheet.is_closed
@@ -364,7 +364,7 @@ def test_the_organisers_correction_page_leads_back_to_the_table(client, make_tou
     t, rnd = started(make_tournament)
     table = first_table(rnd)
     play_table(t, table)
-    services.confirm_table(table, by=manager)
+    services.confirm_table(table, actor=manager)
     client.force_login(manager)
     page_url = reverse("tournaments:table_hand", args=[t.club.slug, t.pk, 1, table.number, 1])
     back = reverse("tournaments:table", args=[t.club.slug, t.pk, 1, table.number])

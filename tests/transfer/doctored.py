@@ -38,7 +38,9 @@ def backed_up_then_cleared():
     other.is_public = False
     other.save()
     boss = get_user_model().objects.get(username="boss")
-    season = club_services.create_season(other, "O", datetime.date(2026, 1, 1), None, "fft", None)
+    season = club_services.create_season(
+        other, "O", datetime.date(2026, 1, 1), None, "fft", actor=None
+    )
     players = [club_services.create_player(other, name) for name in ("Olga", "Otto", "Oleg")]
     players.append(other.players.get(name="Zoé"))
     sheet = services.create_sheet(season=season, players=players, date=datetime.date(2026, 2, 2))

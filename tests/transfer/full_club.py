@@ -52,34 +52,34 @@ def build_full_club(slug="pleine"):
     club = Club.objects.create(name=f"Club {slug}", slug=slug, is_public=False)
     Membership.objects.create(club=club, user=boss, role=Role.MANAGER)
     Membership.objects.create(club=club, user=scorer, role=Role.SCORER)
-    players = [club_services.create_player(club, name, boss) for name in NAMES]
+    players = [club_services.create_player(club, name, actor=boss) for name in NAMES]
     for number, preset in enumerate(PRESETS):
         season = club_services.create_season(
-            club, preset, DAY.replace(year=2010 + number), None, preset, boss
+            club, preset, DAY.replace(year=2010 + number), None, preset, actor=boss
         )
         seats = _seating(preset)
         names = NAMES[:seats]
         sheet = services.create_sheet(
-            season=season, players=players[:seats], date=season.start_date, user=scorer
+            season=season, players=players[:seats], date=season.start_date, actor=scorer
         )
         hands = _play(sheet, names, preset, rng, 8, no_dealer_every=3)
         if preset == "mouches":
             # a correction early on re-scores every later hand (pools carry)
             first = hands[0]
             data = demo.random_hand(rng, names, preset, names[0])
-            services.correct_hand(first, data, user=scorer)
-            services.restore_hand(services.delete_hand(hands[2], user=scorer), user=boss)
-        services.delete_hand(hands[-1], user=scorer)
+            services.correct_hand(first, data, actor=scorer)
+            services.restore_hand(services.delete_hand(hands[2], actor=scorer), actor=boss)
+        services.delete_hand(hands[-1], actor=scorer)
     fft = club.seasons.get(name="fft")
     gone = services.create_sheet(season=fft, players=players[:4], date=DAY, table="gone")
     _play(gone, NAMES[:4], "fft", rng, 3)
-    editing.delete_sheet(gone, user=boss)
+    editing.delete_sheet(gone, actor=boss)
     back = services.create_sheet(season=fft, players=players[:4], date=DAY, table="back")
     _play(back, NAMES[:4], "fft", rng, 3)
-    editing.restore_sheet(editing.delete_sheet(back, user=boss), user=boss)
-    twin = club_services.create_player(club, "Anna B", boss)
-    merge_players(players[0], twin, user=boss)
-    invitations.invite(club, email="guest@example.org", role=Role.SCORER, by=boss)
+    editing.restore_sheet(editing.delete_sheet(back, actor=boss), actor=boss)
+    twin = club_services.create_player(club, "Anna B", actor=boss)
+    merge_players(players[0], twin, actor=boss)
+    invitations.invite(club, email="guest@example.org", role=Role.SCORER, actor=boss)
     _tournaments(club, players, boss)
     return club
 
@@ -104,7 +104,7 @@ def _tournaments(club, players, boss):
     play_round(running, first)
     tables = list(first.tables.select_related("sheet", "round__tournament").order_by("number"))
     tournament_services.submit_table(tables[0], by_name="Anna")
-    tournament_services.confirm_table(tables[0], by=boss)
+    tournament_services.confirm_table(tables[0], actor=boss)
     tournament_services.submit_table(tables[1], by_name="Emil")
     _totals, deals = tournament_services.snapshot(tables[1])
     wrong = [list(row) for row in deals]
@@ -112,7 +112,7 @@ def _tournaments(club, players, boss):
     tournament_services.check_table(tables[1], deals=wrong, by_name="Fred")  # disputed
     if len(tables) > 2:
         tournament_services.submit_table(tables[2])
-        tournament_services.reopen_table(tables[2], by=boss)
+        tournament_services.reopen_table(tables[2], actor=boss)
     tournament_services.revoke_link(tables[0])
     penalised = running.entries.order_by("number").first()
     tournament_services.adjust_score(penalised, 1, -10, "Slow play", actor=boss)
@@ -124,9 +124,9 @@ def _tournaments(club, players, boss):
     tournament_services.start_round(only)
     play_round(closed, only)
     for table in only.tables.select_related("sheet", "round__tournament"):
-        tournament_services.confirm_table(table, by=boss)
+        tournament_services.confirm_table(table, actor=boss)
     tournament_services.close_round(only)
-    tournament_services.close_tournament(closed, by=boss)
+    tournament_services.close_tournament(closed, actor=boss)
 
     teams = new("Teams", team_size=2)
     for i in range(0, 8, 2):

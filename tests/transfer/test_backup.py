@@ -38,24 +38,26 @@ def build_club():
         datetime.date(2026, 1, 1),
         None,
         "fft",
-        by=boss,
+        actor=boss,
         ranking={"by": "points", "points": [5, 3, 1], "best": 10},
     )
-    club_services.create_season(club, "2025", datetime.date(2025, 1, 1), None, "mouches", by=boss)
-    players = [club_services.create_player(club, name, by=boss) for name in NAMES]
-    club_services.link_player(Membership.objects.get(user=member), players[1], by=boss)
-    sheet = services.create_sheet(
-        season=season, players=players[:4], date=datetime.date(2026, 3, 14), table="1", user=scorer
+    club_services.create_season(
+        club, "2025", datetime.date(2025, 1, 1), None, "mouches", actor=boss
     )
-    hands = [services.record_hand(sheet, data, user=scorer) for data in SEED_HANDS]
-    services.correct_hand(hands[0], dict(SEED_HANDS[0], points=60), user=scorer)
-    services.restore_hand(services.delete_hand(hands[1], user=scorer), user=boss)
-    services.delete_hand(hands[2], user=scorer)
+    players = [club_services.create_player(club, name, actor=boss) for name in NAMES]
+    club_services.link_player(Membership.objects.get(user=member), players[1], actor=boss)
+    sheet = services.create_sheet(
+        season=season, players=players[:4], date=datetime.date(2026, 3, 14), table="1", actor=scorer
+    )
+    hands = [services.record_hand(sheet, data, actor=scorer) for data in SEED_HANDS]
+    services.correct_hand(hands[0], dict(SEED_HANDS[0], points=60), actor=scorer)
+    services.restore_hand(services.delete_hand(hands[1], actor=scorer), actor=boss)
+    services.delete_hand(hands[2], actor=scorer)
     mouches = Season.objects.get(name="2025")
     other = services.create_sheet(
-        season=mouches, players=players[2:6], date=datetime.date(2025, 6, 1), user=scorer
+        season=mouches, players=players[2:6], date=datetime.date(2025, 6, 1), actor=scorer
     )
-    services.record_hand(other, dict(HAND, dealer="Carl", taker="Carl"), user=scorer)
+    services.record_hand(other, dict(HAND, dealer="Carl", taker="Carl"), actor=scorer)
     Invitation.objects.create(club=club, email="guest@example.org", token_hash="h" * 64)
     tournament = tournament_services.create_tournament(
         club, name="Open", date=datetime.date(2026, 5, 1), rules="fft", rounds=1, deals_per_round=1
@@ -203,7 +205,7 @@ def test_a_backup_from_before_the_stored_last_number_numbers_the_next_hand_after
     club = build_club()
     sheet = club.sheets.get(table="1")
     for hand in sheet.hands.filter(is_deleted=False):
-        services.delete_hand(hand, user=None)
+        services.delete_hand(hand, actor=None)
     assert sheet.hands.count() == 5 and not sheet.hands.filter(is_deleted=False).exists()
     data = backups.backup(club)
     for row in data["objects"]:

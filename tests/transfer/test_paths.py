@@ -39,7 +39,9 @@ def test_a_path_that_does_not_reach_the_club_is_refused():
 @pytest.mark.django_db(transaction=True)
 def test_hands_without_a_dealer_and_tables_without_a_sheet_come_back(tmp_path, capsys):
     club = Club.objects.create(name="Sans donneur", slug="sans")
-    season = club_services.create_season(club, "S", datetime.date(2026, 1, 1), None, "fft", None)
+    season = club_services.create_season(
+        club, "S", datetime.date(2026, 1, 1), None, "fft", actor=None
+    )
     players = [club_services.create_player(club, name) for name in NAMES]
     sheet = services.create_sheet(
         season=season, players=players[:4], date=datetime.date(2026, 2, 1)

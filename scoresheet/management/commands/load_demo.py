@@ -125,7 +125,7 @@ class Command(BaseCommand):
                     date=date,
                     table=str(number),
                     rules=rules,
-                    user=user,
+                    actor=user,
                 )
                 names = [p.name for p in seated]
                 ruleset = sheet.rules
@@ -133,7 +133,7 @@ class Command(BaseCommand):
                 for i in range(rng.randint(12, 20)):
                     extras = (forced[i],) if i < len(forced) else ()
                     data = random_hand(rng, names, ruleset, names[i % seats], extras=extras)
-                    services.record_hand(sheet, data, user=user)
+                    services.record_hand(sheet, data, actor=user)
                     total += 1
         return total + self.build_savoyard(rng, club, players, user)
 
@@ -152,7 +152,7 @@ class Command(BaseCommand):
         for number, (seats, first) in enumerate(SAVOYARD_TABLES, start=1):
             seated = rng.sample(players, seats)
             sheet = services.create_sheet(
-                season=season, players=seated, date=date, table=str(number), user=user
+                season=season, players=seated, date=date, table=str(number), actor=user
             )
             names = [p.name for p in seated]
             for i in range(rng.randint(10, 14)):
@@ -164,6 +164,6 @@ class Command(BaseCommand):
                             data[field] = names[(i + data[field]) % seats]
                 else:
                     data = random_hand(rng, names, sheet.rules, dealer)
-                services.record_hand(sheet, data, user=user)
+                services.record_hand(sheet, data, actor=user)
                 total += 1
         return total
