@@ -14,7 +14,7 @@ from django.utils import translation
 
 from clubs.models import Club, Membership, Player, Role, Season
 from scoresheet import services
-from tests.data import NAMES
+from tests.data import NAMES, SEED_HANDS
 
 
 @pytest.fixture(autouse=True)
@@ -90,6 +90,15 @@ def manager(django_user_model, club):
     user = django_user_model.objects.create_user("manager", password="a-long-passphrase-1")
     Membership.objects.create(club=club, user=user, role=Role.MANAGER)
     return user
+
+
+@pytest.fixture
+def seeded(make_sheet, scorer):
+    """A four-seat sheet holding the hands of ``tests.data.SEED_HANDS``."""
+    sheet = make_sheet()
+    for data in SEED_HANDS:
+        services.record_hand(sheet, data, actor=scorer)
+    return sheet
 
 
 @pytest.fixture

@@ -2,11 +2,10 @@
 
 import datetime
 
-import pytest
 from django.urls import reverse
 
 from clubhouse.players import merge_players
-from clubs.models import Membership, Player, Role
+from clubs.models import Player
 from scoresheet import services
 from scoresheet.models import ScoreRow
 from tests.data import SEED_HANDS
@@ -14,21 +13,6 @@ from tests.data import SEED_HANDS
 
 def url(name, *args):
     return reverse(f"clubhouse:{name}", args=args)
-
-
-@pytest.fixture
-def manager(django_user_model, club):
-    user = django_user_model.objects.create_user("boss", password="a-long-passphrase-1")
-    Membership.objects.create(club=club, user=user, role=Role.MANAGER)
-    return user
-
-
-@pytest.fixture
-def seeded(make_sheet, scorer):
-    sheet = make_sheet()
-    for data in SEED_HANDS:
-        services.record_hand(sheet, data, actor=scorer)
-    return sheet
 
 
 # ---------------------------------------------------------------- players

@@ -3,10 +3,9 @@ the paper-sheet check, and near-duplicate names when a sheet is opened."""
 
 import datetime
 
-import pytest
 from django.urls import reverse
 
-from clubs.models import Membership, Player, Role
+from clubs.models import Player
 from scoresheet import services
 from scoresheet.models import Hand, ScoreRow, Sheet
 from tests.data import RULES_POST, SEED_HANDS
@@ -14,21 +13,6 @@ from tests.data import RULES_POST, SEED_HANDS
 
 def url(name, *args):
     return reverse(f"scoresheet:{name}", args=args)
-
-
-@pytest.fixture
-def manager(django_user_model, club):
-    user = django_user_model.objects.create_user("boss", password="a-long-passphrase-1")
-    Membership.objects.create(club=club, user=user, role=Role.MANAGER)
-    return user
-
-
-@pytest.fixture
-def seeded(make_sheet, scorer):
-    sheet = make_sheet()
-    for data in SEED_HANDS:
-        services.record_hand(sheet, data, actor=scorer)
-    return sheet
 
 
 # ---------------------------------------------------------------- players

@@ -43,14 +43,6 @@ def links(html, page):
 
 
 @pytest.fixture
-def seeded(make_sheet, scorer):
-    sheet = make_sheet()
-    for data in SEED_HANDS:
-        services.record_hand(sheet, data, actor=scorer)
-    return sheet
-
-
-@pytest.fixture
 def member(django_user_model, club):
     user = django_user_model.objects.create_user("member", password="a-long-passphrase-1")
     Membership.objects.create(club=club, user=user, role=Role.MEMBER)
