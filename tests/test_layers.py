@@ -29,7 +29,7 @@ LAYERS = {
 READ_SIDE = {app for app, level in LAYERS.items() if level == 3}
 #: nothing imports these: they sit on top (settings and URLs; development commands)
 TOP = {"config", "benchmarks"}
-SKIPPED = {"tests", "migrations", ".venv", "static", "templates", "locale", "node_modules"}
+SKIPPED = {"tests", "migrations", "static", "templates", "locale", "node_modules", "build", "dist"}
 
 
 def project_modules(root=ROOT):

@@ -373,6 +373,7 @@ def test_the_preview_never_covers_a_field(
         assert seen > 20
         assert hits == [], (y, hits)
     # the preview is one line of scores; the explanation folds under it
+    expect(preview.get_by_role("list")).to_be_visible()  # after the last refresh
     scores = preview.get_by_role("list").bounding_box()
     assert scores["height"] < 80
     expect(preview.locator("[data-explanation]")).to_be_hidden()
