@@ -282,8 +282,7 @@ def parse_event(data: dict):
             raise DuplicateError(error.code, error.message, **where) from None
         marques = tuple(Fraction(halves, 2) for halves in result.halves)
         out.append(TableDeal(deal, table, players, marques, arbitral))
-    check_event(out)
-    return rules, method, out
+    return rules, method, out  # ``compare`` checks the event as a whole (``check_event``)
 
 
 def json_score(value: Fraction):

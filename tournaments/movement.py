@@ -70,7 +70,6 @@ class Ring:
     size: int
     add: tuple
     mul: tuple
-    is_field: bool
 
     @classmethod
     def integers(cls, size: int) -> "Ring":
@@ -79,7 +78,6 @@ class Ring:
             size,
             tuple(tuple((a + b) % size for b in elements) for a in elements),
             tuple(tuple((a * b) % size for b in elements) for a in elements),
-            _prime_power(size) == (size, 1),
         )
 
     @classmethod
@@ -113,7 +111,6 @@ class Ring:
                 for a in elements
             ),
             tuple(tuple(times(a, b) for b in elements) for a in elements),
-            True,
         )
 
     def neg(self, a: int) -> int:

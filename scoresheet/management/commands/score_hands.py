@@ -12,11 +12,9 @@ of any size streams through. Input is UTF-8; output is UTF-8 JSON, names
 unescaped.
 """
 
-import json
-import sys
-
 from django.core.management.base import BaseCommand
 
+from core.jsonlines import answer_lines
 from tarot.errors import ScoringError
 from tarot.jsonformat import score_line
 
@@ -42,23 +40,11 @@ class Command(BaseCommand):
         )
 
     def handle(self, *args, explain=False, stdin=None, **options):
-        if stdin is None:
-            # Bytes, decoded line by line: a line that is not UTF-8 is refused
-            # on its own instead of ending the run.
-            stdin = sys.stdin.buffer
-        if options.get("stdout") is None and hasattr(sys.stdout, "reconfigure"):
-            sys.stdout.reconfigure(encoding="utf-8")  # JSON Lines are UTF-8
-        write = self.stdout.write
-        dumps = json.JSONEncoder(ensure_ascii=False).encode
-        for line in stdin:
-            if isinstance(line, bytes):
-                try:
-                    line = line.decode("utf-8")
-                except UnicodeDecodeError as error:
-                    refused = ScoringError("json_invalid", f"not UTF-8 text: {error}")
-                    write(dumps(refused.as_dict()))
-                    continue
-            if line.isspace() or not line:
-                write(dumps(BLANK))
-                continue
-            write(dumps(score_line(line, explain)))
+        answer_lines(
+            self,
+            stdin,
+            lambda line: score_line(line, explain),
+            blank=BLANK,
+            refused=lambda message: ScoringError("json_invalid", message).as_dict(),
+            own_stdout=options.get("stdout") is None,
+        )
