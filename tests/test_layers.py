@@ -25,6 +25,8 @@ LAYERS = {
     "stats": 3,
     "tournaments": 3,
     "transfer": 3,
+    # team competitions: over the leagues and the tournaments they read
+    "competitions": 5,
 }
 READ_SIDE = {app for app, level in LAYERS.items() if level == 3}
 #: nothing imports these: they sit on top (settings and URLs; development commands)
