@@ -8,9 +8,10 @@ from io import StringIO
 
 import pytest
 from django.core.management import CommandError, call_command
-from hypothesis import given, settings
+from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from tournaments import movement as movement_module
 from tournaments.movement import movement
 
 SEATS_T1 = {"N": "Anna", "E": "Bert", "S": "Carl", "W": "Dora"}
@@ -167,12 +168,47 @@ def print_movement(tables, rounds):
     return json.loads(out.getvalue())
 
 
-@settings(max_examples=60, deadline=None)
+@pytest.fixture
+def short_search(monkeypatch):
+    """The search with a small budget (its rules hold for any budget), and no movement
+    cached from it for the tests after."""
+    monkeypatch.setattr(movement_module, "SEARCH_BUDGET", 20_000)
+    movement.cache_clear()
+    yield
+    movement.cache_clear()
+
+
+@settings(
+    max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
 @given(st.integers(3, 30).flatmap(lambda t: st.tuples(st.just(t), st.integers(1, t))))
-def test_every_printed_movement_meets_the_contract(size):
+def test_every_printed_movement_meets_the_contract(short_search, size):
     tables, rounds = size
     printed = print_movement(tables, rounds)
     assert meetings_and_check(tables, rounds, printed) == printed["repeated"]
+
+
+@pytest.mark.parametrize(
+    "tables, rounds, cyclic, at_most",
+    [(6, 6, 132, 60), (6, 5, 96, 0), (4, 4, 56, 40), (12, 6, 84, 10)],
+)
+def test_the_search_improves_on_the_best_cyclic_movement(tables, rounds, cyclic, at_most):
+    # ``cyclic``: the fewest repeated meetings of a playable cyclic movement (what
+    # ``duplicate_movement`` printed before the search); the search, with its real
+    # budget, finds a playable movement with far fewer
+    assert at_most < cyclic
+    printed = print_movement(tables, rounds)
+    assert meetings_and_check(tables, rounds, printed) == printed["repeated"] <= at_most
+
+
+def test_each_table_passes_its_set_to_the_table_that_plays_it_next():
+    chosen = movement(6, 4)
+    for round_ in range(3):
+        following = {set_: table for table, set_, _ in chosen.seating(round_ + 1)}
+        passes = chosen.passes(round_)
+        for table, set_, _ in chosen.seating(round_):
+            assert passes[table] == following[set_]
+    assert set(chosen.passes(3).values()) == {None}  # after the last round, nowhere
 
 
 @pytest.mark.parametrize("tables", [5, 7, 8, 9, 11, 13, 16])
