@@ -76,7 +76,6 @@ def import_sheets(request, slug):
         except upload.UploadError as error:
             context["error"] = error.message
             return render(request, "transfer/data.html", context, status=400)
-        outcomes = upload.preview(club, found, season=season, actor=request.user)
         digest = hashlib.sha256(text.encode()).hexdigest()
         request.session[SESSION_KEY] = {
             "club": club.pk,
@@ -84,10 +83,7 @@ def import_sheets(request, slug):
             "text": text,
             "digest": digest,
         }
-        context.update(outcomes=outcomes, name=uploaded.name, digest=digest, preview=True)
-        context["good"] = sum(1 for o in outcomes if o.ok)
-        context["refused"] = len(outcomes) - context["good"]
-        return render(request, "transfer/import.html", context)
+        return _preview(request, context, found, name=uploaded.name, digest=digest)
     if step == "import":
         kept = request.session.get(SESSION_KEY)
         if (
@@ -98,6 +94,14 @@ def import_sheets(request, slug):
             messages.error(request, _("Upload the file again: its preview is no longer here."))
             return redirect("transfer:data", club.slug)
         found = upload.chunks(kept["text"], kept["name"])
+        near = upload.near_names(club, found)
+        aliases, unanswered = _near_choices(request.POST, near)
+        if unanswered:
+            context["near_error"] = _("Say who each of these players is.")
+            return _preview(
+                request, context, found, name=kept["name"], digest=kept["digest"], status=400
+            )
+        found = upload.with_aliases(found, aliases)
         # "Import" pressed twice (two posts at once, both holding the session's copy):
         # the form's idempotency key lets one import and sends the other to the data page
         outcomes = once(
@@ -118,6 +122,37 @@ def import_sheets(request, slug):
         context.update(good=good, refused=len(outcomes) - good)
         return render(request, "transfer/import.html", context)
     return bad_request(request)
+
+
+def _preview(request, context, found, *, name, digest, status=200):
+    """The preview page: every sheet with what the import would do, and the file's new
+    names that look like a player of the club, each with the question "who is it?"."""
+    club = request.club
+    outcomes = upload.preview(club, found, season=context["season"], actor=request.user)
+    context.update(outcomes=outcomes, name=name, digest=digest, preview=True)
+    context["good"] = sum(1 for o in outcomes if o.ok)
+    context["refused"] = len(outcomes) - context["good"]
+    context["near"] = upload.near_names(club, found)
+    return render(request, "transfer/import.html", context, status=status)
+
+
+def _near_choices(post, near):
+    """``({name_key: the existing player's name}, unanswered)`` from the preview's
+    questions (``same_<k>``: a player's id or "new"; ``same_<k>_name``: the name asked
+    about, so a question is matched by name, not by its place)."""
+    answers = {}
+    for key, value in post.items():
+        if key.startswith("same_") and key.endswith("_name"):
+            answers[" ".join(value.split())] = post.get(key.removesuffix("_name"), "")
+    aliases, unanswered = {}, []
+    for item in near:
+        choice = answers.get(item.name, "")
+        chosen = next((p for p in item.players if str(p.pk) == choice), None)
+        if chosen is not None:
+            aliases[upload.name_key(item.name)] = chosen.name
+        elif choice != "new":
+            unanswered.append(item.name)
+    return aliases, unanswered
 
 
 @club_view("read")
