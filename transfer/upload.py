@@ -72,7 +72,8 @@ class Outcome:
     label: str
     hands: int = 0
     code: str = ""
-    message: str = ""
+    message: str = ""  #: in the page's language, without the code
+    detail: str = ""  #: the technical reason, for the code's tooltip
 
     @property
     def ok(self) -> bool:
@@ -178,8 +179,9 @@ def _csv_chunks(text):
                 continue
             current.sheet["hands"].append(_csv_hand(cells))
             current.hand_lines.append(number)
-    except csv.Error as error:
-        found.append(Chunk(reader.line_num, code="invalid_csv", message=str(error)))
+    except csv.Error:
+        message = _("This line of the CSV cannot be read (a quote left open?).")
+        found.append(Chunk(reader.line_num, code="invalid_csv", message=message))
     for chunk in found:
         if not chunk.code:
             chunk.text = json.dumps(chunk.sheet, ensure_ascii=False)
@@ -233,9 +235,11 @@ def _import(club, chunk: Chunk, *, season, actor) -> Outcome:
             else error.message
         )
     except DatabaseError as error:
-        outcome.code, outcome.message = "database_refused", importing._first_line(error)
+        outcome.code, outcome.detail = "database_refused", importing._first_line(error)
+        outcome.message = _("The database refused this sheet.")
     except ValueError as error:
-        outcome.code, outcome.message = "invalid_value", importing._first_line(error)
+        outcome.code, outcome.detail = "invalid_value", importing._first_line(error)
+        outcome.message = _("A value of this sheet cannot be read.")
     else:
         outcome.hands = sheet.hand_count
     return outcome
