@@ -127,6 +127,8 @@ SITE_URLS = {
     # tests/clubs/test_getting_started.py turns them on
     "signup": "404",
     "signup_confirm": "all",  # a page with a button; the POST checks the token
+    # the link sent again: only after a login tried before confirming; else the login page
+    "signup_resend": "redirect",
     "club_create": "404",
     "email_change": "post",
     "email_confirm": "all",  # an unknown token: the page says so
