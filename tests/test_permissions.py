@@ -71,6 +71,7 @@ CLUB_URLS = {
     "transfer:backup": ("manage", "G", ()),
     "transfer:season_jsonl": ("read", "G", ("season",)),
     "transfer:season_xlsx": ("read", "G", ("season",)),
+    "transfer:season_csv": ("read", "G", ("season",)),
     "tournaments:list": ("read", "G", ()),
     "tournaments:create": ("manage", "GP", ()),
     "tournaments:detail": ("read", "G", ("tournament",)),

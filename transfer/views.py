@@ -6,9 +6,10 @@
   reason (nothing written); ``step=import`` imports the file kept (each sheet all
   or nothing) and shows the outcome, once per form (``core.idempotency``: a second
   press of "Import" imports nothing).
-* ``season_jsonl`` / ``season_xlsx`` (readers, like a sheet's own export): every
-  live sheet of a season as JSON Lines (``import_sheets`` and the upload read
-  them back), or every score of the season as a spreadsheet.
+* ``season_jsonl`` / ``season_xlsx`` / ``season_csv`` (readers, like a sheet's own
+  export): every live sheet of a season as JSON Lines (``import_sheets`` and the
+  upload read them back), or every score of the season as a spreadsheet or a CSV in
+  the page's language.
 * ``backup`` (managers): the whole club as JSON (``transfer.backup``); the
   ``restore_club`` command writes it into another instance.
 """
@@ -28,7 +29,7 @@ from django.views.decorators.http import require_GET, require_POST
 
 from clubs import audit
 from clubs.permissions import club_view
-from core.exports import bad_request, neutralise
+from core.exports import bad_request, csv_text, neutralise
 from core.idempotency import idempotent, once
 from core.jsonnumbers import json_number
 from scoresheet.handmap import sheet_json
@@ -171,20 +172,11 @@ def season_jsonl(request, slug, season_id):
     return response
 
 
-@club_view("read")
-@require_GET
-def season_xlsx(request, slug, season_id):
-    import openpyxl
-
-    season = get_object_or_404(request.club.seasons.regular(), pk=season_id)
-    book = openpyxl.Workbook()
-    sheet = book.active
-    sheet.title = _("Scores")[:31]
-    sheet.append(
-        [_("Date"), _("Table"), _("Sheet"), _("Hand"), _("Player"), _("Role"), _("Contract")]
-        + [_("Score")]
-    )
-    for date, table, sheet_id, number, player, role, contract, score in (
+def _season_scores(season):
+    """Every score of the season's live sheets: the header and the rows (numbers as numbers)."""
+    header = [_("Date"), _("Table"), _("Sheet"), _("Hand"), _("Player"), _("Role")]
+    header += [_("Contract"), _("Score")]
+    rows = (
         ScoreRow.objects.filter(season=season, sheet__in=_sheets(season))
         .order_by("date", "sheet__table", "sheet_id", "number", "position")
         .values_list(
@@ -197,8 +189,22 @@ def season_xlsx(request, slug, season_id):
             "contract",
             "score",
         )
-    ):
-        cells = [date, table, sheet_id, number, player, role, contract, score]
+    )
+    return header, rows
+
+
+@club_view("read")
+@require_GET
+def season_xlsx(request, slug, season_id):
+    import openpyxl
+
+    season = get_object_or_404(request.club.seasons.regular(), pk=season_id)
+    book = openpyxl.Workbook()
+    sheet = book.active
+    sheet.title = _("Scores")[:31]
+    header, rows = _season_scores(season)
+    sheet.append(header)
+    for cells in rows:
         sheet.append([neutralise(c) for c in cells])
     out = io.BytesIO()
     book.save(out)
@@ -207,6 +213,18 @@ def season_xlsx(request, slug, season_id):
         content_type="application/vnd.openxmlformats-officedocument.spreadsheetml.sheet",
     )
     _attachment(response, request.club, season, "xlsx")
+    return response
+
+
+@club_view("read")
+@require_GET
+def season_csv(request, slug, season_id):
+    """The season's scores as CSV in the page's language (``core.exports.csv_text``:
+    French ";" and "-12,5", English "," and "-12.5")."""
+    season = get_object_or_404(request.club.seasons.regular(), pk=season_id)
+    header, rows = _season_scores(season)
+    response = HttpResponse(csv_text(header, rows), content_type="text/csv; charset=utf-8")
+    _attachment(response, request.club, season, "csv")
     return response
 
 

@@ -61,3 +61,23 @@ def test_every_engine_code_has_a_wording():
     assert set(CODES) <= set(MESSAGES)
     for code in CODES:
         assert refusal_message(code, "points", {}) and "%(" not in refusal_message(code, None, {})
+
+
+def test_a_season_exports_as_csv_in_the_page_language(client, season, make_sheet):
+    from decimal import Decimal
+
+    from django.urls import reverse
+
+    from scoresheet import services
+
+    sheet = make_sheet(5)
+    hand = {"dealer": "Emil", "taker": "Anna", "contract": "garde", "bouts": 1, "points": Decimal("50.5")}
+    services.record_hand(sheet, dict(hand, partner="Bert"))
+    url = reverse("transfer:season_csv", args=[season.club.slug, season.pk])
+    french = client.get(url, HTTP_ACCEPT_LANGUAGE="fr").content.decode("utf-8-sig")
+    rows = [line.split(";") for line in french.splitlines()]
+    assert rows[0][0] == "Date" and len(rows) == 6
+    scores = [Decimal(r[-1].replace(",", ".")) for r in rows[1:]]
+    assert sum(scores) == 0 and all("." not in r[-1] for r in rows[1:])
+    english = client.get(url, HTTP_ACCEPT_LANGUAGE="en").content.decode("utf-8-sig")
+    assert english.splitlines()[0].startswith("Date,Table,")
