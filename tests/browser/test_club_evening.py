@@ -94,7 +94,7 @@ def test_the_upload_asks_about_near_names_and_words_refusals_in_the_page_languag
         files=[{"name": "march.jsonl", "mimeType": "application/jsonl", "buffer": text.encode()}]
     )
     page.get_by_role("button", name=WORDS[locale]["check"]).click()
-    refusal = page.locator('#upload-lines tr[data-outcome="refused"] .refusal')
+    refusal = page.locator('#upload-lines tr[data-outcome="refused"] [data-code]')
     expect(refusal).to_have_attribute("title", "bouts_out_of_range")
     expect(refusal).to_contain_text(WORDS[locale]["refused"])
     assert "bouts_out_of_range" not in refusal.inner_text() and "_" not in refusal.inner_text()

@@ -68,9 +68,9 @@ def printed(new_context, live_server, sheet, name, locale):
 
 def check_layout(page):
     assert page.evaluate("document.documentElement.scrollWidth") <= A4_WIDTH_PX
-    assert page.evaluate(WRAPPED_NUMBERS, ".print-table .num") == []
-    assert page.evaluate(BROKEN_WORDS, ".print-table thead th") == []
-    assert page.evaluate(BROKEN_WORDS, ".print-table td.name") == []
+    assert page.evaluate(WRAPPED_NUMBERS, "[data-seats] [data-num]") == []
+    assert page.evaluate(BROKEN_WORDS, "[data-seats] thead th") == []
+    assert page.evaluate(BROKEN_WORDS, "[data-seats] td[data-name-cell]") == []
     pdf = page.pdf(format="A4", print_background=True)
     sizes = pdf_page_sizes(pdf)
     assert sizes and all(abs(w - 595) <= 1 and abs(h - 842) <= 1 for w, h in sizes)
@@ -85,7 +85,7 @@ def test_the_printed_sheet_keeps_numbers_and_words_whole(
     sheet = open_sheet(season, players, scorer, seats, hands=long_evening)
     page = printed(new_context, live_server, sheet, "sheet_print", locale)
     # five- and six-character totals, as the long evening makes them
-    totals = page.locator(".print-table tfoot td.num").all_inner_texts()
+    totals = page.locator("[data-seats] tfoot td[data-num]").all_inner_texts()
     assert max(len(t.strip()) for t in totals) >= 5
     # players' heads shortened as on the phone sheet, the full name in the title
     for player in LONG_NAMES[:seats]:
@@ -103,7 +103,7 @@ def test_the_blank_sheet_has_only_the_columns_its_seats_need(
     _, _, players = long_club
     sheet = open_sheet(season, players, scorer, seats, hands=lambda names: [])
     page = printed(new_context, live_server, sheet, "sheet_blank", locale)
-    columns = page.locator(".print-table thead th").evaluate_all(
+    columns = page.locator("[data-seats] thead th").evaluate_all(
         "cells => cells.map(c => c.dataset.column)"
     )
     assert ("sits_out" in columns) is (seats == 6)  # five seats: all five play
