@@ -79,7 +79,13 @@ def check_layout(page):
 @pytest.mark.parametrize("locale", ["en-GB", "fr-FR"])
 @pytest.mark.parametrize("seats", [3, 4, 5, 6])
 def test_the_printed_sheet_keeps_numbers_and_words_whole(
-    new_context, live_server, season, scorer, long_club, seats, locale  # noqa: F811
+    new_context,
+    live_server,
+    season,
+    scorer,
+    long_club,
+    seats,
+    locale,  # noqa: F811
 ):
     _, _, players = long_club
     sheet = open_sheet(season, players, scorer, seats, hands=long_evening)
@@ -98,7 +104,13 @@ def test_the_printed_sheet_keeps_numbers_and_words_whole(
 @pytest.mark.parametrize("locale", ["en-GB", "fr-FR"])
 @pytest.mark.parametrize("seats", [3, 4, 5, 6])
 def test_the_blank_sheet_has_only_the_columns_its_seats_need(
-    new_context, live_server, season, scorer, long_club, seats, locale  # noqa: F811
+    new_context,
+    live_server,
+    season,
+    scorer,
+    long_club,
+    seats,
+    locale,  # noqa: F811
 ):
     _, _, players = long_club
     sheet = open_sheet(season, players, scorer, seats, hands=lambda names: [])

@@ -71,7 +71,13 @@ def test_a_season_exports_as_csv_in_the_page_language(client, season, make_sheet
     from scoresheet import services
 
     sheet = make_sheet(5)
-    hand = {"dealer": "Emil", "taker": "Anna", "contract": "garde", "bouts": 1, "points": Decimal("50.5")}
+    hand = {
+        "dealer": "Emil",
+        "taker": "Anna",
+        "contract": "garde",
+        "bouts": 1,
+        "points": Decimal("50.5"),
+    }
     services.record_hand(sheet, dict(hand, partner="Bert"))
     url = reverse("transfer:season_csv", args=[season.club.slug, season.pk])
     french = client.get(url, HTTP_ACCEPT_LANGUAGE="fr").content.decode("utf-8-sig")
