@@ -83,9 +83,9 @@ def test_the_printed_sheet_keeps_numbers_and_words_whole(
     live_server,
     season,
     scorer,
-    long_club,
+    long_club,  # noqa: F811
     seats,
-    locale,  # noqa: F811
+    locale,
 ):
     _, _, players = long_club
     sheet = open_sheet(season, players, scorer, seats, hands=long_evening)
@@ -108,9 +108,9 @@ def test_the_blank_sheet_has_only_the_columns_its_seats_need(
     live_server,
     season,
     scorer,
-    long_club,
+    long_club,  # noqa: F811
     seats,
-    locale,  # noqa: F811
+    locale,
 ):
     _, _, players = long_club
     sheet = open_sheet(season, players, scorer, seats, hands=lambda names: [])
