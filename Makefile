@@ -1,4 +1,5 @@
-# `make run`: set up, migrate, load the demo club, serve on 127.0.0.1:8000 (SQLite).
+# `make run`: set up, migrate, load the demo club, serve on 127.0.0.1:$(PORT) (SQLite;
+# `make run PORT=8001` when 8000 is taken).
 # `make test`: set up and run the whole suite (DATABASE_URL picks PostgreSQL).
 VENV   ?= .venv
 PYTHON ?= python3
@@ -6,6 +7,8 @@ PY      = $(VENV)/bin/python
 STAMP   = $(VENV)/.installed
 # the suite runs on this many processes (pytest-xdist); 1 for a plain run
 TEST_WORKERS ?= 2
+# `make run` serves on this port
+PORT ?= 8000
 
 .PHONY: setup run test lint format messages bench serve
 
@@ -21,7 +24,7 @@ run: setup
 	$(PY) manage.py migrate --noinput
 	$(PY) manage.py createcachetable
 	$(PY) manage.py load_demo
-	$(PY) manage.py runserver 127.0.0.1:8000
+	$(PY) manage.py runserver 127.0.0.1:$(PORT)
 
 test: setup
 	$(PY) -m pytest -n $(TEST_WORKERS)

@@ -44,6 +44,15 @@ class EmailForm(forms.Form):
     )
 
 
+class ResendForm(forms.Form):
+    email = forms.EmailField(
+        label=_("Your email address"),
+        max_length=254,
+        help_text=_("The one you signed up with: the link goes to it again."),
+        widget=forms.EmailInput(attrs={"autocomplete": "email"}),
+    )
+
+
 class NewClubForm(forms.Form):
     name = forms.CharField(label=_("Name of the club"), max_length=120)
     visibility = forms.ChoiceField(

@@ -5,6 +5,8 @@ and My account's email address. Outside any club.
   and a confirmation link mailed. ``signup_confirm``: the link's page; its
   button (a POST: mail scanners that open links change nothing) activates the
   login, logs in and goes on to create a club (when allowed) or home.
+* ``signup_resend``: the confirmation link mailed again, for a login that tried to
+  log in (with its right password) before confirming; the address typed again.
 * ``club_create`` (logged in, ``settings.ALLOW_CLUB_CREATION`` or a superuser;
   else 404): the club, its creator as manager, then its first season
   (``manage:welcome``).
@@ -26,7 +28,13 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST
 
 from clubs import accounts
-from clubs.account_forms import EmailForm, NewClubForm, SignUpForm, add_account_error
+from clubs.account_forms import (
+    EmailForm,
+    NewClubForm,
+    ResendForm,
+    SignUpForm,
+    add_account_error,
+)
 from clubs.accounts import AccountError
 from clubs.views import profile_page
 from core.throttle import Limit, client_address, limited
@@ -76,6 +84,28 @@ def signup_confirm(request, token):
             )
             return redirect("club_create" if accounts.club_creation_allowed(user) else "home")
     return render(request, "registration/signup_confirm.html", {"error": error})
+
+
+@GET_POST
+def signup_resend(request):
+    """The confirmation link sent again, for the login that just tried to log in with its
+    right password before confirming (``accounts.PENDING_SESSION_KEY``); else the login
+    page."""
+    user_id = request.session.get(accounts.PENDING_SESSION_KEY)
+    if user_id is None:
+        return redirect("login")
+    form = ResendForm(request.POST if request.method == "POST" else None)
+    if form.is_bound and form.is_valid():
+        if not SIGNUP_ADDRESS.hit(client_address(request)):
+            return limited(request)
+        try:
+            email = accounts.resend_sign_up(user_id, form.cleaned_data["email"], request=request)
+        except AccountError as error:
+            add_account_error(form, error)
+        else:
+            request.session.pop(accounts.PENDING_SESSION_KEY, None)
+            return render(request, "registration/signup_sent.html", {"email": email})
+    return render(request, "registration/signup_resend.html", {"form": form})
 
 
 @GET_POST

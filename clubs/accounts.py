@@ -49,6 +49,9 @@ SIGNUP_SALT = "tarot-ledger.signup"
 EMAIL_SALT = "tarot-ledger.email"
 #: club slugs that would read as a page of the site rather than a club
 RESERVED_SLUGS = {"new", "admin", "accounts", "static"}
+#: The session key holding the login signed up but not confirmed that just tried to log
+#: in with its right password (``pending_sign_up``): ``resend_sign_up``'s page reads it.
+PENDING_SESSION_KEY = "signup-pending"
 
 
 class AccountError(ServiceError):
@@ -127,6 +130,37 @@ def confirm_sign_up(token: str):
         user.is_active = True
         user.save(update_fields=["email", "is_active"])
     return user
+
+
+def pending_sign_up(username: str, password: str):
+    """The login signed up as ``username`` with ``password`` and not confirmed yet (its
+    link never opened), else ``None``: the login page then says to open the link."""
+    if not username or not password:
+        return None
+    User = get_user_model()
+    user = User.objects.filter(
+        username=username, is_active=False, last_login__isnull=True, email=""
+    ).first()
+    if user is None or not user.check_password(password):
+        return None
+    return user
+
+
+def resend_sign_up(user_id, email: str, *, request=None):
+    """Mail the confirmation link of a login not confirmed yet again, to ``email`` (the
+    owner types it again: the address is not kept until confirmed). Returns the address."""
+    User = get_user_model()
+    user = User.objects.filter(
+        pk=user_id, is_active=False, last_login__isnull=True, email=""
+    ).first()
+    if user is None:
+        raise AccountError("link_invalid", _("This login is confirmed already: log in."))
+    email = _email(email)
+    token = signing.dumps({"u": user.pk, "e": email}, salt=SIGNUP_SALT)
+    link = absolute_link(request, reverse("signup_confirm", args=[token]))
+    _mail("registration/signup", email, {"user": user, "link": link})
+    log.info("sign-up link sent again for %s", user.get_username())
+    return email
 
 
 # ---------------------------------------------------------------- my email

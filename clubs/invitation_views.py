@@ -54,4 +54,6 @@ def invitation(request, token):
             )
             return redirect("clubs:detail", membership.club.slug)
     context = {"invitation": invitation, "form": form, "needs_login": needs_login}
+    if form is not None:  # the login the password makes: its username, shown before
+        context["new_username"] = invitations.free_username(invitation.email)
     return render(request, "clubs/invitation.html", context)

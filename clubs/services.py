@@ -35,6 +35,7 @@ from clubs.models import Club, Membership, Player, Role, Season
 from clubs.permissions import require
 from clubs.ranking import RankingError, parse_ranking
 from core.errors import ServiceError
+from core.text import edit_distance, looks_alike, loose_key, name_key  # noqa: F401 (re-exported)
 from tarot import ScoringError
 from tarot.jsonformat import parse_rules
 
@@ -397,50 +398,11 @@ def player_name(value) -> str:
     return _name(value, NAME_MAX["player"])
 
 
-def name_key(name: str) -> str:
-    """The name as compared: accents dropped, case folded, spaces collapsed
-    (“  hélène ” and “Helene” are the same player)."""
-    decomposed = unicodedata.normalize("NFKD", name)
-    bare = "".join(c for c in decomposed if not unicodedata.combining(c))
-    return " ".join(bare.casefold().split())
-
-
-def loose_key(name: str) -> str:
-    """``name_key`` without spaces, hyphens and apostrophes: "Jean-Pierre", "jean pierre"
-    and "JeanPierre" look alike."""
-    return "".join(c for c in name_key(name) if c not in " -'’.")
-
-
 def similar_players(name: str, players) -> list:
     """Of ``players``, those whose name looks like ``name`` but is not the same player's
-    (``name_key`` differs): equal but for spaces and hyphens, or a small typing
-    distance away (1 letter for a name of up to 5 letters, 2 beyond)."""
-    key, loose = name_key(name), loose_key(name)
-    limit = 1 if len(loose) <= 5 else 2
-    found = []
-    for player in players:
-        if name_key(player.name) == key:
-            continue
-        other = loose_key(player.name)
-        if other == loose or edit_distance(loose, other, limit) <= limit:
-            found.append(player)
-    return found
-
-
-def edit_distance(a: str, b: str, limit: int) -> int:
-    """The Levenshtein distance of ``a`` and ``b``, or ``limit + 1`` once it exceeds
-    ``limit`` (a banded computation: cheap for a club's whole list)."""
-    if abs(len(a) - len(b)) > limit:
-        return limit + 1
-    previous = list(range(len(b) + 1))
-    for i, ca in enumerate(a, 1):
-        current = [i] + [0] * len(b)
-        for j, cb in enumerate(b, 1):
-            current[j] = min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + (ca != cb))
-        if min(current) > limit:
-            return limit + 1
-        previous = current
-    return min(previous[-1], limit + 1)
+    (``core.text.looks_alike``: equal but for spaces and hyphens, or a small typing
+    distance away: 1 letter for a name of up to 5 letters, 2 beyond)."""
+    return [player for player in players if looks_alike(name, player.name)]
 
 
 # ---------------------------------------------------------------- internals

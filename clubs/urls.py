@@ -30,6 +30,7 @@ account_patterns = [
     path("accounts/profile/email/", account_views.email_change, name="email_change"),
     path("accounts/email/<str:token>/", account_views.email_confirm, name="email_confirm"),
     path("accounts/signup/", account_views.signup, name="signup"),
+    path("accounts/signup-resend/", account_views.signup_resend, name="signup_resend"),
     path("accounts/signup/<str:token>/", account_views.signup_confirm, name="signup_confirm"),
     path("new-club/", account_views.club_create, name="club_create"),
     path("invitations/<str:token>/", invitation_views.invitation, name="invitation"),

@@ -15,11 +15,13 @@ Every refusal is the translated 429 page (``core.throttle.limited``).
 from django.contrib.auth import forms as auth_forms
 from django.contrib.auth import get_user_model
 from django.contrib.auth import views as auth_views
+from django.core.exceptions import ValidationError
 from django.core.validators import MaxLengthValidator
 from django.utils.decorators import method_decorator
+from django.utils.translation import gettext_lazy as _
 from django.views.decorators.debug import sensitive_post_parameters
 
-from clubs.accounts import signup_allowed
+from clubs.accounts import PENDING_SESSION_KEY, pending_sign_up, signup_allowed
 from core.throttle import Limit, client_address, limited
 
 LOGIN_ADDRESS = Limit("login-address", 20, 3600)
@@ -33,12 +35,35 @@ USERNAME_MAX = get_user_model()._meta.get_field("username").max_length
 
 class LoginForm(auth_forms.AuthenticationForm):
     """Django's login form whose username has its length checked (Django sets
-    ``max_length`` after the field is built, so no validator enforces it)."""
+    ``max_length`` after the field is built, so no validator enforces it). A login
+    signed up but not confirmed, with its right password, is told to open the link
+    mailed to it (and offered to have it sent again), not that the password is wrong."""
+
+    error_messages = {
+        **auth_forms.AuthenticationForm.error_messages,
+        "unconfirmed": _(
+            "Your login is not confirmed yet: open the link we mailed you when you signed up."
+        ),
+    }
 
     def __init__(self, request=None, *args, **kwargs):
         super().__init__(request, *args, **kwargs)
         field = self.fields["username"]
         field.validators.append(MaxLengthValidator(USERNAME_MAX))
+        self.unconfirmed = False
+
+    def clean(self):
+        try:
+            return super().clean()
+        except ValidationError as error:
+            data = self.cleaned_data
+            pending = pending_sign_up(data.get("username"), data.get("password"))
+            if pending is None:
+                raise
+            self.unconfirmed = True
+            if self.request is not None:
+                self.request.session[PENDING_SESSION_KEY] = pending.pk
+            raise ValidationError(self.error_messages["unconfirmed"], code="unconfirmed") from error
 
 
 class LoginView(auth_views.LoginView):

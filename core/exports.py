@@ -6,8 +6,10 @@
   LibreOffice. Numbers stay numbers (a negative score is not quoted), and so
   does text that is a plain number (``-12``, ``3.5``).
 * CSV opens right in a spreadsheet of the reader's language: a UTF-8
-  byte-order mark (accents survive Excel) and the separator of the page's
-  language (``;`` in French, where ``,`` is the decimal mark; ``,`` in English).
+  byte-order mark (accents survive Excel), the separator and the decimal mark
+  of the page's language (French: ``;`` and ``21,2``; English: ``,`` and
+  ``21.2``), never a thousands separator. ``csv_text`` writes every CSV the app
+  serves; XLSX cells keep numbers as numbers (int or Decimal, never text).
 * Only the formats a view offers are served: any other ``?_export=`` is a 400,
   never a 500 (django-tables2 accepts any format tablib names, installed or not).
 
@@ -15,8 +17,11 @@ Use ``SafeExportMixin`` in place of ``django_tables2.export.ExportMixin`` (it
 sets ``export_class = SafeTableExport``), or ``SafeTableExport`` directly.
 """
 
+import csv
+import io
 import re
 from decimal import Decimal
+from fractions import Fraction
 
 from django.http import HttpResponseBadRequest
 from django.template.loader import render_to_string
@@ -26,13 +31,14 @@ from django_tables2.export import ExportMixin, TableExport
 #: What a spreadsheet may read as the start of a formula (OWASP).
 FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
 PLAIN_NUMBER = re.compile(r"[+-]?\d+([.,]\d+)?")
-#: The CSV separator per language: French spreadsheets expect ";".
+#: The CSV separator and decimal mark per language: French spreadsheets expect ";" and ",".
 CSV_SEPARATORS = {"fr": ";"}
+DECIMAL_MARKS = {"fr": ","}
 
 
 def neutralise(value):
     """``value`` made inert for a spreadsheet: formula-like text gets a leading quote."""
-    if isinstance(value, bool | int | float | Decimal) or value is None:
+    if isinstance(value, bool | int | float | Decimal | Fraction) or value is None:
         return value
     text = str(value)
     if text.startswith(FORMULA_STARTS) and not PLAIN_NUMBER.fullmatch(text):
@@ -40,13 +46,56 @@ def neutralise(value):
     return value
 
 
+def _language(language):
+    return (language or get_language() or "en").split("-")[0]
+
+
 def csv_separator(language: str | None = None) -> str:
-    language = (language or get_language() or "en").split("-")[0]
-    return CSV_SEPARATORS.get(language, ",")
+    return CSV_SEPARATORS.get(_language(language), ",")
+
+
+def csv_number(value, language: str | None = None) -> str:
+    """A number as a spreadsheet of ``language`` reads it: ``-21,25`` in French, ``-21.25`` in
+    English; no exponent, no thousands separator; whole numbers without decimals."""
+    if isinstance(value, bool):
+        return str(int(value))
+    if isinstance(value, int):
+        return str(value)
+    if isinstance(value, Fraction):
+        value = Decimal(value.numerator) / Decimal(value.denominator)
+    elif isinstance(value, float):
+        value = Decimal(repr(value))
+    if value == value.to_integral_value():
+        return str(int(value))
+    text = format(value.normalize(), "f")
+    return text.replace(".", DECIMAL_MARKS.get(_language(language), "."))
+
+
+def csv_text(headers, rows, language: str | None = None) -> str:
+    """The CSV the app serves (every CSV export goes through here): a BOM, the language's
+    separator and decimal mark, numbers written as numbers, formula-like text neutralised."""
+    language = _language(language)
+    out = io.StringIO()
+    out.write("\ufeff")
+    writer = csv.writer(out, delimiter=csv_separator(language), lineterminator="\r\n")
+
+    def cell(value):
+        value = neutralise(value)
+        if value is None:
+            return ""
+        if isinstance(value, bool | int | float | Decimal | Fraction):
+            return csv_number(value, language)
+        return str(value)
+
+    if headers:
+        writer.writerow([cell(h) for h in headers])
+    for row in rows:
+        writer.writerow([cell(c) for c in row])
+    return out.getvalue()
 
 
 class SafeTableExport(TableExport):
-    """``TableExport`` with neutralised cells; CSV with a BOM and the language's separator."""
+    """``TableExport`` with neutralised cells; CSV through ``csv_text``."""
 
     def table_to_dataset(self, table, exclude_columns, dataset_kwargs=None):
         dataset = super().table_to_dataset(table, exclude_columns, dataset_kwargs)
@@ -61,7 +110,7 @@ class SafeTableExport(TableExport):
 
     def export(self):
         if self.format == self.CSV:
-            return "\ufeff" + self.dataset.export("csv", delimiter=csv_separator())
+            return csv_text(self.dataset.headers, self.dataset)
         return super().export()
 
 

@@ -1,4 +1,5 @@
-"""Text helpers every app may use: the accent-insensitive sort key of a name."""
+"""Text helpers every app may use: the accent-insensitive sort key of a name, short
+labels, and whether two names look alike (a near-duplicate player)."""
 
 import unicodedata
 
@@ -49,3 +50,49 @@ def short_names(names, *, longest: int = 5) -> list[str]:
             label = initials if initials.casefold() not in taken and len(initials) > 1 else None
         out.append(label or f"{name[:2]}{seat}")
     return out
+
+
+# ---------------------------------------------------------------- names that look alike
+
+
+def name_key(name: str) -> str:
+    """The name as compared: accents dropped, case folded, spaces collapsed
+    (“  hélène ” and “Helene” are the same player)."""
+    decomposed = unicodedata.normalize("NFKD", name)
+    bare = "".join(c for c in decomposed if not unicodedata.combining(c))
+    return " ".join(bare.casefold().split())
+
+
+def loose_key(name: str) -> str:
+    """``name_key`` without spaces, hyphens and apostrophes: "Jean-Pierre", "jean pierre"
+    and "JeanPierre" look alike."""
+    return "".join(c for c in name_key(name) if c not in " -'’.")
+
+
+def looks_alike(typed: str, existing: str) -> bool:
+    """Whether a new name ``typed`` looks like the ``existing`` name of someone else:
+    not the same name (``name_key``: accents, case and spaces aside, that is the same
+    player), but equal without spaces and hyphens, or a small typing distance away
+    (1 letter for a name of up to 5 letters, 2 beyond: "Berte" and "Bert", "Ana" and
+    "Anna", "Hélèna" and "Hélène"). Symmetric."""
+    if name_key(typed) == name_key(existing):
+        return False
+    a, b = loose_key(typed), loose_key(existing)
+    limit = 1 if min(len(a), len(b)) <= 5 else 2
+    return a == b or edit_distance(a, b, limit) <= limit
+
+
+def edit_distance(a: str, b: str, limit: int) -> int:
+    """The Levenshtein distance of ``a`` and ``b``, or ``limit + 1`` once it exceeds
+    ``limit`` (a banded computation: cheap for a club's whole list)."""
+    if abs(len(a) - len(b)) > limit:
+        return limit + 1
+    previous = list(range(len(b) + 1))
+    for i, ca in enumerate(a, 1):
+        current = [i] + [0] * len(b)
+        for j, cb in enumerate(b, 1):
+            current[j] = min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + (ca != cb))
+        if min(current) > limit:
+            return limit + 1
+        previous = current
+    return min(previous[-1], limit + 1)

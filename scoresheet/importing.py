@@ -507,6 +507,10 @@ def _renamed(hand, names: dict):
     return hand
 
 
+#: ``_renamed`` for the upload, which renames a file's near-duplicate names to the players chosen.
+renamed_hand = _renamed
+
+
 def _text(value, field) -> str:
     """A text field of the line (table, season), spaces collapsed; no control characters."""
     text = " ".join(str(value if value is not None else "").split())

@@ -27,7 +27,7 @@ from clubs.permissions import require
 from clubs.services import ClubError, create_player, name_key, player_name
 from core.db import retry_on_conflict, savepoint_needed
 from core.errors import ServiceError
-from scoresheet import handmap
+from scoresheet import handmap, refusals
 from scoresheet.explain_json import terms_to_json
 from scoresheet.handmap import Table, engine_hand_of, hand_data  # noqa: F401 (the services' API)
 from scoresheet.models import Hand, HandRevision, ScoreRow, Seat, Sheet
@@ -70,6 +70,17 @@ class LedgerError(ServiceError):
     def __init__(self, code: str, message=None, field: str | None = None, **params):
         super().__init__(code, message, field, **params)
         self.hand = None  # set by imports: the hand's number within its sheet
+
+    @classmethod
+    def from_scoring(cls, error):
+        """The engine's refusal worded for a page in the active language
+        (``scoresheet.refusals``: no code in the text); ``engine_message`` keeps the
+        engine's own English one, ``params`` the values it names."""
+        params = getattr(error, "params", None) or {}
+        made = cls(error.code, refusals.message_of(error), error.field)
+        made.params = dict(params)
+        made.engine_message = error.message
+        return made
 
 
 # ---------------------------------------------------------------- sheets

@@ -6,15 +6,26 @@ class ScoringError(ValueError):
 
     ``code`` is a stable snake_case identifier (see ``CODES``), ``field`` names the
     input field at fault (or ``None``), ``message`` says what is wrong and what is
-    allowed, and ``hand`` is the 1-based number of the hand within a sheet.
+    allowed (in English, for logs and commands), and ``hand`` is the 1-based number of
+    the hand within a sheet. ``params`` holds the values the message names (``name``,
+    ``value``, ``total``, ``low``, ``high``…), so a page words the refusal in its own
+    language from the code and these (``scoresheet.refusals``).
     """
 
-    def __init__(self, code: str, message: str, field: str | None = None, hand: int | None = None):
+    def __init__(
+        self,
+        code: str,
+        message: str,
+        field: str | None = None,
+        hand: int | None = None,
+        params: dict | None = None,
+    ):
         super().__init__(message)
         self.code = code
         self.message = message
         self.field = field
         self.hand = hand
+        self.params = dict(params or {})
 
     def as_dict(self) -> dict:
         error = {"code": self.code, "message": self.message}

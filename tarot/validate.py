@@ -22,8 +22,8 @@ _SIDES = (ATTACK, DEFENCE)
 _HALVES = {Decimal(h) / 2 if h & 1 else h >> 1: h for h in range(TAROT.total_halves + 1)}
 
 
-def refuse(code, message, field=None):
-    raise ScoringError(code, message, field=field)
+def refuse(code, message, field=None, **params):
+    raise ScoringError(code, message, field=field, params=params)
 
 
 def seated(players, name, field):
@@ -32,6 +32,7 @@ def seated(players, name, field):
             "player_not_at_table",
             f"{field}: {name!r} is not at the table ({', '.join(map(str, players))})",
             field,
+            name=str(name),
         )
 
 
@@ -40,10 +41,15 @@ def seating(ruleset, rules, hand):
     players = hand.players
     nseat = len(players)
     if nseat < 2 or nseat > 6:
-        refuse("seat_count", f"players: {nseat} seated; a table seats 2 to 6", "players")
+        refuse("seat_count", f"players: {nseat} seated; a table seats 2 to 6", "players", n=nseat)
     if len(set(players)) != nseat:
         twice = sorted({p for p in players if players.count(p) > 1})
-        refuse("duplicate_player", f"players: {', '.join(twice)} named twice", "players")
+        refuse(
+            "duplicate_player",
+            f"players: {', '.join(twice)} named twice",
+            "players",
+            names=", ".join(twice),
+        )
     out = hand.sits_out
     if out is None:
         n = nseat
@@ -66,7 +72,9 @@ def seating(ruleset, rules, hand):
         for name in miseres:
             seated(players, name, "miseres")
             if name == out:
-                refuse("player_sits_out", f"miseres: {name} sits out this hand", "miseres")
+                refuse(
+                    "player_sits_out", f"miseres: {name} sits out this hand", "miseres", name=name
+                )
         if len(set(miseres)) != len(miseres):
             refuse("duplicate_player", "miseres: a player declared misère twice", "miseres")
     return n, out
@@ -76,7 +84,7 @@ def check_taker(players, taker, out):
     if taker not in players:
         seated(players, taker, "taker")
     if taker == out:
-        refuse("player_sits_out", f"taker: {taker} sits out this hand", "taker")
+        refuse("player_sits_out", f"taker: {taker} sits out this hand", "taker", name=taker)
 
 
 def check_contract(rules, contract):
@@ -88,6 +96,8 @@ def check_contract(rules, contract):
             f"contract: {contract!r} is not a contract of these rules; allowed: "
             + ", ".join(rules.multipliers),
             "contract",
+            value=str(contract),
+            allowed=", ".join(rules.multipliers),
         )
     return multiplier
 
@@ -102,10 +112,13 @@ def check_partner(players, n, taker, partner, out):
                 "partner_not_five",
                 f"partner: a partner is called only when five play; here {n} play",
                 "partner",
+                n=n,
             )
         seated(players, partner, "partner")
         if partner == out:
-            refuse("player_sits_out", f"partner: {partner} sits out this hand", "partner")
+            refuse(
+                "player_sits_out", f"partner: {partner} sits out this hand", "partner", name=partner
+            )
     return partner
 
 
@@ -128,14 +141,20 @@ def points_halves(points, deck=TAROT) -> int:
     except (TypeError, ValueError, ArithmeticError):
         refuse("invalid_field", "points: must be a number", "points")
     if outside:
-        refuse("points_out_of_range", f"points: {points} is outside 0 to {deck.total}", "points")
+        refuse(
+            "points_out_of_range",
+            f"points: {points} is outside 0 to {deck.total}",
+            "points",
+            value=points,
+            total=deck.total,
+        )
     try:
         doubled = points * 2
         halves = int(doubled)
     except (TypeError, ValueError, ArithmeticError):
         refuse("invalid_field", "points: must be a number", "points")
     if halves != doubled:
-        refuse("points_step", f"points: {points} is not a multiple of 0.5", "points")
+        refuse("points_step", f"points: {points} is not a multiple of 0.5", "points", value=points)
     return halves
 
 
@@ -143,12 +162,22 @@ def cards(deck, hand, n):
     """Bouts and points against the deck (RULES.md §5). Returns ``(bouts, halves)``."""
     bouts = hand.bouts
     if type(bouts) is not int or bouts < 0 or bouts > deck.bouts:
-        refuse("bouts_out_of_range", f"bouts: {bouts!r} is not 0, 1, 2 or 3", "bouts")
+        refuse(
+            "bouts_out_of_range",
+            f"bouts: {bouts!r} is not 0, 1, 2 or 3",
+            "bouts",
+            value=str(bouts),
+            most=deck.bouts,
+        )
     points = hand.points
     ph = points * 2 if type(points) is int else points_halves(points, deck)
     if ph < 0 or ph > deck.total_halves:
         refuse(
-            "points_out_of_range", f"points: {hand.points} is outside 0 to {deck.total}", "points"
+            "points_out_of_range",
+            f"points: {hand.points} is outside 0 to {deck.total}",
+            "points",
+            value=hand.points,
+            total=deck.total,
         )
     if ph & 1 and n not in deck.half_points_at:
         refuse(
@@ -156,6 +185,8 @@ def cards(deck, hand, n):
             f"points: {hand.points} has a half point, impossible with {n} players "
             "(their count is in whole points)",
             "points",
+            value=hand.points,
+            n=n,
         )
     low, high = deck.bounds_halves[bouts]
     if ph < low or ph > high:
@@ -164,6 +195,10 @@ def cards(deck, hand, n):
             f"points: {hand.points} with {bouts} bouts is impossible; allowed "
             f"{low // 2} to {high // 2}",
             "points",
+            value=hand.points,
+            bouts=bouts,
+            low=low // 2,
+            high=high // 2,
         )
     return bouts, ph
 
@@ -201,9 +236,9 @@ def check_poignees(hand, players, out):
         name = poignee.player
         seated(players, name, "poignees")
         if name == out:
-            refuse("player_sits_out", f"poignees: {name} sits out this hand", "poignees")
+            refuse("player_sits_out", f"poignees: {name} sits out this hand", "poignees", name=name)
         if name in shown:
-            refuse("poignee_twice", f"poignees: {name} shows two poignées", "poignees")
+            refuse("poignee_twice", f"poignees: {name} shows two poignées", "poignees", name=name)
         shown.add(name)
         size = poignee.size
         if not isinstance(size, str) or size not in POIGNEE_INDEX:

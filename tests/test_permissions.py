@@ -71,6 +71,7 @@ CLUB_URLS = {
     "transfer:backup": ("manage", "G", ()),
     "transfer:season_jsonl": ("read", "G", ("season",)),
     "transfer:season_xlsx": ("read", "G", ("season",)),
+    "transfer:season_csv": ("read", "G", ("season",)),
     "tournaments:list": ("read", "G", ()),
     "tournaments:create": ("manage", "GP", ()),
     "tournaments:detail": ("read", "G", ("tournament",)),
@@ -127,6 +128,8 @@ SITE_URLS = {
     # tests/clubs/test_getting_started.py turns them on
     "signup": "404",
     "signup_confirm": "all",  # a page with a button; the POST checks the token
+    # the link sent again: only after a login tried before confirming; else the login page
+    "signup_resend": "redirect",
     "club_create": "404",
     "email_change": "post",
     "email_confirm": "all",  # an unknown token: the page says so

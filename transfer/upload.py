@@ -16,18 +16,25 @@ played: the contract, the points, the bonuses), so it is refused with that
 reason; the rules are the season's (chelems: use JSON Lines).
 
 ``preview`` runs the whole import in a transaction rolled back: the page shows
-what ``run`` will do, line by line, before anything is written.
+what ``run`` will do, line by line, before anything is written. ``near_names``
+finds the file's new names that look like a player of the club ("Berte" beside
+Bert, ``core.text.looks_alike``): the preview asks who each is, and
+``with_aliases`` seats the players chosen in their place before the import.
 """
 
 import csv
 import io
 import json
 from dataclasses import dataclass, field
+from decimal import Decimal
 
 from django.db import DatabaseError, transaction
 from django.utils.translation import gettext as _
 
 from clubs import audit
+from clubs.models import Player
+from clubs.services import name_key, similar_players
+from core.jsonnumbers import json_number
 from scoresheet import importing, services
 
 MAX_BYTES = 2 * 1024 * 1024
@@ -65,7 +72,8 @@ class Outcome:
     label: str
     hands: int = 0
     code: str = ""
-    message: str = ""
+    message: str = ""  #: in the page's language, without the code
+    detail: str = ""  #: the technical reason, for the code's tooltip
 
     @property
     def ok(self) -> bool:
@@ -171,8 +179,9 @@ def _csv_chunks(text):
                 continue
             current.sheet["hands"].append(_csv_hand(cells))
             current.hand_lines.append(number)
-    except csv.Error as error:
-        found.append(Chunk(reader.line_num, code="invalid_csv", message=str(error)))
+    except csv.Error:
+        message = _("This line of the CSV cannot be read (a quote left open?).")
+        found.append(Chunk(reader.line_num, code="invalid_csv", message=message))
     for chunk in found:
         if not chunk.code:
             chunk.text = json.dumps(chunk.sheet, ensure_ascii=False)
@@ -226,9 +235,11 @@ def _import(club, chunk: Chunk, *, season, actor) -> Outcome:
             else error.message
         )
     except DatabaseError as error:
-        outcome.code, outcome.message = "database_refused", importing._first_line(error)
+        outcome.code, outcome.detail = "database_refused", importing._first_line(error)
+        outcome.message = _("The database refused this sheet.")
     except ValueError as error:
-        outcome.code, outcome.message = "invalid_value", importing._first_line(error)
+        outcome.code, outcome.detail = "invalid_value", importing._first_line(error)
+        outcome.message = _("A value of this sheet cannot be read.")
     else:
         outcome.hands = sheet.hand_count
     return outcome
@@ -265,3 +276,68 @@ def preview(club, found: list[Chunk], *, season=None, actor=None) -> list[Outcom
                 outcomes.append(_import(club, chunk, season=season, actor=actor))
         transaction.set_rollback(True)
     return outcomes
+
+
+# ---------------------------------------------------------------- near-duplicate names
+
+
+@dataclass
+class Near:
+    """A name of the file the club does not know, that looks like its ``players``'."""
+
+    name: str
+    players: list
+
+
+def _sheet_players(chunk: Chunk) -> list:
+    if chunk.code:
+        return []
+    try:
+        data = json.loads(chunk.text)
+    except (ValueError, RecursionError):
+        return []
+    players = data.get("players") if isinstance(data, dict) else None
+    return [p for p in players if isinstance(p, str)] if isinstance(players, list) else []
+
+
+def near_names(club, found: list[Chunk]) -> list[Near]:
+    """The file's new names (no player of the club has them, accents and case aside) that
+    look like a player's, in the file's order, once each (one query)."""
+    everyone = list(Player.objects.filter(club=club).order_by("sort_key", "pk"))
+    known = {name_key(p.name) for p in everyone}
+    candidates = [p for p in everyone if p.merged_into_id is None]
+    seen, out = set(), []
+    for chunk in found:
+        for name in _sheet_players(chunk):
+            name = " ".join(name.split())
+            key = name_key(name)
+            if not key or key in known or key in seen:
+                continue
+            seen.add(key)
+            similar = similar_players(name, candidates)
+            if similar:
+                out.append(Near(name, similar))
+    return out
+
+
+def with_aliases(found: list[Chunk], aliases: dict) -> list[Chunk]:
+    """``found`` with each name whose ``name_key`` is in ``aliases`` replaced by the name
+    it maps to (the existing player chosen), in the players and in every hand."""
+    if not aliases:
+        return found
+    out = []
+    for chunk in found:
+        names = _sheet_players(chunk)
+        renamed = {n: aliases[name_key(n)] for n in names if name_key(n) in aliases}
+        if not renamed:
+            out.append(chunk)
+            continue
+        data = json.loads(chunk.text, parse_float=Decimal)
+        data["players"] = [renamed.get(p, p) if isinstance(p, str) else p for p in data["players"]]
+        if isinstance(data.get("hands"), list):
+            data["hands"] = [importing.renamed_hand(h, renamed) for h in data["hands"]]
+        text = json.dumps(data, ensure_ascii=False, default=json_number)
+        out.append(
+            Chunk(chunk.line, text, chunk.label, list(chunk.hand_lines), chunk.code, chunk.message)
+        )
+    return out

@@ -12,4 +12,5 @@ urlpatterns = [
     path("manage/data/backup.json", views.backup, name="backup"),
     path("seasons/<int:season_id>/export.jsonl", views.season_jsonl, name="season_jsonl"),
     path("seasons/<int:season_id>/export.xlsx", views.season_xlsx, name="season_xlsx"),
+    path("seasons/<int:season_id>/export.csv", views.season_csv, name="season_csv"),
 ]

@@ -6,9 +6,10 @@
   reason (nothing written); ``step=import`` imports the file kept (each sheet all
   or nothing) and shows the outcome, once per form (``core.idempotency``: a second
   press of "Import" imports nothing).
-* ``season_jsonl`` / ``season_xlsx`` (readers, like a sheet's own export): every
-  live sheet of a season as JSON Lines (``import_sheets`` and the upload read
-  them back), or every score of the season as a spreadsheet.
+* ``season_jsonl`` / ``season_xlsx`` / ``season_csv`` (readers, like a sheet's own
+  export): every live sheet of a season as JSON Lines (``import_sheets`` and the
+  upload read them back), or every score of the season as a spreadsheet or a CSV in
+  the page's language.
 * ``backup`` (managers): the whole club as JSON (``transfer.backup``); the
   ``restore_club`` command writes it into another instance.
 """
@@ -28,7 +29,7 @@ from django.views.decorators.http import require_GET, require_POST
 
 from clubs import audit
 from clubs.permissions import club_view
-from core.exports import bad_request, neutralise
+from core.exports import bad_request, csv_text, neutralise
 from core.idempotency import idempotent, once
 from core.jsonnumbers import json_number
 from scoresheet.handmap import sheet_json
@@ -76,7 +77,6 @@ def import_sheets(request, slug):
         except upload.UploadError as error:
             context["error"] = error.message
             return render(request, "transfer/data.html", context, status=400)
-        outcomes = upload.preview(club, found, season=season, actor=request.user)
         digest = hashlib.sha256(text.encode()).hexdigest()
         request.session[SESSION_KEY] = {
             "club": club.pk,
@@ -84,10 +84,7 @@ def import_sheets(request, slug):
             "text": text,
             "digest": digest,
         }
-        context.update(outcomes=outcomes, name=uploaded.name, digest=digest, preview=True)
-        context["good"] = sum(1 for o in outcomes if o.ok)
-        context["refused"] = len(outcomes) - context["good"]
-        return render(request, "transfer/import.html", context)
+        return _preview(request, context, found, name=uploaded.name, digest=digest)
     if step == "import":
         kept = request.session.get(SESSION_KEY)
         if (
@@ -98,6 +95,14 @@ def import_sheets(request, slug):
             messages.error(request, _("Upload the file again: its preview is no longer here."))
             return redirect("transfer:data", club.slug)
         found = upload.chunks(kept["text"], kept["name"])
+        near = upload.near_names(club, found)
+        aliases, unanswered = _near_choices(request.POST, near)
+        if unanswered:
+            context["near_error"] = _("Say who each of these players is.")
+            return _preview(
+                request, context, found, name=kept["name"], digest=kept["digest"], status=400
+            )
+        found = upload.with_aliases(found, aliases)
         # "Import" pressed twice (two posts at once, both holding the session's copy):
         # the form's idempotency key lets one import and sends the other to the data page
         outcomes = once(
@@ -120,6 +125,37 @@ def import_sheets(request, slug):
     return bad_request(request)
 
 
+def _preview(request, context, found, *, name, digest, status=200):
+    """The preview page: every sheet with what the import would do, and the file's new
+    names that look like a player of the club, each with the question "who is it?"."""
+    club = request.club
+    outcomes = upload.preview(club, found, season=context["season"], actor=request.user)
+    context.update(outcomes=outcomes, name=name, digest=digest, preview=True)
+    context["good"] = sum(1 for o in outcomes if o.ok)
+    context["refused"] = len(outcomes) - context["good"]
+    context["near"] = upload.near_names(club, found)
+    return render(request, "transfer/import.html", context, status=status)
+
+
+def _near_choices(post, near):
+    """``({name_key: the existing player's name}, unanswered)`` from the preview's
+    questions (``same_<k>``: a player's id or "new"; ``same_<k>_name``: the name asked
+    about, so a question is matched by name, not by its place)."""
+    answers = {}
+    for key, value in post.items():
+        if key.startswith("same_") and key.endswith("_name"):
+            answers[" ".join(value.split())] = post.get(key.removesuffix("_name"), "")
+    aliases, unanswered = {}, []
+    for item in near:
+        choice = answers.get(item.name, "")
+        chosen = next((p for p in item.players if str(p.pk) == choice), None)
+        if chosen is not None:
+            aliases[upload.name_key(item.name)] = chosen.name
+        elif choice != "new":
+            unanswered.append(item.name)
+    return aliases, unanswered
+
+
 @club_view("read")
 @require_GET
 def season_jsonl(request, slug, season_id):
@@ -136,20 +172,11 @@ def season_jsonl(request, slug, season_id):
     return response
 
 
-@club_view("read")
-@require_GET
-def season_xlsx(request, slug, season_id):
-    import openpyxl
-
-    season = get_object_or_404(request.club.seasons.regular(), pk=season_id)
-    book = openpyxl.Workbook()
-    sheet = book.active
-    sheet.title = _("Scores")[:31]
-    sheet.append(
-        [_("Date"), _("Table"), _("Sheet"), _("Hand"), _("Player"), _("Role"), _("Contract")]
-        + [_("Score")]
-    )
-    for date, table, sheet_id, number, player, role, contract, score in (
+def _season_scores(season):
+    """Every score of the season's live sheets: the header and the rows (numbers as numbers)."""
+    header = [_("Date"), _("Table"), _("Sheet"), _("Hand"), _("Player"), _("Role")]
+    header += [_("Contract"), _("Score")]
+    rows = (
         ScoreRow.objects.filter(season=season, sheet__in=_sheets(season))
         .order_by("date", "sheet__table", "sheet_id", "number", "position")
         .values_list(
@@ -162,8 +189,22 @@ def season_xlsx(request, slug, season_id):
             "contract",
             "score",
         )
-    ):
-        cells = [date, table, sheet_id, number, player, role, contract, score]
+    )
+    return header, rows
+
+
+@club_view("read")
+@require_GET
+def season_xlsx(request, slug, season_id):
+    import openpyxl
+
+    season = get_object_or_404(request.club.seasons.regular(), pk=season_id)
+    book = openpyxl.Workbook()
+    sheet = book.active
+    sheet.title = _("Scores")[:31]
+    header, rows = _season_scores(season)
+    sheet.append(header)
+    for cells in rows:
         sheet.append([neutralise(c) for c in cells])
     out = io.BytesIO()
     book.save(out)
@@ -172,6 +213,18 @@ def season_xlsx(request, slug, season_id):
         content_type="application/vnd.openxmlformats-officedocument.spreadsheetml.sheet",
     )
     _attachment(response, request.club, season, "xlsx")
+    return response
+
+
+@club_view("read")
+@require_GET
+def season_csv(request, slug, season_id):
+    """The season's scores as CSV in the page's language (``core.exports.csv_text``:
+    French ";" and "-12,5", English "," and "-12.5")."""
+    season = get_object_or_404(request.club.seasons.regular(), pk=season_id)
+    header, rows = _season_scores(season)
+    response = HttpResponse(csv_text(header, rows), content_type="text/csv; charset=utf-8")
+    _attachment(response, request.club, season, "csv")
     return response
 
 

@@ -38,6 +38,12 @@ def _is_blank(value):
 
 
 @register.filter
+def short_in(name, shorts):
+    """``name`` as ``shorts`` (name → short label) shortens it, else as it is."""
+    return shorts.get(name, name) if name else name
+
+
+@register.filter
 def score(value):
     """A score in the active locale: no decimals when whole, "−" for negatives."""
     if _is_blank(value):

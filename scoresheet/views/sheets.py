@@ -336,8 +336,11 @@ def sheet_print(request, slug, sheet_id, blank=False):
         Sheet.objects.select_related("season"), club=club, pk=sheet_id, deleted_at__isnull=True
     )
     context = _sheet_context(request, sheet)
-    # a blank sheet has a column for who sits out wherever somebody may (five seats or more)
-    sits_out = context["show_sits_out"] or (blank and len(context["names"]) >= 5)
+    names = context["names"]
+    # a blank sheet has a column for who sits out only where somebody must: more seats
+    # than a hand's players (six seats, or three at the two-player rules)
+    must_sit_out = len(names) > max(sheet.ruleset.ruleset.player_counts)
+    sits_out = context["show_sits_out"] or (blank and must_sit_out)
     context.update(
         blank=blank,
         blank_lines=range(1, BLANK_LINES + 1) if blank else (),
@@ -345,6 +348,9 @@ def sheet_print(request, slug, sheet_id, blank=False):
         # before the players: number, dealer, taker, contract, [partner], [sits out],
         # bouts, points, bonuses
         lead_columns=7 + context["show_partner"] + sits_out,
+        # names shortened as on the phone sheet (the full ones above the table)
+        shorts=dict(context["heads"]),
+        seats=len(names),
     )
     return render(request, "scoresheet/sheet_print.html", context)
 

@@ -622,3 +622,34 @@ def test_a_season_without_pools_says_nothing_of_them(client, make_sheet, season)
     response = client.get(season_url(season))
     assert response.context["pools_held"] == 0
     assert "The pools hold" not in response.content.decode()
+
+
+def test_french_csv_reads_back_as_numbers_with_a_decimal_comma(client, season, make_sheet):
+    """French Excel's reading: ";" between cells, "," as the decimal mark. Every number
+    column parses as a number, and the averages keep their decimals ("34,4", not "34.4")."""
+    make_sheet(hands=SEED_HANDS)
+
+    response = client.get(season_url(season, _export="csv"), HTTP_ACCEPT_LANGUAGE="fr")
+    text = response.content.decode("utf-8")
+    assert text.startswith("\ufeff")
+    rows = list(csv.reader(io.StringIO(text.removeprefix("\ufeff")), delimiter=";"))
+    header, body = rows[0], rows[1:]
+    assert len(header) == 9 and len(body) == 4
+    number_columns = [i for i, name in enumerate(header) if i != 1]  # all but the player
+
+    def french_number(cell):
+        assert "." not in cell and " " not in cell, cell  # no point, no thousands separator
+        return Decimal(cell.replace(",", "."))
+
+    parsed = [[french_number(row[i]) for i in number_columns] for row in body]
+    assert [row[1] for row in body] == ["Bert", "Anna", "Dora", "Carl"]
+    assert [p[-1] for p in parsed] == [Decimal("34.4"), Decimal("21.6"), 20, -76]
+    assert body[0][-1] == "34,4"
+    assert [p[1] for p in parsed] == [172, 108, 100, -380]  # totals
+
+
+def test_english_csv_keeps_the_decimal_point(client, season, make_sheet):
+    make_sheet(hands=SEED_HANDS)
+    response = client.get(season_url(season, _export="csv"), HTTP_ACCEPT_LANGUAGE="en")
+    rows = list(csv.reader(io.StringIO(response.content.decode("utf-8-sig"))))
+    assert rows[1][-1] == "34.4" and rows[4][2] == "-380"
