@@ -4,7 +4,8 @@ the deal. Read by the tournament's services when a table enters a deal, and by t
 duplicate pages; no write here."""
 
 from scoresheet.handmap import Table
-from tarot.duplicate import dealer_seat
+from tarot.duplicate import SEATS, dealer_seat
+from tournaments.models import RoundTable
 
 
 def table_deals(table) -> list[int]:
@@ -40,3 +41,31 @@ def prepare_hand(table, data: dict, hand_number=None) -> tuple[str | None, dict]
     if hand_number > wanted:
         return "set_complete", data
     return None, {**data, "dealer": dealer_of(table, hand_number, names)}
+
+
+def next_deal(table, played: int) -> dict | None:
+    """What a duplicate table's page says: the set, the next deal to play and its
+    dealer's seat (None once the set is played), and where the étui goes after."""
+    if table.set_number is None:
+        return None
+    deals = table_deals(table)
+    following = None
+    later = (
+        RoundTable.objects.filter(
+            round__tournament_id=table.round.tournament_id,
+            round__number=table.round.number + 1,
+            set_number=table.set_number,
+        )
+        .values_list("number", flat=True)
+        .first()
+    )
+    if later is not None:
+        following = later
+    upcoming = deals[played] if played < len(deals) else None
+    return {
+        "set": table.set_number,
+        "deals": deals,
+        "next": upcoming,
+        "dealer": SEATS[dealer_seat(upcoming)] if upcoming else None,
+        "pass_to": following,
+    }
