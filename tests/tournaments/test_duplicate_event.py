@@ -119,36 +119,52 @@ def test_results_equal_score_duplicate_on_the_event_json(club, members20, manage
 
 
 def test_the_arbitre_cancels_a_deal_and_gives_an_arbitral_score(club, members20, manager):
+    # Two rounds: each deal is played at two tables (its set moves on). Deal d at tables
+    # A (round 1) and B (round 2); matchpoints with n = 2: the better marque 100 %, the
+    # worse 0 %, a tie 50 %. Cancelled at B: B's four players get 50 (neutral) and A
+    # is left alone on the deal (n = 1): 50 too, whatever the marques.
     event = make_event(club, members20, manager, players=20, rounds=2, deals=2)
     duplicate_services.draw_movement(event, actor=manager)
-    rnd = event.round_set.get(number=1)
-    start(rnd)
-    play_round(rnd)
-    tables = list(RoundTable.objects.filter(round=rnd).order_by("number"))
-    first, second = tables[0], tables[1]
+    for number in (1, 2):
+        rnd = event.round_set.get(number=number)
+        start(rnd)
+        play_round(rnd)
+        services.close_round(Round.objects.get(pk=rnd.pk), actor=manager)
+    first = RoundTable.objects.get(round__tournament=event, round__number=1, number=1)
+    second = RoundTable.objects.get(
+        round__tournament=event, round__number=2, set_number=first.set_number
+    )
     deal = (first.set_number - 1) * 2 + 1
+    before = duplicate_results.load(event)
+    marques = {(r.deal, r.table): r.marques for r in before.results}
+    assert marques[(deal, first.number)] != marques[(deal, second.number)]
+    scores = {(s.deal, s.table, s.seat): s.score for s in before.comparison.seats}
+    assert {scores[(deal, first.number, seat)] for seat in SEATS} != {50}
     with pytest.raises(DuplicateEventError) as error:
-        duplicate_services.cancel_deal(first, deal, "  ", actor=manager)
+        duplicate_services.cancel_deal(second, deal, "  ", actor=manager)
     assert error.value.code == "reason_required"
     with pytest.raises(DuplicateEventError) as error:
-        duplicate_services.cancel_deal(first, deal + 2, "étui", actor=manager)
+        duplicate_services.cancel_deal(second, deal + 2, "étui", actor=manager)
     assert error.value.code == "deal_not_here"
-    duplicate_services.cancel_deal(first, deal, "étui mélangé", actor=manager)
-    other = (second.set_number - 1) * 2 + 2
-    duplicate_services.give_arbitral_score(second, other, "S", 60, "art. 12", actor=manager)
+    duplicate_services.cancel_deal(second, deal, "étui mélangé", actor=manager)
+    other = deal + 1
+    duplicate_services.give_arbitral_score(first, other, "S", 60, "art. 12", actor=manager)
     loaded = duplicate_results.load(event)
     scores = {(s.deal, s.table, s.seat): s.score for s in loaded.comparison.seats}
-    for seat in SEATS:  # a cancelled deal: the neutral 50 % for its four players
-        assert scores[(deal, first.number, seat)] == 50
-    assert scores[(other, second.number, "S")] == 60
+    for seat in SEATS:
+        assert scores[(deal, second.number, seat)] == 50  # cancelled: neutral
+        assert scores[(deal, first.number, seat)] == 50  # alone on the deal now
+    assert scores[(other, first.number, "S")] == 60
+    # the other table's S keeps its compared score against first's marque: 0, 50 or 100
+    assert scores[(other, second.number, "S")] in (0, 50, 100)
     actions = list(AuditEntry.objects.filter(club=club).values_list("action", "actor__username"))
     assert ("deal_cancelled", "organiser") in actions
     assert ("arbitral_score", "organiser") in actions
     # the JSON export carries both, and score_duplicate agrees
     scored = score_event(json.loads(json.dumps(duplicate_results.event_json(loaded))))
     by_seat = {(d["deal"], d["table"], d["seat"]): d["score"] for d in scored["deals"]}
-    assert by_seat[(deal, first.number, "N")] == 50
-    assert by_seat[(other, second.number, "S")] == 60
+    assert by_seat[(deal, second.number, "N")] == 50
+    assert by_seat[(other, first.number, "S")] == 60
 
 
 def test_the_barometer_is_provisional_until_the_round_is_confirmed(club, members20, manager):
