@@ -81,7 +81,9 @@ def load(tournament, *, hands=False, until_round=None) -> Event:
     for sheet_id, number, position, score in ScoreRow.objects.filter(
         sheet_id__in=list(by_sheet), hand__is_deleted=False
     ).values_list("sheet_id", "hand__number", "position", "score"):
-        marques[(sheet_id, number)][position] = Fraction(score)
+        # whole marques as ints (compared faster), half points as fractions
+        whole = score == score.to_integral_value()
+        marques[(sheet_id, number)][position] = int(score) if whole else Fraction(score)
     facts = {}
     if hands:
         for row in Hand.objects.filter(sheet_id__in=list(by_sheet), is_deleted=False).values(
@@ -172,21 +174,23 @@ def teams(event: Event) -> list[dict]:
 def travellers(event: Event) -> list[dict]:
     """Per deal: every table's result (seats, marques, each seat's score) in table order."""
     scores = {(s.deal, s.table, s.seat): s for s in event.comparison.seats}
+    number_of = {e.player_id: n for n, e in event.entries.items()}
+    entries = event.entries
     by_deal = defaultdict(list)
     for result in event.results:
         table = event.where[(result.deal, result.table)]
         hand_number = result.deal - (table.set_number - 1) * event.tournament.deals_per_round
-        facts = table.deals.get(hand_number) if table is not None else None
+        facts = table.deals.get(hand_number)
         taker = None
         if facts and facts["taker_id"]:
-            for i, n in enumerate(result.players):
-                entry = event.entries.get(n)
-                if entry and entry.player_id == facts["taker_id"]:
-                    taker = SEATS[i]
+            number = number_of.get(facts["taker_id"])
+            if number in result.players:
+                taker = SEATS[result.players.index(number)]
+        arbitral = dict(result.arbitral)
         by_deal[result.deal].append(
             {
                 "table": result.table,
-                "round": table.round.number if table else None,
+                "round": table.round.number,
                 "cancelled": result.marques is None,
                 "contract": facts["contract"] if facts else None,
                 "taker": taker,
@@ -195,10 +199,10 @@ def travellers(event: Event) -> list[dict]:
                 "seats": [
                     {
                         "seat": seat,
-                        "entry": event.entries.get(result.players[i]),
+                        "entry": entries.get(result.players[i]),
                         "marque": None if result.marques is None else result.marques[i],
                         "score": scores[(result.deal, result.table, seat)].score,
-                        "arbitral": i in dict(result.arbitral),
+                        "arbitral": i in arbitral,
                     }
                     for i, seat in enumerate(SEATS)
                 ],

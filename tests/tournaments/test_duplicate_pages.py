@@ -192,3 +192,12 @@ def test_free_tournament_pages_lead_a_duplicate_event_to_its_own(organiser, play
     ):
         response = organiser.get(url(name, played))
         assert response.status_code == 302 and response["Location"] == url(target, played)
+
+
+def test_a_name_is_escaped_in_the_travellers_cells(client, played):
+    entry = played.entries.get(number=1)
+    entry.name = '<b onmouseover="x">Zoé</b>'
+    entry.save()
+    page = client.get(url("duplicate_travellers", played)).content.decode()
+    assert "<b onmouseover" not in page
+    assert 'title="&lt;b onmouseover=&quot;x&quot;&gt;Zoé&lt;/b&gt;"' in page
