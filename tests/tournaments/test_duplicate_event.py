@@ -199,3 +199,45 @@ def test_registering_after_the_movement_forgets_it_and_after_a_start_is_refused(
     with pytest.raises(TournamentError) as error:
         services.register(event, [("member", members20[17])], actor=manager)
     assert error.value.code == "duplicate_started"
+
+
+def test_teams_and_licences_in_the_event_json(club, members20, manager):
+    # Quadrettes under the average: a team's score is the sum of its members' (§4).
+    event = duplicate_services.create_duplicate(
+        club,
+        name="Quadrettes",
+        date=DATE,
+        rounds=2,
+        deals_per_set=2,
+        method="average",
+        team_size=4,
+        actor=manager,
+        seed=5,
+    )
+    for t in range(5):
+        services.register_team(
+            event,
+            f"Équipe {t + 1}",
+            [("member", p) for p in members20[4 * t : 4 * t + 4]],
+            actor=manager,
+        )
+    entry = event.entries.get(number=1)
+    entry.licence = "0123456"
+    entry.save()
+    duplicate_services.draw_movement(event, actor=manager)
+    rnd = event.round_set.get(number=1)
+    start(rnd)
+    play_round(rnd)
+    loaded = duplicate_results.load(event)
+    data = json.loads(json.dumps(duplicate_results.event_json(loaded)))
+    assert data["licences"] == {entry.name: "0123456"}
+    assert len(data["teams"]) == 5
+    scored = score_event(data)
+    teams = {row["team"]: (row["rank"], Fraction(str(row["score"]))) for row in scored["teams"]}
+    on_page = {row["team"]: (row["rank"], row["score"]) for row in duplicate_results.teams(loaded)}
+    assert on_page == teams
+    members = {e.number: e for e in event.entries.all()}
+    for row in duplicate_results.teams(loaded):
+        total = sum(loaded.comparison.totals[n] for n in row["players"])
+        assert row["score"] == total
+        assert {members[n].team.name for n in row["players"]} == {row["team"]}
