@@ -11,8 +11,10 @@ round left handed in but unconfirmed. Then timed: that table's confirmation (the
 second entry, ``check_table``) and, right after it, the pages that show it — the
 barometer (the ranking page), the projector screen and the travellers — through
 ``django.test.Client``: the first request after the confirmation, then ``--requests``
-rounds (median, best, queries, SQL time). Nothing is cached: every request reads the
-stored rows and compares them, so every request is the updated one. Also timed: the
+rounds (median, best, queries, SQL time, and this process's CPU time: on a shared
+machine the wall-clock figures carry the neighbours' load, the CPU time much less).
+Nothing is cached: every request reads the stored rows and compares them, so every
+request is the updated one. Also timed: the
 movement of 30 tables over 10 rounds (``tournaments.movement``) and its plan.
 """
 
@@ -182,14 +184,16 @@ class Command(BaseCommand):
                 first[name] = 1000 * (time.perf_counter() - started)
                 assert response.status_code == 200
             times = {name: [] for name in pages}
+            cpu = {name: [] for name in pages}
             sql = {name: [] for name in pages}
             queries = {}
             for _ in range(self.options["requests"]):
                 for name, url in pages.items():
                     with CaptureQueriesContext(connection) as captured:
-                        started = time.perf_counter()
+                        started, started_cpu = time.perf_counter(), time.process_time()
                         response = client.get(url)
                         times[name].append(1000 * (time.perf_counter() - started))
+                        cpu[name].append(1000 * (time.process_time() - started_cpu))
                     assert response.status_code == 200
                     queries[name] = len(captured)
                     sql[name].append(1000 * sum(float(q["time"]) for q in captured))
@@ -204,10 +208,11 @@ class Command(BaseCommand):
         self.say(f"the last table's confirmation (second entry): {confirmed:.1f} ms")
         self.say(
             f"{'page':<12}{'first ms':>10}{'median ms':>11}{'best ms':>9}{'queries':>9}"
-            f"{'SQL ms':>8}"
+            f"{'SQL ms':>8}{'CPU ms':>8}"
         )
         for name in pages:
             self.say(
                 f"{name:<12}{first[name]:>10.1f}{statistics.median(times[name]):>11.1f}"
                 f"{min(times[name]):>9.1f}{queries[name]:>9}{statistics.median(sql[name]):>8.1f}"
+                f"{statistics.median(cpu[name]):>8.1f}"
             )
