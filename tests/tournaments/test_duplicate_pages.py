@@ -201,3 +201,11 @@ def test_a_name_is_escaped_in_the_travellers_cells(client, played):
     page = client.get(url("duplicate_travellers", played)).content.decode()
     assert "<b onmouseover" not in page
     assert 'title="&lt;b onmouseover=&quot;x&quot;&gt;Zoé&lt;/b&gt;"' in page
+
+
+def test_french_pages_write_west_as_o(client, played):
+    page = client.get(
+        url("duplicate_travellers", played), HTTP_ACCEPT_LANGUAGE="fr"
+    ).content.decode()
+    assert '<th class="num">O</th>' in page and '<th class="num">W</th>' not in page
+    assert "Feuilles de donne" in page
