@@ -243,6 +243,8 @@ class AuditEntry(models.Model):
         LINK_REVOKED = "link_revoked", _("table link replaced")
         SCORE_ADJUSTED = "score_adjusted", _("score adjusted by the arbitre")
         TOURNAMENT_CLOSED = "tournament_closed", _("tournament closed")
+        DEAL_CANCELLED = "deal_cancelled", _("deal cancelled by the arbitre")
+        ARBITRAL_SCORE = "arbitral_score", _("arbitral score")
 
     club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="audit_entries")
     actor = models.ForeignKey(

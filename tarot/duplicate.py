@@ -25,6 +25,7 @@ the arbitre).
 Nothing here rounds: scores are ``Fraction``s, rounded only to be shown.
 """
 
+from bisect import bisect_left, bisect_right
 from collections import defaultdict
 from dataclasses import dataclass, field
 from decimal import Decimal
@@ -148,6 +149,28 @@ def _difference(x, others) -> Fraction:
     return Fraction(x) - Fraction(sum(Fraction(y) for y in others), len(others))
 
 
+def _seat_scorer(method: str, same_cards: list):
+    """The score of a marque among ``same_cards`` (the seat's marques at every table
+    that played the deal, itself included): ``_matchpoints`` or ``_difference``,
+    with what they need computed once per deal and seat rather than once per table
+    (the sorted marques for matchpoints, their mean for the average)."""
+    n = len(same_cards)
+    if method == MATCHPOINTS:
+        if n == 1:
+            return lambda x: NEUTRAL[MATCHPOINTS]
+        ordered = sorted(same_cards)
+        top = 2 * (n - 1)
+
+        def matchpoints(x):
+            below = bisect_left(ordered, x)
+            equal = bisect_right(ordered, x) - below
+            return Fraction(100 * (2 * below + equal - 1), top)
+
+        return matchpoints
+    mean = Fraction(sum(same_cards, Fraction(0)), n)
+    return lambda x: Fraction(x) - mean
+
+
 def compare(results, method: str = MATCHPOINTS) -> Comparison:
     """Score every seat of every ``TableDeal`` against the same seat at the other tables
     that played the deal (§3), and each player's event score."""
@@ -155,7 +178,6 @@ def compare(results, method: str = MATCHPOINTS) -> Comparison:
         raise DuplicateError("method_unknown", f"method: one of {', '.join(METHODS)}")
     results = sorted(results, key=lambda r: (r.deal, r.table))
     check_event(results)
-    score_of = _matchpoints if method == MATCHPOINTS else _difference
     by_deal = defaultdict(list)
     for result in results:
         by_deal[result.deal].append(result)
@@ -163,6 +185,10 @@ def compare(results, method: str = MATCHPOINTS) -> Comparison:
     sums = defaultdict(Fraction)
     for deal, tables in by_deal.items():
         played = [t for t in tables if t.marques is not None]
+        scorers = [
+            _seat_scorer(method, [t.marques[index] for t in played]) if played else None
+            for index in range(len(SEATS))
+        ]
         for result in tables:
             arbitral = dict(result.arbitral)
             for index, seat in enumerate(SEATS):
@@ -171,8 +197,7 @@ def compare(results, method: str = MATCHPOINTS) -> Comparison:
                 elif result.marques is None:
                     score = NEUTRAL[method]
                 else:
-                    same_cards = [t.marques[index] for t in played]
-                    score = score_of(result.marques[index], same_cards)
+                    score = scorers[index](result.marques[index])
                 player = result.players[index]
                 marque = None if result.marques is None else result.marques[index]
                 out.seats.append(SeatScore(deal, result.table, seat, player, marque, score))

@@ -18,9 +18,9 @@ from django.urls.resolvers import URLResolver
 from clubs.models import Club, Invitation, Membership, Player, Role, Season
 from scoresheet import services
 from scoresheet.models import Hand, HandRevision, ScoreRow, Sheet
+from tournaments import duplicate_services, tokens
 from tournaments import services as tournament_services
-from tournaments import tokens
-from tournaments.models import Entry, Round, RoundTable, TableResult, Tournament
+from tournaments.models import DealDecision, Entry, Round, RoundTable, TableResult, Tournament
 
 USERS = ("anonymous", "outsider", "member", "scorer", "manager")
 HAND = {"dealer": "P1", "taker": "P1", "contract": "garde", "bouts": 2, "points": 56}
@@ -98,6 +98,24 @@ CLUB_URLS = {
     "tournaments:table_reopen": ("manage", "P", ("tournament", "round", "table")),
     "tournaments:table_revoke": ("manage", "P", ("tournament", "round", "table")),
     "tournaments:table_hand": ("manage", "GP", ("tournament", "round", "table", "table_hand")),
+    # a duplicate event (tournaments.duplicate_views)
+    "tournaments:duplicate_create": ("manage", "GP", ()),
+    "tournaments:duplicate": ("read", "G", ("duplicate",)),
+    "tournaments:duplicate_edit": ("manage", "GP", ("duplicate",)),
+    "tournaments:duplicate_draw": ("manage", "P", ("duplicate",)),
+    "tournaments:duplicate_series": ("manage", "GP", ("duplicate",)),
+    "tournaments:duplicate_route_cards": ("read", "G", ("duplicate",)),
+    "tournaments:duplicate_table_cards": ("read", "G", ("duplicate",)),
+    "tournaments:duplicate_etuis": ("read", "G", ("duplicate",)),
+    "tournaments:duplicate_deal_sheets": ("manage", "G", ("duplicate",)),
+    "tournaments:duplicate_etuis_by_hand": ("manage", "P", ("duplicate",)),
+    "tournaments:duplicate_ranking": ("read", "G", ("duplicate",)),
+    "tournaments:duplicate_screen": ("read", "G", ("duplicate",)),
+    "tournaments:duplicate_travellers": ("read", "G", ("duplicate",)),
+    "tournaments:duplicate_traveller": ("read", "G", ("duplicate", "dup_deal")),
+    "tournaments:duplicate_player": ("read", "G", ("duplicate", "dup_entry")),
+    "tournaments:duplicate_arbitre": ("manage", "GP", ("duplicate",)),
+    "tournaments:duplicate_export": ("read", "G", ("duplicate",)),
 }
 # A tournament table's private link (tournaments.table_views): no account, the token is
 # the key, the same for every user. name -> methods.
@@ -183,7 +201,20 @@ class World:
             tournament_services.start_round(done_round)
             services.record_hand(done_round.tables.get().sheet, HAND)
             tournament_services.close_round(done_round)
+            # a duplicate event of the four players: one round of two deals, started
+            duplicate = duplicate_services.create_duplicate(
+                club, name="Dup", date=season.start_date, rounds=1, deals_per_set=2
+            )
+            dup_entries = tournament_services.register(duplicate, [("member", p) for p in players])
+            duplicate_services.draw_movement(duplicate)
+            tournament_services.start_round(duplicate.round_set.get())
+            tournament_services.record_table_hand(
+                RoundTable.objects.get(round__tournament=duplicate), {**HAND, "dealer": None}
+            )
             self.clubs[slug] = {
+                "duplicate": duplicate,
+                "dup_entry": dup_entries[0],
+                "dup_deal": 1,
                 "table": table,
                 "table_hand": table_hand,
                 "tokens": {
@@ -221,8 +252,12 @@ class World:
         objects = self.clubs[objects_of or slug]
         kwargs = {"slug": slug}
         for need in CLUB_URLS[name][2]:
-            if need in ("live", "deleted", "entry"):
+            if need in ("live", "deleted", "entry", "dup_entry"):
                 kwargs["number"] = objects[need].number
+            elif need == "duplicate":
+                kwargs["tournament_id"] = objects[need].pk
+            elif need == "dup_deal":
+                kwargs["deal"] = objects[need]
             elif need == "round":
                 kwargs["round_number"] = objects[need].number
             elif need == "table":
@@ -258,6 +293,9 @@ def state():
         list(Sheet.objects.order_by("pk").values_list("pk", "deleted_at", "date", "table", "note")),
         list(Player.objects.order_by("pk").values_list("pk", "name", "is_active", "merged_into")),
         list(Hand.objects.order_by("pk").values_list("pk", "note")),
+        list(Entry.objects.order_by("pk").values_list("pk", "series")),
+        list(Tournament.objects.order_by("pk").values_list("pk", "etuis_by_hand", "method")),
+        DealDecision.objects.count(),
     )
 
 

@@ -31,6 +31,14 @@ class Tournament(models.Model):
         TOTALS = "totals", _("the round's totals, re-entered by a second player")
         DEALS = "deals", _("every deal, re-entered by a second player")
 
+    class Kind(models.TextChoices):
+        FREE = "free", _("free deals")
+        DUPLICATE = "duplicate", _("duplicate (prepared deals)")
+
+    class Method(models.TextChoices):
+        MATCHPOINTS = "matchpoints", _("matchpoints (percentage per seat)")
+        AVERAGE = "average", _("difference to the seat's average")
+
     class FiveTables(models.TextChoices):
         FIVE = "five", _("the five-player game (called partner)")
         DEALER_OUT = "four_dealer_out", _("four-player deals, the dealer sits out")
@@ -64,6 +72,14 @@ class Tournament(models.Model):
     closed_at = models.DateTimeField(pgettext_lazy("tournament", "closed"), null=True, blank=True)
     final_ranking = models.JSONField(null=True, blank=True)
     draw_seed = models.PositiveIntegerField(default=0)
+    # Duplicate ("donnes préparées", DUPLICATE.md): the deals per set are
+    # ``deals_per_round``, the deals are dealt from ``draw_seed`` (tarot.cards).
+    kind = models.CharField(_("kind"), max_length=10, choices=Kind.choices, default=Kind.FREE)
+    method = models.CharField(
+        _("comparison"), max_length=12, choices=Method.choices, default=Method.MATCHPOINTS
+    )
+    #: the étuis were dealt by hand, not from the printed sheets (no hand records)
+    etuis_by_hand = models.BooleanField(_("étuis dealt by hand"), default=False)
     created_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, related_name="+"
     )
@@ -91,6 +107,10 @@ class Tournament(models.Model):
     @property
     def is_closed(self) -> bool:
         return self.state == self.State.CLOSED
+
+    @property
+    def is_duplicate(self) -> bool:
+        return self.kind == self.Kind.DUPLICATE
 
 
 class Team(models.Model):
@@ -134,6 +154,8 @@ class Entry(models.Model):
     team = models.ForeignKey(
         Team, on_delete=models.SET_NULL, null=True, blank=True, related_name="members"
     )
+    #: a duplicate event's série (Open, 1ère, 2ème, Promotion, or the club's own)
+    series = models.CharField(_("série"), max_length=40, blank=True)
 
     class Meta:
         ordering = ["tournament", "number"]
@@ -216,6 +238,8 @@ class RoundTable(models.Model):
     token_hash = models.CharField(max_length=64, null=True, blank=True, unique=True)
     #: The draw changed this table after it was made (a withdrawal): print its card again.
     changed = models.BooleanField(default=False)
+    #: A duplicate event's set (étui) the movement gives the table this round.
+    set_number = models.PositiveSmallIntegerField(null=True, blank=True)
 
     class Meta:
         ordering = ["round", "number"]
@@ -289,6 +313,45 @@ class Adjustment(models.Model):
 
     def __str__(self):
         return f"{self.entry} R{self.round_number} {self.points}"
+
+
+class DealDecision(models.Model):
+    """The arbitre's decision on one deal at one table of a duplicate event
+    (``DUPLICATE.md`` §3): the deal cancelled there (a fouled étui), or an arbitral
+    score for one seat (a percentage under matchpoints, points under average)."""
+
+    class Kind(models.TextChoices):
+        CANCELLED = "cancelled", _("deal cancelled")
+        ARBITRAL = "arbitral", _("arbitral score")
+
+    round_table = models.ForeignKey(RoundTable, on_delete=models.CASCADE, related_name="decisions")
+    deal = models.PositiveSmallIntegerField(_("deal"))
+    kind = models.CharField(max_length=10, choices=Kind.choices)
+    seat = models.PositiveSmallIntegerField(null=True, blank=True)  # 0–3: N, E, S, W
+    score = models.DecimalField(max_digits=8, decimal_places=2, null=True, blank=True)
+    reason = models.CharField(_("reason"), max_length=200)
+    by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, related_name="+"
+    )
+    at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["round_table", "deal", "at", "pk"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["round_table", "deal"],
+                condition=models.Q(kind="cancelled"),
+                name="one_cancellation_per_table_deal",
+            ),
+            models.UniqueConstraint(
+                fields=["round_table", "deal", "seat"],
+                condition=models.Q(kind="arbitral"),
+                name="one_arbitral_score_per_seat",
+            ),
+        ]
+
+    def __str__(self):
+        return f"{self.round_table} deal {self.deal} {self.kind}"
 
 
 def deals_for_table(tournament: "Tournament", seats: int) -> int | None:

@@ -36,7 +36,7 @@ from scoresheet import services as sheets
 from scoresheet.models import Hand, ScoreRow, SheetTotal
 from tarot import ScoringError
 from tarot.jsonformat import parse_rules
-from tournaments import draw, tokens
+from tournaments import draw, duplicate_deals, tokens
 from tournaments.models import (  # noqa: F401 (deals_for_table: the services' API)
     Adjustment,
     Entry,
@@ -123,6 +123,16 @@ error_messages = {
     "already_entered": _lazy("%(name)s is already entered."),
     "not_seated": _lazy("Both players must be seated in this round."),
     "player_not_in_club": _lazy("Every player must be of this club."),
+    # a duplicate event (tournaments.duplicate_services has the rest of its refusals)
+    "set_complete": _lazy("This table has entered every deal of its set."),
+    "no_set": _lazy("This table has no set in this round."),
+    "duplicate_started": _lazy(
+        "A duplicate event's players are fixed once a round has started: the arbitre "
+        "gives arbitral scores instead."
+    ),
+    "duplicate_movement": _lazy(
+        "A duplicate event is seated by its movement: draw the movement instead."
+    ),
 }
 
 
@@ -447,6 +457,19 @@ def withdraw_player(entry: Entry, *, redraw: bool = False, actor=None) -> Entry 
         last = max((r.number for r in rounds if not r.is_open), default=0)
         if entry.withdrawn_after_round is not None:
             raise TournamentError("already_withdrawn")
+        if tournament.is_duplicate:
+            if any(not r.is_open for r in rounds):
+                raise TournamentError("duplicate_started")
+            _clear_stale_draws(tournament)
+            audit.record(
+                tournament.club_id,
+                actor,
+                audit.Action.ENTRY_WITHDRAWN,
+                tournament,
+                after={"entry": str(entry), "after_round": 0, "redraw": True},
+            )
+            entry.delete()
+            return None
         if last == len(rounds):
             raise TournamentError("no_round_left", wording="no_round_left.withdraw_nothing")
         audit.record(
@@ -508,6 +531,14 @@ def _rebalance_drawn(tournament, rounds) -> None:
 def _clear_stale_draws(tournament) -> list[int]:
     """Forget the draw of the rounds not started whose tables no longer seat the players
     present (someone joined or withdrew). Returns their numbers."""
+    if tournament.is_duplicate:  # the movement seats everybody at once: drawn again
+        rounds = list(tournament.round_set.all())
+        if any(not r.is_open for r in rounds):
+            raise TournamentError("duplicate_started")
+        cleared = [r.number for r in rounds if r.state == Round.State.DRAWN]
+        RoundTable.objects.filter(round__tournament=tournament).delete()
+        tournament.round_set.update(state=Round.State.PLANNED)
+        return cleared
     entries = list(tournament.entries.all())
     cleared = []
     for rnd in tournament.round_set.filter(state=Round.State.DRAWN).order_by("number"):
@@ -565,6 +596,7 @@ def draw_round(rnd: Round, *, actor=None) -> Round:
     _require(actor, rnd)
     with transaction.atomic():
         tournament, rounds, rnd = _locked_round(rnd)
+        _refuse_duplicate(tournament)
         if not rnd.is_open:
             raise TournamentError("round_started")
         if any(r.state == Round.State.PLANNED for r in rounds if r.number < rnd.number):
@@ -616,6 +648,7 @@ def draw_schedule(tournament: Tournament, *, actor=None) -> list[int]:
     _require(actor, tournament)
     with transaction.atomic():
         tournament = _lock(tournament)
+        _refuse_duplicate(tournament)
         rounds = _rounds(tournament)
         todo = [r for r in rounds if r.is_open]
         if not todo:
@@ -656,6 +689,7 @@ def swap_players(rnd: Round, a: int, b: int, *, actor=None) -> Round:
     _require(actor, rnd)
     with transaction.atomic():
         tournament, _rounds_, rnd = _locked_round(rnd)
+        _refuse_duplicate(tournament)
         if rnd.state != Round.State.DRAWN:
             raise TournamentError("round_not_drawn")
         if a == b:
@@ -894,6 +928,7 @@ def record_table_hand(table: RoundTable, data: dict, *, actor=None, seating=None
     with transaction.atomic(savepoint=savepoint_needed()):
         table = _lock_table(table)
         writable(table)
+        data = _duplicate_hand(table, data)
         try:
             return sheets.record_hand(table.sheet, data, actor=_actor(actor), table=seating)
         except sheets.LedgerError as error:
@@ -910,6 +945,7 @@ def edit_table_hand(table: RoundTable, hand: Hand, data: dict, *, actor=None, se
         table = _lock_table(table)
         writable(table)
         _check_hand_of(table, hand)
+        data = _duplicate_hand(table, data, hand.number)
         try:
             return sheets.correct_hand(hand, data, actor=_actor(actor), table=seating)
         except sheets.LedgerError as error:
@@ -929,6 +965,22 @@ def delete_table_hand(table: RoundTable, hand: Hand, *, actor=None) -> Hand:
             return sheets.delete_hand(hand, actor=_actor(actor))
         except sheets.LedgerError as error:
             raise TournamentError(error.code, error.message, error.field) from None
+
+
+def _duplicate_hand(table: RoundTable, data: dict, hand_number=None) -> dict:
+    """A duplicate event's table: only the deals of its set, the dealer fixed by the
+    deal (``tournaments.duplicate_deals``); any other table's data as it is."""
+    if not table.round.tournament.is_duplicate:
+        return data
+    code, data = duplicate_deals.prepare_hand(table, data, hand_number)
+    if code:
+        raise TournamentError(code)
+    return data
+
+
+def _refuse_duplicate(tournament) -> None:
+    if tournament.is_duplicate:
+        raise TournamentError("duplicate_movement")
 
 
 def _check_hand_of(table: RoundTable, hand: Hand) -> None:
@@ -1193,6 +1245,7 @@ def correct_table_hand(
         table = _lock_table(table)
         _refuse_closed(table.round.tournament)
         _check_hand_of(table, hand)
+        data = _duplicate_hand(table, data, hand.number)
         closed = table.sheet.closed_at is not None
         if closed:
             sheets.reopen_sheet(table.sheet, actor=actor)

@@ -25,7 +25,7 @@ from core.throttle import Limit, client_address, limited
 from scoresheet import services as sheets
 from scoresheet.hand_forms import form_class_for, preview_context, preview_response
 from scoresheet.models import Hand
-from tournaments import queries, services, tokens
+from tournaments import duplicate_deals, queries, services, tokens
 from tournaments.models import Round, RoundTable, TableResult, Tournament
 from tournaments.services import TournamentError
 
@@ -112,6 +112,9 @@ def table_sheet(request, table):
             name: _url(request, name) for name in ("sheet", "hand_create", "submit", "check")
         },
         "started": table.round.state == Round.State.STARTED and table.sheet_id is not None,
+        "duplicate": (
+            duplicate_deals.next_deal(table, len(deals)) if tournament.is_duplicate else None
+        ),
     }
     return render(request, "tournaments/table_sheet.html", context)
 

@@ -2,13 +2,14 @@
 
 from django.urls import path
 
-from tournaments import views
+from tournaments import duplicate_views, views
 
 app_name = "tournaments"
 
 tournament = "tournaments/<int:tournament_id>/"
 rnd = tournament + "rounds/<int:round_number>/"
 table = rnd + "tables/<int:table_number>/"
+dup = tournament + "duplicate/"
 
 urlpatterns = [
     path("tournaments/", views.tournament_list, name="list"),
@@ -38,4 +39,22 @@ urlpatterns = [
     path(table + "reopen/", views.table_reopen, name="table_reopen"),
     path(table + "new-link/", views.table_revoke, name="table_revoke"),
     path(table + "deals/<int:number>/", views.table_hand, name="table_hand"),
+    # a duplicate event (issue 28): tournaments.duplicate_views
+    path("tournaments/new-duplicate/", duplicate_views.create, name="duplicate_create"),
+    path(dup, duplicate_views.overview, name="duplicate"),
+    path(dup + "edit/", duplicate_views.edit, name="duplicate_edit"),
+    path(dup + "movement/", duplicate_views.draw, name="duplicate_draw"),
+    path(dup + "series/", duplicate_views.series, name="duplicate_series"),
+    path(dup + "route-cards/", duplicate_views.route_cards, name="duplicate_route_cards"),
+    path(dup + "table-cards/", duplicate_views.table_cards, name="duplicate_table_cards"),
+    path(dup + "etuis/", duplicate_views.etuis, name="duplicate_etuis"),
+    path(dup + "deal-sheets/", duplicate_views.deal_sheets, name="duplicate_deal_sheets"),
+    path(dup + "etuis-by-hand/", duplicate_views.etuis_by_hand, name="duplicate_etuis_by_hand"),
+    path(dup + "ranking/", duplicate_views.ranking, name="duplicate_ranking"),
+    path(dup + "screen/", duplicate_views.screen, name="duplicate_screen"),
+    path(dup + "travellers/", duplicate_views.travellers, name="duplicate_travellers"),
+    path(dup + "deals/<int:deal>/", duplicate_views.traveller, name="duplicate_traveller"),
+    path(dup + "players/<int:number>/", duplicate_views.player, name="duplicate_player"),
+    path(dup + "arbitre/", duplicate_views.arbitre, name="duplicate_arbitre"),
+    path(dup + "export/", duplicate_views.export, name="duplicate_export"),
 ]

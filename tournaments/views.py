@@ -111,6 +111,8 @@ def tournament_create(request, slug):
 @GET_POST
 def tournament_edit(request, slug, tournament_id):
     tournament = _tournament(request, tournament_id)
+    if tournament.is_duplicate:  # its own settings: tournaments.duplicate_views
+        return redirect("tournaments:duplicate_edit", request.club.slug, tournament.pk)
     form = TournamentForm(request.POST if request.method == "POST" else None, tournament=tournament)
     if form.is_bound and form.is_valid():
         try:
@@ -127,6 +129,8 @@ def tournament_edit(request, slug, tournament_id):
 @club_view("read")
 def tournament_detail(request, slug, tournament_id):
     tournament = _tournament(request, tournament_id)
+    if tournament.is_duplicate:  # its movement is its overview: tournaments.duplicate_views
+        return redirect("tournaments:duplicate", request.club.slug, tournament.pk)
     rounds = list(tournament.round_set.order_by("number"))
     entries = list(tournament.entries.all())
     for rnd in rounds:
@@ -429,6 +433,8 @@ def route_cards(request, slug, tournament_id):
 @club_view("read")
 def ranking(request, slug, tournament_id):
     tournament = _tournament(request, tournament_id)
+    if tournament.is_duplicate:  # the barometer: tournaments.duplicate_views
+        return redirect("tournaments:duplicate_ranking", request.club.slug, tournament.pk)
     club = request.club
     ranking_filter = RankingFilter(request.GET, request=request)
     export = request.GET.get("_export")
@@ -699,6 +705,8 @@ def screen(request, slug, tournament_id):
     ranking in turn, the round's tables still playing; a script
     (``tournament_screen.js``) pages it and refreshes the live part every ten seconds."""
     tournament = _tournament(request, tournament_id)
+    if tournament.is_duplicate:  # the barometer's screen: tournaments.duplicate_views
+        return redirect("tournaments:duplicate_screen", request.club.slug, tournament.pk)
     context = _screen_context(request, tournament)
     context["live_url"] = reverse(
         "tournaments:screen_live", args=[request.club.slug, tournament.pk]

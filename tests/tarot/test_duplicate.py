@@ -11,6 +11,8 @@ Three tables play deal 1. Seat by seat the marques are:
 from fractions import Fraction as F
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from tarot.duplicate import (
     AVERAGE,
@@ -211,3 +213,16 @@ def test_json_scores_are_exact_where_a_decimal_is():
     assert json_score(F(125, 2)) == 62.5
     assert json_score(F(100)) == 100 and isinstance(json_score(F(100)), int)
     assert json_score(F(200, 3)) == pytest.approx(66.6666666666)
+
+
+@given(
+    st.lists(st.builds(F, st.integers(-600, 600), st.sampled_from([1, 2])), min_size=1, max_size=12)
+)
+def test_the_per_seat_scorer_is_the_per_table_definition(marques):
+    """``compare`` sorts a seat's marques once per deal (bisect) and takes their mean once;
+    each score is still exactly §3's definition, computed table by table."""
+    from tarot.duplicate import _difference, _matchpoints, _seat_scorer
+
+    for x in marques:
+        assert _seat_scorer(MATCHPOINTS, marques)(x) == _matchpoints(x, marques)
+        assert _seat_scorer(AVERAGE, marques)(x) == _difference(x, marques)

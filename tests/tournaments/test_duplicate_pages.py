@@ -1,0 +1,211 @@
+"""A duplicate event's pages: set-up by the form, the movement and its printed cards,
+the deal sheets, the table's page saying which deal comes next, the barometer, the
+travellers, a player's sheet, the arbitre's form, the exports; query counts pinned."""
+
+import json
+from fractions import Fraction
+
+import pytest
+from django.urls import reverse
+
+from clubs.models import Player
+from tarot.duplicate import SEATS
+from tests.data import RULES_POST
+from tournaments import duplicate_services, services, tokens
+from tournaments.duplicate import score_event
+from tournaments.models import DealDecision, Round, RoundTable, Tournament
+
+from .duplicate_helpers import DATE, make_event, play_round
+
+
+@pytest.fixture
+def members24(club):
+    return [Player.objects.create(club=club, name=f"Joueur {i:02d}") for i in range(1, 25)]
+
+
+@pytest.fixture
+def organiser(client, manager):
+    client.force_login(manager)
+    return client
+
+
+def url(name, event, *args):
+    return reverse(f"tournaments:{name}", args=[event.club.slug, event.pk, *args])
+
+
+@pytest.fixture
+def played(club, members24, manager):
+    """20 players, 4 rounds of 3 deals; rounds 1 and 2 played, confirmed and closed."""
+    event = make_event(club, members24, manager, players=20, rounds=4, deals=3)
+    duplicate_services.set_series(
+        event, {n: ("Open" if n <= 10 else "Promotion") for n in range(1, 21)}, actor=manager
+    )
+    duplicate_services.draw_movement(event, actor=manager)
+    for number in (1, 2):
+        services.start_round(Round.objects.get(tournament=event, number=number))
+        rnd = Round.objects.get(tournament=event, number=number)
+        play_round(rnd)
+        services.close_round(rnd, actor=manager)
+    return Tournament.objects.get(pk=event.pk)
+
+
+def test_the_organiser_creates_a_duplicate_event_by_the_form(organiser, club):
+    response = organiser.post(
+        reverse("tournaments:duplicate_create", args=[club.slug]),
+        {
+            "name": "Open de la Rive",
+            "date": DATE.isoformat(),
+            "rounds": 4,
+            "deals_per_set": 3,
+            "method": "average",
+            "team_size": "4",
+            "confirm_by": "totals",
+            **RULES_POST,
+        },
+    )
+    assert response.status_code == 302, response.content.decode()[:2000]
+    event = Tournament.objects.get()
+    assert event.is_duplicate and event.method == "average" and event.team_size == 4
+    assert event.deals_per_round == 3 and event.round_set.count() == 4
+    # a refusal lands on the form, nothing written
+    response = organiser.post(
+        reverse("tournaments:duplicate_create", args=[club.slug]),
+        {
+            "name": "X",
+            "date": DATE.isoformat(),
+            "rounds": 4,
+            "deals_per_set": 3,
+            "method": "best",
+            **RULES_POST,
+        },
+    )
+    assert response.status_code == 200 and Tournament.objects.count() == 1
+
+
+def test_the_movement_page_and_its_printed_cards(organiser, club, members24, manager):
+    event = make_event(club, members24, manager, players=18, rounds=4, deals=3)
+    response = organiser.post(url("duplicate_draw", event))
+    assert response.status_code == 302
+    page = organiser.get(url("duplicate", event)).content.decode()
+    assert 'data-repeated="0"' in page and "data-byes" in page
+    routes = organiser.get(url("duplicate_route_cards", event)).content.decode()
+    assert routes.count("data-route-card") == 18
+    cards = organiser.get(url("duplicate_table_cards", event)).content.decode()
+    assert cards.count("data-table-card") == 5
+    labels = organiser.get(url("duplicate_etuis", event)).content.decode()
+    assert labels.count("data-etui-label") == 5
+    sheets = organiser.get(url("duplicate_deal_sheets", event)).content.decode()
+    assert sheets.count("data-deal-sheet=") == 15  # 5 sets of 3 deals
+
+
+def test_the_table_page_says_which_deal_comes_next_and_where_the_etui_goes(
+    client, club, members24, manager
+):
+    event = make_event(club, members24, manager, players=20, rounds=2, deals=3)
+    duplicate_services.draw_movement(event, actor=manager)
+    services.start_round(Round.objects.get(tournament=event, number=1))
+    table = RoundTable.objects.get(round__tournament=event, round__number=1, number=1)
+    after = RoundTable.objects.get(
+        round__tournament=event, round__number=2, set_number=table.set_number
+    )
+    first = (table.set_number - 1) * 3 + 1
+    page = client.get(reverse("table:sheet", args=[tokens.token(table)])).content.decode()
+    assert f'data-next-deal="{first}"' in page
+    assert f'data-pass-to="{after.number}"' in page
+
+
+def test_barometer_travellers_player_sheet_and_exports(
+    client, played, django_assert_max_num_queries
+):
+    event = played
+    with django_assert_max_num_queries(14):
+        page = client.get(url("duplicate_ranking", event)).content.decode()
+    assert page.count("data-entry=") == 20 + 20  # overall, then the two séries
+    assert "data-provisional" not in page
+    with django_assert_max_num_queries(14):
+        travellers = client.get(url("duplicate_travellers", event)).content.decode()
+    assert travellers.count("data-traveller=") == 5 * 3  # 5 sets of 3 deals
+    assert travellers.count("<tr data-table=") == 5 * 2 * 3  # each at 2 tables so far
+    sheet = client.get(url("duplicate_player", event, 1)).content.decode()
+    assert sheet.count("<tr><td><a href=") == 6
+    exported = json.loads(client.get(url("duplicate_export", event) + "?format=json").content)
+    scored = score_event(exported)
+    assert [(r["player"], r["rank"]) for r in exported["ranking"]] == [
+        (r["player"], r["rank"]) for r in scored["ranking"]
+    ]
+    assert {r["player"]: Fraction(str(r["score"])) for r in exported["ranking"]} == {
+        r["player"]: Fraction(str(r["score"])) for r in scored["ranking"]
+    }
+    assert "series" in exported
+    csv = client.get(url("duplicate_export", event) + "?format=csv")
+    assert csv.status_code == 200 and csv.content.decode("utf-8-sig").count("\n") == 21
+    xlsx = client.get(url("duplicate_export", event) + "?format=xlsx")
+    assert xlsx.status_code == 200 and xlsx.content[:2] == b"PK"
+    assert client.get(url("duplicate_export", event) + "?format=pdf").status_code == 400
+
+
+def test_the_cards_stay_the_organisers_until_the_event_is_finished(client, organiser, played):
+    traveller = url("duplicate_traveller", played, 1)
+    assert "data-deal-sheet" in organiser.get(traveller).content.decode()
+    client.logout()
+    assert "data-deal-sheet" not in client.get(traveller).content.decode()
+    assert client.get(url("duplicate_traveller", played, 999)).status_code == 404
+
+
+def test_the_arbitre_page_records_a_decision_with_who_and_why(organiser, played):
+    table = RoundTable.objects.get(round__tournament=played, round__number=1, number=2)
+    deal = (table.set_number - 1) * 3 + 2
+    response = organiser.post(
+        url("duplicate_arbitre", played),
+        {
+            "kind": "arbitral",
+            "round": 1,
+            "table": 2,
+            "deal": deal,
+            "seat": "E",
+            "score": "40",
+            "reason": "Art. 12: renonce",
+        },
+    )
+    assert response.status_code == 302
+    decision = DealDecision.objects.get()
+    assert (decision.seat, decision.score, decision.by.username) == (1, 40, "organiser")
+    page = organiser.get(url("duplicate_arbitre", played)).content.decode()
+    assert "Art. 12: renonce" in page and "organiser" in page
+    # a deal of another set is refused on the form, nothing written
+    response = organiser.post(
+        url("duplicate_arbitre", played),
+        {"kind": "cancel", "round": 1, "table": 2, "deal": deal + 3, "reason": "étui"},
+    )
+    assert response.status_code == 200 and DealDecision.objects.count() == 1
+    barometer = organiser.get(url("duplicate_ranking", played)).content.decode()
+    assert "data-duplicate-ranking" in barometer
+    assert SEATS[1] == "E"
+
+
+def test_free_tournament_pages_lead_a_duplicate_event_to_its_own(organiser, played):
+    for name, target in (
+        ("detail", "duplicate"),
+        ("ranking", "duplicate_ranking"),
+        ("screen", "duplicate_screen"),
+        ("edit", "duplicate_edit"),
+    ):
+        response = organiser.get(url(name, played))
+        assert response.status_code == 302 and response["Location"] == url(target, played)
+
+
+def test_a_name_is_escaped_in_the_travellers_cells(client, played):
+    entry = played.entries.get(number=1)
+    entry.name = '<b onmouseover="x">Zoé</b>'
+    entry.save()
+    page = client.get(url("duplicate_travellers", played)).content.decode()
+    assert "<b onmouseover" not in page
+    assert 'title="&lt;b onmouseover=&quot;x&quot;&gt;Zoé&lt;/b&gt;"' in page
+
+
+def test_french_pages_write_west_as_o(client, played):
+    page = client.get(
+        url("duplicate_travellers", played), HTTP_ACCEPT_LANGUAGE="fr"
+    ).content.decode()
+    assert '<th class="num">O</th>' in page and '<th class="num">W</th>' not in page
+    assert "Feuilles de donne" in page

@@ -1,0 +1,101 @@
+"""Forms of a duplicate event's pages: its settings, the séries, the arbitre's
+decisions. They check the shape of the input; the rules are
+``tournaments.duplicate_services``'."""
+
+from django import forms
+from django.utils.translation import gettext_lazy as _
+
+from clubs.rules_forms import RulesFields
+from core.widgets import DateInput
+from tarot.duplicate import SEATS
+from tournaments.duplicate_services import MAX_DEALS_PER_SET, MAX_ROUNDS
+from tournaments.models import Tournament
+
+TEAM_CHOICES = [("", _("No teams")), ("3", _("Triplettes (3)")), ("4", _("Quadrettes (4)"))]
+
+
+class DuplicateForm(RulesFields):
+    """A duplicate event's settings and its rules (FFT by default)."""
+
+    name = forms.CharField(label=_("Name"), max_length=80)
+    date = forms.DateField(label=_("Date"), widget=DateInput())
+    rounds = forms.IntegerField(
+        label=_("Rounds"),
+        min_value=1,
+        max_value=MAX_ROUNDS,
+        initial=4,
+        help_text=_("At most one round per table: each round every table plays another set."),
+    )
+    deals_per_set = forms.IntegerField(
+        label=_("Deals per set (étui)"), min_value=1, max_value=MAX_DEALS_PER_SET, initial=3
+    )
+    method = forms.ChoiceField(
+        label=_("Comparison"),
+        choices=Tournament.Method.choices,
+        widget=forms.RadioSelect,
+        initial=Tournament.Method.MATCHPOINTS,
+    )
+    team_size = forms.TypedChoiceField(
+        label=_("Teams"), choices=TEAM_CHOICES, coerce=int, empty_value=None, required=False
+    )
+    confirm_by = forms.ChoiceField(
+        label=_("A table's sheet is confirmed by a second entry of"),
+        choices=Tournament.ConfirmBy.choices,
+        widget=forms.RadioSelect,
+        initial=Tournament.ConfirmBy.TOTALS,
+        required=False,
+    )
+
+    ERROR_FIELDS = {
+        **RulesFields.ERROR_FIELDS,
+        "rules": "preset",
+        "deals_per_round": "deals_per_set",
+    }
+
+    def __init__(self, *args, tournament=None, **kwargs):
+        super().__init__(*args, **kwargs)
+        if tournament is not None:
+            self.initial.update(
+                name=tournament.name,
+                date=tournament.date,
+                rounds=tournament.rounds,
+                deals_per_set=tournament.deals_per_round,
+                method=tournament.method,
+                team_size=str(tournament.team_size or ""),
+                confirm_by=tournament.confirm_by,
+            )
+            self.set_rules_initial(tournament.rules)
+
+    def settings(self) -> dict:
+        data = self.cleaned_data
+        return {
+            "name": data["name"],
+            "date": data["date"],
+            "rules": data["rules"],
+            "rounds": data["rounds"],
+            "deals_per_set": data["deals_per_set"],
+            "method": data["method"],
+            "team_size": data.get("team_size"),
+            "confirm_by": data.get("confirm_by") or Tournament.ConfirmBy.TOTALS,
+        }
+
+
+class DecisionForm(forms.Form):
+    """The arbitre's decision on one deal at one table of one round."""
+
+    KINDS = [("cancel", _("Cancel the deal at this table")), ("arbitral", _("Arbitral score"))]
+
+    kind = forms.ChoiceField(label=_("Decision"), choices=KINDS, widget=forms.RadioSelect)
+    round = forms.IntegerField(label=_("Round"), min_value=1, max_value=99)
+    table = forms.IntegerField(label=_("Table"), min_value=1, max_value=999)
+    deal = forms.IntegerField(label=_("Deal"), min_value=1, max_value=9999)
+    seat = forms.ChoiceField(
+        label=_("Seat"), choices=[("", "—"), *[(s, s) for s in SEATS]], required=False
+    )
+    score = forms.CharField(
+        label=_("Arbitral score"),
+        max_length=12,
+        required=False,
+        help_text=_("A percentage under matchpoints, points under the average."),
+    )
+    reason = forms.CharField(label=_("Reason"), max_length=200)

@@ -1,0 +1,681 @@
+"""A duplicate event's pages: set-up, the movement and its printed cards, the deal
+sheets for the étuis, the barometer and final ranking (overall, per série, teams),
+the travellers, each player's sheet, the projector screen, the arbitre's decisions
+and the exports (JSON for ``score_duplicate`` with the hand records, CSV, XLSX).
+
+Reading is the club's (``club_view("read")``), setting up and deciding is its
+managers'; the deal sheets (the cards, before play) are the managers' until the
+event is finished. Every write is a POST calling ``tournaments.duplicate_services``.
+The tables' own pages are the tournament's (``tournaments.table_views``).
+"""
+
+import json
+from html import escape
+
+import tablib
+from django.contrib import messages
+from django.http import Http404, HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.utils.safestring import mark_safe
+from django.utils.text import slugify
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_http_methods, require_POST
+
+from clubs.forms import add_club_error
+from clubs.permissions import can, club_view
+from clubs.rules_forms import describe_rules
+from core.exports import bad_request, csv_separator, neutralise
+from core.jsonnumbers import json_number
+from tarot.cards import deal_cards
+from tarot.duplicate import SEATS, dealer_seat, json_score
+from tournaments import duplicate_results, duplicate_services
+from tournaments.duplicate_forms import DecisionForm, DuplicateForm
+from tournaments.duplicate_services import SERIES, DuplicateEventError
+from tournaments.models import DealDecision, RoundTable, Tournament
+from tournaments.movement import MovementError
+
+GET_POST = require_http_methods(["GET", "POST"])
+
+
+def _event(request, tournament_id) -> Tournament:
+    return get_object_or_404(
+        Tournament.objects.select_related("season", "club"),
+        club=request.club,
+        pk=tournament_id,
+        kind=Tournament.Kind.DUPLICATE,
+    )
+
+
+def _context(request, tournament, section, **more):
+    return {
+        "club": request.club,
+        "tournament": tournament,
+        "section": section,
+        "may_manage": can(request.user, request.club, "manage"),
+        "rules_text": describe_rules(tournament.rules),
+        **more,
+    }
+
+
+def _plan(tournament):
+    try:
+        return duplicate_services.event_plan(tournament)
+    except MovementError:
+        return None
+
+
+def _seat(index) -> str:
+    return SEATS[index]
+
+
+# ---------------------------------------------------------------- set-up
+
+
+@club_view("manage")
+@GET_POST
+def create(request, slug):
+    club = request.club
+    form = DuplicateForm(request.POST if request.method == "POST" else None)
+    if form.is_bound and form.is_valid():
+        try:
+            event = duplicate_services.create_duplicate(club, **form.settings(), actor=request.user)
+        except DuplicateEventError as error:
+            add_club_error(form, error, DuplicateForm.ERROR_FIELDS)
+        else:
+            messages.success(request, _("Duplicate event created. Enter its players."))
+            return redirect("tournaments:players", club.slug, event.pk)
+    return render(request, "tournaments/duplicate/form.html", {"club": club, "form": form})
+
+
+@club_view("manage")
+@GET_POST
+def edit(request, slug, tournament_id):
+    event = _event(request, tournament_id)
+    form = DuplicateForm(request.POST if request.method == "POST" else None, tournament=event)
+    if form.is_bound and form.is_valid():
+        settings = form.settings()
+        try:
+            duplicate_services.update_duplicate(event, **settings, actor=request.user)
+        except DuplicateEventError as error:
+            add_club_error(form, error, DuplicateForm.ERROR_FIELDS)
+        else:
+            messages.success(request, _("The tournament's settings are saved."))
+            return redirect("tournaments:duplicate", request.club.slug, event.pk)
+    context = _context(request, event, "duplicate", form=form)
+    return render(request, "tournaments/duplicate/form.html", context)
+
+
+@club_view("read")
+def overview(request, slug, tournament_id):
+    """The event's movement: each round's tables with their set, the byes, the repeated
+    meetings; for the organiser, drawing it and the printed material."""
+    event = _event(request, tournament_id)
+    rounds = list(event.round_set.order_by("number"))
+    tables = list(
+        RoundTable.objects.filter(round__tournament=event)
+        .select_related("round")
+        .order_by("round__number", "number")
+    )
+    entries = {e.number: e for e in event.entries.all()}
+    drawn = bool(tables)
+    plan = _plan(event) if drawn else None
+    by_round = {r.number: [] for r in rounds}
+    for table in tables:
+        table.players = [(SEATS[i], entries.get(n)) for i, n in enumerate(table.seats)]
+        by_round[table.round.number].append(table)
+    movement_rounds = [
+        {
+            "round": r,
+            "tables": by_round[r.number],
+            "byes": [entries[n] for n in (plan.byes[r.number - 1] if plan else []) if n in entries],
+        }
+        for r in rounds
+    ]
+    context = _context(
+        request,
+        event,
+        "duplicate",
+        rounds=movement_rounds,
+        drawn=drawn,
+        plan=plan,
+        entries_count=len(entries),
+        table_count=-(-len(entries) // 4),
+        may_draw=all(r.is_open for r in rounds),
+    )
+    return render(request, "tournaments/duplicate/overview.html", context)
+
+
+@club_view("manage")
+@require_POST
+def draw(request, slug, tournament_id):
+    event = _event(request, tournament_id)
+    try:
+        plan = duplicate_services.draw_movement(event, actor=request.user)
+    except DuplicateEventError as error:
+        messages.error(request, error.message)
+    else:
+        messages.success(
+            request,
+            _("The movement is drawn: %(tables)d tables, %(repeated)d repeated meetings.")
+            % {"tables": plan.tables, "repeated": plan.repeated},
+        )
+    return redirect("tournaments:duplicate", request.club.slug, event.pk)
+
+
+@club_view("manage")
+@GET_POST
+def series(request, slug, tournament_id):
+    """Each player's série (Open, 1ère, 2ème, Promotion or the club's own)."""
+    event = _event(request, tournament_id)
+    entries = list(event.entries.all())
+    if request.method == "POST":
+        values = {e.number: request.POST.get(f"series_{e.number}", e.series) for e in entries}
+        try:
+            changed = duplicate_services.set_series(event, values, actor=request.user)
+        except DuplicateEventError as error:
+            messages.error(request, error.message)
+        else:
+            messages.success(request, _("Séries saved (%(n)d changed).") % {"n": changed})
+            return redirect("tournaments:duplicate_series", request.club.slug, event.pk)
+    context = _context(request, event, "duplicate", entries=entries, series_choices=SERIES)
+    return render(request, "tournaments/duplicate/series.html", context)
+
+
+# ---------------------------------------------------------------- printed material
+
+
+def _drawn_plan(request, event):
+    if not RoundTable.objects.filter(round__tournament=event).exists():
+        return None
+    return _plan(event)
+
+
+@club_view("read")
+def route_cards(request, slug, tournament_id):
+    """Each player's route card: round → table and orientation (or a bye)."""
+    event = _event(request, tournament_id)
+    plan = _drawn_plan(request, event)
+    cards = []
+    if plan is not None:
+        for entry in event.entries.all():
+            cards.append({"entry": entry, "route": plan.route(entry.number)})
+    context = _context(request, event, "duplicate", cards=cards, plan=plan)
+    return render(request, "tournaments/duplicate/route_cards.html", context)
+
+
+@club_view("read")
+def table_cards(request, slug, tournament_id):
+    """Each table's card: round → the set it receives (and from which table) and the
+    table it passes the étui to."""
+    event = _event(request, tournament_id)
+    plan = _drawn_plan(request, event)
+    cards = []
+    if plan is not None:
+        k = event.deals_per_round
+        for number in range(1, plan.tables + 1):
+            lines = []
+            for r, tables in enumerate(plan.rounds, 1):
+                here = next((t for t in tables if t.table == number), None)
+                if here is None:
+                    lines.append({"round": r, "bye": True})
+                    continue
+                before = plan.set_table(r - 1, here.set) if r > 1 else None
+                lines.append(
+                    {
+                        "round": r,
+                        "set": here.set,
+                        "deals": f"{(here.set - 1) * k + 1}–{here.set * k}",
+                        "from": before,
+                        "to": plan.passes(r, number),
+                    }
+                )
+            cards.append({"table": number, "lines": lines})
+    context = _context(request, event, "duplicate", cards=cards, plan=plan)
+    return render(request, "tournaments/duplicate/table_cards.html", context)
+
+
+@club_view("read")
+def etuis(request, slug, tournament_id):
+    """The étui labels: a label per set, its deals with their dealer, its way round."""
+    event = _event(request, tournament_id)
+    plan = _drawn_plan(request, event)
+    labels = []
+    if plan is not None:
+        k = event.deals_per_round
+        for s in range(1, plan.tables + 1):
+            deals = [
+                {"deal": d, "dealer": SEATS[dealer_seat(d)]}
+                for d in range((s - 1) * k + 1, s * k + 1)
+            ]
+            way = [{"round": r, "table": plan.set_table(r, s)} for r in range(1, event.rounds + 1)]
+            labels.append({"set": s, "deals": deals, "way": way})
+    context = _context(request, event, "duplicate", labels=labels, plan=plan)
+    return render(request, "tournaments/duplicate/etuis.html", context)
+
+
+def _cards_public(request, event) -> bool:
+    """The cards are the organiser's until the event is finished; then published."""
+    finished = event.state in (Tournament.State.FINISHED, Tournament.State.CLOSED)
+    return finished or can(request.user, request.club, "manage")
+
+
+@club_view("manage")
+def deal_sheets(request, slug, tournament_id):
+    """One sheet per deal for whoever prepares the étuis: each seat's cards by suit,
+    the chien, the dealer. Printed from the event's seed."""
+    event = _event(request, tournament_id)
+    plan = _drawn_plan(request, event)
+    count = (plan.tables if plan else -(-event.entries.count() // 4)) * event.deals_per_round
+    deals = [_deal_view(deal_cards(d, event.draw_seed)) for d in range(1, count + 1)]
+    context = _context(request, event, "duplicate", deals=deals)
+    return render(request, "tournaments/duplicate/deal_sheets.html", context)
+
+
+SUIT_NAMES = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}
+
+
+def _card_text(card) -> str:
+    if card == "EX":
+        return "Exc"
+    if card.startswith("T"):
+        return card[1:]
+    return card[:-1]
+
+
+def _deal_view(deal):
+    """A deal as the sheet shows it: per seat, its cards grouped by suit, trumps last."""
+    seats = []
+    for seat, hand in zip(SEATS, deal.hands):
+        seats.append({"seat": seat, "groups": _groups(hand)})
+    return {
+        "number": deal.number,
+        "dealer": deal.dealer,
+        "seats": seats,
+        "chien": _groups(deal.chien),
+    }
+
+
+def _groups(cards):
+    groups = []
+    for suit, symbol in SUIT_NAMES.items():
+        ranks = [
+            _card_text(c) for c in cards if not c.startswith("T") and c != "EX" and c[-1] == suit
+        ]
+        groups.append({"suit": suit, "symbol": symbol, "cards": ranks})
+    trumps = [_card_text(c) for c in cards if c.startswith("T") or c == "EX"]
+    groups.append({"suit": "T", "symbol": _("Trumps"), "cards": trumps})
+    return groups
+
+
+@club_view("manage")
+@require_POST
+def etuis_by_hand(request, slug, tournament_id):
+    event = _event(request, tournament_id)
+    by_hand = request.POST.get("by_hand") == "1"
+    try:
+        duplicate_services.set_etuis_by_hand(event, by_hand, actor=request.user)
+    except DuplicateEventError as error:
+        messages.error(request, error.message)
+    else:
+        messages.success(
+            request,
+            _("Recorded: the étuis were dealt by hand.")
+            if by_hand
+            else _("Recorded: the étuis are dealt from the printed sheets."),
+        )
+    return redirect("tournaments:duplicate", request.club.slug, event.pk)
+
+
+# ---------------------------------------------------------------- results
+
+
+def _until(request, event):
+    value = request.GET.get("round", "")
+    if value and value.isascii() and value.isdigit() and 1 <= int(value) <= event.rounds:
+        return int(value)
+    return None
+
+
+def _score_text(score, method) -> str:
+    """A score shown: a percentage to two decimals, points to one."""
+    if method == Tournament.Method.MATCHPOINTS:
+        return f"{float(score):.2f}"
+    return f"{float(score):+.1f}"
+
+
+def _ranking_context(request, event, until=None):
+    loaded = duplicate_results.load(event, until_round=until)
+    rows = duplicate_results.barometer(loaded)
+    for row in rows:
+        row["shown"] = _score_text(row["score"], event.method)
+    series_rows = duplicate_results.by_series(loaded, rows)
+    for ranked in series_rows.values():
+        for row in ranked:
+            row["shown"] = _score_text(row["score"], event.method)
+    teams = duplicate_results.teams(loaded)
+    for row in teams:
+        row["shown"] = _score_text(row["score"], event.method)
+        row["members"] = [loaded.entries[n] for n in row["players"]]
+    played = sorted({t.round.number for t in loaded.tables})
+    return {
+        "rows": rows,
+        "series_rows": series_rows,
+        "teams": teams,
+        "provisional": loaded.provisional,
+        "until": until,
+        "rounds_in": played,
+        "final": event.is_closed,
+        "percent": event.method == Tournament.Method.MATCHPOINTS,
+    }
+
+
+@club_view("read")
+def ranking(request, slug, tournament_id):
+    """The barometer as tables come in (provisional until the round is confirmed), the
+    final ranking once closed, per série and for the teams; ``?round=N``: after round N."""
+    event = _event(request, tournament_id)
+    until = _until(request, event)
+    context = _context(
+        request,
+        event,
+        "ranking",
+        **_ranking_context(request, event, until),
+        round_choices=range(1, event.rounds + 1),
+    )
+    return render(request, "tournaments/duplicate/ranking.html", context)
+
+
+@club_view("read")
+def screen(request, slug, tournament_id):
+    """The barometer on the room's projector, in large type, refreshed by the page."""
+    event = _event(request, tournament_id)
+    context = _context(request, event, "screen", **_ranking_context(request, event))
+    response = render(request, "tournaments/duplicate/screen.html", context)
+    response["Cache-Control"] = "no-store"
+    return response
+
+
+def _traveller_rows(event, loaded, only=None):
+    """The travellers with each row's seat cells rendered once here (``format_html``):
+    a traveller page has a cell per seat of every table's deal (1,536 at 64 players
+    over 8 rounds of 3 deals), which the template language would render ten times
+    slower."""
+    travellers = duplicate_results.travellers(loaded)
+    if only is not None:
+        travellers = [t for t in travellers if t["deal"] == only]
+    for traveller in travellers:
+        for row in traveller["tables"]:
+            for seat in row["seats"]:
+                seat["shown"] = _score_text(seat["score"], event.method)
+                seat["marque_shown"] = (
+                    "" if seat["marque"] is None else f"{float(seat['marque']):g}"
+                )
+            # each name escaped here, the row marked safe once
+            cells = []
+            for seat in row["seats"]:
+                name = escape(seat["entry"].name) if seat["entry"] else ""
+                arbitral = " A" if seat["arbitral"] else ""
+                cells.append(
+                    f'<td class="num" title="{name}">{seat["marque_shown"]} '
+                    f'<span class="muted">({seat["shown"]}{arbitral})</span></td>'
+                )
+            row["cells"] = mark_safe("".join(cells))  # noqa: S308 (escaped just above)
+            points = row["points"]
+            row["points_shown"] = "" if points is None else f"{float(points):g}"
+    return travellers
+
+
+@club_view("read")
+def travellers(request, slug, tournament_id):
+    """Every deal's traveller: each table's contract, taker's seat, points, marques and
+    each seat's score."""
+    event = _event(request, tournament_id)
+    loaded = duplicate_results.load(event, hands=True)
+    context = _context(
+        request,
+        event,
+        "travellers",
+        travellers=_traveller_rows(event, loaded),
+        provisional=loaded.provisional,
+    )
+    return render(request, "tournaments/duplicate/travellers.html", context)
+
+
+@club_view("read")
+def traveller(request, slug, tournament_id, deal):
+    """One deal's traveller and, once published, its cards."""
+    event = _event(request, tournament_id)
+    count = -(-event.entries.count() // 4) * event.deals_per_round
+    if not 1 <= deal <= max(count, 1):
+        raise Http404
+    loaded = duplicate_results.load(event, hands=True)
+    rows = _traveller_rows(event, loaded, only=deal)
+    cards = None
+    if _cards_public(request, event) and not event.etuis_by_hand:
+        cards = _deal_view(deal_cards(deal, event.draw_seed))
+    context = _context(
+        request,
+        event,
+        "travellers",
+        deal=deal,
+        traveller=rows[0] if rows else None,
+        cards=cards,
+        provisional=loaded.provisional,
+    )
+    return render(request, "tournaments/duplicate/traveller.html", context)
+
+
+@club_view("read")
+def player(request, slug, tournament_id, number):
+    """A player's sheet: each deal's round, table, orientation, partners and opponents,
+    marque and score; their route."""
+    event = _event(request, tournament_id)
+    entry = get_object_or_404(event.entries, number=number)
+    loaded = duplicate_results.load(event)
+    lines = duplicate_results.player_sheet(loaded, number)
+    for line in lines:
+        line["shown"] = _score_text(line["score"], event.method)
+        line["marque_shown"] = "" if line["marque"] is None else f"{float(line['marque']):g}"
+    total = loaded.comparison.totals.get(number)
+    context = _context(
+        request,
+        event,
+        "ranking",
+        entry=entry,
+        lines=lines,
+        total=None if total is None else _score_text(total, event.method),
+        provisional=loaded.provisional,
+    )
+    return render(request, "tournaments/duplicate/player.html", context)
+
+
+# ---------------------------------------------------------------- the arbitre
+
+
+@club_view("manage")
+@GET_POST
+def arbitre(request, slug, tournament_id):
+    """Cancel a deal at one table, or give one seat an arbitral score (§3); every
+    decision listed with who and why."""
+    event = _event(request, tournament_id)
+    form = DecisionForm(request.POST if request.method == "POST" else None)
+    if form.is_bound and form.is_valid():
+        data = form.cleaned_data
+        table = RoundTable.objects.filter(
+            round__tournament=event, round__number=data["round"], number=data["table"]
+        ).first()
+        if table is None:
+            form.add_error("table", _("No such table in this round."))
+        else:
+            try:
+                if data["kind"] == "cancel":
+                    duplicate_services.cancel_deal(
+                        table, data["deal"], data["reason"], actor=request.user
+                    )
+                else:
+                    duplicate_services.give_arbitral_score(
+                        table,
+                        data["deal"],
+                        data["seat"],
+                        data["score"],
+                        data["reason"],
+                        actor=request.user,
+                    )
+            except DuplicateEventError as error:
+                form.add_error(error.field if error.field in form.fields else None, error.message)
+            else:
+                messages.success(request, _("The arbitre's decision is recorded."))
+                return redirect("tournaments:duplicate_arbitre", request.club.slug, event.pk)
+    decisions = list(
+        DealDecision.objects.filter(round_table__round__tournament=event)
+        .select_related("round_table__round", "by")
+        .order_by("-at", "-pk")
+    )
+    entries = {e.number: e for e in event.entries.all()}
+    for decision in decisions:
+        if decision.seat is not None:
+            decision.seat_letter = SEATS[decision.seat]
+            decision.entry = entries.get(decision.round_table.seats[decision.seat])
+            decision.shown = _score_text(decision.score, event.method)
+    context = _context(request, event, "duplicate", form=form, decisions=decisions)
+    return render(request, "tournaments/duplicate/arbitre.html", context)
+
+
+# ---------------------------------------------------------------- exports
+
+
+EXPORT_FORMATS = ("json", "csv", "xlsx")
+
+
+@club_view("read")
+def export(request, slug, tournament_id):
+    """``?format=json`` (default): the event in ``score_duplicate``'s input (§5), with
+    the players' licence numbers where they have one, the ranking as the page shows
+    it and, once published, the hand records (each deal's cards). ``csv``: the
+    ranking; ``xlsx``: the ranking, the travellers and the hand records."""
+    event = _event(request, tournament_id)
+    fmt = request.GET.get("format", "json")
+    if fmt not in EXPORT_FORMATS:
+        return bad_request(request)
+    loaded = duplicate_results.load(event, hands=True)
+    names = duplicate_results.labels(loaded.entries)
+    rows = duplicate_results.barometer(loaded)
+    base = f"duplicate-{request.club.slug}-{slugify(event.name)}"
+    records = []
+    if _cards_public(request, event) and not event.etuis_by_hand:
+        count = len({r.deal for r in loaded.results})
+        deals = sorted({r.deal for r in loaded.results})
+        records = [duplicate_results.hand_record(event, d) for d in deals[: max(count, 0)]]
+    if fmt == "json":
+        data = duplicate_results.event_json(loaded)
+        data["event"] = {
+            "name": event.name,
+            "club": event.club.name,
+            "date": event.date.isoformat(),
+            "state": event.state,
+            "provisional": loaded.provisional,
+            "deals_per_set": event.deals_per_round,
+            "seed": None if event.etuis_by_hand else event.draw_seed,
+        }
+        data["ranking"] = [
+            {
+                "rank": r["rank"],
+                "player": names[r["player"]],
+                "score": json_score(r["score"]),
+                "deals": r["deals"],
+            }
+            for r in rows
+        ]
+        if records:
+            data["hand_records"] = records
+        text = json.dumps(data, ensure_ascii=False, indent=1, default=json_number)
+        response = HttpResponse(text + "\n", content_type="application/json; charset=utf-8")
+        response["Content-Disposition"] = f'attachment; filename="{base}.json"'
+        return response
+    ranking_set = _dataset(
+        _("Ranking"),
+        [_("Rank"), _("No."), _("Name"), _("Série"), _("Licence"), _("Score"), _("Deals")],
+        [
+            [
+                r["rank"],
+                r["player"],
+                loaded.entries[r["player"]].name,
+                loaded.entries[r["player"]].series,
+                loaded.entries[r["player"]].licence,
+                float(r["score"]),
+                r["deals"],
+            ]
+            for r in rows
+        ],
+    )
+    if fmt == "csv":
+        text = "\ufeff" + ranking_set.export("csv", delimiter=csv_separator())
+        response = HttpResponse(text, content_type="text/csv; charset=utf-8")
+        response["Content-Disposition"] = f'attachment; filename="{base}.csv"'
+        return response
+    travel = []
+    for traveller in duplicate_results.travellers(loaded):
+        for row in traveller["tables"]:
+            for seat in row["seats"]:
+                travel.append(
+                    [
+                        traveller["deal"],
+                        row["round"],
+                        row["table"],
+                        seat["seat"],
+                        seat["entry"].name if seat["entry"] else "",
+                        row["contract"] or "",
+                        row["taker"] or "",
+                        None if row["points"] is None else float(row["points"]),
+                        None if seat["marque"] is None else float(seat["marque"]),
+                        float(seat["score"]),
+                    ]
+                )
+    book = tablib.Databook(
+        [
+            ranking_set,
+            _dataset(
+                _("Travellers"),
+                [
+                    _("Deal"),
+                    _("Round"),
+                    _("Table"),
+                    _("Seat"),
+                    _("Name"),
+                    _("Contract"),
+                    _("Taker"),
+                    _("Points"),
+                    _("Marque"),
+                    _("Score"),
+                ],
+                travel,
+            ),
+            _dataset(
+                _("Hand records"),
+                [_("Deal"), _("Dealer"), *SEATS, _("Chien")],
+                [
+                    [
+                        r["deal"],
+                        r["dealer"],
+                        *(" ".join(r["hands"][s]) for s in SEATS),
+                        " ".join(r["chien"]),
+                    ]
+                    for r in records
+                ],
+            ),
+        ]
+    )
+    response = HttpResponse(
+        book.export("xlsx"),
+        content_type="application/vnd.openxmlformats-officedocument.spreadsheetml.sheet",
+    )
+    response["Content-Disposition"] = f'attachment; filename="{base}.xlsx"'
+    return response
+
+
+def _dataset(title, headers, rows) -> tablib.Dataset:
+    dataset = tablib.Dataset(title=str(title)[:31])
+    dataset.headers = [str(h) for h in headers]
+    for row in rows:
+        dataset.append([neutralise(cell) for cell in row])
+    return dataset
