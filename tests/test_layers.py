@@ -25,6 +25,7 @@ LAYERS = {
     "stats": 3,
     "tournaments": 3,
     "transfer": 3,
+    "leagues": 4,
 }
 READ_SIDE = {app for app, level in LAYERS.items() if level == 3}
 #: nothing imports these: they sit on top (settings and URLs; development commands)
