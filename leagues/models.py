@@ -63,6 +63,9 @@ class LeagueManager(models.Model):
             models.UniqueConstraint(fields=["league", "user"], name="one_league_manager_row"),
         ]
 
+    def __str__(self):
+        return f"{self.user} — {self.league}"
+
 
 class LeagueClub(models.Model):
     """A club invited to a league; a member once its manager accepted."""
@@ -85,6 +88,9 @@ class LeagueClub(models.Model):
     def is_member(self) -> bool:
         return self.accepted_at is not None
 
+    def __str__(self):
+        return f"{self.club} — {self.league}"
+
 
 class LeagueSeason(models.Model):
     league = models.ForeignKey(League, on_delete=models.CASCADE, related_name="seasons")
@@ -96,9 +102,7 @@ class LeagueSeason(models.Model):
     best_events = models.PositiveSmallIntegerField(
         _("events counted"), null=True, blank=True, help_text=_("Empty: every event counts.")
     )
-    qualified = models.PositiveSmallIntegerField(
-        _("qualified per série"), null=True, blank=True
-    )
+    qualified = models.PositiveSmallIntegerField(_("qualified per série"), null=True, blank=True)
 
     class Meta:
         ordering = ["league", "-start_date"]
@@ -161,6 +165,9 @@ class EventResult(models.Model):
             models.Index(fields=["person"], name="league_result_person"),
         ]
 
+    def __str__(self):
+        return f"{self.event} {self.rank}. {self.name}"
+
 
 class LinkClaim(models.Model):
     """A login claims a club's player as theirs: linked to their person once the club's
@@ -175,6 +182,9 @@ class LinkClaim(models.Model):
         constraints = [
             models.UniqueConstraint(fields=["player", "user"], name="one_claim_per_player_user"),
         ]
+
+    def __str__(self):
+        return f"{self.user} → {self.player}"
 
 
 class LeagueAuditEntry(models.Model):
@@ -192,3 +202,6 @@ class LeagueAuditEntry(models.Model):
 
     class Meta:
         ordering = ["-at", "-pk"]
+
+    def __str__(self):
+        return f"{self.league_id} {self.action} {self.label}"

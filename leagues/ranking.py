@@ -131,4 +131,6 @@ def filtered(rows, *, serie=None, club_id=None, order="rank") -> list[dict]:
         "played": lambda r: -r["played"],
         "serie": lambda r: (r["serie"], r["rank"]),
     }
-    return sorted(rows, key=keys.get(order.lstrip("-"), keys["rank"]), reverse=order.startswith("-"))
+    return sorted(
+        rows, key=keys.get(order.lstrip("-"), keys["rank"]), reverse=order.startswith("-")
+    )

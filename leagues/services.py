@@ -11,8 +11,8 @@ tournament's ranking (``tournaments.queries.ranking``, read from its stored tota
 """
 
 import datetime
-from fractions import Fraction
 from decimal import ROUND_HALF_UP, Decimal, InvalidOperation
+from fractions import Fraction
 
 from django.db import transaction
 from django.utils import timezone
@@ -251,6 +251,7 @@ def register_event(season, tournament: Tournament, *, coefficient=1, actor=None)
     require_club(actor, tournament.club, "manage", LeagueError)
     coefficient = _coefficient(coefficient)
     with transaction.atomic():
+        tournament = Tournament.objects.select_related("club").get(pk=tournament.pk)
         _member_link(season.league, tournament.club)
         if season.start_date > tournament.date or (
             season.end_date is not None and tournament.date > season.end_date
@@ -268,9 +269,15 @@ def register_event(season, tournament: Tournament, *, coefficient=1, actor=None)
             actor,
             audit.Action.LEAGUE_EVENT,
             tournament,
-            after={"league": season.league.name, "season": season.name, "coefficient": str(coefficient)},
+            after={
+                "league": season.league.name,
+                "season": season.name,
+                "coefficient": str(coefficient),
+            },
         )
-        _record(season.league, actor, "event_added", tournament.name, {"coefficient": str(coefficient)})
+        _record(
+            season.league, actor, "event_added", tournament.name, {"coefficient": str(coefficient)}
+        )
     return event
 
 
@@ -289,7 +296,13 @@ def set_coefficient(event: LeagueEvent, coefficient, *, actor=None) -> LeagueEve
         event.coefficient = coefficient
         event.save(update_fields=["coefficient"])
         _rescore(event, event.season)
-        _record(event.season.league, actor, "coefficient_changed", event.tournament.name, {"coefficient": str(coefficient)})
+        _record(
+            event.season.league,
+            actor,
+            "coefficient_changed",
+            event.tournament.name,
+            {"coefficient": str(coefficient)},
+        )
     return event
 
 

@@ -53,7 +53,11 @@ def lseason(league):
 def event(clubs):
     def make(name, date=DAY, club="a", rounds=1):
         return tournament_services.create_tournament(
-            clubs[club], name=name, date=date, rules={"preset": "fft"}, rounds=rounds,
+            clubs[club],
+            name=name,
+            date=date,
+            rules={"preset": "fft"},
+            rounds=rounds,
             deals_per_round=4,
         )
 

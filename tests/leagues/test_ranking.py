@@ -83,7 +83,11 @@ def test_series_and_the_qualification_line(lseason, season_of_four):
     services.withdraw_event(season_of_four)
     rows = by_name(ranking.season_ranking(lseason))
     assert {n: r["serie_rank"] for n, r in rows.items()} == {
-        "A": 1, "B": 2, "C": 1, "D": 2, "E": None  # Vétéran is not a série of the league
+        "A": 1,
+        "B": 2,
+        "C": 1,
+        "D": 2,
+        "E": None,  # Vétéran is not a série of the league
     }
     assert {n for n, r in rows.items() if r["qualified"]} == {"A", "C"}
     open_rows = ranking.filtered(list(rows.values()), serie="Open")
@@ -98,7 +102,10 @@ def test_ties_share_a_rank_and_the_next_is_skipped(lseason, event, people):
     # A 16, B 16, C 6, D 4: 1, 1, 3, 4
     names = dict(Person.objects.values_list("pk", "name"))
     assert [(names[r["person_id"]], r["rank"]) for r in ranking.season_ranking(lseason)] == [
-        ("A", 1), ("B", 1), ("C", 3), ("D", 4)
+        ("A", 1),
+        ("B", 1),
+        ("C", 3),
+        ("D", 4),
     ]
     assert rows["A"]["total"] == rows["B"]["total"] == Decimal(16)
 
@@ -120,7 +127,9 @@ def test_a_new_coefficient_or_scale_rescores_the_stored_ranks(lseason, event, pe
     assert (rows["A"]["total"], rows["B"]["total"]) == (150, 0)
 
 
-def test_a_members_only_club_player_is_named_only_if_the_club_allows(lseason, season_of_four, clubs):
+def test_a_members_only_club_player_is_named_only_if_the_club_allows(
+    lseason, season_of_four, clubs
+):
     rows = ranking.season_ranking(lseason)
     d = next(r for r in rows if r["licence"] is None)
     assert d["name"] is None and d["total"] == 18  # D plays in the members-only club B

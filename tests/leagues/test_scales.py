@@ -4,7 +4,7 @@ field beaten, ties sharing their rank's points."""
 from fractions import Fraction
 
 import pytest
-from hypothesis import given
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from leagues.scales import ScaleError, parse_scale, placement_points, points_of_ranks
@@ -53,6 +53,7 @@ def test_a_bad_scale_is_refused(bad):
         parse_scale(bad)
 
 
+@settings(deadline=None)
 @given(st.lists(st.integers(1, 30), min_size=1, max_size=30))
 def test_a_better_rank_never_earns_less(ranks):
     scale = parse_scale({"kind": "proportional", "points": 100})
