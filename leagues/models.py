@@ -84,12 +84,12 @@ class LeagueClub(models.Model):
             models.UniqueConstraint(fields=["league", "club"], name="one_league_club_row"),
         ]
 
+    def __str__(self):
+        return f"{self.club} — {self.league}"
+
     @property
     def is_member(self) -> bool:
         return self.accepted_at is not None
-
-    def __str__(self):
-        return f"{self.club} — {self.league}"
 
 
 class LeagueSeason(models.Model):
