@@ -34,6 +34,7 @@ from leagues.permissions import can as can_league
 from leagues.permissions import league_view
 from leagues.services import LeagueError
 from scoresheet.models import SeasonTotal
+from tournaments import services as tournament_services
 from tournaments.models import Tournament
 
 
@@ -313,7 +314,7 @@ def manage(request, league):
             "invite": invite,
             "series": series,
             "season_form": season_form,
-            "link_form": LinkForm(),
+            "link_form": LinkForm(prefix="link"),
             "events": LeagueEvent.objects.filter(season__league=league).select_related(
                 "tournament__club", "season"
             ),
@@ -346,7 +347,7 @@ def season_edit(request, league, season_id):
 @league_view("manage")
 @require_POST
 def link(request, league):
-    form = LinkForm(request.POST)
+    form = LinkForm(request.POST, prefix="link")
     if form.is_valid():
         data = form.cleaned_data
         player = Player.objects.filter(club__slug=data["club"], name=data["player"]).first()
@@ -594,3 +595,50 @@ def club_leagues(request, slug):
 
 def _int(value):
     return int(value) if str(value or "").isdigit() else 0
+
+
+@club_view("manage")
+@require_http_methods(["GET", "POST"])
+def guests(request, slug, tournament_id):
+    """Tournament registration: a guest found across the club's leagues by licence or
+    name (no retyping), entered linked to their person."""
+    tournament = get_object_or_404(Tournament, pk=tournament_id, club=request.club)
+    if request.method == "POST":
+        person = get_object_or_404(
+            Person,
+            pk=_int(request.POST.get("person")),
+            pk__in=[
+                p.pk for p in services.find_persons(request.club, request.POST.get("q", ""), 50)
+            ],
+        )
+        home = (
+            person.players.exclude(club=request.club)
+            .select_related("club")
+            .order_by("club__name")
+            .first()
+        )
+        guest = (
+            person.name[:60],
+            home.club.name[:60] if home else "",
+            person.licence or "",
+            person,
+        )
+        try:
+            entries = tournament_services.register(
+                tournament, [("guest", guest)], actor=request.user
+            )
+        except tournament_services.TournamentError as error:
+            messages.error(request, error.message)
+        else:
+            messages.success(
+                request,
+                _("Entered: %(names)s.") % {"names": f"{entries[0].number}. {entries[0].name}"},
+            )
+            return redirect("tournaments:players", request.club.slug, tournament.pk)
+    query = request.GET.get("q", "")[:80]
+    found = services.find_persons(request.club, query)
+    return render(
+        request,
+        "leagues/guests.html",
+        {"club": request.club, "tournament": tournament, "q": query, "found": found},
+    )

@@ -98,6 +98,7 @@ CLUB_URLS = {
     "tournaments:table_revoke": ("manage", "P", ("tournament", "round", "table")),
     "tournaments:table_hand": ("manage", "GP", ("tournament", "round", "table", "table_hand")),
     "league_club:leagues": ("manage", "GP", ()),
+    "league_club:guests": ("manage", "GP", ("tournament",)),
 }
 # A tournament table's private link (tournaments.table_views): no account, the token is
 # the key, the same for every user. name -> methods.
