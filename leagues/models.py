@@ -205,3 +205,25 @@ class LeagueAuditEntry(models.Model):
 
     def __str__(self):
         return f"{self.league_id} {self.action} {self.label}"
+
+
+class Standing(models.Model):
+    """A person's sum in a league season, kept on write (``leagues.ranking.restand``) from
+    the stored per-event results whenever they change: their best N weighted points of
+    the events not withdrawn, how many counted, how many played. The ranking ranks these
+    rows (one window query); it never sums the results at read time."""
+
+    season = models.ForeignKey(LeagueSeason, on_delete=models.CASCADE, related_name="standings")
+    person = models.ForeignKey(Person, on_delete=models.CASCADE, related_name="+")
+    total = models.DecimalField(max_digits=14, decimal_places=3)
+    counted = models.PositiveIntegerField()
+    played = models.PositiveIntegerField()
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["season", "person"], name="one_standing_per_person"),
+        ]
+        indexes = [models.Index(fields=["season", "-total"], name="league_standing_total")]
+
+    def __str__(self):
+        return f"{self.season_id} {self.person_id} {self.total}"

@@ -24,6 +24,7 @@ from clubs.permissions import require as require_club
 from core.errors import ServiceError
 from core.text import sort_key
 from leagues import permissions, scales
+from leagues import ranking as ranking_of
 from leagues.models import (
     EventResult,
     League,
@@ -209,12 +210,15 @@ def save_season(
         if season is None:
             season = LeagueSeason(league=league)
         rescore = season.pk is not None and season.scale != scale
+        resum = season.pk is not None and (rescore or season.best_events != best_events)
         season.name, season.start_date, season.end_date = name, start_date, end_date
         season.scale, season.best_events, season.qualified = scale, best_events, qualified
         season.save()
         if rescore:
             for event in season.events.all():
                 _rescore(event, season)
+        if resum:
+            ranking_of.restand(season)
         _record(
             league,
             actor,
@@ -296,6 +300,7 @@ def set_coefficient(event: LeagueEvent, coefficient, *, actor=None) -> LeagueEve
         event.coefficient = coefficient
         event.save(update_fields=["coefficient"])
         _rescore(event, event.season)
+        ranking_of.restand(event.season, _event_persons(event))
         _record(
             event.season.league,
             actor,
@@ -315,6 +320,7 @@ def withdraw_event(event: LeagueEvent, *, actor=None) -> LeagueEvent:
             raise LeagueError("withdrawn")
         event.withdrawn_at = timezone.now()
         event.save(update_fields=["withdrawn_at"])
+        ranking_of.restand(event.season, _event_persons(event))
         audit.record(
             event.tournament.club_id,
             actor,
@@ -332,6 +338,10 @@ def _quantize(value) -> Decimal:
     )
 
 
+def _event_persons(event) -> set:
+    return set(event.results.values_list("person_id", flat=True))
+
+
 def store_results(event: LeagueEvent, ranking: list[dict]) -> list[EventResult]:
     """The event's per-entry results, from its tournament's ranking rows (``player_id``,
     ``name``, ``rank``, ``total``): placement points from the season's scale. Called in
@@ -342,6 +352,7 @@ def store_results(event: LeagueEvent, ranking: list[dict]) -> list[EventResult]:
         )
     )
     points = scales.points_of_ranks(event.season.scale, [row["rank"] for row in ranking])
+    before = set(EventResult.objects.filter(event=event).values_list("person_id", flat=True))
     EventResult.objects.filter(event=event).delete()
     results = [
         EventResult(
@@ -361,6 +372,7 @@ def store_results(event: LeagueEvent, ranking: list[dict]) -> list[EventResult]:
     event.field_size = len(ranking)
     event.results_at = timezone.now()
     event.save(update_fields=["field_size", "results_at"])
+    ranking_of.restand(event.season, before | {r.person_id for r in results})
     return results
 
 
@@ -382,8 +394,12 @@ def _rescore(event, season):
 
 
 def _relink_results(player, person):
-    """Stored results follow the player's link (kept on write)."""
-    EventResult.objects.filter(player=player).update(person=person)
+    """Stored results follow the player's link, and their seasons' sums (kept on write)."""
+    results = EventResult.objects.filter(player=player)
+    seasons = set(results.values_list("season_id", "person_id"))
+    results.update(person=person)
+    for season in LeagueSeason.objects.filter(pk__in={s for s, _ in seasons}):
+        ranking_of.restand(season, {p for s, p in seasons if s == season.pk} | {person.pk})
 
 
 def _link(player, person, actor):

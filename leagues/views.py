@@ -11,8 +11,10 @@ import json
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
+from django.core.paginator import Paginator
 from django.http import Http404, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
@@ -20,6 +22,7 @@ from clubs.models import Club, Person, Player
 from clubs.permissions import can as can_club
 from clubs.permissions import club_view
 from core.exports import bad_request, csv_separator, neutralise
+from core.paging import MAX_PAGE, bounded_int
 from leagues import ranking, services
 from leagues.forms import (
     CountForm,
@@ -64,6 +67,9 @@ def _readable(request, league):
     return can_league(request.user, league, "read")
 
 
+CALENDAR, LATEST = 20, 8
+
+
 @league_view("read")
 @require_GET
 def home(request, league):
@@ -74,12 +80,21 @@ def home(request, league):
         .order_by("club__name")
     )
     seasons = list(league.seasons.all())
-    events = list(
-        LeagueEvent.objects.filter(season__league=league, withdrawn_at__isnull=True)
-        .select_related("tournament__club", "season")
-        .order_by("tournament__date", "pk")
+    counted = LeagueEvent.objects.filter(
+        season__league=league, withdrawn_at__isnull=True
+    ).select_related("tournament__club", "season")
+    # the calendar: the next events (the last ones played when the season is over)
+    events = (
+        list(
+            counted.filter(tournament__date__gte=timezone.localdate()).order_by(
+                "tournament__date", "pk"
+            )[:CALENDAR]
+        )
+        or list(counted.order_by("-tournament__date", "-pk")[:CALENDAR])[::-1]
     )
-    latest = [e for e in events if e.results_at is not None][-5:][::-1]
+    latest = list(
+        counted.filter(results_at__isnull=False).order_by("-tournament__date", "-pk")[:LATEST]
+    )
     return render(
         request,
         "leagues/home.html",
@@ -87,42 +102,57 @@ def home(request, league):
     )
 
 
-SORTS = ("rank", "-rank", "name", "-name", "total", "-total", "played", "-played", "serie")
+#: ranking rows a page (the exports carry them all)
+PER_PAGE = 100
 
 
 @league_view("read")
 @require_GET
 def season_ranking(request, league, season_id):
     season = _season(request, season_id)
-    rows = ranking.season_ranking(season, viewer_person_id=_viewer_person(request.user))
     serie = request.GET.get("serie") or None
     if serie is not None and serie not in season.league.series:
         serie = None
-    club_id = request.GET.get("club") or None
     clubs = list(
         Club.objects.filter(
             league_links__league=season.league, league_links__accepted_at__isnull=False
-        )
+        ).only("pk", "name")
     )
-    club_id = int(club_id) if club_id and club_id.isdigit() else None
+    club_id = _int(request.GET.get("club")) or None
     if club_id is not None and club_id not in {c.pk for c in clubs}:
         club_id = None
     order = request.GET.get("sort") or "rank"
-    if order not in SORTS:
+    if order not in ranking.ORDERS:
         order = "rank"
-    shown = ranking.filtered(rows, serie=serie, club_id=club_id, order=order)
+    if order == "rank" and serie:
+        order = "serie"  # within one série: its own ranks, in order
+    viewer = _viewer_person(request.user)
+    filters = {"serie": serie, "club_id": club_id, "order": order}
     export = request.GET.get("_export")
     if export:
         if export not in ("csv", "xlsx"):
             return bad_request(request)
-        return _ranking_export(season, shown, export)
+        rows = ranking.season_ranking(season, viewer_person_id=viewer, **filters)
+        return _ranking_export(season, rows, export)
+    number = bounded_int(request.GET.get("page"), 1, 1, MAX_PAGE)
+    rows, count = ranking.ranked(season, **filters, limit=PER_PAGE, offset=(number - 1) * PER_PAGE)
+    pages = max(1, -(-count // PER_PAGE))
+    if number > pages:
+        number = pages
+        rows, count = ranking.ranked(
+            season, **filters, limit=PER_PAGE, offset=(number - 1) * PER_PAGE
+        )
+    ranking.name_rows(season, rows, viewer)
+    page = Paginator(range(count), PER_PAGE).page(number) if count else None
     return render(
         request,
         "leagues/ranking.html",
         {
             "league": season.league,
             "season": season,
-            "rows": shown,
+            "rows": rows,
+            "page": page,
+            "count": count,
             "serie": serie,
             "club_id": club_id,
             "clubs": clubs,
