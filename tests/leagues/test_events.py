@@ -122,3 +122,11 @@ def test_a_licence_is_one_person(clubs, django_user_model, league, boss):
     q = Player.objects.create(club=clubs["b"], name="Autre B")
     services.link_by_licence(league, q, "555", actor=boss)
     assert Person.objects.get(licence="555").players.count() == 2
+
+
+def test_the_command_creates_a_league(django_user_model, capsys):
+    from django.core.management import call_command  # noqa: PLC0415
+
+    django_user_model.objects.create_user("chief", password="pw-long-12345")
+    call_command("create_league", "Ligue de l’Est", manager="chief")
+    assert "ligue-de-lest created" in capsys.readouterr().out
