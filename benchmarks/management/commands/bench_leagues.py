@@ -4,16 +4,18 @@
         [--events 2000] [--field 24] [--requests 9]
 
 In a database of its own (``benchmarks.database.own_database``, dropped afterwards):
-one club gets a season of real sheets (through the services) and its pages are timed
-alone (home, standings, a player's statistics, its players, its tournaments). Then a
-league is loaded beside it in bulk: ``--clubs`` member clubs of ``--players`` licensed
-players each (a person per player, linked again to a guest record in another club),
-each club's season totals, ``--events`` closed tournaments counted in one league season
-with ``--field`` stored results each (random persons, random ranks, a points table, best
-10 counted, the first 8 of each série qualified). Timed then: the league ranking (every
-person, with and without a série filter), the home, an event's results, a person's page,
-and the first club's pages again; printed: median server time (``django.test.Client``),
-queries, and the club pages' ratio with/without the league.
+two clubs get the same season of real sheets (through the services, from the same
+seed); one of them joins a league loaded beside it in bulk, the other stays out:
+``--clubs`` member clubs of ``--players`` licensed players each (a person per player,
+linked again to a guest record in another member club), each club's season totals,
+``--events`` closed tournaments counted in one league season with ``--field`` stored
+results each (random persons, random ranks, a points table, best 10 counted, the first
+8 of each série qualified), the season's standings summed once. Printed: the time to
+sum an event's persons again (what closing or withdrawing an event writes), then the
+median server time (``django.test.Client``) and queries of the league ranking (every
+person, one série, one club), the home, an event's results, a person's page; and the
+club pages of both clubs, timed in the same rounds, with the ratio in/out of the league
+(the median of the rounds' ratios, so the machine's drift does not enter it).
 """
 
 import datetime
@@ -63,9 +65,11 @@ class Command(BaseCommand):
             self.run(random.Random(options["seed"]))
 
     def run(self, rng):
-        club = self.home_club(rng)
-        club_pages = self.club_pages(club)
-        before = self.measure(club_pages)
+        seed = self.options["seed"]
+        # two clubs of the same data (the same generator's seed): one joins the league,
+        # the other stays out of it; their pages are timed in the same rounds
+        club = self.home_club(random.Random(seed), "000")
+        solo = self.home_club(random.Random(seed), "solo")
         started = time.perf_counter()
         league, season, person = self.load_league(club, rng)
         loaded = time.perf_counter() - started
@@ -94,36 +98,50 @@ class Command(BaseCommand):
                 "league ranking, one série",
                 reverse("leagues:ranking", args=[league.slug, season.pk]) + "?serie=Open",
             ),
+            (
+                "league ranking, one club",
+                reverse("leagues:ranking", args=[league.slug, season.pk]) + f"?club={club.pk}",
+            ),
             ("league home", reverse("leagues:home", args=[league.slug])),
             ("an event's results", reverse("leagues:event", args=[league.slug, event.pk])),
             ("a person's page", reverse("leagues:person", args=[person.pk])),
         ]
         if self.options["profile"]:
             self.profile(league_pages[0][1])
-        after = self.measure(club_pages + league_pages)
+        inside, outside = self.club_pages(club), self.club_pages(solo)
+        measured = self.measure(
+            league_pages
+            + [(f"in {label}", url) for label, url in inside]
+            + [(f"out {label}", url) for label, url in outside]
+        )
         vendor = connection.vendor
         self.stdout.write(
             f"\n{vendor}, DEBUG={settings.DEBUG}, {self.options['requests']} requests a page "
             "(median server time, ms; queries)"
         )
         for label, _url in league_pages:
-            median, queries = after[label]
+            median, queries, _times = measured[label]
             self.stdout.write(f"  {label:<32} {median:8.1f} ms  {queries:3d} queries")
-        self.stdout.write("\nthe club's own pages, alone → beside the league (ratio)")
-        for label, _url in club_pages:
-            (alone, q1), (beside, q2) = before[label], after[label]
+        self.stdout.write(
+            "\na club's own pages: the same data out of the league → in it, timed in the "
+            "same rounds (ratio: the median of the rounds' ratios)"
+        )
+        for label, _url in inside:
+            out_median, q1, out_times = measured[f"out {label}"]
+            in_median, q2, in_times = measured[f"in {label}"]
+            ratio = statistics.median(b / a for a, b in zip(out_times, in_times, strict=True))
             self.stdout.write(
-                f"  {label:<32} {alone:7.1f} → {beside:7.1f} ms  ×{beside / alone:4.2f}"
+                f"  {label:<32} {out_median:7.1f} → {in_median:7.1f} ms  ×{ratio:4.2f}"
                 f"  queries {q1} → {q2}"
             )
 
     # ------------------------------------------------------------ data
 
-    def home_club(self, rng) -> Club:
-        """The club whose pages are timed: 30 players, a season of 60 sheets of 10 hands."""
-        club = Club.objects.create(name="Club 000", slug="club-000")
+    def home_club(self, rng, key) -> Club:
+        """A club whose pages are timed: 30 players, a season of 60 sheets of 10 hands."""
+        club = Club.objects.create(name=f"Club {key}", slug=f"club-{key}")
         season = Season.objects.create(club=club, name="2026", start_date=datetime.date(2026, 1, 1))
-        players = [Player.objects.create(club=club, name=f"P000-{i:02d}") for i in range(30)]
+        players = [Player.objects.create(club=club, name=f"P-{i:02d}") for i in range(30)]
         for n in range(60):
             seated = rng.sample(players, 4)
             names = [p.name for p in seated]
@@ -302,7 +320,7 @@ class Command(BaseCommand):
 
     def measure(self, pages):
         """Three warm-up requests a page, then rounds of one request per page: the median
-        (ms) and the queries of one more request, by label."""
+        (ms), the queries of one more request and the times, by label."""
         client = Client()
         out, times = {}, {label: [] for label, _ in pages}
         with override_settings(ALLOWED_HOSTS=[*settings.ALLOWED_HOSTS, "testserver"]):
@@ -318,5 +336,5 @@ class Command(BaseCommand):
             for label, url in pages:
                 with CaptureQueriesContext(connection) as queries:
                     client.get(url)
-                out[label] = (statistics.median(times[label]) * 1000, len(queries))
+                out[label] = (statistics.median(times[label]) * 1000, len(queries), times[label])
         return out
