@@ -634,13 +634,11 @@ def guests(request, slug, tournament_id):
     name (no retyping), entered linked to their person."""
     tournament = get_object_or_404(Tournament, pk=tournament_id, club=request.club)
     if request.method == "POST":
-        person = get_object_or_404(
-            Person,
-            pk=_int(request.POST.get("person")),
-            pk__in=[
-                p.pk for p in services.find_persons(request.club, request.POST.get("q", ""), 50)
-            ],
-        )
+        found = services.find_persons(request.club, request.POST.get("q", ""), 50)
+        person = next((p for p in found if p.pk == _int(request.POST.get("person"))), None)
+        if person is None:
+            messages.error(request, _("Nobody of the league's clubs answers to this."))
+            return redirect("league_club:guests", request.club.slug, tournament.pk)
         home = (
             person.players.exclude(club=request.club)
             .select_related("club")
