@@ -38,6 +38,48 @@ class Club(models.Model):
         return reverse("clubs:detail", args=[self.slug])
 
 
+class Person(models.Model):
+    """A licensed player across clubs: one person, the player records of several clubs.
+
+    Linking a club's ``Player`` to a person merges nothing: each club keeps its own
+    ledger; the person's page (``leagues``) reads every linked club's stored totals
+    together. ``licence`` is the federation's licence number (unique when given);
+    ``serie`` the person's category (Open, 1ère, 2ème, Promotion or a league's own);
+    ``user`` the login that is this person, once they claimed it.
+    """
+
+    name = models.CharField(_("name"), max_length=80)
+    licence = models.CharField(_("licence"), max_length=20, null=True, blank=True, unique=True)
+    serie = models.CharField(_("série"), max_length=30, blank=True)
+    sort_key = models.CharField(max_length=SORT_KEY_LENGTH, editable=False, default="")
+    user = models.OneToOneField(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="person",
+        verbose_name=_("login"),
+    )
+    created_at = models.DateTimeField(_("created"), auto_now_add=True)
+
+    class Meta:
+        ordering = ["sort_key", "name"]
+        verbose_name = _("person")
+        verbose_name_plural = _("persons")
+
+    def __str__(self):
+        return f"{self.name} ({self.licence})" if self.licence else self.name
+
+    def save(self, *args, **kwargs):
+        self.sort_key = sort_key(self.name)
+        if not self.licence:
+            self.licence = None
+        update_fields = kwargs.get("update_fields")
+        if update_fields is not None and "name" in update_fields:
+            kwargs["update_fields"] = {*update_fields, "sort_key"}
+        super().save(*args, **kwargs)
+
+
 class Player(models.Model):
     club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="players")
     name = models.CharField(_("name"), max_length=80)
@@ -64,6 +106,15 @@ class Player(models.Model):
         blank=True,
         related_name="+",
         verbose_name=_("merged into"),
+    )
+    #: the person this record is (``Person``), across clubs; linking merges nothing
+    person = models.ForeignKey(
+        Person,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="players",
+        verbose_name=_("person"),
     )
 
     class Meta:
@@ -245,6 +296,9 @@ class AuditEntry(models.Model):
         TOURNAMENT_CLOSED = "tournament_closed", _("tournament closed")
         DEAL_CANCELLED = "deal_cancelled", _("deal cancelled by the arbitre")
         ARBITRAL_SCORE = "arbitral_score", _("arbitral score")
+        LEAGUE_JOINED = "league_joined", _("club joined a league")
+        LEAGUE_EVENT = "league_event", _("tournament counted in a league")
+        PERSON_LINKED = "person_linked", _("player linked to a licensed person")
 
     club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="audit_entries")
     actor = models.ForeignKey(

@@ -16,6 +16,7 @@ club_patterns = [
     path("", include("transfer.urls")),
     path("", include("scoresheet.urls")),
     path("", include("clubhouse.urls")),  # players, history
+    path("", include("leagues.club_urls")),  # the club's leagues (its manager's)
 ]
 
 urlpatterns = [
@@ -40,6 +41,8 @@ urlpatterns = [
     path("i18n/", include("django.conf.urls.i18n")),
     path("admin/", admin.site.urls),
     path("clubs/<slug:slug>/", include(club_patterns)),
+    # leagues, their rankings and events; a person's page; My account's licence
+    path("", include("leagues.urls")),
     # a tournament table's private link (no account): tournaments.table_views
     path("table/", include("tournaments.table_urls")),
 ]

@@ -1,9 +1,11 @@
 """Dependencies flow one way, and no module imports itself back through others.
 
-    config, benchmarks  →  clubhouse, standings, stats, tournaments, transfer (read side;
+    config, benchmarks  →  leagues (clubs together; reads tournaments, which never import it:
+                           they send a signal when a tournament closes)
+                        →  clubhouse, standings, stats, tournaments, transfer (read side;
                            none of them imports another)
                         →  scoresheet (sheets, hands, the ledger: the write side)
-                        →  clubs (clubs, players, members, seasons, house rules)
+                        →  clubs (clubs, players, persons, members, seasons, house rules)
                         →  tarot (the engine: pure Python, no Django)
     core: helpers any Django project could use; it imports no app and not the engine.
 
@@ -27,6 +29,7 @@ LAYERS = {
     "transfer": 3,
     # team competitions: over the leagues and the tournaments they read
     "competitions": 5,
+    "leagues": 4,
 }
 READ_SIDE = {app for app, level in LAYERS.items() if level == 3}
 #: nothing imports these: they sit on top (settings and URLs; development commands)

@@ -116,6 +116,8 @@ CLUB_URLS = {
     "tournaments:duplicate_player": ("read", "G", ("duplicate", "dup_entry")),
     "tournaments:duplicate_arbitre": ("manage", "GP", ("duplicate",)),
     "tournaments:duplicate_export": ("read", "G", ("duplicate",)),
+    "league_club:leagues": ("manage", "GP", ()),
+    "league_club:guests": ("manage", "GP", ("tournament",)),
 }
 # A tournament table's private link (tournaments.table_views): no account, the token is
 # the key, the same for every user. name -> methods.
@@ -151,6 +153,8 @@ SITE_URLS = {
     "club_create": "404",
     "email_change": "post",
     "email_confirm": "all",  # an unknown token: the page says so
+    "leagues:list": "all",
+    "leagues:mine": "login",
 }
 ALLOWED = {
     "read": {"member", "scorer", "manager"},
@@ -437,7 +441,8 @@ def test_every_url_is_in_the_matrix():
                 names.add(f"{namespace}:{pattern.name}" if namespace else pattern.name)
 
     walk(get_resolver())
-    missing = names - set(CLUB_URLS) - set(SITE_URLS) - set(TOKEN_URLS)
+    missing = names - set(CLUB_URLS) - set(SITE_URLS) - set(TOKEN_URLS) - set(LEAGUE_URLS)
+    missing -= {"leagues:person"}  # test_person_page_shows_only_readable_clubs
     assert not missing, f"URLs without a permission check in the matrix: {sorted(missing)}"
     stale = (set(CLUB_URLS) | set(SITE_URLS) | set(TOKEN_URLS)) - names
     assert not stale, f"matrix names no longer routed: {sorted(stale)}"
@@ -496,3 +501,129 @@ def test_table_link_matrix(world, client, name, visibility):
                 if want != "ok" and changed:
                     wrong.append(f"{method} {who} {kind}: refused but the database changed")
     assert not wrong, f"{name} ({visibility}): " + "; ".join(wrong)
+
+
+# ---------------------------------------------------------------- leagues
+
+# name -> (level, methods, the objects its URL needs); for a public and a members-only
+# league, to: anonymous, a stranger, a member of a member club, a league manager
+LEAGUE_URLS = {
+    "leagues:home": ("read", "G", ()),
+    "leagues:ranking": ("read", "G", ("season",)),
+    "leagues:season_json": ("read", "G", ("season",)),
+    "leagues:season_csv": ("read", "G", ("season",)),
+    "leagues:event": ("read", "G", ("event",)),
+    "leagues:manage": ("manage", "GP", ()),
+    "leagues:season_edit": ("manage", "GP", ("season",)),
+    "leagues:link": ("manage", "P", ()),
+    "leagues:event_edit": ("manage", "P", ("event",)),
+}
+LEAGUE_USERS = ("anonymous", "outsider", "member", "manager")
+
+
+@pytest.fixture
+def league_world(db, django_user_model):
+    from leagues import services as league_services  # noqa: PLC0415 (tests only)
+
+    users = {
+        name: django_user_model.objects.create_user(f"league_{name}", password="pw-matrix-1")
+        for name in ("outsider", "member", "manager", "club_manager")
+    }
+    world = {"users": users}
+    for slug, public in (("pub", True), ("priv", False)):
+        league = league_services.create_league(
+            slug.title(), slug, is_public=public, managers=[users["manager"]]
+        )
+        club = Club.objects.create(name=f"C{slug}", slug=f"c-{slug}", is_public=public)
+        Membership.objects.create(club=club, user=users["member"], role=Role.MEMBER)
+        Membership.objects.create(club=club, user=users["club_manager"], role=Role.MANAGER)
+        league_services.accept_invitation(league_services.invite_club(league, club))
+        season = league_services.save_season(league, name="S", start_date=datetime.date(2026, 1, 1))
+        tournament = tournament_services.create_tournament(
+            club,
+            name="T",
+            date=datetime.date(2026, 2, 1),
+            rules="fft",
+            rounds=1,
+            deals_per_round=4,
+        )
+        event = league_services.register_event(season, tournament)
+        world[slug] = {"league": league, "season": season, "event": event}
+    return world
+
+
+def league_state():
+    from leagues.models import League, LeagueClub, LeagueEvent, LeagueSeason  # noqa: PLC0415
+
+    return (
+        list(League.objects.order_by("pk").values_list("pk", "series")),
+        list(LeagueClub.objects.order_by("pk").values_list("pk", "accepted_at")),
+        list(LeagueSeason.objects.order_by("pk").values_list("pk", "name", "scale")),
+        list(LeagueEvent.objects.order_by("pk").values_list("pk", "coefficient", "withdrawn_at")),
+        list(Player.objects.order_by("pk").values_list("pk", "person_id")),
+    )
+
+
+@pytest.mark.parametrize("visibility", ["pub", "priv"])
+@pytest.mark.parametrize("name", sorted(LEAGUE_URLS))
+def test_league_url_matrix(league_world, client, name, visibility):
+    level, methods, needs = LEAGUE_URLS[name]
+    objects = league_world[visibility]
+    kwargs = {"league": objects["league"].slug}
+    for need in needs:
+        kwargs[f"{need}_id"] = objects[need].pk
+    url = reverse(name, kwargs=kwargs)
+    wrong = []
+    for who in LEAGUE_USERS:
+        for method in methods:
+            client.logout()
+            if who != "anonymous":
+                client.force_login(league_world["users"][who])
+            reader = visibility == "pub" or who in ("member", "manager")
+            if who == "manager" or (level == "read" and reader):
+                want = "ok"
+            elif not reader:
+                want = "login" if who == "anonymous" and level != "read" else 404
+            else:
+                want = "login" if who == "anonymous" else 403
+            before = league_state()
+            response = client.get(url) if method == "G" else client.post(url, {})
+            if not check(response, want):
+                wrong.append(f"{method} {who}: got {response.status_code}, want {want}")
+            if method == "P" and want != "ok" and league_state() != before:
+                wrong.append(f"POST {who}: denied but the database changed")
+    assert not wrong, f"{name} ({visibility}): " + "; ".join(wrong)
+
+
+def test_league_objects_of_another_league_are_not_reachable(league_world, client):
+    client.force_login(league_world["users"]["manager"])
+    for name, (_level, methods, needs) in LEAGUE_URLS.items():
+        if not needs:
+            continue
+        kwargs = {"league": "pub"}
+        for need in needs:
+            kwargs[f"{need}_id"] = league_world["priv"][need].pk
+        for method in methods:
+            url = reverse(name, kwargs=kwargs)
+            response = client.get(url) if method == "G" else client.post(url, {})
+            assert response.status_code == 404, (name, method, response.status_code)
+
+
+def test_person_page_shows_only_readable_clubs(league_world, client, django_user_model):
+    from clubs.models import Person  # noqa: PLC0415
+
+    owner = django_user_model.objects.create_user("owner", password="pw-matrix-1")
+    person = Person.objects.create(name="Personne", licence="1", user=owner)
+    Player.objects.create(club=Club.objects.get(slug="c-priv"), name="Secret", person=person)
+    url = reverse("leagues:person", kwargs={"person_id": person.pk})
+    assert client.get(url).status_code == 404  # anonymous: only a members-only club
+    client.force_login(league_world["users"]["outsider"])
+    assert client.get(url).status_code == 404
+    for who in (league_world["users"]["member"], owner):
+        client.force_login(who)
+        page = client.get(url)
+        assert page.status_code == 200 and "Secret" in page.content.decode()
+    Player.objects.create(club=Club.objects.get(slug="c-pub"), name="Visible", person=person)
+    client.force_login(league_world["users"]["outsider"])
+    page = client.get(url).content.decode()
+    assert "Visible" in page and "Secret" not in page

@@ -15,7 +15,7 @@ from django.urls import reverse
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import pgettext_lazy
 
-from clubs.models import Club, Player, Season, default_rules
+from clubs.models import Club, Person, Player, Season, default_rules
 from scoresheet.models import Sheet
 from tarot.jsonformat import parse_rules
 
@@ -149,6 +149,11 @@ class Entry(models.Model):
     is_guest = models.BooleanField(_("guest"), default=False)
     guest_club = models.CharField(_("club"), max_length=120, blank=True)
     licence = models.CharField(_("FFT licence"), max_length=20, blank=True)
+    #: the licensed person this entry is (a guest found across the league, or a member
+    #: whose player is linked): set at registration from the player's link
+    person = models.ForeignKey(
+        Person, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
+    )
     joined_before_round = models.PositiveSmallIntegerField(default=1)
     withdrawn_after_round = models.PositiveSmallIntegerField(null=True, blank=True)
     team = models.ForeignKey(

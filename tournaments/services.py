@@ -36,7 +36,7 @@ from scoresheet import services as sheets
 from scoresheet.models import Hand, ScoreRow, SheetTotal
 from tarot import ScoringError
 from tarot.jsonformat import parse_rules
-from tournaments import draw, duplicate_deals, tokens
+from tournaments import draw, duplicate_deals, signals, tokens
 from tournaments.models import (  # noqa: F401 (deals_for_table: the services' API)
     Adjustment,
     Entry,
@@ -321,7 +321,9 @@ def _joining_round(tournament) -> int:
 
 def register(tournament: Tournament, items, *, actor=None) -> list[Entry]:
     """Enter several players at once: ``("member", player)`` or ``("guest", (name, club,
-    licence))`` items, numbered in order; all or nothing."""
+    licence))`` items, numbered in order; all or nothing. A guest found across the league
+    comes as ``("guest", (name, club, licence, person))``: the guest's player record is
+    linked to that ``Person`` and so is the entry."""
     _require(actor, tournament)
     with transaction.atomic():
         tournament = _lock(tournament)
@@ -334,12 +336,18 @@ def register(tournament: Tournament, items, *, actor=None) -> list[Entry]:
                 player = value
                 if player.club_id != tournament.club_id:
                     raise TournamentError("player_not_in_club", field="players")
-                entry = Entry(player=player, name=player.name)
+                entry = Entry(player=player, name=player.name, person_id=player.person_id)
             else:
-                name, club, licence = (str(v or "").strip() for v in value)
-                player = _guest_player(tournament, name, club, entered)
+                person = value[3] if len(value) > 3 else None
+                name, club, licence = (str(v or "").strip() for v in value[:3])
+                player = _guest_player(tournament, name, club, entered, person)
                 entry = Entry(
-                    player=player, name=name, is_guest=True, guest_club=club, licence=licence
+                    player=player,
+                    name=name,
+                    is_guest=True,
+                    guest_club=club,
+                    licence=licence,
+                    person_id=player.person_id,
                 )
             if player.pk in entered:
                 raise TournamentError("already_entered", field="players", name=entry.name)
@@ -361,12 +369,18 @@ def register(tournament: Tournament, items, *, actor=None) -> list[Entry]:
     return entries
 
 
-def _guest_player(tournament, name, club, entered) -> Player:
+def _guest_player(tournament, name, club, entered, person=None) -> Player:
     """The club's player for a guest: "Name (Their club)", created if new.
 
     A guest named with their club who already came (a player of that name with no
-    login) is the same player again; any other clash of names is numbered.
+    login) is the same player again; any other clash of names is numbered. A guest
+    who is a known ``person``: the club's record already linked to them is the same
+    player again; a new or unlinked record is linked to them.
     """
+    if person is not None:
+        linked = Player.objects.filter(club_id=tournament.club_id, person=person).first()
+        if linked is not None:
+            return linked
     if not name:
         raise TournamentError(
             "name_required", field="name", wording="name_required.guest_needs_name"
@@ -376,13 +390,21 @@ def _guest_player(tournament, name, club, entered) -> Player:
     base = f"{name} ({club})" if club else name
     existing = Player.objects.filter(club_id=tournament.club_id, name=base).first()
     if existing is None:
-        return Player.objects.create(club_id=tournament.club_id, name=base)
-    if club and existing.user_id is None and existing.pk not in entered:
+        return Player.objects.create(club_id=tournament.club_id, name=base, person=person)
+    if (
+        club
+        and existing.user_id is None
+        and existing.pk not in entered
+        and (person is None or existing.person_id in (None, person.pk))
+    ):
+        if person is not None and existing.person_id is None:
+            existing.person = person
+            existing.save(update_fields=["person"])
         return existing
     n = 2
     while Player.objects.filter(club_id=tournament.club_id, name=f"{base} {n}").exists():
         n += 1
-    return Player.objects.create(club_id=tournament.club_id, name=f"{base} {n}")
+    return Player.objects.create(club_id=tournament.club_id, name=f"{base} {n}", person=person)
 
 
 LINE_SPLIT = re.compile(r"\s*[;\t]\s*")
@@ -1374,10 +1396,12 @@ def close_tournament(tournament: Tournament, *, actor=None) -> Tournament:
             )
         tournament.state = Tournament.State.CLOSED
         tournament.closed_at = timezone.now()
+        players = queries.ranking(tournament)
         tournament.final_ranking = {
-            "players": queries.json_ranking(queries.ranking(tournament)),
+            "players": queries.json_ranking(players),
             "teams": queries.json_ranking(queries.team_ranking(tournament)),
         }
         tournament.save(update_fields=["state", "closed_at", "final_ranking"])
         audit.record(tournament.club_id, actor, audit.Action.TOURNAMENT_CLOSED, tournament)
+        signals.tournament_closed.send(Tournament, tournament=tournament, ranking=players)
     return tournament

@@ -41,7 +41,7 @@ from django.db.models.functions import Coalesce
 from django.utils.translation import gettext as _
 
 from clubs import audit
-from clubs.models import Club, Season
+from clubs.models import Club, Person, Season
 from clubs.ranking import RankingError, parse_ranking
 from core.errors import ServiceError
 from scoresheet.handmap import Table, hand_data, score_rows
@@ -92,6 +92,15 @@ PATHS = {
 }
 
 
+#: Rows several clubs share, which no path leads to one club: a person (a licence) is
+#: linked to the players of several clubs. The backup carries the persons its rows name
+#: beside them (``persons``: name, licence, série; never their login nor another club's
+#: links), as it carries logins; the restore finds each by its licence, else creates it.
+SHARED = {"clubs.Person"}
+#: The keys of the club's rows that name a shared person.
+PERSON_KEYS = {"clubs.Player": "person_id", "tournaments.Entry": "person_id"}
+
+
 def club_paths() -> dict:
     """Each model of ``APPS`` that belongs to a club → the lookup from it to the club
     (``PATHS``), in an order where a row's targets come before it."""
@@ -139,6 +148,12 @@ def backup(club) -> dict:
         counts[model._meta.label_lower] = len(serialized)
         objects.extend(serialized)
     users = get_user_model().objects.filter(pk__in=user_ids - {None}).order_by("pk")
+    person_ids = {
+        row["fields"]["person"]
+        for row in objects
+        if row["model"] in {label.lower() for label in PERSON_KEYS} and row["fields"].get("person")
+    }
+    persons = Person.objects.filter(pk__in=person_ids).order_by("pk")
     return {
         "format": FORMAT,
         "version": VERSION,
@@ -148,6 +163,9 @@ def backup(club) -> dict:
         ],
         "objects": objects,
         "counts": counts,
+        "persons": [
+            {"id": p.pk, "name": p.name, "licence": p.licence, "serie": p.serie} for p in persons
+        ],
     }
 
 
@@ -205,10 +223,12 @@ def _restore(data, actor) -> Club:
         )
     try:
         objects = _deserialize(data["objects"])
+        links = _take_person_links(objects, data.get("persons", []))
         with transaction.atomic():
             _check_not_held(objects)
             club = _check_rows(objects, data["club"], _user_ids(data["users"]))
             users = _restore_users(data["users"])
+            _restore_person_links(links, data.get("persons", []))
             _restore_objects(objects, users)
             _renumber(club)
             _check_hands(club)
@@ -393,6 +413,44 @@ def _refused(item, field, reason) -> BackupError:
         _("%(row)s, %(field)s: %(reason)s")
         % {"row": _label(item), "field": field, "reason": reason}
     )
+
+
+def _take_person_links(objects, persons) -> list:
+    """The rows naming a shared person (``PERSON_KEYS``), with the person's id in the
+    file, their key emptied until the persons are restored (it names no row of the file)."""
+    if not isinstance(persons, list) or not all(
+        isinstance(p, dict) and isinstance(p.get("id"), int) and isinstance(p.get("name"), str)
+        for p in persons
+    ):
+        raise _invalid(_("persons: a list of ids and names"))
+    ids = {p["id"] for p in persons}
+    links = []
+    for item in objects:
+        attname = PERSON_KEYS.get(type(item.object)._meta.label)
+        old = getattr(item.object, attname) if attname else None
+        if old is None:
+            continue
+        if old not in ids:
+            raise _refused(item, "person", _("a row not in the file"))
+        setattr(item.object, attname, None)
+        links.append((item, attname, old))
+    return links
+
+
+def _restore_person_links(links, persons) -> None:
+    """Each person of the file found by their licence, else created; the rows naming
+    them linked again."""
+    mapping = {}
+    for row in persons:
+        licence = str(row.get("licence") or "")[:20] or None
+        person = Person.objects.filter(licence=licence).first() if licence else None
+        if person is None:
+            person = Person.objects.create(
+                name=row["name"][:80], licence=licence, serie=str(row.get("serie") or "")[:30]
+            )
+        mapping[row["id"]] = person.pk
+    for item, attname, old in links:
+        setattr(item.object, attname, mapping[old])
 
 
 def _restore_users(rows) -> dict:

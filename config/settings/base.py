@@ -55,6 +55,7 @@ INSTALLED_APPS = [
     "stats",
     "tournaments",
     "transfer",  # data in and out: upload, season exports, a club's backup
+    "leagues",  # clubs together: persons across clubs, league events, the league ranking
 ]
 
 MIDDLEWARE = [

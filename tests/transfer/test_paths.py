@@ -8,14 +8,14 @@ from django.apps import apps
 from django.core.management import call_command
 
 from clubs import services as club_services
-from clubs.models import Club
+from clubs.models import Club, Person, Player
 from scoresheet import services
 from scoresheet.models import Hand, HandRevision, ScoreRow
 from tests.data import NAMES
 from tournaments import services as tournament_services
 from tournaments.models import RoundTable
 from transfer import backup as backups
-from transfer.backup import APPS, PATHS, path_fields
+from transfer.backup import APPS, PATHS, SHARED, path_fields
 
 NO_DEALER = {"taker": "Anna", "contract": "garde", "bouts": 2, "points": 56}
 
@@ -23,6 +23,8 @@ NO_DEALER = {"taker": "Anna", "contract": "garde", "bouts": 2, "points": 56}
 def test_every_model_of_the_club_apps_has_a_path_of_keys_never_null():
     for label in APPS:
         for model in apps.get_app_config(label).get_models():
+            if model._meta.label in SHARED:  # carried beside the rows (a person's licence)
+                continue
             assert model._meta.label in PATHS, f"{model._meta.label}: no path to its club"
             fields = path_fields(model, PATHS[model._meta.label])
             for field in fields:
@@ -89,3 +91,21 @@ def test_a_file_whose_rows_do_not_add_up_to_its_counts_is_refused():
         backups.restore(json.dumps(data))
     assert caught.value.code == "backup_invalid"
     assert "clubs.player" in caught.value.message
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_backup_carries_its_players_persons_and_no_other_clubs_links():
+    club = Club.objects.create(name="Lien", slug="lien")
+    elsewhere = Club.objects.create(name="Ailleurs", slug="ailleurs")
+    anna = Person.objects.create(name="Anna", licence="123", serie="Open")
+    Player.objects.create(club=club, name="Anna", person=anna)
+    Player.objects.create(club=elsewhere, name="Anna A.", person=anna)
+    Person.objects.create(name="Other", licence="999")
+    data = backups.backup(club)
+    assert data["persons"] == [{"id": anna.pk, "name": "Anna", "licence": "123", "serie": "Open"}]
+    assert "Anna A." not in json.dumps(data)  # the other club's record of her stays out
+    Club.objects.filter(slug="lien").delete()
+    restored = backups.restore(json.dumps(data))
+    # the person already here (by licence) is linked again, not duplicated
+    assert restored.players.get().person == anna
+    assert Person.objects.filter(licence="123").count() == 1

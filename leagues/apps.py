@@ -1,0 +1,11 @@
+from django.apps import AppConfig
+from django.utils.translation import gettext_lazy as _
+
+
+class LeaguesConfig(AppConfig):
+    default_auto_field = "django.db.models.BigAutoField"
+    name = "leagues"
+    verbose_name = _("leagues")
+
+    def ready(self):
+        from leagues import receivers  # noqa: F401, PLC0415 (connects the signal receivers)

@@ -1,0 +1,229 @@
+"""Leagues: clubs playing a common season, its events and the ranking over them.
+
+A league (a comité, a ligue, friendly clubs) has member clubs (invited by a league
+manager, member once the club's manager accepts), managers, séries, seasons. A season
+has a placement scale (``leagues.scales``), counts the best N events, and marks a
+qualification line (the first K of each série). A club's closed tournament counts
+as an event of a season (``LeagueEvent``, with a coefficient) once a manager of
+that club registers it; its per-person results (``EventResult``) are stored when
+the event is counted or when the tournament closes (``leagues.receivers``), and the
+ranking sums them (``leagues.ranking``): it never reads a ledger.
+"""
+
+from django.conf import settings
+from django.db import models
+from django.urls import reverse
+from django.utils.translation import gettext_lazy as _
+
+from clubs.models import Club, Person, Player
+from tournaments.models import Tournament
+
+#: The FFT's séries, a league's default categories.
+DEFAULT_SERIES = ["Open", "1ère", "2ème", "Promotion"]
+
+
+def default_series():
+    return list(DEFAULT_SERIES)
+
+
+def default_scale():
+    return {"kind": "proportional", "points": 100}
+
+
+class League(models.Model):
+    name = models.CharField(_("name"), max_length=120)
+    slug = models.SlugField(_("slug"), max_length=60, unique=True)
+    is_public = models.BooleanField(
+        _("public"),
+        default=True,
+        help_text=_("Anyone may read the ranking and results of a public league."),
+    )
+    #: the league's categories, in order (a person's ``serie`` outside it ranks overall only)
+    series = models.JSONField(_("séries"), default=default_series)
+    created_at = models.DateTimeField(_("created"), auto_now_add=True)
+
+    class Meta:
+        ordering = ["name"]
+        verbose_name = _("league")
+        verbose_name_plural = _("leagues")
+
+    def __str__(self):
+        return self.name
+
+    def get_absolute_url(self):
+        return reverse("leagues:home", args=[self.slug])
+
+
+class LeagueManager(models.Model):
+    league = models.ForeignKey(League, on_delete=models.CASCADE, related_name="managers")
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["league", "user"], name="one_league_manager_row"),
+        ]
+
+    def __str__(self):
+        return f"{self.user} — {self.league}"
+
+
+class LeagueClub(models.Model):
+    """A club invited to a league; a member once its manager accepted."""
+
+    league = models.ForeignKey(League, on_delete=models.CASCADE, related_name="club_links")
+    club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="league_links")
+    invited_at = models.DateTimeField(_("invited"), auto_now_add=True)
+    accepted_at = models.DateTimeField(_("joined"), null=True, blank=True)
+    #: a members-only club lets the league's pages name its players (a public club's are
+    #: named anyway)
+    names_players = models.BooleanField(_("the league may name our players"), default=False)
+
+    class Meta:
+        ordering = ["league", "club__name"]
+        constraints = [
+            models.UniqueConstraint(fields=["league", "club"], name="one_league_club_row"),
+        ]
+
+    def __str__(self):
+        return f"{self.club} — {self.league}"
+
+    @property
+    def is_member(self) -> bool:
+        return self.accepted_at is not None
+
+
+class LeagueSeason(models.Model):
+    league = models.ForeignKey(League, on_delete=models.CASCADE, related_name="seasons")
+    name = models.CharField(_("name"), max_length=80)
+    start_date = models.DateField(_("start"))
+    end_date = models.DateField(_("end"), null=True, blank=True)
+    #: placement points per event (``leagues.scales``)
+    scale = models.JSONField(_("placement scale"), default=default_scale)
+    best_events = models.PositiveSmallIntegerField(
+        _("events counted"), null=True, blank=True, help_text=_("Empty: every event counts.")
+    )
+    qualified = models.PositiveSmallIntegerField(_("qualified per série"), null=True, blank=True)
+
+    class Meta:
+        ordering = ["league", "-start_date"]
+        verbose_name = _("league season")
+        constraints = [
+            models.UniqueConstraint(fields=["league", "name"], name="league_season_name_unique"),
+        ]
+
+    def __str__(self):
+        return f"{self.league} — {self.name}"
+
+
+class LeagueEvent(models.Model):
+    """A club tournament counted in a league season, with its coefficient."""
+
+    season = models.ForeignKey(LeagueSeason, on_delete=models.CASCADE, related_name="events")
+    tournament = models.ForeignKey(
+        Tournament, on_delete=models.CASCADE, related_name="league_events"
+    )
+    coefficient = models.DecimalField(_("coefficient"), max_digits=5, decimal_places=2, default=1)
+    #: withdrawn from the season: its results stay stored and count no more
+    withdrawn_at = models.DateTimeField(_("withdrawn"), null=True, blank=True)
+    #: the field (entries ranked) when its results were stored
+    field_size = models.PositiveIntegerField(default=0)
+    results_at = models.DateTimeField(null=True, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["season", "tournament__date", "pk"]
+        constraints = [
+            models.UniqueConstraint(fields=["season", "tournament"], name="one_event_per_season"),
+        ]
+        indexes = [models.Index(fields=["tournament"], name="league_event_tournament")]
+
+    def __str__(self):
+        return str(self.tournament)
+
+
+class EventResult(models.Model):
+    """One entry's result in a league event, stored once when the event's results are:
+    its rank, the placement points of the scale and those points × the coefficient."""
+
+    event = models.ForeignKey(LeagueEvent, on_delete=models.CASCADE, related_name="results")
+    #: denormalised for the ranking's one scan of a season's results
+    season = models.ForeignKey(LeagueSeason, on_delete=models.CASCADE, related_name="+")
+    person = models.ForeignKey(
+        Person, on_delete=models.SET_NULL, null=True, blank=True, related_name="league_results"
+    )
+    player = models.ForeignKey(Player, on_delete=models.SET_NULL, null=True, related_name="+")
+    name = models.CharField(max_length=80)
+    rank = models.PositiveIntegerField()
+    total = models.DecimalField(max_digits=10, decimal_places=1, null=True)
+    points = models.DecimalField(max_digits=10, decimal_places=3)
+    weighted = models.DecimalField(max_digits=12, decimal_places=3)
+
+    class Meta:
+        ordering = ["event", "rank", "name"]
+        indexes = [
+            models.Index(fields=["season", "person"], name="league_result_season_person"),
+            models.Index(fields=["person"], name="league_result_person"),
+        ]
+
+    def __str__(self):
+        return f"{self.event} {self.rank}. {self.name}"
+
+
+class LinkClaim(models.Model):
+    """A login claims a club's player as theirs: linked to their person once the club's
+    manager confirms."""
+
+    player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="+")
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["created_at", "pk"]
+        constraints = [
+            models.UniqueConstraint(fields=["player", "user"], name="one_claim_per_player_user"),
+        ]
+
+    def __str__(self):
+        return f"{self.user} → {self.player}"
+
+
+class LeagueAuditEntry(models.Model):
+    """A change to a league (its clubs, seasons, scales, séries, events, links): who,
+    when, what (``clubs.models.AuditEntry`` keeps a club's side)."""
+
+    league = models.ForeignKey(League, on_delete=models.CASCADE, related_name="audit_entries")
+    actor = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, related_name="+"
+    )
+    at = models.DateTimeField(auto_now_add=True)
+    action = models.CharField(max_length=30)
+    label = models.CharField(max_length=200, blank=True)
+    after = models.JSONField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-at", "-pk"]
+
+    def __str__(self):
+        return f"{self.league_id} {self.action} {self.label}"
+
+
+class Standing(models.Model):
+    """A person's sum in a league season, kept on write (``leagues.ranking.restand``) from
+    the stored per-event results whenever they change: their best N weighted points of
+    the events not withdrawn, how many counted, how many played. The ranking ranks these
+    rows (one window query); it never sums the results at read time."""
+
+    season = models.ForeignKey(LeagueSeason, on_delete=models.CASCADE, related_name="standings")
+    person = models.ForeignKey(Person, on_delete=models.CASCADE, related_name="+")
+    total = models.DecimalField(max_digits=14, decimal_places=3)
+    counted = models.PositiveIntegerField()
+    played = models.PositiveIntegerField()
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["season", "person"], name="one_standing_per_person"),
+        ]
+        indexes = [models.Index(fields=["season", "-total"], name="league_standing_total")]
+
+    def __str__(self):
+        return f"{self.season_id} {self.person_id} {self.total}"

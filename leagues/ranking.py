@@ -1,0 +1,205 @@
+"""The league ranking: kept on write from the stored per-event results, ranked on read.
+
+Per person and season, ``Standing`` keeps the weighted points (placement points × the
+event's coefficient) of the season's events not withdrawn, the best N counted
+(``best_events``; every event when empty), how many counted and how many played:
+``restand`` writes it (one DELETE and one INSERT … SELECT, for the persons whose results
+changed) in the transaction that stores, withdraws, rescores or relinks results. A
+page ranks those rows in one query, overall and within each série, by the one rank rule
+(``core.ranking.rank_sql``: 1, 2, 2, 4), filters (série, club), sorts and pages in SQL;
+the first K of each of the league's séries (``qualified``) are above the qualification
+line. A second query reads the page's persons' member clubs (the club column, and to
+name a members-only club's players only if that club allows it).
+"""
+
+from decimal import ROUND_HALF_UP, Decimal
+
+from django.db import connection
+
+from clubs.models import Club, Person, Player
+from core.ranking import rank_sql
+from leagues.models import EventResult, LeagueClub, LeagueEvent, Standing
+
+THOUSANDTH = Decimal("0.001")
+CHUNK = 500
+
+
+def _decimal(value) -> Decimal:
+    if value is None:
+        return Decimal(0)
+    return Decimal(str(value)).quantize(THOUSANDTH, rounding=ROUND_HALF_UP)
+
+
+def _table(model):
+    return connection.ops.quote_name(model._meta.db_table)
+
+
+def restand(season, person_ids=None) -> None:
+    """Sum ``person_ids``' results in ``season`` again (every person's when None)."""
+    if person_ids is not None:
+        person_ids = sorted({p for p in person_ids if p is not None})
+        for start in range(0, len(person_ids), CHUNK):
+            _restand(season, person_ids[start : start + CHUNK])
+    else:
+        _restand(season, None)
+
+
+def _restand(season, person_ids):
+    best = season.best_events or 1_000_000
+    only, params = "", []
+    if person_ids is not None:
+        if not person_ids:
+            return
+        only = f" AND er.person_id IN ({', '.join(['%s'] * len(person_ids))})"
+        params = list(person_ids)
+    Standing.objects.filter(
+        season=season, **({"person_id__in": person_ids} if person_ids is not None else {})
+    ).delete()
+    sql = f"""
+        INSERT INTO {_table(Standing)} (season_id, person_id, total, counted, played)
+        SELECT %s, t.person_id,
+               SUM(CASE WHEN t.n <= %s THEN t.weighted ELSE 0 END),
+               SUM(CASE WHEN t.n <= %s THEN 1 ELSE 0 END),
+               COUNT(*)
+        FROM (
+            SELECT er.person_id, er.weighted,
+                   ROW_NUMBER() OVER (
+                       PARTITION BY er.person_id ORDER BY er.weighted DESC, er.event_id
+                   ) AS n
+            FROM {_table(EventResult)} er
+            JOIN {_table(LeagueEvent)} e ON e.id = er.event_id
+            WHERE er.season_id = %s AND er.person_id IS NOT NULL
+              AND e.withdrawn_at IS NULL{only}
+        ) t
+        GROUP BY t.person_id
+    """
+    with connection.cursor() as cursor:
+        cursor.execute(sql, [season.pk, best, best, season.pk, *params])
+
+
+#: the orders a page may ask for → SQL (then by name)
+ORDERS = {
+    "rank": "r.place",
+    "-rank": "r.place DESC",
+    "name": "r.sort_key",
+    "-name": "r.sort_key DESC",
+    "total": "r.total",
+    "-total": "r.total DESC",
+    "played": "r.played DESC",
+    "-played": "r.played",
+    "serie": "r.serie, r.place",
+}
+
+
+def ranked(season, *, serie=None, club_id=None, order="rank", limit=None, offset=0):
+    """``(rows, count)``: the season's ranked persons, filtered, sorted, one page of them
+    (``limit`` None: all). Each row: ``person_id``, ``name``, ``licence``, ``serie``,
+    ``total``, ``counted``, ``played``, ``rank``, ``serie_rank`` (None outside the
+    league's séries), ``qualified``; ``name`` and ``licence`` not yet hidden (``name_rows``)."""
+    where, params = [], [season.pk]
+    if serie:
+        where.append("r.serie = %s")
+        params.append(serie)
+    if club_id:
+        where.append(
+            f"EXISTS (SELECT 1 FROM {_table(Player)} pl "
+            "WHERE pl.person_id = r.person_id AND pl.club_id = %s)"
+        )
+        params.append(club_id)
+    page = ""
+    if limit is not None:
+        page = " LIMIT %s OFFSET %s"
+        params += [limit, offset]
+    sql = f"""
+        SELECT r.person_id, r.name, r.licence, r.serie, r.total, r.counted, r.played,
+               r.place, r.serie_place, COUNT(*) OVER () AS n
+        FROM (
+            SELECT s.person_id, p.name, p.licence, p.serie, p.sort_key, s.total, s.counted,
+                   s.played, {rank_sql("s.total")} AS place,
+                   {rank_sql("s.total", partition_by="p.serie")} AS serie_place
+            FROM {_table(Standing)} s
+            JOIN {_table(Person)} p ON p.id = s.person_id
+            WHERE s.season_id = %s
+        ) r
+        {"WHERE " + " AND ".join(where) if where else ""}
+        ORDER BY {ORDERS.get(order, ORDERS["rank"])}, r.sort_key, r.person_id{page}
+    """
+    with connection.cursor() as cursor:
+        cursor.execute(sql, params)
+        found = cursor.fetchall()
+    series = set(season.league.series)
+    rows = []
+    for person_id, name, licence, serie_, total, counted, played, place, serie_place, _n in found:
+        in_series = serie_ in series
+        rows.append(
+            {
+                "person_id": person_id,
+                "name": name,
+                "licence": licence,
+                "serie": serie_,
+                "total": _decimal(total),
+                "counted": int(counted),
+                "played": int(played),
+                "rank": int(place),
+                "serie_rank": int(serie_place) if in_series else None,
+                "qualified": bool(
+                    in_series and season.qualified and serie_place <= season.qualified
+                ),
+                "clubs": [],
+            }
+        )
+    count = found[0][-1] if found else 0
+    if not found and offset:
+        count = ranked(season, serie=serie, club_id=club_id, limit=1)[1]
+    return rows, count
+
+
+def person_clubs(season, person_ids) -> dict[int, list[dict]]:
+    """The league's member clubs of each of ``person_ids`` (through their linked players):
+    ``{person_id: [{"id", "name", "slug", "named"}]}``; ``named``: public, or allows naming."""
+    out: dict[int, list[dict]] = {}
+    person_ids = list(person_ids)
+    for start in range(0, len(person_ids), CHUNK):
+        chunk = person_ids[start : start + CHUNK]
+        sql = f"""
+            SELECT DISTINCT pl.person_id, c.id, c.name, c.slug, c.is_public, lc.names_players
+            FROM {_table(Player)} pl
+            JOIN {_table(Club)} c ON c.id = pl.club_id
+            JOIN {_table(LeagueClub)} lc ON lc.club_id = c.id
+            WHERE lc.league_id = %s AND lc.accepted_at IS NOT NULL
+              AND pl.person_id IN ({", ".join(["%s"] * len(chunk))})
+            ORDER BY c.name
+        """
+        with connection.cursor() as cursor:
+            cursor.execute(sql, [season.league_id, *chunk])
+            for person_id, club_id, name, slug, public, names in cursor.fetchall():
+                out.setdefault(person_id, []).append(
+                    {"id": club_id, "name": name, "slug": slug, "named": bool(public or names)}
+                )
+    return out
+
+
+def name_rows(season, rows, viewer_person_id=None) -> list[dict]:
+    """Each row's member clubs; the name and licence hidden unless one of them is public
+    or allows naming (or the reader is that person)."""
+    clubs = person_clubs(season, [r["person_id"] for r in rows])
+    for row in rows:
+        row["clubs"] = clubs.get(row["person_id"], [])
+        if not (any(c["named"] for c in row["clubs"]) or row["person_id"] == viewer_person_id):
+            row["name"] = row["licence"] = None
+    return rows
+
+
+def season_ranking(season, *, viewer_person_id=None, **filters) -> list[dict]:
+    """Every ranked person of the season (rank order, ties by name), named or not."""
+    rows, _count = ranked(season, **filters)
+    return name_rows(season, rows, viewer_person_id)
+
+
+def filtered(rows, *, serie=None, club_id=None, order="rank") -> list[dict]:
+    """Rows already read, filtered by série and club (for callers holding every row)."""
+    if serie:
+        rows = [r for r in rows if r["serie"] == serie]
+    if club_id:
+        rows = [r for r in rows if any(c["id"] == club_id for c in r["clubs"])]
+    return rows

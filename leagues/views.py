@@ -1,0 +1,672 @@
+"""The league's pages: home, ranking (CSV/XLSX), an event's results, a person's season,
+the managers' pages, the season's exports, My account's links and a club's league page.
+
+Views validate, call one service, render; reads come from ``leagues.ranking`` and the
+stored per-event results, and a person's statistics from each linked club's stored
+totals (``SeasonTotal``), shown only for the clubs the reader may read."""
+
+import csv
+import io
+import json
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.core.paginator import Paginator
+from django.http import Http404, HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.utils import timezone
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_GET, require_http_methods, require_POST
+
+from clubs.models import Club, Person, Player
+from clubs.permissions import can as can_club
+from clubs.permissions import club_view
+from core.exports import bad_request, csv_separator, neutralise
+from core.paging import MAX_PAGE, bounded_int
+from leagues import ranking, services
+from leagues.forms import (
+    CountForm,
+    InviteForm,
+    LinkForm,
+    PersonForm,
+    SeasonForm,
+    SeriesForm,
+)
+from leagues.models import EventResult, League, LeagueClub, LeagueEvent, LeagueSeason, LinkClaim
+from leagues.permissions import can as can_league
+from leagues.permissions import league_view
+from leagues.services import LeagueError
+from scoresheet.models import SeasonTotal
+from tournaments import services as tournament_services
+from tournaments.models import Tournament
+
+
+def _season(request, season_id) -> LeagueSeason:
+    return get_object_or_404(
+        LeagueSeason.objects.select_related("league"), pk=season_id, league=request.league
+    )
+
+
+def _viewer_person(user):
+    if not user.is_authenticated:
+        return None
+    return Person.objects.filter(user=user).values_list("pk", flat=True).first()
+
+
+@require_GET
+def league_list(request):
+    leagues = [
+        league
+        for league in League.objects.all()
+        if league.is_public or (request.user.is_authenticated and _readable(request, league))
+    ]
+    return render(request, "leagues/list.html", {"leagues": leagues})
+
+
+def _readable(request, league):
+    return can_league(request.user, league, "read")
+
+
+CALENDAR, LATEST = 20, 8
+
+
+@league_view("read")
+@require_GET
+def home(request, league):
+    league = request.league
+    clubs = (
+        LeagueClub.objects.filter(league=league, accepted_at__isnull=False)
+        .select_related("club")
+        .order_by("club__name")
+    )
+    seasons = list(league.seasons.all())
+    counted = LeagueEvent.objects.filter(
+        season__league=league, withdrawn_at__isnull=True
+    ).select_related("tournament__club", "season")
+    # the calendar: the next events (the last ones played when the season is over)
+    events = (
+        list(
+            counted.filter(tournament__date__gte=timezone.localdate()).order_by(
+                "tournament__date", "pk"
+            )[:CALENDAR]
+        )
+        or list(counted.order_by("-tournament__date", "-pk")[:CALENDAR])[::-1]
+    )
+    latest = list(
+        counted.filter(results_at__isnull=False).order_by("-tournament__date", "-pk")[:LATEST]
+    )
+    return render(
+        request,
+        "leagues/home.html",
+        {"league": league, "clubs": clubs, "seasons": seasons, "events": events, "latest": latest},
+    )
+
+
+#: ranking rows a page (the exports carry them all)
+PER_PAGE = 100
+
+
+@league_view("read")
+@require_GET
+def season_ranking(request, league, season_id):
+    season = _season(request, season_id)
+    serie = request.GET.get("serie") or None
+    if serie is not None and serie not in season.league.series:
+        serie = None
+    clubs = list(
+        Club.objects.filter(
+            league_links__league=season.league, league_links__accepted_at__isnull=False
+        ).only("pk", "name")
+    )
+    club_id = _int(request.GET.get("club")) or None
+    if club_id is not None and club_id not in {c.pk for c in clubs}:
+        club_id = None
+    order = request.GET.get("sort") or "rank"
+    if order not in ranking.ORDERS:
+        order = "rank"
+    if order == "rank" and serie:
+        order = "serie"  # within one série: its own ranks, in order
+    viewer = _viewer_person(request.user)
+    filters = {"serie": serie, "club_id": club_id, "order": order}
+    export = request.GET.get("_export")
+    if export:
+        if export not in ("csv", "xlsx"):
+            return bad_request(request)
+        rows = ranking.season_ranking(season, viewer_person_id=viewer, **filters)
+        return _ranking_export(season, rows, export)
+    number = bounded_int(request.GET.get("page"), 1, 1, MAX_PAGE)
+    rows, count = ranking.ranked(season, **filters, limit=PER_PAGE, offset=(number - 1) * PER_PAGE)
+    pages = max(1, -(-count // PER_PAGE))
+    if number > pages:
+        number = pages
+        rows, count = ranking.ranked(
+            season, **filters, limit=PER_PAGE, offset=(number - 1) * PER_PAGE
+        )
+    ranking.name_rows(season, rows, viewer)
+    page = Paginator(range(count), PER_PAGE).page(number) if count else None
+    return render(
+        request,
+        "leagues/ranking.html",
+        {
+            "league": season.league,
+            "season": season,
+            "rows": rows,
+            "page": page,
+            "count": count,
+            "serie": serie,
+            "club_id": club_id,
+            "clubs": clubs,
+            "order": order,
+        },
+    )
+
+
+def _ranking_cells(rows):
+    header = [_("Rank"), _("Série rank"), _("Name"), _("Licence"), _("Série"), _("Clubs")]
+    header += [_("Points"), _("Events counted"), _("Events played"), _("Qualified")]
+    body = [
+        [
+            r["rank"],
+            r["serie_rank"],
+            r["name"] or _("A player of a members-only club"),
+            r["licence"] or "",
+            r["serie"],
+            ", ".join(c["name"] for c in r["clubs"]),
+            r["total"],
+            r["counted"],
+            r["played"],
+            _("yes") if r["qualified"] else "",
+        ]
+        for r in rows
+    ]
+    return header, body
+
+
+def _csv(header, body, name):
+    out = io.StringIO()
+    writer = csv.writer(out, delimiter=csv_separator())
+    writer.writerow(header)
+    for row in body:
+        writer.writerow([neutralise(c) for c in row])
+    response = HttpResponse("\ufeff" + out.getvalue(), content_type="text/csv; charset=utf-8")
+    response["Content-Disposition"] = f'attachment; filename="{name}.csv"'
+    return response
+
+
+def _ranking_export(season, rows, export):
+    header, body = _ranking_cells(rows)
+    name = f"ranking-{season.league.slug}-{season.pk}"
+    if export == "csv":
+        return _csv(header, body, name)
+    import openpyxl  # noqa: PLC0415 (heavy: only for this export)
+
+    book = openpyxl.Workbook()
+    sheet = book.active
+    sheet.title = _("Ranking")[:31]
+    sheet.append(header)
+    for row in body:
+        sheet.append([neutralise(c) for c in row])
+    out = io.BytesIO()
+    book.save(out)
+    response = HttpResponse(
+        out.getvalue(),
+        content_type="application/vnd.openxmlformats-officedocument.spreadsheetml.sheet",
+    )
+    response["Content-Disposition"] = f'attachment; filename="{name}.xlsx"'
+    return response
+
+
+def _named_persons(league, person_ids, viewer):
+    """Of ``person_ids``, those the league's pages may name (a public member club, or a
+    members-only one that allows it; the reader themself)."""
+    named = set(
+        Player.objects.filter(
+            person_id__in=person_ids,
+            club__league_links__league=league,
+            club__league_links__accepted_at__isnull=False,
+        )
+        .filter(club__is_public=True)
+        .values_list("person_id", flat=True)
+    )
+    named |= set(
+        Player.objects.filter(
+            person_id__in=person_ids,
+            club__league_links__league=league,
+            club__league_links__names_players=True,
+        ).values_list("person_id", flat=True)
+    )
+    if viewer:
+        named.add(viewer)
+    return named
+
+
+@league_view("read")
+@require_GET
+def event(request, league, event_id):
+    event = get_object_or_404(
+        LeagueEvent.objects.select_related("tournament__club", "season"),
+        pk=event_id,
+        season__league=request.league,
+    )
+    results = list(event.results.all())
+    named = _named_persons(
+        request.league, {r.person_id for r in results}, _viewer_person(request.user)
+    )
+    club_public = event.tournament.club.is_public or can_club(
+        request.user, event.tournament.club, "read"
+    )
+    for r in results:
+        r.shown = r.name if (club_public or r.person_id in named) else None
+    return render(
+        request,
+        "leagues/event.html",
+        {"league": request.league, "event": event, "results": results},
+    )
+
+
+@require_GET
+def person(request, person_id):
+    """A person's season across clubs and events: each linked club's stored totals (the
+    clubs the reader may read, or all of them for the person themself) and their league
+    results (the leagues the reader may read)."""
+    person = get_object_or_404(Person, pk=person_id)
+    me = request.user.is_authenticated and person.user_id == request.user.pk
+    players = list(person.players.select_related("club").order_by("club__name", "pk"))
+    visible = [p for p in players if me or can_club(request.user, p.club, "read")]
+    totals = {}
+    for total in (
+        SeasonTotal.objects.filter(player__in=visible, season__kind="season")
+        .select_related("season")
+        .order_by("-season__start_date")
+    ):
+        totals.setdefault(total.player_id, []).append(total)
+    results = [
+        r
+        for r in EventResult.objects.filter(person=person)
+        .select_related("event__tournament__club", "event__season__league")
+        .order_by("-event__tournament__date")
+        if me or _readable(request, r.event.season.league)
+    ]
+    if not visible and not results and not me:
+        raise Http404
+    clubs = [{"player": p, "totals": totals.get(p.pk, [])} for p in visible]
+    return render(
+        request,
+        "leagues/person.html",
+        {"person": person, "clubs": clubs, "results": results, "me": me},
+    )
+
+
+# ---------------------------------------------------------------- managers
+
+
+def _refused(request, error):
+    messages.error(request, error.message)
+
+
+@league_view("manage")
+@require_http_methods(["GET", "POST"])
+def manage(request, league):
+    league = request.league
+    invite, series = InviteForm(), SeriesForm(initial={"series": "\n".join(league.series)})
+    season_form = SeasonForm()
+    if request.method == "POST":
+        action = request.POST.get("action")
+        try:
+            if action == "invite":
+                invite = InviteForm(request.POST)
+                if invite.is_valid():
+                    club = Club.objects.filter(slug=invite.cleaned_data["club"]).first()
+                    if club is None:
+                        invite.add_error("club", _("No club has this address."))
+                    else:
+                        services.invite_club(league, club, actor=request.user)
+                        return redirect("leagues:manage", league.slug)
+            elif action == "series":
+                series = SeriesForm(request.POST)
+                if series.is_valid():
+                    services.set_series(league, series.cleaned_data["series"], actor=request.user)
+                    return redirect("leagues:manage", league.slug)
+            elif action == "season":
+                season_form = SeasonForm(request.POST)
+                if season_form.is_valid():
+                    services.save_season(league, **season_form.cleaned_data, actor=request.user)
+                    return redirect("leagues:manage", league.slug)
+        except LeagueError as error:
+            _refused(request, error)
+    return render(
+        request,
+        "leagues/manage.html",
+        {
+            "league": league,
+            "links": league.club_links.select_related("club"),
+            "seasons": league.seasons.all(),
+            "invite": invite,
+            "series": series,
+            "season_form": season_form,
+            "link_form": LinkForm(prefix="link"),
+            "events": LeagueEvent.objects.filter(season__league=league).select_related(
+                "tournament__club", "season"
+            ),
+        },
+    )
+
+
+@league_view("manage")
+@require_http_methods(["GET", "POST"])
+def season_edit(request, league, season_id):
+    season = _season(request, season_id)
+    form = SeasonForm.of(season)
+    if request.method == "POST":
+        form = SeasonForm(request.POST)
+        if form.is_valid():
+            try:
+                services.save_season(
+                    request.league, season=season, **form.cleaned_data, actor=request.user
+                )
+                return redirect("leagues:manage", request.league.slug)
+            except LeagueError as error:
+                form.add_error(error.field if error.field in form.fields else None, error.message)
+    return render(
+        request,
+        "leagues/season_edit.html",
+        {"league": request.league, "season": season, "form": form},
+    )
+
+
+@league_view("manage")
+@require_POST
+def link(request, league):
+    form = LinkForm(request.POST, prefix="link")
+    if form.is_valid():
+        data = form.cleaned_data
+        player = Player.objects.filter(club__slug=data["club"], name=data["player"]).first()
+        if player is None:
+            messages.error(request, _("No player of this name in this club."))
+        else:
+            try:
+                person = services.link_by_licence(
+                    request.league, player, data["licence"], serie=data["serie"], actor=request.user
+                )
+                messages.success(
+                    request,
+                    _("%(player)s is linked to %(person)s.")
+                    % {"player": player.name, "person": person},
+                )
+            except LeagueError as error:
+                _refused(request, error)
+    else:
+        messages.error(request, _("Give the club, the player and the licence."))
+    return redirect("leagues:manage", request.league.slug)
+
+
+@league_view("manage")
+@require_POST
+def event_edit(request, league, event_id):
+    event = get_object_or_404(LeagueEvent, pk=event_id, season__league=request.league)
+    try:
+        if request.POST.get("action") == "withdraw":
+            services.withdraw_event(event, actor=request.user)
+        else:
+            services.set_coefficient(event, request.POST.get("coefficient", ""), actor=request.user)
+    except LeagueError as error:
+        _refused(request, error)
+    return redirect("leagues:manage", request.league.slug)
+
+
+# ---------------------------------------------------------------- exports
+
+
+def _season_data(season):
+    rows = ranking.season_ranking(season)
+    events = list(
+        season.events.select_related("tournament__club").order_by("tournament__date", "pk")
+    )
+    results = (
+        EventResult.objects.filter(season=season)
+        .select_related("person", "event__tournament")
+        .order_by("event__tournament__date", "event_id", "rank", "name")
+    )
+    named = {r["person_id"] for r in rows if r["name"] is not None}
+    return rows, events, results, named
+
+
+@league_view("read")
+@require_GET
+def season_json(request, league, season_id):
+    season = _season(request, season_id)
+    rows, events, results, named = _season_data(season)
+    data = {
+        "league": season.league.name,
+        "season": season.name,
+        "scale": season.scale,
+        "best_events": season.best_events,
+        "qualified": season.qualified,
+        "ranking": [
+            {
+                "rank": r["rank"],
+                "serie_rank": r["serie_rank"],
+                "name": r["name"],
+                "licence": r["licence"],
+                "serie": r["serie"],
+                "points": str(r["total"]),
+                "counted": r["counted"],
+                "played": r["played"],
+                "qualified": r["qualified"],
+            }
+            for r in rows
+        ],
+        "events": [
+            {
+                "id": e.pk,
+                "tournament": e.tournament.name,
+                "club": e.tournament.club.name,
+                "date": e.tournament.date.isoformat(),
+                "coefficient": str(e.coefficient),
+                "field": e.field_size,
+                "withdrawn": e.withdrawn_at is not None,
+            }
+            for e in events
+        ],
+        "results": [
+            {
+                "event": r.event_id,
+                "rank": r.rank,
+                "name": r.name if r.person_id in named else None,
+                "licence": r.person.licence if r.person_id in named else None,
+                "points": str(r.points),
+                "weighted": str(r.weighted),
+            }
+            for r in results
+        ],
+    }
+    response = HttpResponse(
+        json.dumps(data, ensure_ascii=False, indent=1), content_type="application/json"
+    )
+    response["Content-Disposition"] = (
+        f'attachment; filename="league-{season.league.slug}-{season.pk}.json"'
+    )
+    return response
+
+
+@league_view("read")
+@require_GET
+def season_csv(request, league, season_id):
+    """Every stored result of the season, one line each, with licence numbers."""
+    season = _season(request, season_id)
+    _rows, _events, results, named = _season_data(season)
+    header = [_("Date"), _("Tournament"), _("Coefficient"), _("Rank"), _("Name"), _("Licence")]
+    header += [_("Points"), _("Weighted points")]
+    body = [
+        [
+            r.event.tournament.date,
+            r.event.tournament.name,
+            r.event.coefficient,
+            r.rank,
+            r.name if r.person_id in named else "",
+            r.person.licence if r.person_id in named else "",
+            r.points,
+            r.weighted,
+        ]
+        for r in results
+    ]
+    return _csv(header, body, f"league-{season.league.slug}-{season.pk}-results")
+
+
+# ---------------------------------------------------------------- My account, a club's page
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def mine(request):
+    """My account's persons part: my licence and série, and claiming my clubs' players."""
+    person = Person.objects.filter(user=request.user).first()
+    form = PersonForm(
+        initial={"name": person.name, "licence": person.licence, "serie": person.serie}
+        if person
+        else {"name": request.user.get_full_name() or request.user.username}
+    )
+    if request.method == "POST":
+        try:
+            if request.POST.get("action") == "claim":
+                player = get_object_or_404(
+                    Player,
+                    pk=request.POST.get("player")
+                    if str(request.POST.get("player", "")).isdigit()
+                    else 0,
+                    club__memberships__user=request.user,
+                    person__isnull=True,
+                )
+                services.claim_player(player, actor=request.user)
+                messages.success(request, _("Claimed: the club's manager will confirm."))
+                return redirect("leagues:mine")
+            form = PersonForm(request.POST)
+            if form.is_valid():
+                services.set_person(request.user, **form.cleaned_data)
+                return redirect("leagues:mine")
+        except LeagueError as error:
+            _refused(request, error)
+    claimed = set(LinkClaim.objects.filter(user=request.user).values_list("player_id", flat=True))
+    players = (
+        Player.objects.filter(club__memberships__user=request.user, merged_into__isnull=True)
+        .select_related("club")
+        .order_by("club__name", "sort_key")
+    )
+    return render(
+        request,
+        "leagues/mine.html",
+        {"person": person, "form": form, "players": players, "claimed": claimed},
+    )
+
+
+@club_view("manage")
+@require_http_methods(["GET", "POST"])
+def club_leagues(request, slug):
+    """A club's manager: the league invitations, naming consent, claims to confirm, and
+    which of the club's tournaments count in which league season."""
+    club = request.club
+    if request.method == "POST":
+        action = request.POST.get("action")
+        try:
+            if action == "accept":
+                link = get_object_or_404(LeagueClub, pk=_int(request.POST.get("link")), club=club)
+                services.accept_invitation(
+                    link, names_players=bool(request.POST.get("names_players")), actor=request.user
+                )
+            elif action in ("confirm", "reject"):
+                claim = get_object_or_404(
+                    LinkClaim, pk=_int(request.POST.get("claim")), player__club=club
+                )
+                verb = services.confirm_claim if action == "confirm" else services.reject_claim
+                verb(claim, actor=request.user)
+            elif action == "count":
+                form = CountForm(request.POST)
+                if not form.is_valid():
+                    messages.error(request, _("Choose a tournament and a coefficient."))
+                else:
+                    data = form.cleaned_data
+                    season = get_object_or_404(
+                        LeagueSeason,
+                        pk=data["season"],
+                        league__club_links__club=club,
+                        league__club_links__accepted_at__isnull=False,
+                    )
+                    tournament = get_object_or_404(Tournament, pk=data["tournament"], club=club)
+                    services.register_event(
+                        season, tournament, coefficient=data["coefficient"], actor=request.user
+                    )
+            elif action == "withdraw":
+                event = get_object_or_404(
+                    LeagueEvent, pk=_int(request.POST.get("event")), tournament__club=club
+                )
+                services.withdraw_event(event, actor=request.user)
+            return redirect("league_club:leagues", club.slug)
+        except LeagueError as error:
+            _refused(request, error)
+    links = list(club.league_links.select_related("league"))
+    seasons = LeagueSeason.objects.filter(
+        league__club_links__club=club, league__club_links__accepted_at__isnull=False
+    ).select_related("league")
+    return render(
+        request,
+        "leagues/club.html",
+        {
+            "club": club,
+            "links": links,
+            "seasons": seasons,
+            "claims": LinkClaim.objects.filter(player__club=club).select_related("player", "user"),
+            "tournaments": club.tournaments.order_by("-date"),
+            "events": LeagueEvent.objects.filter(tournament__club=club).select_related(
+                "season__league", "tournament"
+            ),
+        },
+    )
+
+
+def _int(value):
+    return int(value) if str(value or "").isdigit() else 0
+
+
+@club_view("manage")
+@require_http_methods(["GET", "POST"])
+def guests(request, slug, tournament_id):
+    """Tournament registration: a guest found across the club's leagues by licence or
+    name (no retyping), entered linked to their person."""
+    tournament = get_object_or_404(Tournament, pk=tournament_id, club=request.club)
+    if request.method == "POST":
+        found = services.find_persons(request.club, request.POST.get("q", ""), 50)
+        person = next((p for p in found if p.pk == _int(request.POST.get("person"))), None)
+        if person is None:
+            messages.error(request, _("Nobody of the league's clubs answers to this."))
+            return redirect("league_club:guests", request.club.slug, tournament.pk)
+        home = (
+            person.players.exclude(club=request.club)
+            .select_related("club")
+            .order_by("club__name")
+            .first()
+        )
+        guest = (
+            person.name[:60],
+            home.club.name[:60] if home else "",
+            person.licence or "",
+            person,
+        )
+        try:
+            entries = tournament_services.register(
+                tournament, [("guest", guest)], actor=request.user
+            )
+        except tournament_services.TournamentError as error:
+            messages.error(request, error.message)
+        else:
+            messages.success(
+                request,
+                _("Entered: %(names)s.") % {"names": f"{entries[0].number}. {entries[0].name}"},
+            )
+            return redirect("tournaments:players", request.club.slug, tournament.pk)
+    query = request.GET.get("q", "")[:80]
+    found = services.find_persons(request.club, query)
+    return render(
+        request,
+        "leagues/guests.html",
+        {"club": request.club, "tournament": tournament, "q": query, "found": found},
+    )

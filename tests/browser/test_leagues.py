@@ -1,0 +1,154 @@
+"""Two clubs join a league; a person links their players in both; a tournament of club A
+with a guest of club B found across the league is counted as a league event and
+closed; the league ranking shows the scale's placement points and the person's page
+both clubs' seasons. The pages do every step of the issue; deals go through the
+services (the tournament day has its own browser tests)."""
+
+import datetime
+
+import pytest
+from playwright.sync_api import expect
+
+from clubs.models import Club, Membership, Person, Player, Role, Season
+from leagues import services as leagues
+from leagues.models import EventResult
+from scoresheet import services as sheets
+from tests.leagues.test_events import close
+from tournaments import services as tournaments
+
+pytestmark = pytest.mark.browser
+
+HAND = {"dealer": "", "taker": "", "contract": "garde", "bouts": 2, "points": 56}
+
+
+def club_with_manager(django_user_model, key, public=True):
+    club = Club.objects.create(name=f"Club {key}", slug=f"club-{key.lower()}", is_public=public)
+    user = django_user_model.objects.create_user(f"manager_{key}", password="pw-long-12345")
+    Membership.objects.create(club=club, user=user, role=Role.MANAGER)
+    return club, user
+
+
+def an_evening(club, names):
+    """A season of the club and one sheet where ``names`` play a hand (stored totals)."""
+    season = Season.objects.create(club=club, name="2026", start_date=datetime.date(2026, 1, 1))
+    players = [Player.objects.get_or_create(club=club, name=n)[0] for n in names]
+    sheet = sheets.create_sheet(season=season, players=players, date=datetime.date(2026, 2, 2))
+    sheets.record_hand(sheet, dict(HAND, dealer=names[0], taker=names[1]))
+
+
+def test_a_league_season_across_two_clubs(page, live_server, log_in, django_user_model):
+    base = live_server.url
+    boss = django_user_model.objects.create_user("boss", password="pw-long-12345")
+    league = leagues.create_league("Comité du Rhône", "comite", managers=[boss])
+    a, manager_a = club_with_manager(django_user_model, "A")
+    b, manager_b = club_with_manager(django_user_model, "B", public=False)
+    zoe = django_user_model.objects.create_user("zoe", password="pw-long-12345")
+    for club in (a, b):
+        Membership.objects.create(club=club, user=zoe, role=Role.MEMBER)
+    an_evening(a, ["Zoé", "Anna", "Marc", "Paul"])
+    an_evening(b, ["Zoé D.", "Bruno", "Carla", "Denis"])
+
+    # the league's manager invites both clubs and opens a season with a points table
+    log_in(page, boss)
+    page.goto(f"{base}/leagues/comite/manage/")
+    for slug in ("club-a", "club-b"):
+        page.locator("[data-invite]").get_by_label("Club (its address)").fill(slug)
+        page.locator("[data-invite]").get_by_role("button").click()
+    form = page.locator("[data-season-form]")
+    form.get_by_label("Name").fill("2025-2026")
+    form.get_by_label("Start").fill("2025-09-01")
+    form.get_by_label("End").fill("2026-06-30")
+    form.get_by_label("Placement scale (JSON)").fill(
+        '{"kind": "table", "tables": [{"from": 1, "points": [10, 6, 4, 2]}]}'
+    )
+    form.get_by_label("Events counted").fill("3")
+    form.get_by_role("button").click()
+    expect(page.locator("[data-league-clubs]")).to_contain_text("Club B — invited")
+
+    # each club's manager accepts (club B, members-only, lets the league name its players)
+    for club, manager, names in ((a, manager_a, False), (b, manager_b, True)):
+        log_in(page, manager)
+        page.goto(f"{base}/clubs/{club.slug}/leagues/")
+        if names:
+            page.get_by_label("The league may name our players").check()
+        page.locator("[data-accept='comite']").click()
+        expect(page.locator("[data-club-leagues]")).to_contain_text("member")
+    # the league's manager links Bruno now that club B is a member
+    log_in(page, boss)
+    page.goto(f"{base}/leagues/comite/manage/")
+    link = page.locator("[data-link]")
+    link.get_by_label("Club (its address)").fill("club-b")
+    link.get_by_label("Player").fill("Bruno")
+    link.get_by_label("Licence").fill("0420")
+    link.get_by_label("Série").fill("Open")
+    link.get_by_role("button").click()
+    expect(page.locator("[data-messages]")).to_contain_text("Bruno is linked")
+
+    # Zoé gives her licence and claims her players in both clubs; each manager confirms
+    log_in(page, zoe)
+    page.goto(f"{base}/accounts/profile/licence/")
+    page.get_by_label("Licence").fill("777")
+    page.get_by_label("Série").fill("Open")
+    page.locator("[data-person-form]").get_by_role("button").click()
+    page.locator("[data-claim='club-a/Zoé']").click()
+    page.locator("[data-claim='club-b/Zoé D.']").click()
+    expect(page.locator("[data-claims]")).to_contain_text("waiting for the club's manager")
+    for club, manager, name in ((a, manager_a, "Zoé"), (b, manager_b, "Zoé D.")):
+        log_in(page, manager)
+        page.goto(f"{base}/clubs/{club.slug}/leagues/")
+        page.locator(f"[data-confirm-claim='{name}']").click()
+        expect(page.locator("[data-claims]")).to_contain_text("No claim to confirm")
+    person = Person.objects.get(licence="777")
+    assert {p.club.slug for p in person.players.all()} == {"club-a", "club-b"}
+
+    # club A's tournament: three members, and Bruno found by his licence across the league
+    t = tournaments.create_tournament(
+        a,
+        name="Open de la Rive",
+        date=datetime.date(2026, 3, 7),
+        rules="fft",
+        rounds=1,
+        deals_per_round=4,
+    )
+    tournaments.register(
+        t, [("member", Player.objects.get(club=a, name=n)) for n in ("Zoé", "Anna", "Marc")]
+    )
+    log_in(page, manager_a)
+    page.goto(f"{base}/clubs/club-a/tournaments/{t.pk}/players/")
+    page.locator("#add-guest summary").click()
+    page.locator("[data-league-guests]").click()
+    page.get_by_label("Licence or name").fill("0420")
+    page.locator("[data-guest-search]").get_by_role("button").click()
+    page.locator("[data-enter-guest='0420']").click()
+    expect(page.locator("[data-messages]")).to_contain_text("4. Bruno")
+    guest = t.entries.get(number=4)
+    assert guest.is_guest and guest.person.licence == "0420" and guest.guest_club == "Club B"
+
+    # counted in the league season by club A's manager, then played and closed
+    page.goto(f"{base}/clubs/club-a/leagues/")
+    count = page.locator("[data-count]")
+    count.get_by_label("Coefficient").fill("2")
+    count.get_by_role("button").click()
+    close(t)
+    stored = {r.person_id: r for r in EventResult.objects.all()}
+    bruno = Person.objects.get(licence="0420")
+
+    # the ranking: the scale's points × 2, for the two licensed players
+    page.goto(f"{base}/leagues/comite/")
+    page.locator("[data-season='2025-2026']").click()
+    ranking = page.locator("[data-league-ranking]")
+    for who in (person, bruno):
+        row = ranking.locator(f"[data-person='{who.pk}']")
+        points = [10, 6, 4, 2][stored[who.pk].rank - 1] * 2
+        expect(row.locator("[data-points]")).to_have_text(f"{points}.000")
+        expect(row).to_contain_text(who.name)
+
+    # Zoé's page: the event, and both clubs' seasons from their stored totals
+    log_in(page, zoe)
+    page.goto(f"{base}/accounts/profile/licence/")
+    page.locator("[data-my-page]").click()
+    expect(page.locator("[data-person-events]")).to_contain_text("Open de la Rive")
+    expect(page.locator("[data-person-club='club-a']")).to_contain_text("2026")
+    expect(page.locator("[data-person-club='club-b']")).to_contain_text("Zoé D.")
+    expect(page.locator("[data-person-club='club-b']")).to_contain_text("2026")
+    assert league.pk

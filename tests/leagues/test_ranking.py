@@ -1,0 +1,144 @@
+"""The league ranking by hand-computed examples: best N events, coefficients, ties,
+séries, the qualification line, a withdrawn event, and a members-only club's players
+left unnamed. The per-event results are stored from hand-written ranks; the closing of a
+real tournament is tests/leagues/test_events.py's."""
+
+from decimal import Decimal
+
+import pytest
+
+from clubs.models import Person, Player
+from leagues import ranking, services
+from leagues.models import EventResult
+
+SERIES = {"A": "Open", "B": "Open", "C": "1ère", "D": "1ère", "E": "Vétéran"}
+
+
+@pytest.fixture
+def people(clubs):
+    out = {}
+    for i, (name, serie) in enumerate(SERIES.items()):
+        person = Person.objects.create(name=name, licence=f"L{i}", serie=serie)
+        club = clubs["a"] if name != "D" else clubs["b"]
+        out[name] = Player.objects.create(club=club, name=name, person=person)
+    return out
+
+
+def counted(lseason, event, name, coefficient, ranks, people):
+    """A tournament counted with ``coefficient``, its results stored from ``ranks``
+    (person name → rank)."""
+    tournament = event(name)
+    league_event = services.register_event(lseason, tournament, coefficient=coefficient)
+    rows = [
+        {"player_id": people[n].pk, "name": n, "rank": r, "total": Decimal(0)}
+        for n, r in ranks.items()
+    ]
+    services.store_results(league_event, rows)
+    return league_event
+
+
+@pytest.fixture
+def season_of_four(lseason, event, people):
+    # scale 10, 6, 4, 2 (then 0); best 2 events; the first of each série qualifies
+    counted(lseason, event, "E1", 1, {"A": 1, "B": 2, "C": 2, "D": 4}, people)  # 10 6 6 2
+    counted(lseason, event, "E2", 2, {"C": 1, "A": 2, "D": 3, "B": 4}, people)  # 20 12 8 4
+    counted(lseason, event, "E3", 1, {"D": 1, "B": 2, "A": 3, "C": 4, "E": 5}, people)  # 10 6 4 2 0
+    e4 = counted(lseason, event, "E4", "1.5", {"A": 1, "B": 2}, people)  # 15 9
+    return e4
+
+
+def by_name(rows):
+    """Rows by the person's name (unnamed ones too: the test knows who they are)."""
+    names = dict(Person.objects.values_list("pk", "name"))
+    return {names[r["person_id"]]: r for r in rows}
+
+
+def test_best_two_with_coefficients_until_an_event_is_withdrawn(lseason, season_of_four):
+    rows = by_name(ranking.season_ranking(lseason))
+    # E4 counts: A 15 + 12 = 27, C 20 + 6 = 26, D 10 + 8 = 18, B 9 + 6 = 15, E 0
+    assert {n: (r["total"], r["rank"]) for n, r in rows.items()} == {
+        "A": (Decimal("27.000"), 1),
+        "C": (Decimal("26.000"), 2),
+        "D": (Decimal("18.000"), 3),
+        "B": (Decimal("15.000"), 4),
+        "E": (Decimal("0.000"), 5),
+    }
+    assert rows["A"]["played"] == 4 and rows["A"]["counted"] == 2
+    services.withdraw_event(season_of_four)
+    rows = by_name(ranking.season_ranking(lseason))
+    # A 12 + 10 = 22 now: C first
+    assert {n: (r["total"], r["rank"]) for n, r in rows.items()} == {
+        "C": (Decimal("26.000"), 1),
+        "A": (Decimal("22.000"), 2),
+        "D": (Decimal("18.000"), 3),
+        "B": (Decimal("12.000"), 4),
+        "E": (Decimal("0.000"), 5),
+    }
+    assert rows["A"]["played"] == 3
+    # stored results stay for the record
+    assert EventResult.objects.filter(event=season_of_four).count() == 2
+
+
+def test_series_and_the_qualification_line(lseason, season_of_four):
+    services.withdraw_event(season_of_four)
+    rows = by_name(ranking.season_ranking(lseason))
+    assert {n: r["serie_rank"] for n, r in rows.items()} == {
+        "A": 1,
+        "B": 2,
+        "C": 1,
+        "D": 2,
+        "E": None,  # Vétéran is not a série of the league
+    }
+    assert {n for n, r in rows.items() if r["qualified"]} == {"A", "C"}
+    open_rows = ranking.filtered(list(rows.values()), serie="Open")
+    assert [r["name"] for r in open_rows] == ["A", "B"]
+    assert [r["serie_rank"] for r in ranking.filtered(list(rows.values()), serie="1ère")] == [1, 2]
+
+
+def test_ties_share_a_rank_and_the_next_is_skipped(lseason, event, people):
+    counted(lseason, event, "T1", 1, {"A": 1, "B": 2, "C": 3}, people)  # 10 6 4
+    counted(lseason, event, "T2", 1, {"B": 1, "A": 2, "D": 3, "C": 4}, people)  # 10 6 4 2
+    rows = by_name(ranking.season_ranking(lseason))
+    # A 16, B 16, C 6, D 4: 1, 1, 3, 4
+    names = dict(Person.objects.values_list("pk", "name"))
+    assert [(names[r["person_id"]], r["rank"]) for r in ranking.season_ranking(lseason)] == [
+        ("A", 1),
+        ("B", 1),
+        ("C", 3),
+        ("D", 4),
+    ]
+    assert rows["A"]["total"] == rows["B"]["total"] == Decimal(16)
+
+
+def test_a_new_coefficient_or_scale_rescores_the_stored_ranks(lseason, event, people):
+    e = counted(lseason, event, "C1", 1, {"A": 1, "B": 2}, people)
+    services.set_coefficient(e, "3")
+    assert by_name(ranking.season_ranking(lseason))["A"]["total"] == 30
+    services.save_season(
+        lseason.league,
+        season=lseason,
+        name=lseason.name,
+        start_date=lseason.start_date,
+        end_date=lseason.end_date,
+        scale={"kind": "proportional", "points": 50},
+        best_events=2,
+    )
+    rows = by_name(ranking.season_ranking(lseason))
+    assert (rows["A"]["total"], rows["B"]["total"]) == (150, 0)
+
+
+def test_a_members_only_club_player_is_named_only_if_the_club_allows(
+    lseason, season_of_four, clubs
+):
+    rows = ranking.season_ranking(lseason)
+    d = next(r for r in rows if r["licence"] is None)
+    assert d["name"] is None and d["total"] == 18  # D plays in the members-only club B
+    link = clubs["b"].league_links.get()
+    services.accept_invitation(link, names_players=True, actor=clubs["b_manager"])
+    assert "D" in {r["name"] for r in ranking.season_ranking(lseason)}
+
+
+def test_the_ranking_reads_two_queries(lseason, season_of_four, django_assert_num_queries):
+    lseason = type(lseason).objects.select_related("league").get(pk=lseason.pk)
+    with django_assert_num_queries(2):
+        ranking.season_ranking(lseason)

@@ -1,0 +1,103 @@
+"""The league pages through the client: the ranking's filters, sorting and exports, an
+event's results, the managers' forms, My account's claim and the club's confirmation,
+bad input answered without a 500."""
+
+import csv
+import io
+import json
+
+import pytest
+from django.urls import reverse
+
+from clubs.models import Person, Player
+from leagues import services
+from leagues.models import LeagueSeason, LinkClaim
+from tests.leagues.test_ranking import counted
+
+
+@pytest.fixture
+def ranked(clubs, lseason, event):
+    people = {}
+    for i, (name, serie) in enumerate((("Anne", "Open"), ("Bruno", "1ère"), ("Cécile", "Open"))):
+        person = Person.objects.create(name=name, licence=f"L{i}", serie=serie)
+        people[name] = Player.objects.create(club=clubs["a"], name=name, person=person)
+    e = counted(lseason, event, "Open", 1, {"Anne": 1, "Bruno": 2, "Cécile": 3}, people)
+    return e
+
+
+def test_the_ranking_page_filters_sorts_and_exports(client, lseason, ranked):
+    url = reverse("leagues:ranking", args=["comite", lseason.pk])
+    page = client.get(url).content.decode()
+    assert page.index("Anne") < page.index("Bruno") < page.index("Cécile")
+    page = client.get(url, {"serie": "Open"}).content.decode()
+    assert "Bruno" not in page and "qualified" in page  # Anne is the first of Open
+    page = client.get(url, {"sort": "-name"}).content.decode()
+    assert page.index("Cécile") < page.index("Bruno") < page.index("Anne")
+    response = client.get(url, {"_export": "csv"})
+    lines = list(csv.reader(io.StringIO(response.content.decode().lstrip("\ufeff"))))
+    assert lines[1][:4] == ["1", "1", "Anne", "L0"] and lines[1][6] == "10.000"
+    assert client.get(url, {"_export": "xlsx"})["Content-Type"].startswith("application/vnd")
+    assert client.get(url, {"_export": "pdf"}).status_code == 400
+    assert client.get(url, {"serie": "nope", "club": "x", "sort": "evil"}).status_code == 200
+
+
+def test_season_exports_carry_licences(client, lseason, ranked):
+    data = json.loads(
+        client.get(reverse("leagues:season_json", args=["comite", lseason.pk])).content
+    )
+    assert [r["licence"] for r in data["ranking"]] == ["L0", "L1", "L2"]
+    assert data["events"][0]["field"] == 3 and data["results"][0]["points"] == "10.000"
+    text = client.get(reverse("leagues:season_csv", args=["comite", lseason.pk])).content.decode()
+    assert "L1" in text and "Open" in text
+
+
+def test_the_event_page_and_the_home(client, lseason, ranked):
+    page = client.get(reverse("leagues:event", args=["comite", ranked.pk])).content.decode()
+    assert "Anne" in page and "10.000" in page
+    home = client.get(reverse("leagues:home", args=["comite"])).content.decode()
+    assert "Club A" in home and "Open" in home
+
+
+def test_the_manager_makes_a_season_and_a_bad_scale_is_a_message(client, boss, league):
+    client.force_login(boss)
+    url = reverse("leagues:manage", args=["comite"])
+    post = {"action": "season", "name": "S2", "start_date": "2026-09-01", "scale": "[1]"}
+    response = client.post(url, post)
+    assert response.status_code == 200 and not LeagueSeason.objects.exists()
+    post["scale"] = '{"kind": "proportional", "points": 50}'
+    assert client.post(url, post).status_code == 302
+    assert LeagueSeason.objects.get().scale == {"kind": "proportional", "points": "50"}
+    assert client.post(url, {"action": "invite", "club": "nowhere"}).status_code == 200
+
+
+def test_a_claim_from_my_account_confirmed_on_the_club_page(client, clubs, django_user_model):
+    from clubs.models import Membership  # noqa: PLC0415
+
+    zoe = django_user_model.objects.create_user("zoe", password="pw-long-12345")
+    Membership.objects.create(club=clubs["a"], user=zoe)
+    player = Player.objects.create(club=clubs["a"], name="Zoé")
+    client.force_login(zoe)
+    mine = reverse("leagues:mine")
+    client.post(mine, {"name": "Zoé", "licence": "99", "serie": "Open"})
+    client.post(mine, {"action": "claim", "player": player.pk})
+    assert client.post(mine, {"action": "claim", "player": "abc"}).status_code == 404
+    claim = LinkClaim.objects.get()
+    client.force_login(clubs["a_manager"])
+    page = reverse("league_club:leagues", args=["club-a"])
+    assert client.post(page, {"action": "confirm", "claim": claim.pk}).status_code == 302
+    player.refresh_from_db()
+    assert player.person.licence == "99" and player.person.user == zoe
+    assert client.post(page, {"action": "confirm", "claim": "x"}).status_code == 404
+
+
+def test_the_person_page_reads_in_few_queries(client, clubs, ranked, django_assert_max_num_queries):
+    person = Person.objects.get(name="Anne")
+    services.link_by_licence(
+        clubs["a"].league_links.get().league,
+        Player.objects.create(club=clubs["b"], name="Anne B"),
+        "L0",
+    )
+    url = reverse("leagues:person", args=[person.pk])
+    with django_assert_max_num_queries(12):
+        page = client.get(url).content.decode()
+    assert "Club A" in page and "Anne B" not in page  # club B is members-only
