@@ -1,6 +1,7 @@
 """Dependencies flow one way, and no module imports itself back through others.
 
-    config, benchmarks  →  clubhouse, standings, stats, tournaments, transfer (read side;
+    config, benchmarks  →  api (the JSON API: reads the read side, writes through the ledger)
+                        →  clubhouse, standings, stats, tournaments, transfer (read side;
                            none of them imports another)
                         →  scoresheet (sheets, hands, the ledger: the write side)
                         →  clubs (clubs, players, members, seasons, house rules)
@@ -25,6 +26,8 @@ LAYERS = {
     "stats": 3,
     "tournaments": 3,
     "transfer": 3,
+    # the JSON API: reads every read-side app, writes through the ledger's services
+    "api": 4,
     # team competitions: over the leagues and the tournaments they read
     "competitions": 5,
 }
