@@ -7,7 +7,7 @@ from decimal import Decimal
 from typing import Annotated, Any, Literal
 
 from ninja import Schema
-from pydantic import BeforeValidator, ConfigDict, Field
+from pydantic import BaseModel, BeforeValidator, ConfigDict, Field
 
 from core.jsonnumbers import json_number
 
@@ -164,7 +164,7 @@ class SheetIn(Schema):
     )
 
 
-class HandIn(Schema):
+class HandIn(BaseModel):
     """A hand in HAND_FORMAT.md's format; its sheet gives the rules and the players.
     The Savoyard rules' own fields pass through to the service, which checks them."""
 

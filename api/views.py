@@ -537,9 +537,12 @@ def hand_create(
     sheet = _sheet(club, sheet_id)
     data = payload.model_dump(exclude_unset=True)
     actor = request.auth.user
+    # the seating read with the sheet, as the hand form passes it (read again under the
+    # lock before a sheet's first hand, when it may still change)
+    table = Table.seating([seat.player for seat in sheet.seated])
     return _write(
         request,
-        lambda: services.record_hand(sheet, data, actor=actor),
+        lambda: services.record_hand(sheet, data, actor=actor, table=table),
         url=lambda hand: reverse("api:hand", args=[club.slug, sheet.pk, hand.number]),
         key=idempotency_key,
         done=lambda hand: _hand_detail(sheet, hand),

@@ -359,6 +359,10 @@ class ApiToken(models.Model):
     token_hash = models.CharField(max_length=64, unique=True)
     created_at = models.DateTimeField(_("created"), default=timezone.now)
     revoked_at = models.DateTimeField(_("revoked"), null=True, blank=True)
+    # The API's throttle (``clubs.tokens.hit``): requests counted since ``window_start``
+    # (also when the token was last used).
+    window_start = models.DateTimeField(null=True, blank=True, editable=False)
+    hits = models.PositiveIntegerField(default=0, editable=False)
 
     objects = ApiTokenQuerySet.as_manager()
 

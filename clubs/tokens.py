@@ -9,10 +9,12 @@ club; a "write" token needs the score level), ``name_required``, ``scope_invalid
 ``token_revoked``.
 """
 
+import datetime
 import hashlib
 import secrets
 
 from django.db import transaction
+from django.db.models import F, Q
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _lazy
 
@@ -81,6 +83,20 @@ def revoke_token(token: ApiToken, *, actor) -> ApiToken:
         before = {"name": token.name, "scope": token.scope, "prefix": token.prefix}
         audit.record(token.club_id, actor, audit.Action.TOKEN_REVOKED, token, before=before)
     return token
+
+
+def hit(token: ApiToken, limit: int, window: int = 60) -> bool:
+    """Count one request of ``token``; whether it is within ``limit`` per ``window``
+    seconds (a fixed window). One UPDATE of the token's row while its window runs (its
+    row lock orders two requests at once), a second one when a new window starts: no
+    cache round trips."""
+    now = timezone.now()
+    start = now - datetime.timedelta(seconds=window)
+    rows = ApiToken.objects.filter(pk=token.pk)
+    if rows.filter(window_start__gt=start, hits__lt=limit).update(hits=F("hits") + 1):
+        return True
+    renewed = Q(window_start__isnull=True) | Q(window_start__lte=start)
+    return bool(limit >= 1 and rows.filter(renewed).update(window_start=now, hits=1))
 
 
 def authenticate(text: str) -> ApiToken | None:

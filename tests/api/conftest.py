@@ -20,9 +20,7 @@ def token(club):
     """``token(user, scope="read", club=club)``: a new token's text."""
 
     def make(user, scope="read", for_club=None):
-        return tokens.create_token(
-            club=for_club or club, name="test", scope=scope, actor=user
-        )[1]
+        return tokens.create_token(club=for_club or club, name="test", scope=scope, actor=user)[1]
 
     return make
 
