@@ -24,8 +24,7 @@ from django.http import QueryDict
 from django.urls import resolve, reverse
 from django.utils.functional import Promise
 from django.utils.translation import gettext as _
-from ninja import Header, NinjaAPI, Path, Query, Router
-from ninja.responses import codes_4xx
+from ninja import Header, NinjaAPI, Path, Query, Router, Status
 
 from api import schemas as s
 from api.auth import TokenAuth
@@ -80,7 +79,8 @@ KeyHeader = Annotated[
         description="16 to 64 of A-Z a-z 0-9 _ -: posted again, the write is not repeated.",
     ),
 ]
-ERRORS = {codes_4xx: s.ErrorOut}
+#: The refusals an operation may answer (api.errors), all with one body.
+ERRORS = {frozenset({400, 401, 403, 404, 405, 409, 413, 415, 422, 429}): s.ErrorOut}
 
 
 def answers(ok):
@@ -469,8 +469,8 @@ def hand(request, slug: Slug, sheet_id: Id, number: Id):
 def _write(request, create, *, url, key, done, replay):
     """Run ``create`` once per ``Idempotency-Key`` (``core.idempotency.once``, whose
     key is stored in the write's transaction with ``url``, the result's API URL):
-    ``(201, done(result))``; a repeat stores nothing and answers
-    ``(200, replay(**the URL's arguments))``, the first result as it is now."""
+    201 with ``done(result)``; a repeat stores nothing and answers 200 with
+    ``replay(**the URL's arguments)``, the first result as it is now."""
     try:
         key = header_key(request) if key is not None else None
     except ValueError:
@@ -484,8 +484,8 @@ def _write(request, create, *, url, key, done, replay):
         kwargs = resolve(repeated.url).kwargs if repeated.url else None
         if not kwargs:
             raise not_found() from None
-        return 200, replay(**kwargs)
-    return 201, done(result)
+        return Status(200, replay(**kwargs))
+    return Status(201, done(result))
 
 
 @v1.post(
