@@ -192,3 +192,19 @@ def test_each_token_is_throttled(api, token, seeded, scorer, settings):
         window_start=datetime.datetime(2026, 1, 1, tzinfo=datetime.UTC)
     )
     assert first.get("/api/v1/clubs/rive").status_code == 200  # a new minute
+
+
+def test_my_account_speaks_french(client, make_user, club):
+    user = make_user("alice")
+    Membership.objects.create(club=club, user=user, role=Role.MEMBER)
+    client.login(username="alice", password=PASSWORD)
+    headers = {"Accept-Language": "fr"}
+    page = client.get(reverse("profile"), headers=headers).content.decode()
+    assert "jetons d’API" in page and "Un jeton permet à un programme" in page
+    assert "Créer un jeton" in page
+    made = client.post(
+        reverse("token_create"), {"club": club.pk, "name": "site", "scope": "read"}, headers=headers
+    ).content.decode()
+    assert "Votre nouveau jeton «\u00a0site\u00a0»\u00a0: copiez-le maintenant" in made
+    refused = client.get("/api/v1/clubs/nowhere", headers=headers)
+    assert refused.json()["error"]["message"] == "Introuvable."
