@@ -247,3 +247,66 @@ class TableOut(Schema):
     played: int
     sheet: int | None
     seats: list[SeatOut]
+
+
+# ---------------------------------------------------------------- the exchange file
+
+RESULTS_FORMAT = "tarot-ledger-results"
+RESULTS_VERSION = 1
+
+
+class ResultsEvent(Schema):
+    kind: Literal["season", "tournament"]
+    id: int = Field(description="The season's id, or the tournament's.")
+    name: str
+    start_date: datetime.date
+    end_date: datetime.date | None
+    rules: dict[str, Any] | str = Field(description="HAND_FORMAT.md's rules.")
+
+
+class ResultsPlayer(Schema):
+    id: int = Field(description="The player's id in the club (stable).")
+    name: str
+    club: str = Field(description="The player's club (a guest's own club).")
+    licence: str | None = Field(None, description="The FFT licence, where it is known.")
+
+
+class ResultsRanking(Schema):
+    rank: int | None = Field(description="Equal totals share a rank; None: not ranked.")
+    player_id: int
+    name: str
+    total: Num
+    value: Num | None = Field(None, description="What ranks, when not the total.")
+    hands: int | None = None
+    rounds: list[Num | None] | None = Field(None, description="A tournament: per round.")
+
+
+class ResultsDeal(Schema):
+    number: int
+    hand: dict[str, Any] = Field(description="The deal in HAND_FORMAT.md's format.")
+    scores: dict[str, Num] = Field(description="Name → score (HAND_FORMAT.md's results).")
+
+
+class ResultsSheet(Schema):
+    id: int
+    date: datetime.date
+    table: str
+    round: int | None = Field(None, description="A tournament's round.")
+    players: list[str] = Field(description="Seated, in dealing order.")
+    totals: dict[str, Num]
+    deals: list[ResultsDeal] = Field(description="The live deals, in order.")
+
+
+class ResultsFile(PageInfo):
+    """A season's or a tournament's results: stable, versioned (``format``,
+    ``version``); its JSON Schema is published at /static/api/results.schema.json. A
+    season's sheets come a page at a time (``page``, ``per_page``: the sheets); its
+    players and ranking whole on every page."""
+
+    format: Literal["tarot-ledger-results"]
+    version: Literal[1]
+    club: ClubOut
+    event: ResultsEvent
+    players: list[ResultsPlayer]
+    ranking: list[ResultsRanking]
+    sheets: list[ResultsSheet]

@@ -20,6 +20,7 @@ from decimal import Decimal
 from typing import Annotated, Literal
 
 from django.core.paginator import EmptyPage
+from django.db.models import F
 from django.http import QueryDict
 from django.urls import resolve, reverse
 from django.utils.functional import Promise
@@ -41,6 +42,7 @@ from scoresheet.models import Hand, ScoreRow, SheetTotal
 from scoresheet.models import Sheet as SheetModel
 from scoresheet.summaries import standings as plain_standings
 from standings.filters import StandingsFilter
+from standings.queries import ranked_standings
 from standings.ranking import RankedStandingsTable, ranked_rows, season_ranking
 from standings.tables import StandingsPaginator, StandingsTable
 from stats import queries as stats
@@ -589,6 +591,150 @@ def hand_restore(request, slug: Slug, sheet_id: Id, number: Id):
     sheet = _sheet(club, sheet_id)
     services.restore_hand(_hand(sheet, number), actor=request.auth.user)
     return _hand_detail(sheet, _hand(sheet, number))
+
+
+# ---------------------------------------------------------------- exchange files
+
+
+def _results_sheets(sheets):
+    """``ResultsSheet`` rows of ``sheets`` (loaded ``with_counts``): their live deals
+    and rows in two queries whatever their number."""
+    ids = [sheet.pk for sheet in sheets]
+    hands = {}
+    for hand in Hand.objects.live().filter(sheet_id__in=ids).order_by("sheet_id", "number"):
+        hands.setdefault(hand.sheet_id, []).append(hand)
+    scores = {}
+    for hand_id, player_id, score in ScoreRow.objects.filter(sheet_id__in=ids).values_list(
+        "hand_id", "player_id", "score"
+    ):
+        scores.setdefault(hand_id, {})[player_id] = score
+    out = []
+    for sheet in sheets:
+        table = Table.seating([seat.player for seat in sheet.seated])
+        totals = dict.fromkeys(table.names, Decimal(0))
+        deals = []
+        for hand in hands.get(sheet.pk, []):
+            by_name = {table.by_id[pk].name: v for pk, v in scores.get(hand.pk, {}).items()}
+            for name, score in by_name.items():
+                totals[name] += score
+            data = {k: v for k, v in hand_data(hand, table).items() if v not in (None, [], "")}
+            deals.append({"number": hand.number, "hand": plain(data), "scores": by_name})
+        round_table = getattr(sheet, "round_number", None)
+        out.append(
+            {
+                "id": sheet.pk,
+                "date": sheet.date,
+                "table": sheet.table,
+                "round": round_table,
+                "players": list(table.names),
+                "totals": totals,
+                "deals": deals,
+            }
+        )
+    return out
+
+
+def _results(club, event, players, ranking, info, sheets):
+    return {
+        **info,
+        "format": s.RESULTS_FORMAT,
+        "version": s.RESULTS_VERSION,
+        "club": club,
+        "event": event,
+        "players": players,
+        "ranking": ranking,
+        "sheets": sheets,
+    }
+
+
+@v1.get(
+    "/clubs/{slug}/seasons/{season_id}/results",
+    response=answers({200: s.ResultsFile}),
+    url_name="season_results",
+)
+def season_results(request, slug: Slug, season_id: Id, page: PageNo = 1, per_page: PerPage = 50):
+    """A season's results file (``ResultsFile``): its players, its ranking (by its own
+    rule, as its standings page), and its sheets with every deal, a page at a time."""
+    club = club_for(request, slug)
+    season = _season(club, season_id)
+    rule = season_ranking(season)
+    if rule is not None:
+        rows = ranked_standings(season, rule)
+    else:
+        rows = list(plain_standings(club, season=season))
+    ranking = [
+        {
+            "rank": row["rank"],
+            "player_id": row["player_id"],
+            "name": row["name"],
+            "total": row["total"],
+            "value": row.get("value"),
+            "hands": row["hands_played"],
+        }
+        for row in rows
+    ]
+    players = [{"id": row["player_id"], "name": row["name"], "club": club.name} for row in rows]
+    sheets = SheetModel.objects.filter(season=season, deleted_at__isnull=True).with_counts()
+    info, shown = page_of(sheets.order_by("date", "table", "pk"), page, per_page)
+    event = {
+        "kind": "season",
+        "id": season.pk,
+        "name": season.name,
+        "start_date": season.start_date,
+        "end_date": season.end_date,
+        "rules": season.rules,
+    }
+    return _results(club, event, players, ranking, info, _results_sheets(shown))
+
+
+@v1.get(
+    "/clubs/{slug}/tournaments/{tournament_id}/results",
+    response=answers({200: s.ResultsFile}),
+    url_name="tournament_results",
+)
+def tournament_results(request, slug: Slug, tournament_id: Id):
+    """A tournament's results file (``ResultsFile``), whole: its entries with their
+    licence and club, the ranking (``tournaments.queries.ranking``), every table's
+    sheet with its round and deals."""
+    club = club_for(request, slug)
+    found = _tournament(club, tournament_id)
+    rows = tq.ranking(found)
+    players = [
+        {
+            "id": row["player_id"],
+            "name": row["name"],
+            "club": row["club"] or club.name,
+            "licence": row["licence"] or None,
+        }
+        for row in rows
+    ]
+    ranking = [
+        {
+            "rank": row["rank"],
+            "player_id": row["player_id"],
+            "name": row["name"],
+            "total": row["total"] if row["total"] is not None else 0,
+            "hands": row["deals"],
+            "rounds": row["rounds"],
+        }
+        for row in rows
+    ]
+    sheets = list(
+        SheetModel.objects.filter(tournament_table__round__tournament=found)
+        .with_counts()
+        .annotate(round_number=F("tournament_table__round__number"))
+        .order_by("round_number", "tournament_table__number")
+    )
+    info = {"count": len(sheets), "page": 1, "per_page": max(1, len(sheets)), "pages": 1}
+    event = {
+        "kind": "tournament",
+        "id": found.pk,
+        "name": found.name,
+        "start_date": found.date,
+        "end_date": found.date,
+        "rules": found.rules,
+    }
+    return _results(club, event, players, ranking, info, _results_sheets(sheets))
 
 
 # ---------------------------------------------------------------- tournaments

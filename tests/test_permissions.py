@@ -487,6 +487,8 @@ API_URLS = {
     "api:tournament": ("read", "GET", ("tournament",)),
     "api:tournament_ranking": ("read", "GET", ("tournament",)),
     "api:round_tables": ("read", "GET", ("tournament", "round")),
+    "api:season_results": ("read", "GET", ("season",)),
+    "api:tournament_results": ("read", "GET", ("tournament",)),
     "api:sheet_create": ("score", "POST", ()),
     "api:hand_create": ("score", "POST", ("sheet",)),
     "api:hand_correct": ("score", "PUT", ("sheet", "live")),
