@@ -135,10 +135,6 @@ SITE_URLS = {
     # My account's API tokens (clubs.account_views): POST only, logged in
     "token_create": "post",
     "token_revoke": "post",
-    # the JSON API's schema and docs page (its operations: API_URLS below)
-    "api:openapi-json": "all",
-    "api:openapi-view": "all",
-    "api:api-root": "404",  # the API's root: nothing there (its versions are below it)
 }
 ALLOWED = {
     "read": {"member", "scorer", "manager"},
@@ -474,6 +470,10 @@ def test_table_link_matrix(world, client, name, visibility):
 # clubs a caller may read). A caller is anonymous (no header) or a personal token of
 # the user for the club of the URL (the outsider's: for the club they manage, "other").
 API_URLS = {
+    # the schema and the docs page, for anybody; the API's root: nothing there
+    "api:openapi-json": ("site", "GET", ()),
+    "api:openapi-view": ("site", "GET", ()),
+    "api:api-root": ("site", "GET", ()),
     "api:clubs": ("site", "GET", ()),
     "api:club": ("read", "GET", ()),
     "api:seasons": ("read", "GET", ()),
@@ -592,6 +592,16 @@ def test_api_objects_of_another_club_are_not_found(world):
         if response.status_code != 404 or state() != before:
             wrong.append(f"{method} {name}: {response.status_code}")
     assert not wrong, wrong
+
+
+@pytest.mark.parametrize("who", USERS)
+def test_the_apis_schema_and_docs_are_for_anybody(world, who):
+    token = api_token(world, who, "open")
+    headers = {"Authorization": f"Bearer {token}"} if token else {}
+    client = Client()
+    assert client.get(reverse("api:openapi-json"), headers=headers).status_code == 200
+    assert client.get(reverse("api:openapi-view"), headers=headers).status_code == 200
+    assert client.get(reverse("api:api-root"), headers=headers).status_code == 404
 
 
 @pytest.mark.parametrize("who", USERS)
