@@ -73,6 +73,4 @@ class TokenForm(forms.Form):
 
     def __init__(self, *args, user, **kwargs):
         super().__init__(*args, **kwargs)
-        self.fields["club"].queryset = Club.objects.filter(memberships__user=user).order_by(
-            "name"
-        )
+        self.fields["club"].queryset = Club.objects.filter(memberships__user=user).order_by("name")
