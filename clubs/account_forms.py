@@ -8,6 +8,7 @@ from django.contrib.auth import get_user_model
 from django.utils.translation import gettext_lazy as _
 
 from clubs.forms import VISIBILITY_CHOICES, NewPasswordForm
+from clubs.models import ApiToken, Club
 
 USERNAME_MAX = get_user_model()._meta.get_field("username").max_length
 NO_AUTOFILL = {"autocapitalize": "none", "spellcheck": "false"}
@@ -61,3 +62,24 @@ class NewClubForm(forms.Form):
         initial="public",
         widget=forms.RadioSelect,
     )
+
+
+class TokenForm(forms.Form):
+    """A new API token: for one of the user's clubs, named, to read or to write."""
+
+    club = forms.ModelChoiceField(label=_("Club"), queryset=None, empty_label=None)
+    name = forms.CharField(
+        label=_("Name"),
+        max_length=60,
+        help_text=_("Where the token is used: the club's website, a phone, a script…"),
+    )
+    scope = forms.ChoiceField(
+        label=_("Access"),
+        choices=ApiToken.Scope.choices,
+        initial=ApiToken.Scope.READ,
+        widget=forms.RadioSelect,
+    )
+
+    def __init__(self, *args, user, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["club"].queryset = Club.objects.filter(memberships__user=user).order_by("name")

@@ -10,6 +10,8 @@ and My account's email address. Outside any club.
 * ``club_create`` (logged in, ``settings.ALLOW_CLUB_CREATION`` or a superuser;
   else 404): the club, its creator as manager, then its first season
   (``manage:welcome``).
+* ``token_create``, ``token_revoke`` (logged in, POST): a personal API token
+  (``clubs.tokens``), whose text My account shows once, when it is made.
 * ``email_change`` (logged in, POST): mail a link to the new address;
   ``email_confirm``: the link's page, whose button sets it.
 
@@ -23,16 +25,17 @@ from django.contrib.auth import login
 from django.contrib.auth.decorators import login_required
 from django.contrib.auth.views import redirect_to_login
 from django.http import Http404
-from django.shortcuts import redirect, render
+from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST
 
-from clubs import accounts
+from clubs import accounts, tokens
 from clubs.account_forms import (
     EmailForm,
     NewClubForm,
     ResendForm,
     SignUpForm,
+    TokenForm,
     add_account_error,
 )
 from clubs.accounts import AccountError
@@ -43,6 +46,7 @@ GET_POST = require_http_methods(["GET", "POST"])
 SIGNUP_ADDRESS = Limit("signup-address", 10, 3600)
 EMAIL_USER = Limit("email-change", 5, 3600)
 LINK_ADDRESS = Limit("account-link-address", 30, 3600)
+TOKEN_USER = Limit("api-token-create", 20, 3600)
 BACKEND = "django.contrib.auth.backends.ModelBackend"
 
 
@@ -169,3 +173,34 @@ def email_confirm(request, token):
         return redirect("profile" if request.user.is_authenticated else "login")
     context = {"email": email, "username": user.get_username()}
     return render(request, "registration/email_confirm.html", context)
+
+
+@require_POST
+@login_required
+def token_create(request):
+    """A new API token: My account again, showing its text this once (never stored)."""
+    form = TokenForm(request.POST, user=request.user)
+    if form.is_valid():
+        if not TOKEN_USER.hit(request.user.pk):
+            return limited(request)
+        data = form.cleaned_data
+        try:
+            token, text = tokens.create_token(
+                club=data["club"], name=data["name"], scope=data["scope"], actor=request.user
+            )
+        except tokens.TokenError as error:
+            add_account_error(form, error)
+        else:
+            page = profile_page(request, new_token={"token": token, "text": text})
+            page["Cache-Control"] = "no-store"  # the token's text: never kept by a cache
+            return page
+    return profile_page(request, token_form=form, status=400)
+
+
+@require_POST
+@login_required
+def token_revoke(request, token_id):
+    token = get_object_or_404(request.user.api_tokens.live(), pk=token_id)
+    tokens.revoke_token(token, actor=request.user)
+    messages.success(request, _("The token %(name)s is revoked.") % {"name": token.name})
+    return redirect("profile")

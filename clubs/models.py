@@ -299,6 +299,8 @@ class AuditEntry(models.Model):
         LEAGUE_JOINED = "league_joined", _("club joined a league")
         LEAGUE_EVENT = "league_event", _("tournament counted in a league")
         PERSON_LINKED = "person_linked", _("player linked to a licensed person")
+        TOKEN_CREATED = "token_created", _("API token created")
+        TOKEN_REVOKED = "token_revoked", _("API token revoked")
 
     club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="audit_entries")
     actor = models.ForeignKey(
@@ -381,3 +383,53 @@ class Invitation(models.Model):
     @property
     def expired(self) -> bool:
         return self.created_at < timezone.now() - self.LIFETIME
+
+
+class ApiTokenQuerySet(models.QuerySet):
+    def live(self):
+        """Not revoked: the token still opens the API."""
+        return self.filter(revoked_at__isnull=True)
+
+
+class ApiToken(models.Model):
+    """A personal API token (``api``): one user's, for one club, to read or to write.
+
+    The token is shown once, when it is made (``clubs.tokens.create_token``); only its
+    SHA-256 is stored (the token is 32 random bytes: a slow hash adds nothing), with
+    its first characters to tell tokens apart on My account. It acts as its user with
+    the role they hold in the club at each request (``clubs.permissions``), and never
+    beyond its scope: a "read" token writes nothing, whatever its user's role.
+    """
+
+    class Scope(models.TextChoices):
+        READ = "read", _("read")
+        WRITE = "write", _("read and write")
+
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="api_tokens"
+    )
+    club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="api_tokens")
+    name = models.CharField(_("name"), max_length=60)
+    scope = models.CharField(_("scope"), max_length=5, choices=Scope.choices, default=Scope.READ)
+    prefix = models.CharField(max_length=12)
+    token_hash = models.CharField(max_length=64, unique=True)
+    created_at = models.DateTimeField(_("created"), default=timezone.now)
+    revoked_at = models.DateTimeField(_("revoked"), null=True, blank=True)
+    # The API's throttle (``clubs.tokens.hit``): requests counted since ``window_start``
+    # (also when the token was last used).
+    window_start = models.DateTimeField(null=True, blank=True, editable=False)
+    hits = models.PositiveIntegerField(default=0, editable=False)
+
+    objects = ApiTokenQuerySet.as_manager()
+
+    class Meta:
+        ordering = ["-created_at", "-id"]
+        verbose_name = _("API token")
+        verbose_name_plural = _("API tokens")
+
+    def __str__(self):
+        return f"{self.name} ({self.prefix}…)"
+
+    @property
+    def can_write(self) -> bool:
+        return self.scope == self.Scope.WRITE

@@ -91,6 +91,10 @@ def _club_with_role(slug, user):
     return club
 
 
+#: The club by its slug with the user's role read in the same query (the API's gate).
+club_with_role = _club_with_role
+
+
 @cache
 def _club_with_role_sql() -> str:
     """``SELECT club.*, (the user's role in it) AS user_role … WHERE slug = %s``."""

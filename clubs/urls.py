@@ -28,6 +28,12 @@ urlpatterns = [
 account_patterns = [
     path("accounts/profile/", views.profile, name="profile"),
     path("accounts/profile/email/", account_views.email_change, name="email_change"),
+    path("accounts/profile/tokens/", account_views.token_create, name="token_create"),
+    path(
+        "accounts/profile/tokens/<int:token_id>/revoke/",
+        account_views.token_revoke,
+        name="token_revoke",
+    ),
     path("accounts/email/<str:token>/", account_views.email_confirm, name="email_confirm"),
     path("accounts/signup/", account_views.signup, name="signup"),
     path("accounts/signup-resend/", account_views.signup_resend, name="signup_resend"),

@@ -17,7 +17,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST
 
 from clubs import invitations, services
-from clubs.account_forms import EmailForm
+from clubs.account_forms import EmailForm, TokenForm
 from clubs.accounts import club_creation_allowed
 from clubs.forms import (
     AddMemberForm,
@@ -351,7 +351,7 @@ def profile(request):
     return profile_page(request)
 
 
-def profile_page(request, *, email_form=None, status=200):
+def profile_page(request, *, email_form=None, token_form=None, new_token=None, status=200):
     user = request.user
     players = {p.club_id: p for p in user.players.all()}
     clubs = []
@@ -368,5 +368,10 @@ def profile_page(request, *, email_form=None, status=200):
         "clubs": clubs,
         "email_form": email_form or EmailForm(),
         "can_create_club": club_creation_allowed(user),
+        # personal API tokens (clubs.tokens): the live ones, and the one just made,
+        # whose text is shown this once
+        "tokens": list(user.api_tokens.live().select_related("club")),
+        "token_form": token_form or TokenForm(user=user),
+        "new_token": new_token,
     }
     return render(request, "clubs/manage/profile.html", context, status=status)

@@ -1,6 +1,7 @@
 from django.contrib import admin
 from django.urls import include, path
 
+from api.views import api
 from clubhouse.urls import club_page
 from clubs.urls import account_patterns
 
@@ -40,6 +41,8 @@ urlpatterns = [
     # set_language: the language switcher in base.html posts here
     path("i18n/", include("django.conf.urls.i18n")),
     path("admin/", admin.site.urls),
+    # the JSON API (api.views): /api/v1/…, /api/openapi.json, /api/docs
+    path("api/", api.urls),
     path("clubs/<slug:slug>/", include(club_patterns)),
     # leagues, their rankings and events; a person's page; My account's licence
     path("", include("leagues.urls")),

@@ -63,7 +63,18 @@ class Repeated(Exception):
         self.url = url
 
 
-def once(request, create, *, url):
+def header_key(request, header="Idempotency-Key") -> str | None:
+    """The key sent in a request's ``Idempotency-Key`` header (the JSON API), if any;
+    ``ValueError`` if it is there but not well-formed (16 to 64 of ``A-Za-z0-9_-``)."""
+    key = request.headers.get(header)
+    if key is None:
+        return None
+    if not KEY_PATTERN.fullmatch(key):
+        raise ValueError(key)
+    return key
+
+
+def once(request, create, *, url, key=None, user=None):
     """Run ``create()`` once per key of the posted form; return what it returned.
 
     ``url``: the page of the result (a string, or a function of ``create()``'s
@@ -73,9 +84,13 @@ def once(request, create, *, url):
     key; it is durable (the outermost one: it goes whole on any error), so what runs
     in it may leave its savepoint out (``scoresheet.services.record_hand``).
     Runs again on a deadlock (``core.db.retry_on_conflict``).
+
+    ``key`` and ``user``: a key read elsewhere than the posted form (the API's
+    ``Idempotency-Key`` header, ``header_key``) and the user it belongs to.
     """
-    key = posted_key(request)
-    user = request.user if key is not None and request.user.is_authenticated else None
+    if key is None:
+        key = posted_key(request)
+        user = request.user if key is not None and request.user.is_authenticated else None
 
     @retry_on_conflict
     def attempt():

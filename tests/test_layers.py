@@ -1,6 +1,9 @@
 """Dependencies flow one way, and no module imports itself back through others.
 
-    config, benchmarks  →  leagues (clubs together; reads tournaments, which never import it:
+    config, benchmarks  →  api (the JSON API: reads the pages' queries, writes through the
+                           services)
+                        →  competitions (team competitions: divisions, cups, team matches)
+                        →  leagues (clubs together; reads tournaments, which never import it:
                            they send a signal when a tournament closes)
                         →  clubhouse, standings, stats, tournaments, transfer (read side;
                            none of them imports another)
@@ -27,6 +30,9 @@ LAYERS = {
     "stats": 3,
     "tournaments": 3,
     "transfer": 3,
+    # the JSON API: reads every read-side app, writes through the ledger's services
+    # the JSON API: over everything it reads (leagues included); config.urls mounts it
+    "api": 6,
     # team competitions: over the leagues and the tournaments they read
     "competitions": 5,
     "leagues": 4,

@@ -12,9 +12,11 @@ import datetime
 import pytest
 from django.contrib.auth import get_user_model
 from django.db import transaction
+from django.test import Client
 from django.urls import get_resolver, reverse
 from django.urls.resolvers import URLResolver
 
+from clubs import tokens as api_tokens
 from clubs.models import Club, Invitation, Membership, Player, Role, Season
 from scoresheet import services
 from scoresheet.models import Hand, HandRevision, ScoreRow, Sheet
@@ -155,6 +157,9 @@ SITE_URLS = {
     "email_confirm": "all",  # an unknown token: the page says so
     "leagues:list": "all",
     "leagues:mine": "login",
+    # My account's API tokens (clubs.account_views): POST only, logged in
+    "token_create": "post",
+    "token_revoke": "post",
 }
 ALLOWED = {
     "read": {"member", "scorer", "manager"},
@@ -388,6 +393,8 @@ def test_site_urls(world, client, who):
         )
         if name in ("invitation", "signup_confirm", "email_confirm"):
             kwargs = {"token": "not-a-token"}
+        if name == "token_revoke":
+            kwargs = {"token_id": 1}
         url = reverse(name, kwargs=kwargs)
         response = client.get(url)
         if rule == "404":
@@ -442,9 +449,10 @@ def test_every_url_is_in_the_matrix():
 
     walk(get_resolver())
     missing = names - set(CLUB_URLS) - set(SITE_URLS) - set(TOKEN_URLS) - set(LEAGUE_URLS)
+    missing -= set(API_URLS)
     missing -= {"leagues:person"}  # test_person_page_shows_only_readable_clubs
     assert not missing, f"URLs without a permission check in the matrix: {sorted(missing)}"
-    stale = (set(CLUB_URLS) | set(SITE_URLS) | set(TOKEN_URLS)) - names
+    stale = (set(CLUB_URLS) | set(SITE_URLS) | set(TOKEN_URLS) | set(API_URLS)) - names
     assert not stale, f"matrix names no longer routed: {sorted(stale)}"
 
 
@@ -627,3 +635,152 @@ def test_person_page_shows_only_readable_clubs(league_world, client, django_user
     client.force_login(league_world["users"]["outsider"])
     page = client.get(url).content.decode()
     assert "Visible" in page and "Secret" not in page
+# ---------------------------------------------------------------- the JSON API (api.views)
+
+# name -> (level, method, the objects its URL needs). "site": no club in the URL (the
+# clubs a caller may read). A caller is anonymous (no header) or a personal token of
+# the user for the club of the URL (the outsider's: for the club they manage, "other").
+API_URLS = {
+    # the schema and the docs page, for anybody; the API's root: nothing there
+    "api:openapi-json": ("site", "GET", ()),
+    "api:openapi-view": ("site", "GET", ()),
+    "api:api-root": ("site", "GET", ()),
+    "api:clubs": ("site", "GET", ()),
+    "api:club": ("read", "GET", ()),
+    "api:seasons": ("read", "GET", ()),
+    "api:standings": ("read", "GET", ()),
+    "api:players": ("read", "GET", ()),
+    "api:player_statistics": ("read", "GET", ("player",)),
+    "api:sheets": ("read", "GET", ()),
+    "api:sheet": ("read", "GET", ("sheet",)),
+    "api:hand": ("read", "GET", ("sheet", "live")),
+    "api:tournaments": ("read", "GET", ()),
+    "api:tournament": ("read", "GET", ("tournament",)),
+    "api:tournament_ranking": ("read", "GET", ("tournament",)),
+    "api:round_tables": ("read", "GET", ("tournament", "round")),
+    "api:season_results": ("read", "GET", ("season",)),
+    "api:tournament_results": ("read", "GET", ("tournament",)),
+    "api:sheet_create": ("score", "POST", ()),
+    "api:hand_create": ("score", "POST", ("sheet",)),
+    "api:hand_correct": ("score", "PUT", ("sheet", "live")),
+    "api:hand_delete": ("score", "DELETE", ("sheet", "live")),
+    "api:hand_restore": ("score", "POST", ("sheet", "deleted")),
+}
+
+
+def api_url(world, name, slug, objects_of=None):
+    objects = world.clubs[objects_of or slug]
+    kwargs = {} if API_URLS[name][0] == "site" else {"slug": slug}
+    for need in API_URLS[name][2]:
+        if need in ("live", "deleted", "round"):
+            kwargs["number"] = objects[need].number
+        else:
+            kwargs[f"{need}_id"] = objects[need].pk
+    return reverse(name, kwargs=kwargs)
+
+
+def api_body(world, name, slug):
+    if name == "api:sheet_create":
+        season = world.clubs[slug]["season"]
+        return {"season": season.pk, "date": "2026-02-02", "players": ["P1", "P2", "P3", "P4"]}
+    return HAND if name in ("api:hand_create", "api:hand_correct") else None
+
+
+def api_call(client, method, url, body, token):
+    headers = {"Authorization": f"Bearer {token}"} if token else {}
+    if method == "GET":
+        return client.get(url, headers=headers)
+    send = {"POST": client.post, "PUT": client.put, "DELETE": client.delete}[method]
+    if body is None:
+        return send(url, headers=headers)
+    return send(url, body, content_type="application/json", headers=headers)
+
+
+def api_token(world, who, slug):
+    """The user's token for ``slug`` ("write" when their role may write), or None."""
+    if who == "anonymous":
+        return None
+    user = world.users[who]
+    club = world.clubs["other" if who == "outsider" else slug]["club"]
+    scope = "read" if who == "member" else "write"
+    return api_tokens.create_token(club=club, name=who, scope=scope, actor=user)[1]
+
+
+def api_expected(level, who, slug):
+    """What the API answers ``who`` at ``slug`` for an operation of ``level``: "ok",
+    or the refusal's status (as the pages: a members-only club is not revealed)."""
+    if who == "outsider" or (who == "anonymous" and slug == "closed"):
+        return 404  # the outsider's token is for another club
+    if level == "read":
+        return "ok"
+    if who == "anonymous":
+        return 401
+    if who == "member":
+        return 403  # a member's token only reads (and a member may not write)
+    return "ok"
+
+
+@pytest.mark.parametrize("who", USERS)
+def test_the_api_matrix(world, who):
+    """Every API operation, for each kind of caller, on a public and a members-only club:
+    allowed (2xx, or 409 for a write the object's state refuses) or refused with the
+    expected status; a refused write changes nothing."""
+    client = Client()
+    wrong = []
+    for slug in ("open", "closed"):
+        token = api_token(world, who, slug)
+        for name, (level, method, _needs) in API_URLS.items():
+            if level == "site":
+                continue
+            url = api_url(world, name, slug)
+            before = state()
+            response = api_call(client, method, url, api_body(world, name, slug), token)
+            expected = api_expected(level, who, slug)
+            if expected == "ok":
+                ok = response.status_code in (200, 201) or (
+                    level == "score" and response.status_code == 409
+                )
+            else:
+                ok = response.status_code == expected and state() == before
+                ok = ok and "error" in response.json()
+            if not ok:
+                wrong.append(f"{method} {name} at {slug}: {response.status_code}, not {expected}")
+    assert not wrong, wrong
+
+
+def test_api_objects_of_another_club_are_not_found(world):
+    """Every object id of one club under another club's URL: 404, even to a manager's
+    token of the club of the URL."""
+    client = Client()
+    token = api_token(world, "manager", "open")
+    wrong = []
+    for name, (_level, method, needs) in API_URLS.items():
+        if not needs:
+            continue
+        url = api_url(world, name, "open", objects_of="other")
+        before = state()
+        response = api_call(client, method, url, api_body(world, name, "open"), token)
+        if response.status_code != 404 or state() != before:
+            wrong.append(f"{method} {name}: {response.status_code}")
+    assert not wrong, wrong
+
+
+@pytest.mark.parametrize("who", USERS)
+def test_the_apis_schema_and_docs_are_for_anybody(world, who):
+    token = api_token(world, who, "open")
+    headers = {"Authorization": f"Bearer {token}"} if token else {}
+    client = Client()
+    assert client.get(reverse("api:openapi-json"), headers=headers).status_code == 200
+    assert client.get(reverse("api:openapi-view"), headers=headers).status_code == 200
+    assert client.get(reverse("api:api-root"), headers=headers).status_code == 404
+
+
+@pytest.mark.parametrize("who", USERS)
+def test_the_api_lists_the_clubs_a_caller_may_read(world, who):
+    token = api_token(world, who, "closed")
+    listed = Client().get(
+        reverse("api:clubs"), headers=({"Authorization": f"Bearer {token}"} if token else {})
+    )
+    slugs = [club["slug"] for club in listed.json()["results"]]
+    expected = {"anonymous": ["open", "other"], "outsider": ["other"]}.get(who, ["closed"])
+    assert sorted(slugs) == expected

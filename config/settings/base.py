@@ -56,6 +56,8 @@ INSTALLED_APPS = [
     "tournaments",
     "transfer",  # data in and out: upload, season exports, a club's backup
     "leagues",  # clubs together: persons across clubs, league events, the league ranking
+    "ninja",  # django-ninja's Swagger UI files (the API's docs page: no CDN)
+    "api",  # the JSON API (/api/v1/), on django-ninja
 ]
 
 MIDDLEWARE = [
@@ -174,6 +176,9 @@ else:
         "OPTIONS": {"MAX_ENTRIES": 400},
         **STATS_CACHE_OPTIONS,
     }
+
+# The JSON API (api.auth): requests a minute per personal token, past which it answers 429.
+API_RATE = int(os.environ.get("DJANGO_API_RATE", "600"))
 
 # Getting started without a shell (README): visitors may create a login, confirmed
 # by a link mailed to them; logged-in users may create a club, which they then

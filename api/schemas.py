@@ -1,0 +1,312 @@
+"""The API's typed shapes (Pydantic, through django-ninja): the OpenAPI schema is made
+of them. Scores are JSON numbers: an integer, or a number ending in .5 where a rule
+splits a point (``core.jsonnumbers.json_number``), as in HAND_FORMAT.md."""
+
+import datetime
+from decimal import Decimal
+from typing import Annotated, Any, Literal
+
+from ninja import Schema
+from pydantic import BaseModel, BeforeValidator, ConfigDict, Field
+
+from core.jsonnumbers import json_number
+
+
+def _number(value):
+    if isinstance(value, Decimal | int | float) and not isinstance(value, bool):
+        return json_number(value)
+    return value
+
+
+#: A score, total or average: an integer when whole, else a number (half points).
+Num = Annotated[int | float, BeforeValidator(_number)]
+
+
+class ErrorBody(Schema):
+    code: str = Field(description="Stable snake_case code (a service's, or the API's).")
+    message: str
+    field: str | None = None
+    detail: list[Any] | None = None
+
+
+class ErrorOut(Schema):
+    error: ErrorBody
+
+
+class PageInfo(Schema):
+    count: int = Field(description="Rows in the whole result.")
+    page: int
+    per_page: int
+    pages: int
+
+
+# ---------------------------------------------------------------- clubs, seasons, players
+
+
+class ClubOut(Schema):
+    slug: str
+    name: str
+    is_public: bool
+
+
+class ClubPage(PageInfo):
+    results: list[ClubOut]
+
+
+class SeasonOut(Schema):
+    id: int
+    name: str
+    kind: Literal["season", "tournament"]
+    start_date: datetime.date
+    end_date: datetime.date | None
+    rules: dict[str, Any]
+    ranking: dict[str, Any]
+
+
+class SeasonPage(PageInfo):
+    results: list[SeasonOut]
+
+
+class PlayerOut(Schema):
+    id: int
+    name: str
+    is_active: bool
+
+
+class PlayerPage(PageInfo):
+    results: list[PlayerOut]
+
+
+# ---------------------------------------------------------------- standings
+
+
+class StandingRow(Schema):
+    rank: int | None = Field(description="Equal totals share a rank (1, 2, 2, 4).")
+    player_id: int
+    name: str
+    total: Num
+    sheets_played: int
+    hands_played: int
+    hands_taken: int
+    contracts_made: int
+    made_pct: Num | None
+    average: Num | None
+    evenings: int | None = Field(None, description="A season ranked by its rule only.")
+    counted: int | None = Field(None, description="The evenings that count (best N).")
+    value: Num | None = Field(None, description="What ranks under the season's rule.")
+    ranked: bool = True
+
+
+class StandingsPage(PageInfo):
+    season: int | None
+    ranking: dict[str, Any] | None = Field(
+        description="The season's ranking rule when it is not the plain total."
+    )
+    pools_held: Num = Field(description="Mouches: what the pools hold (else 0).")
+    results: list[StandingRow]
+
+
+class PlayerStatisticsOut(Schema):
+    player: PlayerOut
+    season: int | None
+    standing: StandingRow | None
+    summary: dict[str, Any]
+    contracts: list[dict[str, Any]]
+
+
+# ---------------------------------------------------------------- sheets and hands
+
+
+class SheetSummary(Schema):
+    id: int
+    season: int
+    date: datetime.date
+    table: str
+    players: list[str]
+    hands: int
+    closed: bool
+
+
+class SheetPage(PageInfo):
+    results: list[SheetSummary]
+
+
+class HandOut(Schema):
+    number: int
+    deleted: bool
+    data: dict[str, Any] = Field(description="The hand in HAND_FORMAT.md's format.")
+    scores: dict[str, Num] = Field(description="The ledger's rows: name → score.")
+    pools: list[Num] | None = None
+
+
+class HandDetail(HandOut):
+    sheet: int
+    explanation: str = Field(description="The engine's explanation, in the request's language.")
+    terms: list[Any] = Field(description="The explanation's structured terms.")
+
+
+class SheetOut(SheetSummary):
+    rules: dict[str, Any]
+    totals: dict[str, Num]
+    pools: list[Num] | None
+    hand_list: list[HandOut]
+
+
+class SheetIn(Schema):
+    season: int = Field(ge=1, le=2**31 - 1)
+    date: datetime.date
+    table: str = Field("", max_length=40)
+    players: list[Annotated[str, Field(min_length=1, max_length=80)]] = Field(
+        min_length=2, max_length=6, description="Names in dealing order (the club's players)."
+    )
+    rules: str | dict[str, Any] | None = Field(
+        None, description="A preset or options (HAND_FORMAT.md); default the season's."
+    )
+
+
+class HandIn(BaseModel):
+    """A hand in HAND_FORMAT.md's format; its sheet gives the rules and the players.
+    The Savoyard rules' own fields pass through to the service, which checks them."""
+
+    model_config = ConfigDict(extra="allow")
+
+    dealer: str | None = None
+    taker: str | None = None
+    contract: str | None = None
+    partner: str | None = None
+    sits_out: str | None = None
+    bouts: int | None = None
+    points: int | Decimal | None = None
+    petit_au_bout: str | None = None
+    poignees: list[dict[str, Any]] | None = None
+    chelem: dict[str, Any] | None = None
+    petit_chelem: dict[str, Any] | None = None
+    miseres: list[str] | None = None
+
+
+# ---------------------------------------------------------------- tournaments
+
+
+class RoundOut(Schema):
+    number: int
+    state: str
+
+
+class TournamentOut(Schema):
+    id: int
+    name: str
+    date: datetime.date
+    state: str
+    season: int
+    rounds: int
+    deals_per_round: int | None
+    team_size: int | None
+
+
+class TournamentPage(PageInfo):
+    results: list[TournamentOut]
+
+
+class TournamentDetail(TournamentOut):
+    round_list: list[RoundOut]
+
+
+class RankingRow(Schema):
+    rank: int | None
+    number: int
+    name: str
+    club: str | None = None
+    licence: str | None = None
+    is_guest: bool = False
+    rounds: list[Num | None]
+    total: Num | None
+    deals: int | None = None
+    withdrawn_after: int | None = None
+    pending: list[bool] = Field(
+        default_factory=list, description="Per round: its table is not confirmed yet."
+    )
+
+
+class RankingOut(Schema):
+    provisional: bool
+    players: list[RankingRow]
+    teams: list[dict[str, Any]]
+
+
+class SeatOut(Schema):
+    seat: str
+    number: int | None
+    name: str | None
+    total: Num | None
+
+
+class TableOut(Schema):
+    number: int
+    status: str
+    deals: int | None
+    played: int
+    sheet: int | None
+    seats: list[SeatOut]
+
+
+# ---------------------------------------------------------------- the exchange file
+
+RESULTS_FORMAT = "tarot-ledger-results"
+RESULTS_VERSION = 1
+
+
+class ResultsEvent(Schema):
+    kind: Literal["season", "tournament"]
+    id: int = Field(description="The season's id, or the tournament's.")
+    name: str
+    start_date: datetime.date
+    end_date: datetime.date | None
+    rules: dict[str, Any] | str = Field(description="HAND_FORMAT.md's rules.")
+
+
+class ResultsPlayer(Schema):
+    id: int = Field(description="The player's id in the club (stable).")
+    name: str
+    club: str = Field(description="The player's club (a guest's own club).")
+    licence: str | None = Field(None, description="The FFT licence, where it is known.")
+
+
+class ResultsRanking(Schema):
+    rank: int | None = Field(description="Equal totals share a rank; None: not ranked.")
+    player_id: int
+    name: str
+    total: Num
+    value: Num | None = Field(None, description="What ranks, when not the total.")
+    hands: int | None = None
+    rounds: list[Num | None] | None = Field(None, description="A tournament: per round.")
+
+
+class ResultsDeal(Schema):
+    number: int
+    hand: dict[str, Any] = Field(description="The deal in HAND_FORMAT.md's format.")
+    scores: dict[str, Num] = Field(description="Name → score (HAND_FORMAT.md's results).")
+
+
+class ResultsSheet(Schema):
+    id: int
+    date: datetime.date
+    table: str
+    round: int | None = Field(None, description="A tournament's round.")
+    players: list[str] = Field(description="Seated, in dealing order.")
+    totals: dict[str, Num]
+    deals: list[ResultsDeal] = Field(description="The live deals, in order.")
+
+
+class ResultsFile(PageInfo):
+    """A season's or a tournament's results: stable, versioned (``format``,
+    ``version``); its JSON Schema is published at /static/api/results.schema.json. A
+    season's sheets come a page at a time (``page``, ``per_page``: the sheets); its
+    players and ranking whole on every page."""
+
+    format: Literal["tarot-ledger-results"]
+    version: Literal[1]
+    club: ClubOut
+    event: ResultsEvent
+    players: list[ResultsPlayer]
+    ranking: list[ResultsRanking]
+    sheets: list[ResultsSheet]
