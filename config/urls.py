@@ -3,6 +3,7 @@ from django.urls import include, path
 
 from clubhouse.urls import club_page
 from clubs.urls import account_patterns
+from transfer.urls import site_urlpatterns as transfer_site_patterns
 
 from . import accounts, views
 
@@ -39,6 +40,8 @@ urlpatterns = [
     # set_language: the language switcher in base.html posts here
     path("i18n/", include("django.conf.urls.i18n")),
     path("admin/", admin.site.urls),
+    # a site administrator's restore of a club's backup (transfer.views)
+    path("site/", include(transfer_site_patterns)),
     path("clubs/<slug:slug>/", include(club_patterns)),
     # a tournament table's private link (no account): tournaments.table_views
     path("table/", include("tournaments.table_urls")),

@@ -47,6 +47,8 @@ INSTALLED_APPS = [
     "django_tables2",
     "django_filters",
     "axes",
+    "django_tasks",  # background work (transfer.tasks): django.tasks' backport
+    "django_tasks_db",  # its queue in the database: no other service to run
     "core",
     "scoresheet",
     "clubs",
@@ -173,6 +175,14 @@ else:
         "OPTIONS": {"MAX_ENTRIES": 400},
         **STATS_CACHE_OPTIONS,
     }
+
+# Background work (backups, restores, season exports, large uploads: transfer.jobs)
+# queued in the database and run by `manage.py db_worker` (`make run` and
+# `make serve` start one beside the web server). Where the files it writes are
+# kept until downloaded (DJANGO_FILES_DIR), and for how long (DJANGO_FILES_DAYS).
+TASKS = {"default": {"BACKEND": "django_tasks_db.DatabaseBackend"}}
+FILES_DIR = Path(os.environ.get("DJANGO_FILES_DIR") or BASE_DIR / "var" / "files")
+FILES_DAYS = int(os.environ.get("DJANGO_FILES_DAYS", "2"))
 
 # Getting started without a shell (README): visitors may create a login, confirmed
 # by a link mailed to them; logged-in users may create a club, which they then

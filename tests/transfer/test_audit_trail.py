@@ -44,10 +44,11 @@ def test_an_upload_says_who_uploaded_which_file_and_how_many_sheets(client, mana
 def test_a_backup_download_says_who_took_the_club_and_which_file(client, manager, season):
     client.force_login(manager)
     response = client.get(reverse("transfer:backup", args=[season.club.slug]))
+    body = response.getvalue()  # streamed: read once
     entry = AuditEntry.objects.get(action="backup_downloaded")
     assert entry.actor == manager and entry.club == season.club
-    assert entry.after["sha256"] == hashlib.sha256(response.content).hexdigest()
-    assert entry.after["counts"] == json.loads(response.content)["counts"]
+    assert entry.after["sha256"] == hashlib.sha256(body).hexdigest()
+    assert entry.after["counts"] == json.loads(body)["counts"]
     assert entry.object_label in response["Content-Disposition"]
 
 
