@@ -21,6 +21,8 @@ from scoresheet.models import Hand, HandRevision, ScoreRow, Sheet
 from tournaments import services as tournament_services
 from tournaments import tokens
 from tournaments.models import Entry, Round, RoundTable, TableResult, Tournament
+from transfer import jobs
+from transfer.models import Job
 
 USERS = ("anonymous", "outsider", "member", "scorer", "manager")
 HAND = {"dealer": "P1", "taker": "P1", "contract": "garde", "bouts": 2, "points": 56}
@@ -71,6 +73,11 @@ CLUB_URLS = {
     "transfer:backup": ("manage", "G", ()),
     "transfer:season_jsonl": ("read", "G", ("season",)),
     "transfer:season_xlsx": ("read", "G", ("season",)),
+    "transfer:season_csv": ("read", "G", ("season",)),
+    "transfer:job_start": ("manage", "P", ()),
+    "transfer:job": ("manage", "G", ("job",)),
+    "transfer:job_status": ("manage", "G", ("job",)),
+    "transfer:job_file": ("manage", "G", ("job",)),
     "tournaments:list": ("read", "G", ()),
     "tournaments:create": ("manage", "GP", ()),
     "tournaments:detail": ("read", "G", ("tournament",)),
@@ -130,6 +137,10 @@ SITE_URLS = {
     "club_create": "404",
     "email_change": "post",
     "email_confirm": "all",  # an unknown token: the page says so
+    # a site administrator's restore of a club (transfer.views): 403 to any other login
+    "restore": "staff",
+    "restore_job": "staff",
+    "restore_status": "staff",
 }
 ALLOWED = {
     "read": {"member", "scorer", "manager"},
@@ -175,6 +186,8 @@ class World:
                 club, name="D", date=season.start_date, rules="fft", rounds=1, deals_per_round=1
             )
             tournament_services.register(done, [("member", p) for p in players])
+            # a backup made in the background (done: its file is there to download)
+            job = jobs.start(Job.Kind.BACKUP, club=club, actor=None)
             done_round = done.round_set.get()
             tournament_services.draw_round(done_round)
             tournament_services.start_round(done_round)
@@ -190,6 +203,7 @@ class World:
                     "expired": tokens.token(done_round.tables.get()),
                 },
                 "tournament": tournament,
+                "job": job,
                 "round": first,
                 "entry": entries[0],
                 "club": club,
@@ -343,6 +357,8 @@ def test_site_urls(world, client, who):
         )
         if name in ("invitation", "signup_confirm", "email_confirm"):
             kwargs = {"token": "not-a-token"}
+        if name in ("restore_job", "restore_status"):
+            kwargs = {"job_id": "00000000-0000-4000-8000-000000000000"}
         url = reverse(name, kwargs=kwargs)
         response = client.get(url)
         if rule == "404":
@@ -351,6 +367,11 @@ def test_site_urls(world, client, who):
             ok = response.status_code == 405
         elif rule == "redirect":
             ok = response.status_code == 302
+        elif rule == "staff":  # nobody of USERS is staff
+            if who == "anonymous":
+                ok = response.status_code == 302 and "/accounts/login/" in response["Location"]
+            else:
+                ok = response.status_code == 403
         elif rule == "login" and who == "anonymous":
             ok = response.status_code == 302 and "/accounts/login/" in response["Location"]
         else:
