@@ -25,6 +25,7 @@ old id when free). It is one transaction, with an audit entry; it refuses
 """
 
 import hashlib
+import itertools
 import json
 import os
 import re
@@ -501,11 +502,27 @@ def _restore_objects(objects, users) -> None:
             if old is not None:
                 setattr(item.object, field.attname, users[old])
     with connection.constraint_checks_disabled():
-        for item in objects:
-            if type(item.object)._meta.label not in REBUILT:
-                item.save()
+        _insert([item.object for item in objects if type(item.object)._meta.label not in REBUILT])
     connection.check_constraints(table_names=[m._meta.db_table for m in models_seen])
     _reset_sequences(models_seen + [get_user_model()])
+
+
+def _insert(rows) -> None:
+    """Insert the rows as they are (their keys, their dates: a raw insert, as a
+    deserialised row's ``save`` makes, ``auto_now`` left alone), in multi-row
+    statements of a model each, in the order given (a row's targets first)."""
+    for model, group in itertools.groupby(rows, key=type):
+        group = list(group)
+        fields = list(model._meta.concrete_fields)
+        size = connection.ops.bulk_batch_size(fields, group) or len(group)
+        size = max(1, min(size, INSERT_BATCH))
+        manager = model._base_manager
+        for start in range(0, len(group), size):
+            manager._insert(group[start : start + size], fields=fields, raw=True, using="default")
+
+
+#: rows of one INSERT statement of a restore
+INSERT_BATCH = 2000
 
 
 def _check_hands(club) -> None:
