@@ -151,6 +151,7 @@ def test_a_job_that_fails_says_so_and_its_file_is_not_served(client, manager, se
     assert response.status_code == 404
 
 
+@pytest.mark.django_db(transaction=True)  # the worker closes its connection between tasks
 def test_the_database_queue_runs_a_job_in_the_worker(manager, season, sheets):
     """The real path: the job waits in the database queue until ``db_worker`` runs it."""
     with override_settings(TASKS={"default": {"BACKEND": "django_tasks_db.DatabaseBackend"}}):
