@@ -178,11 +178,10 @@ else:
 
 # Background work (backups, restores, season exports, large uploads: transfer.jobs)
 # queued in the database and run by `manage.py db_worker` (`make run` and
-# `make serve` start one beside the web server). Where the files it writes are
-# kept until downloaded (DJANGO_FILES_DIR), and for how long (DJANGO_FILES_DAYS).
+# `make serve` start one beside the web server). DJANGO_FILES_DIR: where the files
+# it writes are kept (nothing removes them yet but a restore's or an upload's source).
 TASKS = {"default": {"BACKEND": "django_tasks_db.DatabaseBackend"}}
 FILES_DIR = Path(os.environ.get("DJANGO_FILES_DIR") or BASE_DIR / "var" / "files")
-FILES_DAYS = int(os.environ.get("DJANGO_FILES_DAYS", "2"))
 
 # Getting started without a shell (README): visitors may create a login, confirmed
 # by a link mailed to them; logged-in users may create a club, which they then
