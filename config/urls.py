@@ -4,6 +4,7 @@ from django.urls import include, path
 from api.views import api
 from clubhouse.urls import club_page
 from clubs.urls import account_patterns
+from transfer.urls import site_urlpatterns as transfer_site_patterns
 
 from . import accounts, views
 
@@ -43,6 +44,8 @@ urlpatterns = [
     path("admin/", admin.site.urls),
     # the JSON API (api.views): /api/v1/…, /api/openapi.json, /api/docs
     path("api/", api.urls),
+    # a site administrator's restore of a club's backup (transfer.views)
+    path("site/", include(transfer_site_patterns)),
     path("clubs/<slug:slug>/", include(club_patterns)),
     # leagues, their rankings and events; a person's page; My account's licence
     path("", include("leagues.urls")),

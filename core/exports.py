@@ -80,18 +80,24 @@ def csv_text(headers, rows, language: str | None = None) -> str:
     writer = csv.writer(out, delimiter=csv_separator(language), lineterminator="\r\n")
 
     def cell(value):
-        value = neutralise(value)
-        if value is None:
-            return ""
-        if isinstance(value, bool | int | float | Decimal | Fraction):
-            return csv_number(value, language)
-        return str(value)
+        return csv_cell(value, language)
 
     if headers:
         writer.writerow([cell(h) for h in headers])
     for row in rows:
         writer.writerow([cell(c) for c in row])
     return out.getvalue()
+
+
+def csv_cell(value, language: str | None = None) -> str:
+    """One CSV cell as ``csv_text`` writes it: formula-like text neutralised, numbers
+    with the language's decimal mark, nothing for ``None``."""
+    value = neutralise(value)
+    if value is None:
+        return ""
+    if isinstance(value, bool | int | float | Decimal | Fraction):
+        return csv_number(value, _language(language))
+    return str(value)
 
 
 class SafeTableExport(TableExport):

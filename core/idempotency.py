@@ -30,7 +30,7 @@ from functools import wraps
 
 from django.contrib import messages
 from django.core.exceptions import PermissionDenied
-from django.db import connection, transaction
+from django.db import InterfaceError, OperationalError, connection, transaction
 from django.shortcuts import redirect
 from django.utils import timezone
 from django.utils.translation import gettext as _
@@ -83,7 +83,12 @@ def once(request, create, *, url, key=None, user=None):
     ``create()`` runs in the transaction of the key, opened here with or without a
     key; it is durable (the outermost one: it goes whole on any error), so what runs
     in it may leave its savepoint out (``scoresheet.services.record_hand``).
-    Runs again on a deadlock (``core.db.retry_on_conflict``).
+    Runs again on a deadlock (``core.db.retry_on_conflict``), and once more on a
+    fresh connection when the database connection died before the commit (a
+    restarted server, a killed backend: ``OperationalError``/``InterfaceError`` and
+    the connection unusable), for a post with a key only: if the first attempt did
+    commit after all, its key is stored and the second one answers ``Repeated``,
+    so nothing is saved twice.
 
     ``key`` and ``user``: a key read elsewhere than the posted form (the API's
     ``Idempotency-Key`` header, ``header_key``) and the user it belongs to.
@@ -102,7 +107,32 @@ def once(request, create, *, url, key=None, user=None):
                 IdempotencyKey.objects.filter(pk=row_id).update(result_url=result_url)
             return result
 
-    return attempt()
+    try:
+        return attempt()
+    except (OperationalError, InterfaceError) as error:
+        if key is None or connection.in_atomic_block or not _connection_lost(error):
+            raise
+        connection.close()  # the next query opens a fresh connection
+        return attempt()
+
+
+#: SQLSTATEs of a connection gone: class 08 (connection exception), and the server
+#: ending it (57P01 admin shutdown, 57P02 crash shutdown, 57P03 cannot connect now)
+LOST_STATES = ("57P01", "57P02", "57P03")
+
+
+def _connection_lost(error) -> bool:
+    """Whether ``error`` says the connection died (not a refusal of the statement)."""
+    if isinstance(error, InterfaceError) or connection.connection is None:
+        return True
+    cause = error.__cause__
+    state = getattr(cause, "sqlstate", None) or getattr(cause, "pgcode", None)
+    if state is not None:
+        return state.startswith("08") or state in LOST_STATES
+    try:
+        return not connection.is_usable()
+    except Exception:  # noqa: BLE001 (a broken connection may raise anything)
+        return True
 
 
 def _claim(key, user) -> int:

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from decimal import Decimal
 
 from scoresheet.explain_json import terms_to_json
-from scoresheet.models import Hand, ScoreRow, Sheet
+from scoresheet.models import Hand, ScoreRow, Seat, Sheet
 from scoresheet.vocabulary import CHELEM_OF_ENGINE, ROLE_OF_ENGINE
 from tarot import HandResult, halves_to_decimal
 from tarot.jsonformat import hand_to_dict, number, parse_hand
@@ -372,11 +372,31 @@ def snapshot(engine_hand, result: HandResult | None, scores: dict | None = None)
 
 def sheet_json(sheet) -> dict:
     """The sheet in HAND_FORMAT.md's sheet format (live hands, names), plus date and table."""
-    table = Table.of(sheet)
-    hands = []
-    for hand in sheet.hands.live().order_by("number"):
+    return _sheet_json(sheet, Table.of(sheet), sheet.hands.live().order_by("number"))
+
+
+def sheets_json(sheet_ids):
+    """``sheet_json`` of each sheet of ``sheet_ids``, in their order: three queries for
+    them all (the sheets, their seats, their live hands), not two per sheet."""
+    sheets = Sheet.objects.in_bulk(sheet_ids)
+    players = {}
+    seats = Seat.objects.filter(sheet_id__in=sheet_ids).select_related("player")
+    for seat in seats.order_by("sheet_id", "position"):
+        players.setdefault(seat.sheet_id, []).append(seat.player)
+    hands = {}
+    for hand in Hand.objects.filter(sheet_id__in=sheet_ids).live().order_by("sheet_id", "number"):
+        hands.setdefault(hand.sheet_id, []).append(hand)
+    for pk in sheet_ids:
+        sheet = sheets[pk]
+        yield _sheet_json(sheet, Table.seating(players.get(pk, [])), hands.get(pk, []))
+
+
+def _sheet_json(sheet, table, hands) -> dict:
+    out_hands = []
+    for hand in hands:
         data = hand_data(hand, table)
-        hands.append({k: v for k, v in data.items() if v not in (None, [], "")})
+        out_hands.append({k: v for k, v in data.items() if v not in (None, [], "")})
+    hands = out_hands
     out = {"rules": sheet.rules, "players": list(table.names)}
     out["date"] = sheet.date.isoformat()
     if sheet.table:

@@ -23,6 +23,8 @@ from scoresheet.models import Hand, HandRevision, ScoreRow, Sheet
 from tournaments import duplicate_services, tokens
 from tournaments import services as tournament_services
 from tournaments.models import DealDecision, Entry, Round, RoundTable, TableResult, Tournament
+from transfer import jobs
+from transfer.models import Job
 
 USERS = ("anonymous", "outsider", "member", "scorer", "manager")
 HAND = {"dealer": "P1", "taker": "P1", "contract": "garde", "bouts": 2, "points": 56}
@@ -74,6 +76,10 @@ CLUB_URLS = {
     "transfer:season_jsonl": ("read", "G", ("season",)),
     "transfer:season_xlsx": ("read", "G", ("season",)),
     "transfer:season_csv": ("read", "G", ("season",)),
+    "transfer:job_start": ("manage", "P", ()),
+    "transfer:job": ("manage", "G", ("job",)),
+    "transfer:job_status": ("manage", "G", ("job",)),
+    "transfer:job_file": ("manage", "G", ("job",)),
     "tournaments:list": ("read", "G", ()),
     "tournaments:create": ("manage", "GP", ()),
     "tournaments:detail": ("read", "G", ("tournament",)),
@@ -160,6 +166,10 @@ SITE_URLS = {
     # My account's API tokens (clubs.account_views): POST only, logged in
     "token_create": "post",
     "token_revoke": "post",
+    # a site administrator's restore of a club (transfer.views): 403 to any other login
+    "restore": "staff",
+    "restore_job": "staff",
+    "restore_status": "staff",
 }
 ALLOWED = {
     "read": {"member", "scorer", "manager"},
@@ -205,6 +215,8 @@ class World:
                 club, name="D", date=season.start_date, rules="fft", rounds=1, deals_per_round=1
             )
             tournament_services.register(done, [("member", p) for p in players])
+            # a backup made in the background (done: its file is there to download)
+            job = jobs.start(Job.Kind.BACKUP, club=club, actor=None)
             done_round = done.round_set.get()
             tournament_services.draw_round(done_round)
             tournament_services.start_round(done_round)
@@ -233,6 +245,7 @@ class World:
                     "expired": tokens.token(done_round.tables.get()),
                 },
                 "tournament": tournament,
+                "job": job,
                 "round": first,
                 "entry": entries[0],
                 "club": club,
@@ -395,6 +408,8 @@ def test_site_urls(world, client, who):
             kwargs = {"token": "not-a-token"}
         if name == "token_revoke":
             kwargs = {"token_id": 1}
+        elif name in ("restore_job", "restore_status"):
+            kwargs = {"job_id": "00000000-0000-4000-8000-000000000000"}
         url = reverse(name, kwargs=kwargs)
         response = client.get(url)
         if rule == "404":
@@ -403,6 +418,11 @@ def test_site_urls(world, client, who):
             ok = response.status_code == 405
         elif rule == "redirect":
             ok = response.status_code == 302
+        elif rule == "staff":  # nobody of USERS is staff
+            if who == "anonymous":
+                ok = response.status_code == 302 and "/accounts/login/" in response["Location"]
+            else:
+                ok = response.status_code == 403
         elif rule == "login" and who == "anonymous":
             ok = response.status_code == 302 and "/accounts/login/" in response["Location"]
         else:

@@ -25,7 +25,10 @@ old id when free). It is one transaction, with an audit entry; it refuses
 """
 
 import hashlib
+import itertools
 import json
+import os
+import re
 import uuid
 from decimal import Decimal
 
@@ -136,42 +139,113 @@ def _user_fields(model):
 
 def backup(club) -> dict:
     """The club as a JSON-ready dict, ending with the number of rows of each model
-    (``counts``: the restore refuses a file whose rows do not add up to them)."""
-    objects, user_ids, counts = [], set(), {}
-    for model, rows in club_rows(club).items():
-        fields = _user_fields(model)
-        for row in rows:
-            user_ids.update(getattr(row, f.attname) for f in fields)
-        # the "python" serializer and our own encoder: Django's JSON one cuts times to
-        # the millisecond, and a restored row must equal the row backed up
-        serialized = json.loads(json.dumps(serializers.serialize("python", rows), default=_text))
-        counts[model._meta.label_lower] = len(serialized)
-        objects.extend(serialized)
-    users = get_user_model().objects.filter(pk__in=user_ids - {None}).order_by("pk")
-    person_ids = {
-        row["fields"]["person"]
-        for row in objects
-        if row["model"] in {label.lower() for label in PERSON_KEYS} and row["fields"].get("person")
-    }
-    persons = Person.objects.filter(pk__in=person_ids).order_by("pk")
-    return {
-        "format": FORMAT,
-        "version": VERSION,
-        "club": club.slug,
-        "users": [
-            {"id": user.pk, **{f: _plain(getattr(user, f)) for f in USER_FIELDS}} for user in users
-        ],
-        "objects": objects,
-        "counts": counts,
-        "persons": [
-            {"id": p.pk, "name": p.name, "licence": p.licence, "serie": p.serie} for p in persons
-        ],
-    }
+    (``counts``: the restore refuses a file whose rows do not add up to them).
+    In memory: for tests and small clubs; the site and the command write ``chunks``."""
+    return json.loads("".join(chunks(club)))
+
+
+def chunks(club, progress=None, counts=None):
+    """The club's backup as text, in chunks (``transfer.backup``'s format, version 2).
+
+    Not a snapshot: it reads each model in turn, outside any transaction (so the
+    job's progress, written meanwhile, shows at once); a hand recorded while it
+    runs may be missing from it or have half its rows, which the restore refuses
+    (take it when nobody scores). ``counts`` (a dict, optional) receives the rows
+    of each model written, as the file's end says."""
+    counts = {} if counts is None else counts
+    progress = progress or _nothing
+    tables = club_rows(club)
+    user_ids, total = set(), 0
+    for model, rows in tables.items():
+        total += rows.count()
+        for field in _user_fields(model):
+            found = rows.order_by().exclude(**{field.attname: None})
+            user_ids.update(found.values_list(field.attname, flat=True).distinct())
+    users = get_user_model().objects.filter(pk__in=user_ids).order_by("pk")
+    head = {"format": FORMAT, "version": VERSION, "club": club.slug}
+    head["users"] = [
+        {"id": user.pk, **{f: _plain(getattr(user, f)) for f in USER_FIELDS}} for user in users
+    ]
+    text = json.dumps(head, ensure_ascii=False)
+    yield text[:-1] + ', "objects": ['
+    done, first = 0, True
+    progress(done, total)
+    for model, rows in tables.items():
+        count = 0
+        for chunk in _batches(rows.iterator(chunk_size=CHUNK), CHUNK):
+            lines = [
+                json.dumps(row, ensure_ascii=False, default=_text)
+                for row in serializers.serialize("python", chunk)
+            ]
+            yield ("" if first else ", ") + ", ".join(lines)
+            first = False
+            count += len(lines)
+            done += len(lines)
+            progress(done, total)
+        counts[model._meta.label_lower] = count
+    # the persons its players and entries name (``PERSON_KEYS``): name, licence, série;
+    # never their login nor another club's players (before the counts, which end the file)
+    person_ids = set()
+    for model, rows in tables.items():
+        attname = PERSON_KEYS.get(model._meta.label)
+        if attname:
+            found = rows.order_by().exclude(**{attname: None})
+            person_ids.update(found.values_list(attname, flat=True).distinct())
+    persons = [
+        {"id": p.pk, "name": p.name, "licence": p.licence, "serie": p.serie}
+        for p in Person.objects.filter(pk__in=person_ids).order_by("pk")
+    ]
+    yield '], "persons": ' + json.dumps(persons, ensure_ascii=False)
+    yield ', "counts": ' + json.dumps(counts) + "}"
+
+
+def write(club, out, progress=None) -> tuple[dict, str]:
+    """Write the backup to ``out`` (a binary file) in chunks; returns its counts per
+    model and the SHA-256 of what was written."""
+    counts, digest = {}, hashlib.sha256()
+    for text in chunks(club, progress, counts):
+        data = text.encode()
+        digest.update(data)
+        out.write(data)
+    return counts, digest.hexdigest()
 
 
 def dumps(club) -> str:
     # in the order written (the counts last), not sorted
-    return json.dumps(backup(club), ensure_ascii=False, indent=None)
+    return "".join(chunks(club))
+
+
+def preview(source) -> dict:
+    """What a backup file (binary, open) would create, read from its start and its
+    end without reading it whole: ``{"club": slug, "counts": {model: rows}}``. A
+    preview only: ``restore`` checks every row."""
+    head = source.read(PREVIEW_BYTES).decode("utf-8", "replace")
+    source.seek(0, os.SEEK_END)
+    size = source.tell()
+    source.seek(max(0, size - PREVIEW_BYTES))
+    tail = source.read().decode("utf-8", "replace")
+    found = re.search(r'"format":\s*"([^"]*)"', head)
+    club = re.search(r'"club":\s*"([^"]*)"', head)
+    counts_at = tail.rfind('"counts":')
+    counts = None
+    if counts_at >= 0:
+        try:
+            counts = json.loads(tail[counts_at + len('"counts":') :].rstrip().rstrip("}") + "}")
+        except ValueError:
+            counts = None
+    if found is None or found.group(1) != FORMAT or club is None:
+        raise _invalid(_("not a Tarot Ledger club backup"))
+    if not isinstance(counts, dict) or not all(isinstance(c, int) for c in counts.values()):
+        raise _invalid(_("the counts of rows are missing at the end"))
+    if Club.objects.filter(slug=club.group(1)).exists():
+        raise BackupError(
+            "club_exists", _("This site already has the club %(slug)s.") % {"slug": club.group(1)}
+        )
+    return {"club": club.group(1), "counts": counts, "bytes": size}
+
+
+#: what ``preview`` reads of a file's start and of its end
+PREVIEW_BYTES = 64 * 1024
 
 
 def summary(counts: dict) -> str:
@@ -490,11 +564,27 @@ def _restore_objects(objects, users) -> None:
             if old is not None:
                 setattr(item.object, field.attname, users[old])
     with connection.constraint_checks_disabled():
-        for item in objects:
-            if type(item.object)._meta.label not in REBUILT:
-                item.save()
+        _insert([item.object for item in objects if type(item.object)._meta.label not in REBUILT])
     connection.check_constraints(table_names=[m._meta.db_table for m in models_seen])
     _reset_sequences(models_seen + [get_user_model()])
+
+
+def _insert(rows) -> None:
+    """Insert the rows as they are (their keys, their dates: a raw insert, as a
+    deserialised row's ``save`` makes, ``auto_now`` left alone), in multi-row
+    statements of a model each, in the order given (a row's targets first)."""
+    for model, group in itertools.groupby(rows, key=type):
+        group = list(group)
+        fields = list(model._meta.concrete_fields)
+        size = connection.ops.bulk_batch_size(fields, group) or len(group)
+        size = max(1, min(size, INSERT_BATCH))
+        manager = model._base_manager
+        for start in range(0, len(group), size):
+            manager._insert(group[start : start + size], fields=fields, raw=True, using="default")
+
+
+#: rows of one INSERT statement of a restore
+INSERT_BATCH = 2000
 
 
 def _check_hands(club) -> None:
@@ -559,6 +649,25 @@ def _reset_sequences(model_list) -> None:
         with connection.cursor() as cursor:
             for sql in statements:
                 cursor.execute(sql)
+
+
+#: rows the backup reads and serialises at a time
+CHUNK = 2000
+
+
+def _nothing(done, total):
+    pass
+
+
+def _batches(iterable, size):
+    batch = []
+    for item in iterable:
+        batch.append(item)
+        if len(batch) == size:
+            yield batch
+            batch = []
+    if batch:
+        yield batch
 
 
 def _invalid(reason) -> BackupError:

@@ -245,7 +245,7 @@ def _import(club, chunk: Chunk, *, season, actor) -> Outcome:
     return outcome
 
 
-def run(club, found: list[Chunk], *, season=None, actor=None) -> list[Outcome]:
+def run(club, found: list[Chunk], *, season=None, actor=None, progress=None) -> list[Outcome]:
     """Import every sheet (each all or nothing): one ``Outcome`` per sheet. Each in a
     transaction (or a savepoint, when the caller holds one: ``core.idempotency.once``),
     so a refused sheet leaves the others whole."""
@@ -253,13 +253,15 @@ def run(club, found: list[Chunk], *, season=None, actor=None) -> list[Outcome]:
     for chunk in found:
         with transaction.atomic():
             outcomes.append(_import(club, chunk, season=season, actor=actor))
+        if progress is not None:
+            progress(len(outcomes), len(found))
     return outcomes
 
 
-def import_file(club, found: list[Chunk], *, name, digest, season=None, actor=None):
+def import_file(club, found: list[Chunk], *, name, digest, season=None, actor=None, progress=None):
     """``run``, and the audit entry of the upload: who, which file (its name and
     SHA-256), how many sheets imported and refused."""
-    outcomes = run(club, found, season=season, actor=actor)
+    outcomes = run(club, found, season=season, actor=actor, progress=progress)
     good = [o for o in outcomes if o.ok]
     after = {"sha256": digest, "sheets": len(good), "hands": sum(o.hands for o in good)}
     after["refused"] = len(outcomes) - len(good)

@@ -12,14 +12,26 @@
   the page's language.
 * ``backup`` (managers): the whole club as JSON (``transfer.backup``); the
   ``restore_club`` command writes it into another instance.
+* ``job_start``, ``job``, ``job_status``, ``job_file`` (managers): the same work in
+  the background (``transfer.jobs``): a page with a progress bar (``job_status``
+  answers its script in JSON), then the file to download. An upload of more than
+  ``jobs.BACKGROUND_SHEETS`` sheets is imported that way too.
+* ``restore``, ``restore_job``, ``restore_status`` (site administrators, outside
+  any club): upload a backup, see what it would create, confirm, follow it.
+
+Exports and the backup stream: they are written in chunks (``transfer.streams``,
+``transfer.backup.chunks``), never whole in memory.
 """
 
 import hashlib
-import io
-import json
+import tempfile
+import uuid
+from functools import wraps
 
 from django.contrib import messages
-from django.http import HttpResponse
+from django.contrib.auth.views import redirect_to_login
+from django.core.exceptions import PermissionDenied
+from django.http import FileResponse, Http404, JsonResponse, StreamingHttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils import timezone
@@ -29,13 +41,11 @@ from django.views.decorators.http import require_GET, require_POST
 
 from clubs import audit
 from clubs.permissions import club_view
-from core.exports import bad_request, csv_text, neutralise
+from core.exports import bad_request
 from core.idempotency import idempotent, once
-from core.jsonnumbers import json_number
-from scoresheet.handmap import sheet_json
-from scoresheet.models import ScoreRow, Sheet
 from transfer import backup as backups
-from transfer import upload
+from transfer import jobs, streams, upload
+from transfer.models import Job
 
 SESSION_KEY = "transfer-upload"
 
@@ -103,6 +113,10 @@ def import_sheets(request, slug):
                 request, context, found, name=kept["name"], digest=kept["digest"], status=400
             )
         found = upload.with_aliases(found, aliases)
+
+
+        if len(found) > jobs.BACKGROUND_SHEETS:
+            return _import_in_background(request, club, kept, season)
         # "Import" pressed twice (two posts at once, both holding the session's copy):
         # the form's idempotency key lets one import and sends the other to the data page
         outcomes = once(
@@ -156,75 +170,67 @@ def _near_choices(post, near):
     return aliases, unanswered
 
 
+def _import_in_background(request, club, kept, season):
+    """A large upload: imported by a job (once per form, as in the request), its page
+    shows the progress and then each sheet's outcome."""
+
+    def queue():
+        with open(jobs.path_of(source), "w", encoding="utf-8") as out:
+            out.write(kept["text"])
+        return jobs.start(
+            Job.Kind.UPLOAD,
+            club=club,
+            season=season,
+            actor=request.user,
+            source=source,
+            options={"name": kept["name"], "digest": kept["digest"]},
+        )
+
+    source = f"{uuid.uuid4().hex}.upload"
+    job = once(request, queue, url=lambda job: _job_url(club, job))
+    request.session.pop(SESSION_KEY, None)
+    return redirect(_job_url(club, job))
+
+
+def _job_url(club, job):
+    return reverse("transfer:job", args=[club.slug, job.pk])
+
+
 @club_view("read")
 @require_GET
 def season_jsonl(request, slug, season_id):
     season = get_object_or_404(request.club.seasons.regular(), pk=season_id)
-    lines = []
-    for sheet in _sheets(season):
-        data = sheet_json(sheet)
-        data["season"] = season.name
-        lines.append(json.dumps(data, ensure_ascii=False, default=json_number))
-    response = HttpResponse(
-        "".join(line + "\n" for line in lines), content_type="application/jsonl; charset=utf-8"
-    )
+    chunks = (text.encode() for text in streams.season_jsonl_chunks(season))
+    response = StreamingHttpResponse(chunks, content_type="application/jsonl; charset=utf-8")
     _attachment(response, request.club, season, "jsonl")
-    return response
-
-
-def _season_scores(season):
-    """Every score of the season's live sheets: the header and the rows (numbers as numbers)."""
-    header = [_("Date"), _("Table"), _("Sheet"), _("Hand"), _("Player"), _("Role")]
-    header += [_("Contract"), _("Score")]
-    rows = (
-        ScoreRow.objects.filter(season=season, sheet__in=_sheets(season))
-        .order_by("date", "sheet__table", "sheet_id", "number", "position")
-        .values_list(
-            "date",
-            "sheet__table",
-            "sheet_id",
-            "number",
-            "player__name",
-            "role",
-            "contract",
-            "score",
-        )
-    )
-    return header, rows
-
-
-@club_view("read")
-@require_GET
-def season_xlsx(request, slug, season_id):
-    import openpyxl
-
-    season = get_object_or_404(request.club.seasons.regular(), pk=season_id)
-    book = openpyxl.Workbook()
-    sheet = book.active
-    sheet.title = _("Scores")[:31]
-    header, rows = _season_scores(season)
-    sheet.append(header)
-    for cells in rows:
-        sheet.append([neutralise(c) for c in cells])
-    out = io.BytesIO()
-    book.save(out)
-    response = HttpResponse(
-        out.getvalue(),
-        content_type="application/vnd.openxmlformats-officedocument.spreadsheetml.sheet",
-    )
-    _attachment(response, request.club, season, "xlsx")
     return response
 
 
 @club_view("read")
 @require_GET
 def season_csv(request, slug, season_id):
-    """The season's scores as CSV in the page's language (``core.exports.csv_text``:
-    French ";" and "-12,5", English "," and "-12.5")."""
+    """The season's scores as CSV in the page's language (``core.exports.csv_cell``:
+    French ";" and "-12,5", English "," and "-12.5"), streamed."""
     season = get_object_or_404(request.club.seasons.regular(), pk=season_id)
-    header, rows = _season_scores(season)
-    response = HttpResponse(csv_text(header, rows), content_type="text/csv; charset=utf-8")
+    chunks = (text.encode() for text in streams.csv_chunks(season))
+    response = StreamingHttpResponse(chunks, content_type="text/csv; charset=utf-8")
     _attachment(response, request.club, season, "csv")
+    return response
+
+
+@club_view("read")
+@require_GET
+def season_xlsx(request, slug, season_id):
+    season = get_object_or_404(request.club.seasons.regular(), pk=season_id)
+    # openpyxl's write-only book goes to a file (its rows never all in memory),
+    # sent from there in blocks
+    out = tempfile.TemporaryFile(dir=jobs.files_dir())  # noqa: SIM115 (FileResponse closes it)
+    streams.write_xlsx(season, out)
+    out.seek(0)
+    response = FileResponse(
+        out, content_type="application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"
+    )
+    _attachment(response, request.club, season, "xlsx")
     return response
 
 
@@ -232,22 +238,155 @@ def season_csv(request, slug, season_id):
 @require_GET
 def backup(request, slug):
     club = request.club
-    data = backups.backup(club)
-    text = json.dumps(data, ensure_ascii=False)
+    # written to a file in chunks (its digest counted as it goes), then sent from there
+    out = tempfile.TemporaryFile(dir=jobs.files_dir())  # noqa: SIM115 (FileResponse closes it)
+    counts, digest = backups.write(club, out)
+    out.seek(0)
     stamp = timezone.localdate().isoformat()
     name = f"backup-{club.slug}-{stamp}.json"
     # the whole club's data, members' emails included, left the site: who took it, when
-    after = {"sha256": hashlib.sha256(text.encode()).hexdigest(), "counts": data["counts"]}
+    after = {"sha256": digest, "counts": counts}
     audit.record(club, request.user, audit.Action.BACKUP_DOWNLOADED, label=name, after=after)
-    response = HttpResponse(text, content_type="application/json; charset=utf-8")
+    response = FileResponse(out, content_type="application/json; charset=utf-8")
     response["Content-Disposition"] = f'attachment; filename="{name}"'
     return response
 
 
-def _sheets(season):
-    sheets = Sheet.objects.filter(season=season)
-    sheets = sheets.filter(deleted_at__isnull=True)  # a deleted sheet is out of the season
-    return sheets.order_by("date", "table", "pk")
+#: what a manager may run in the background from the data page (the season's too)
+STARTABLE = {
+    Job.Kind.BACKUP: False,
+    Job.Kind.SEASON_JSONL: True,
+    Job.Kind.SEASON_XLSX: True,
+    Job.Kind.SEASON_CSV: True,
+}
+
+
+@club_view("manage")
+@require_POST
+def job_start(request, slug):
+    club = request.club
+    kind = request.POST.get("kind")
+    if kind not in STARTABLE:
+        return bad_request(request)
+    season = None
+    if STARTABLE[kind]:
+        season = next((s for s in _seasons(club) if str(s.pk) == request.POST.get("season")), None)
+        if season is None:
+            return bad_request(request)
+    job = jobs.start(kind, club=club, season=season, actor=request.user)
+    return redirect(_job_url(club, job))
+
+
+def _club_job(request, job_id):
+    return get_object_or_404(Job.objects.select_related("season"), pk=job_id, club=request.club)
+
+
+@club_view("manage")
+@require_GET
+def job(request, slug, job_id):
+    found = _club_job(request, job_id)
+    context = {"job": found, "section": "data", "status": _status(found, request.club)}
+    return render(request, "transfer/job.html", context)
+
+
+@club_view("manage")
+@require_GET
+def job_status(request, slug, job_id):
+    return JsonResponse(_status(_club_job(request, job_id), request.club))
+
+
+@club_view("manage")
+@require_GET
+def job_file(request, slug, job_id):
+    found = _club_job(request, job_id)
+    if found.state != Job.State.DONE or not found.file:
+        raise Http404
+    try:
+        data = open(jobs.path_of(found.file), "rb")  # noqa: SIM115 (FileResponse closes it)
+    except FileNotFoundError:
+        raise Http404 from None
+    jobs.record_download(found, request.user)
+    return FileResponse(data, as_attachment=True, filename=found.download_name)
+
+
+def _status(job, club=None) -> dict:
+    download = None
+    if job.state == Job.State.DONE and job.file and club is not None:
+        download = reverse("transfer:job_file", args=[club.slug, job.pk])
+    return {
+        "state": job.state,
+        "state_label": str(job.get_state_display()),
+        "done": job.done,
+        "total": job.total,
+        "percent": job.percent,
+        "summary": job.summary,
+        "error": job.error,
+        "download": download,
+        "finished": job.finished,
+    }
+
+
+def staff_view(view):
+    """A site administrator's page: the login page for anonymous users, 403 for others."""
+
+    @wraps(view)
+    def wrapped(request, *args, **kwargs):
+        if not request.user.is_authenticated:
+            return redirect_to_login(request.get_full_path())
+        if not request.user.is_staff:
+            raise PermissionDenied
+        return view(request, *args, **kwargs)
+
+    return wrapped
+
+
+@staff_view
+def restore(request):
+    """Upload a club's backup: saved, read for its preview, then confirmed."""
+    context = {}
+    if request.method == "POST":
+        uploaded = request.FILES.get("file")
+        if uploaded is None:
+            context["error"] = _("Choose a file to upload.")
+        elif uploaded.size > jobs.MAX_RESTORE_BYTES:
+            context["error"] = _("The file is too large.")
+        else:
+            source = jobs.save_upload(uploaded, ".restore")
+            try:
+                job = jobs.prepare_restore(source, actor=request.user)
+            except backups.BackupError as error:
+                jobs.path_of(source).unlink(missing_ok=True)
+                context["error"] = error.message
+            else:
+                return redirect("restore_job", job.pk)
+        return render(request, "transfer/restore.html", context, status=400)
+    return render(request, "transfer/restore.html", context)
+
+
+@staff_view
+def restore_job(request, job_id):
+    found = get_object_or_404(Job, pk=job_id, kind=Job.Kind.RESTORE)
+    if request.method == "POST":
+        if not jobs.confirm_restore(found, actor=request.user):
+            messages.info(request, _("This restore was already started."))
+        return redirect("restore_job", found.pk)
+    found.refresh_from_db()
+    context = {"job": found, "status": _restore_status(found)}
+    return render(request, "transfer/restore_job.html", context)
+
+
+@staff_view
+@require_GET
+def restore_status(request, job_id):
+    found = get_object_or_404(Job, pk=job_id, kind=Job.Kind.RESTORE)
+    return JsonResponse(_restore_status(found))
+
+
+def _restore_status(job) -> dict:
+    status = _status(job)
+    if job.state == Job.State.DONE and job.club_id is not None:
+        status["club"] = reverse("clubs:detail", args=[job.club.slug])
+    return status
 
 
 def _attachment(response, club, season, extension):

@@ -47,6 +47,8 @@ INSTALLED_APPS = [
     "django_tables2",
     "django_filters",
     "axes",
+    "django_tasks",  # background work (transfer.tasks): django.tasks' backport
+    "django_tasks_db",  # its queue in the database: no other service to run
     "core",
     "scoresheet",
     "clubs",
@@ -179,6 +181,13 @@ else:
 
 # The JSON API (api.auth): requests a minute per personal token, past which it answers 429.
 API_RATE = int(os.environ.get("DJANGO_API_RATE", "600"))
+
+# Background work (backups, restores, season exports, large uploads: transfer.jobs)
+# queued in the database and run by `manage.py db_worker` (`make run` and
+# `make serve` start one beside the web server). DJANGO_FILES_DIR: where the files
+# it writes are kept (nothing removes them yet but a restore's or an upload's source).
+TASKS = {"default": {"BACKEND": "django_tasks_db.DatabaseBackend"}}
+FILES_DIR = Path(os.environ.get("DJANGO_FILES_DIR") or BASE_DIR / "var" / "files")
 
 # Getting started without a shell (README): visitors may create a login, confirmed
 # by a link mailed to them; logged-in users may create a club, which they then

@@ -1,9 +1,11 @@
 """The club's data moving in and out leaves audit entries: uploads, backups, restores."""
 
 import hashlib
+import io
 import json
 
 import pytest
+from django.core.management import call_command
 from django.urls import reverse
 
 from clubs.models import AuditEntry, Membership, Role
@@ -44,10 +46,11 @@ def test_an_upload_says_who_uploaded_which_file_and_how_many_sheets(client, mana
 def test_a_backup_download_says_who_took_the_club_and_which_file(client, manager, season):
     client.force_login(manager)
     response = client.get(reverse("transfer:backup", args=[season.club.slug]))
+    body = response.getvalue()  # streamed: read once
     entry = AuditEntry.objects.get(action="backup_downloaded")
     assert entry.actor == manager and entry.club == season.club
-    assert entry.after["sha256"] == hashlib.sha256(response.content).hexdigest()
-    assert entry.after["counts"] == json.loads(response.content)["counts"]
+    assert entry.after["sha256"] == hashlib.sha256(body).hexdigest()
+    assert entry.after["counts"] == json.loads(body)["counts"]
     assert entry.object_label in response["Content-Disposition"]
 
 
@@ -59,3 +62,26 @@ def test_a_restore_is_in_the_restored_clubs_trail():
     assert entry.actor is None  # the command's: an operator
     assert entry.after["sha256"] == hashlib.sha256(text.encode()).hexdigest()
     assert entry.after["rows"] == len(data["objects"])
+
+
+def test_the_backup_command_says_what_it_wrote_and_leaves_an_audit_entry(tmp_path, season):
+    path = tmp_path / "club.json"
+    out = io.StringIO()
+    call_command("backup_club", club=season.club.slug, output=str(path), stdout=out)
+    body = path.read_bytes()
+    entry = AuditEntry.objects.get(action="backup_downloaded")
+    assert entry.actor is None and entry.club == season.club  # the command's: an operator
+    assert entry.after["sha256"] == hashlib.sha256(body).hexdigest()
+    assert entry.after["counts"] == json.loads(body)["counts"]
+    assert entry.object_label == str(path)
+    said = out.getvalue()
+    assert str(path) in said and "1 club" in said and entry.after["sha256"][:16] in said
+
+
+def test_the_backup_command_to_standard_output_reports_on_standard_error(season):
+    out, err = io.StringIO(), io.StringIO()
+    call_command("backup_club", club=season.club.slug, stdout=out, stderr=err)
+    data = json.loads(out.getvalue())
+    entry = AuditEntry.objects.get(action="backup_downloaded")
+    assert entry.after["counts"] == data["counts"] and entry.after["to"] == "standard output"
+    assert "standard output" in err.getvalue()

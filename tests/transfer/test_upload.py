@@ -182,7 +182,8 @@ def test_a_season_exports_as_json_lines_that_upload_back(client, manager, season
     url = reverse("transfer:season_jsonl", args=[season.club.slug, season.pk])
     response = client.get(url)
     assert response.status_code == 200
-    lines = response.content.decode().splitlines()
+    body = response.getvalue()  # streamed: read once
+    lines = body.decode().splitlines()
     assert len(lines) == 1 and json.loads(lines[0])["season"] == "2026"
     before = list(
         ScoreRow.objects.order_by("hand__number", "position").values_list("score", flat=True)
@@ -190,7 +191,7 @@ def test_a_season_exports_as_json_lines_that_upload_back(client, manager, season
     sheet.hands.all().delete()
     Sheet.objects.all().delete()
     client.force_login(manager)
-    response = post_file(client, season.club, response.content)
+    response = post_file(client, season.club, body)
     client.post(
         reverse("transfer:import", args=[season.club.slug]),
         {"step": "import", "digest": response.context["digest"]},
@@ -208,7 +209,7 @@ def test_a_season_exports_as_a_spreadsheet(client, season, make_sheet, players):
     services.record_hand(sheet, dict(SEED_HANDS[0], dealer="Dora", taker="=HYPERLINK(1)"))
     response = client.get(reverse("transfer:season_xlsx", args=[season.club.slug, season.pk]))
     assert response.status_code == 200
-    rows = list(openpyxl.load_workbook(io.BytesIO(response.content)).active.values)
+    rows = list(openpyxl.load_workbook(io.BytesIO(response.getvalue())).active.values)
     assert rows[0][:5] == ("Date", "Table", "Sheet", "Hand", "Player")
     assert len(rows) == 5
     assert "'=HYPERLINK(1)" in [r[4] for r in rows]

@@ -14,7 +14,8 @@ and once with the cache cleared), the club's season statistics (likewise), the
 standings in every sort and a month/4-seat filter, the CSV export, the sheet list
 in every sort, the 250-hand sheets (four and six seats) and the first one's JSON
 export, and the ranking of a 20-player club tournament (3 rounds, played through
-the services). Printed per page: median server time
+the services), and the season's exports (JSON Lines, XLSX, CSV: streamed, read to
+their end). Printed per page: median server time
 (``django.test.Client``), queries and size in KB; and the ratios.
 
 The small club alone is timed in a copy of the database taken before the bigger
@@ -205,6 +206,10 @@ class Command(bench_standings.Command):
             ("250-hand sheet, 6 seats", reverse("scoresheet:sheet", args=[slug, c["sheet6"].pk])),
             ("250-hand sheet JSON", reverse("scoresheet:sheet_export", args=[slug, sheet.pk])),
             ("tournament ranking", reverse("tournaments:ranking", args=[slug, c["tournament"].pk])),
+            # the season's exports and the club's backup, streamed (transfer.streams)
+            ("season export JSON Lines", reverse("transfer:season_jsonl", args=[slug, season.pk])),
+            ("season export XLSX", reverse("transfer:season_xlsx", args=[slug, season.pk])),
+            ("season export CSV", reverse("transfer:season_csv", args=[slug, season.pk])),
         ]
         return pages
 
@@ -234,9 +239,9 @@ class Command(bench_standings.Command):
                     self.use_database(database)
                     response = client.get(url)
                     assert response.status_code == 200, (url, response.status_code)
+                    body(response)
                     with CaptureQueriesContext(connection) as queries:
-                        response = client.get(url)
-                    size = len(response.content) if not response.streaming else 0
+                        size = body(client.get(url))
                     rows[(label, name)] = {
                         "club": label,
                         "page": name,
@@ -256,7 +261,7 @@ class Command(bench_standings.Command):
                             client.get(url)
                             row["cold_times"].append(time.perf_counter() - started)
                         started = time.perf_counter()
-                        client.get(url)
+                        body(client.get(url))  # a streamed export: read to its end
                         row["times"].append(time.perf_counter() - started)
                 for _database, label, name, _url in mine:
                     row = rows[(label, name)]
@@ -325,6 +330,13 @@ class Command(bench_standings.Command):
             self.stdout.write(
                 f"{n_hands:,} hands: bulk load {loaded:.1f} s, summary rebuild {rebuilt:.1f} s"
             )
+
+
+def body(response) -> int:
+    """The response's size in bytes, a streamed one read to its end (its time counts)."""
+    if response.streaming:
+        return sum(len(chunk) for chunk in response.streaming_content)
+    return len(response.content)
 
 
 def round_ratio(times, base_times) -> float:

@@ -1,0 +1,33 @@
+"""``bench_backup`` runs every step in a child process and prints its figures: a
+run at two tiny sizes (SQLite, a database of its own), the restore included."""
+
+import os
+import subprocess
+import sys
+
+import pytest
+from django.conf import settings
+
+from benchmarks.management.commands.bench_backup import STEPS, peak_mib
+
+
+@pytest.mark.slow
+def test_bench_backup_prints_time_and_peak_memory_of_each_step(tmp_path):
+    # as a developer runs it (its own SQLite database, beside none of the suite's)
+    env = dict(os.environ, DJANGO_SETTINGS_MODULE="config.settings.dev")
+    env["DATABASE_URL"] = f"sqlite:///{tmp_path / 'unused.sqlite3'}"
+    command = [sys.executable, "manage.py", "bench_backup", "--hands", "60", "120", "-v", "0"]
+    done = subprocess.run(
+        command, cwd=settings.BASE_DIR, env=env, capture_output=True, text=True, timeout=600
+    )
+    assert done.returncode == 0, done.stderr[-3000:]
+    report = done.stdout
+    for step in STEPS:
+        assert report.count(f" {step} ") >= 2, (step, report)
+    restored = [line for line in report.splitlines() if line.split()[1:2] == ["restore"]]
+    assert len(restored) == 2 and all(float(line.split()[3]) > 0 for line in restored)
+    assert "peak memory at 120 hands against 60" in report
+
+
+def test_the_peak_is_this_processs_own():
+    assert 10 < peak_mib() < 100_000

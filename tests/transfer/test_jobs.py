@@ -1,0 +1,257 @@
+"""Backups, season exports, large uploads and restores run as background jobs
+(``transfer.jobs``): a page with a progress bar, the file to download when done,
+the same permissions as the data page; a site administrator restores a club after
+a preview. Most tests run the tasks at once (the test settings' immediate backend);
+``test_the_database_queue_runs_a_job_in_the_worker`` goes through the database
+queue and ``manage.py db_worker``, as ``make run`` does."""
+
+import csv
+import io
+import json
+
+import openpyxl
+import pytest
+from django.contrib.auth import get_user_model
+from django.core.files.uploadedfile import SimpleUploadedFile
+from django.core.management import call_command
+from django.test import override_settings
+from django.urls import reverse
+
+from clubs.models import AuditEntry, Club, Membership, Role
+from scoresheet import services
+from scoresheet.models import Hand, Sheet
+from tests.data import SEED_HANDS
+from tests.transfer.doctored import backed_up_then_cleared
+from transfer import backup as backups
+from transfer import jobs, streams
+from transfer.models import Job
+
+pytestmark = pytest.mark.django_db
+
+
+def start(client, club, kind, season=None):
+    data = {"kind": kind}
+    if season is not None:
+        data["season"] = season.pk
+    response = client.post(reverse("transfer:job_start", args=[club.slug]), data)
+    assert response.status_code == 302, response.status_code
+    job = Job.objects.get(pk=response["Location"].rstrip("/").split("/")[-1])
+    assert response["Location"] == reverse("transfer:job", args=[club.slug, job.pk])
+    return job
+
+
+def status(client, club, job):
+    response = client.get(reverse("transfer:job_status", args=[club.slug, job.pk]))
+    assert response.status_code == 200
+    return response.json()
+
+
+def download(client, club, job) -> bytes:
+    response = client.get(status(client, club, job)["download"])
+    assert response.status_code == 200
+    assert job.download_name in response["Content-Disposition"]
+    return response.getvalue()
+
+
+@pytest.fixture
+def sheets(make_sheet, scorer):
+    made = []
+    for table in ("1", "2", "3"):
+        sheet = make_sheet(table=table)
+        for data in SEED_HANDS:
+            services.record_hand(sheet, data, actor=scorer)
+        made.append(sheet)
+    return made
+
+
+def test_a_backup_job_writes_the_club_and_its_download_is_audited(client, manager, sheets):
+    club = sheets[0].club
+    client.force_login(manager)
+    job = start(client, club, "backup")
+    expected = backups.backup(club)  # before the download's audit entry
+    job.refresh_from_db()
+    assert job.state == "done" and job.done == job.total > 0
+    page = client.get(reverse("transfer:job", args=[club.slug, job.pk])).content.decode()
+    assert 'data-job-status="' in page and "<progress" in page
+    body = download(client, club, job)
+    assert json.loads(body) == expected
+    entry = AuditEntry.objects.get(action="backup_downloaded")
+    assert entry.actor == manager and entry.after["counts"] == json.loads(body)["counts"]
+    assert entry.after["sha256"] == job.options["sha256"]
+
+
+def test_season_exports_in_the_background_equal_the_direct_ones(client, manager, season, sheets):
+    club = season.club
+    client.force_login(manager)
+    response = client.get(reverse("transfer:season_jsonl", args=[club.slug, season.pk]))
+    direct = response.getvalue()  # streamed: read once
+    assert download(client, club, start(client, club, "season_jsonl", season)) == direct
+    lines = direct.decode().splitlines()
+    assert [json.loads(line)["table"] for line in lines] == ["1", "2", "3"]
+    book = download(client, club, start(client, club, "season_xlsx", season))
+    rows = list(openpyxl.load_workbook(io.BytesIO(book)).active.values)
+    assert len(rows) == 1 + 3 * 4 * len(SEED_HANDS) and sum(r[7] for r in rows[1:]) == 0
+    text = download(client, club, start(client, club, "season_csv", season)).decode()
+    assert text.startswith("\ufeff")
+    table = list(csv.reader(io.StringIO(text.lstrip("\ufeff"))))
+    assert table[0] == list(rows[0]) and len(table) == len(rows)
+    assert [r[4] for r in table[1:]] == [r[4] for r in rows[1:]]
+    assert sum(float(r[7]) for r in table[1:]) == 0
+
+
+def test_the_season_export_reads_sheets_a_chunk_at_a_time(
+    season, sheets, make_sheet, django_assert_num_queries, monkeypatch
+):
+    """Three queries per chunk of sheets (the sheets, their seats, their hands) and one
+    for the list, whatever the number of sheets: never two per sheet."""
+    monkeypatch.setattr(streams, "SHEET_CHUNK", 2)
+    with django_assert_num_queries(1 + 3 * 2):  # 3 sheets: chunks of 2 and 1
+        text = "".join(streams.season_jsonl_chunks(season))
+    assert len(text.splitlines()) == 3
+
+
+def test_a_job_counts_its_progress(manager, season, sheets, monkeypatch):
+    seen = []
+    monkeypatch.setattr(jobs, "PROGRESS_EVERY", 0)
+    real = jobs.Progress.flush
+
+    def flush(self):
+        real(self)
+        seen.append(Job.objects.values_list("done", "total").get(pk=self.job.pk))
+
+    monkeypatch.setattr(jobs.Progress, "flush", flush)
+    monkeypatch.setattr(streams, "CHUNK", 10)
+    job = jobs.start(Job.Kind.SEASON_CSV, club=season.club, season=season, actor=manager)
+    total = 3 * 4 * len(SEED_HANDS)
+    assert seen[0] == (0, total) and seen[-1] == (total, total)
+    assert len(seen) > 3 and [d for d, _t in seen] == sorted(d for d, _t in seen)
+    job.refresh_from_db()
+    assert job.state == "done" and job.percent == 100
+
+
+def test_a_job_of_another_kind_or_season_is_a_400_and_starts_nothing(client, manager, season):
+    client.force_login(manager)
+    url = reverse("transfer:job_start", args=[season.club.slug])
+    assert client.post(url, {"kind": "restore"}).status_code == 400
+    assert client.post(url, {"kind": "season_csv", "season": "999"}).status_code == 400
+    assert not Job.objects.exists()
+
+
+def test_a_job_that_fails_says_so_and_its_file_is_not_served(client, manager, season, monkeypatch):
+    def broken(job, progress):
+        raise RuntimeError("disk full")
+
+    monkeypatch.setitem(jobs.RUNNERS, Job.Kind.BACKUP, broken)
+    client.force_login(manager)
+    job = start(client, season.club, "backup")
+    found = status(client, season.club, job)
+    assert found["state"] == "failed" and "disk full" not in found["error"]
+    assert found["error"] == str(jobs.error_messages["failed"]) and found["download"] is None
+    response = client.get(reverse("transfer:job_file", args=[season.club.slug, job.pk]))
+    assert response.status_code == 404
+
+
+@pytest.mark.django_db(transaction=True)  # the worker closes its connection between tasks
+def test_the_database_queue_runs_a_job_in_the_worker(manager, season, sheets):
+    """The real path: the job waits in the database queue until ``db_worker`` runs it."""
+    with override_settings(TASKS={"default": {"BACKEND": "django_tasks_db.DatabaseBackend"}}):
+        job = jobs.start(Job.Kind.SEASON_JSONL, club=season.club, season=season, actor=manager)
+        job.refresh_from_db()
+        assert job.state == "queued"
+        call_command("db_worker", "--batch", "--no-startup-delay", "--no-reload", verbosity=0)
+    job.refresh_from_db()
+    assert job.state == "done", job.error
+    with open(jobs.path_of(job.file), encoding="utf-8") as written:
+        assert written.read() == "".join(streams.season_jsonl_chunks(season))
+
+
+def test_a_large_upload_is_imported_once_in_the_background(client, manager, season, monkeypatch):
+    monkeypatch.setattr(jobs, "BACKGROUND_SHEETS", 2)
+    client.force_login(manager)
+    sheets = [
+        {"players": ["Anna", "Bert", "Carl", "Dora"], "date": "2026-03-14", "table": str(t)}
+        | {"hands": SEED_HANDS[:2]}
+        for t in range(1, 5)
+    ]
+    text = "".join(json.dumps(s) + "\n" for s in sheets)
+    url = reverse("transfer:import", args=[season.club.slug])
+    file = SimpleUploadedFile("big.jsonl", text.encode())
+    page = client.post(url, {"step": "preview", "file": file}).content.decode()
+    digest = page.split('name="digest" value="')[1].split('"')[0]
+    key = page.split('name="idempotency_key" value="')[1].split('"')[0]
+    form = {"step": "import", "digest": digest, "season": "", "idempotency_key": key}
+    response = client.post(url, form)
+    job = Job.objects.get(kind="upload")
+    assert response["Location"] == reverse("transfer:job", args=[season.club.slug, job.pk])
+    assert job.state == "done" and job.options["good"] == 4
+    assert Sheet.objects.count() == 4 and Hand.objects.count() == 8
+    page = client.get(response["Location"]).content.decode()
+    assert page.count('data-outcome="ok"') == 4
+    client.post(url, form)  # pressed again: the same key, nothing more
+    assert Job.objects.count() == 1 and Sheet.objects.count() == 4
+    assert AuditEntry.objects.filter(action="sheets_uploaded").count() == 1
+
+
+@pytest.fixture
+def staff(db):
+    return get_user_model().objects.create_user("admin", password="pw-admin-1", is_staff=True)
+
+
+def upload_backup(client, text):
+    file = SimpleUploadedFile("backup.json", text.encode())
+    return client.post(reverse("restore"), {"file": file})
+
+
+def test_a_site_administrator_previews_then_restores_a_club(client, staff):
+    data, _ids = backed_up_then_cleared()
+    client.force_login(staff)
+    response = upload_backup(client, json.dumps(data))
+    assert response.status_code == 302
+    job = Job.objects.get(kind="restore")
+    assert job.state == "pending" and not Club.objects.filter(slug="rive").exists()
+    page = client.get(response["Location"]).content.decode()
+    assert "rive" in page and 'id="restore-confirm"' in page
+    assert job.options["preview"]["counts"] == data["counts"]
+    assert f"{data['counts']['scoresheet.hand']} hands" in job.summary
+    assert job.summary in page
+    client.post(response["Location"])
+    job.refresh_from_db()
+    assert job.state == "done", job.error
+    club = Club.objects.get(slug="rive")
+    assert job.club == club
+    assert client.get(reverse("restore_status", args=[job.pk])).json()["club"] == reverse(
+        "clubs:detail", args=["rive"]
+    )
+    assert AuditEntry.objects.get(club=club, action="club_restored").actor == staff
+    assert client.post(response["Location"]).status_code == 302  # again: nothing more
+    assert Job.objects.filter(kind="restore").count() == 1
+
+
+def test_a_doctored_backup_fails_its_restore_job_and_writes_nothing(client, staff):
+    data, ids = backed_up_then_cleared()
+    for row in data["objects"]:
+        if row["model"] == "clubs.player":
+            row["fields"]["club"] = ids["club"]  # a player of another club
+            break
+    client.force_login(staff)
+    response = upload_backup(client, json.dumps(data))
+    client.post(response["Location"])
+    job = Job.objects.get(kind="restore")
+    assert job.state == "failed" and "Not a usable backup: clubs.player" in job.error
+    assert not Club.objects.filter(slug="rive").exists()
+
+
+def test_a_file_that_is_no_backup_is_refused_at_its_preview(client, staff):
+    client.force_login(staff)
+    response = upload_backup(client, '{"hello": 1}')
+    assert response.status_code == 400 and not Job.objects.exists()
+    assert "Not a usable backup" in response.content.decode()
+
+
+def test_a_club_manager_may_not_restore(client, season):
+    user = get_user_model().objects.create_user("boss", password="pw-boss-1")
+    Membership.objects.create(club=season.club, user=user, role=Role.MANAGER)
+    client.force_login(user)
+    assert client.get(reverse("restore")).status_code == 403
+    with pytest.raises(jobs.JobError):
+        jobs.confirm_restore(Job(kind="restore"), actor=user)

@@ -1,0 +1,278 @@
+"""Long work of the data page in the background, with its progress: ``start`` a job,
+``run_job`` (a ``django_tasks`` task) does it in ``manage.py db_worker``.
+
+Every kind writes a file under ``settings.FILES_DIR`` in chunks (memory stays
+flat), counting its progress on the job's row (at most twice a second), which
+the job's page polls; or reads one (an upload, a backup to restore). A job ends
+``done`` (its file ready to download, its summary) or ``failed`` (its error, the
+service's message or a generic one: a traceback goes to the log, never to the
+page). Who may start, see and download a job: ``transfer.views`` (a club's
+managers, as for the data page; a restore: site administrators).
+"""
+
+import hashlib
+import logging
+import time
+import uuid
+from pathlib import Path
+
+from django.conf import settings
+from django.db import transaction
+from django.utils import timezone, translation
+from django.utils.text import slugify
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
+from django_tasks import task
+
+from clubs import audit
+from clubs.permissions import require
+from core.errors import ServiceError
+from transfer import backup as backups
+from transfer import streams, upload
+from transfer.models import Job
+
+logger = logging.getLogger(__name__)
+
+#: seconds between two writes of a job's progress
+PROGRESS_EVERY = 0.5
+#: an upload of more sheets than this is imported in the background
+BACKGROUND_SHEETS = 50
+#: the upper bound of a backup file restored from the site (bytes)
+MAX_RESTORE_BYTES = 4 * 1024**3
+
+error_messages = {
+    "forbidden": gettext_lazy("Only the club's managers may do that."),
+    "not_staff": gettext_lazy("Only a site administrator may restore a club."),
+    "failed": gettext_lazy(
+        "The work stopped on an error; nothing was written. "
+        "Try again, or tell the site's administrator."
+    ),
+}
+
+
+class JobError(ServiceError):
+    pass
+
+
+def files_dir() -> Path:
+    path = Path(settings.FILES_DIR)
+    path.mkdir(parents=True, exist_ok=True)
+    return path
+
+
+def path_of(name: str) -> Path:
+    return files_dir() / name
+
+
+def start(kind, *, club, actor, season=None, options=None, source="") -> Job:
+    """Queue a job of ``kind`` on ``club`` for ``actor`` (a manager of the club)."""
+    require(actor, club, "manage", JobError)
+    with transaction.atomic():
+        job = Job.objects.create(
+            kind=kind,
+            club=club,
+            season=season,
+            user=actor if actor is not None and actor.is_authenticated else None,
+            source=source,
+            options={"language": translation.get_language(), **(options or {})},
+        )
+    enqueue(job)
+    return job
+
+
+def enqueue(job) -> None:
+    """Hand the job to the queue (after its row is committed: the worker reads it)."""
+    run_job.enqueue(str(job.pk))
+
+
+def save_upload(uploaded, suffix: str) -> str:
+    """Write an uploaded file under FILES_DIR in chunks; returns its name there."""
+    name = f"{uuid.uuid4().hex}{suffix}"
+    with open(path_of(name), "wb") as out:
+        for chunk in uploaded.chunks():
+            out.write(chunk)
+    return name
+
+
+def prepare_restore(source: str, *, actor) -> Job:
+    """A restore to confirm: the backup (saved under FILES_DIR) read for its preview
+    (``backup.preview``: the club and the rows of each model); nothing queued yet."""
+    if actor is None or not actor.is_staff:
+        raise JobError("not_staff", str(error_messages["not_staff"]))
+    with open(path_of(source), "rb") as data:
+        found = backups.preview(data)
+    return Job.objects.create(
+        kind=Job.Kind.RESTORE,
+        state=Job.State.PENDING,
+        user=actor,
+        source=source,
+        summary=backups.summary(found["counts"]),
+        options={"language": translation.get_language(), "preview": found},
+    )
+
+
+def confirm_restore(job, *, actor) -> bool:
+    """Queue a previewed restore, once (False: it was queued already)."""
+    if actor is None or not actor.is_staff:
+        raise JobError("not_staff", str(error_messages["not_staff"]))
+    queued = Job.objects.filter(pk=job.pk, state=Job.State.PENDING).update(
+        state=Job.State.QUEUED, user=actor
+    )
+    if queued:
+        enqueue(job)
+    return bool(queued)
+
+
+@task()
+def run_job(job_id: str) -> str:
+    """Do the job (once: a job not waiting is left alone); returns its state."""
+    claimed = Job.objects.filter(pk=job_id, state=Job.State.QUEUED).update(state=Job.State.RUNNING)
+    if not claimed:
+        return "skipped"
+    job = Job.objects.select_related("club", "season", "user").get(pk=job_id)
+    progress = Progress(job)
+    with translation.override(job.options.get("language") or settings.LANGUAGE_CODE):
+        try:
+            RUNNERS[job.kind](job, progress)
+        except ServiceError as error:
+            _finish(job, Job.State.FAILED, error=error.message)
+        except Exception:
+            logger.exception("job %s (%s) failed", job.pk, job.kind)
+            _finish(job, Job.State.FAILED, error=str(error_messages["failed"]))
+        else:
+            progress.flush()
+            _finish(job, Job.State.DONE)
+    return job.state
+
+
+class Progress:
+    """``progress(done, total)``: written on the job's row at most every
+    ``PROGRESS_EVERY`` seconds (and by ``flush``)."""
+
+    def __init__(self, job):
+        self.job = job
+        self.last = 0.0
+
+    def __call__(self, done, total):
+        self.job.done, self.job.total = done, total
+        now = time.monotonic()
+        if now - self.last >= PROGRESS_EVERY:
+            self.flush()
+            self.last = now
+
+    def flush(self):
+        Job.objects.filter(pk=self.job.pk).update(done=self.job.done, total=self.job.total)
+
+
+def _finish(job, state, error=""):
+    job.state, job.error, job.finished_at = state, error, timezone.now()
+    fields = ["state", "error", "finished_at", "file", "download_name", "summary", "options"]
+    fields += ["club", "done", "total"]
+    job.save(update_fields=fields)
+    if job.source and job.kind in (Job.Kind.RESTORE, Job.Kind.UPLOAD):
+        _remove(job.source)  # read: not kept
+
+
+def _remove(name):
+    path_of(name).unlink(missing_ok=True)
+
+
+def _output(job, extension) -> Path:
+    job.file = f"{job.pk.hex}.{extension}"
+    stamp = timezone.localdate().isoformat()
+    if job.season is not None:
+        label = slugify(f"{job.club.slug} {job.season.name}") or job.club.slug
+        job.download_name = f"{label}.{extension}"
+    else:
+        job.download_name = f"backup-{job.club.slug}-{stamp}.{extension}"
+    return path_of(job.file)
+
+
+def _write(path, chunks) -> None:
+    with open(path, "w", encoding="utf-8", newline="") as out:
+        for text in chunks:
+            out.write(text)
+
+
+def _backup(job, progress):
+    with open(_output(job, "json"), "wb") as out:
+        counts, digest = backups.write(job.club, out, progress)
+    job.options = {**job.options, "counts": counts, "sha256": digest}
+    job.summary = backups.summary(counts)
+
+
+def _season_jsonl(job, progress):
+    _write(_output(job, "jsonl"), streams.season_jsonl_chunks(job.season, progress))
+
+
+def _season_csv(job, progress):
+    _write(_output(job, "csv"), streams.csv_chunks(job.season, progress))
+
+
+def _season_xlsx(job, progress):
+    streams.write_xlsx(job.season, _output(job, "xlsx"), progress)
+
+
+def _upload(job, progress):
+    options = job.options
+    with open(path_of(job.source), encoding="utf-8") as source:
+        found = upload.chunks(source.read(), options["name"])
+    outcomes = upload.import_file(
+        job.club,
+        found,
+        name=options["name"],
+        digest=options["digest"],
+        season=job.season,
+        actor=job.user,
+        progress=progress,
+    )
+    good = sum(1 for o in outcomes if o.ok)
+    job.options = {
+        **options,
+        "outcomes": [
+            {"line": o.line, "label": o.label, "ok": o.ok, "hands": o.hands, "message": o.message}
+            for o in outcomes
+        ],
+        "good": good,
+        "refused": len(outcomes) - good,
+    }
+    job.summary = _("%(good)s sheets imported, %(refused)s refused.") % {
+        "good": good,
+        "refused": len(outcomes) - good,
+    }
+
+
+def _restore(job, progress):
+    progress(0, 1)
+    with open(path_of(job.source), "rb") as source:
+        data = source.read()
+    club = backups.restore(data, actor=job.user)
+    job.club = club
+    progress(1, 1)
+
+
+RUNNERS = {
+    Job.Kind.BACKUP: _backup,
+    Job.Kind.SEASON_JSONL: _season_jsonl,
+    Job.Kind.SEASON_CSV: _season_csv,
+    Job.Kind.SEASON_XLSX: _season_xlsx,
+    Job.Kind.UPLOAD: _upload,
+    Job.Kind.RESTORE: _restore,
+}
+
+
+def record_download(job, actor) -> None:
+    """A backup leaving the site: who took it, when (``backup_downloaded``)."""
+    if job.kind == Job.Kind.BACKUP:
+        after = {"sha256": job.options.get("sha256"), "counts": job.options.get("counts")}
+        audit.record(
+            job.club, actor, audit.Action.BACKUP_DOWNLOADED, label=job.download_name, after=after
+        )
+
+
+def digest_of(name: str) -> str:
+    sha = hashlib.sha256()
+    with open(path_of(name), "rb") as data:
+        for block in iter(lambda: data.read(1 << 20), b""):
+            sha.update(block)
+    return sha.hexdigest()

@@ -1,0 +1,104 @@
+"""A season's exports, written in chunks: memory stays flat whatever the season's
+size (the club's backup: ``transfer.backup.chunks``).
+
+Each writer reads its rows through the database's cursor in chunks
+(``.iterator(chunk_size=…)``; a server-side cursor on PostgreSQL) and yields or
+writes text as it goes; ``progress(done, total)`` (optional) hears how far it is.
+
+* ``season_jsonl_chunks(season)``: every live sheet, one JSON line each, three
+  queries per chunk of sheets;
+* ``season_rows(season)`` and ``write_xlsx`` (openpyxl's write-only workbook) /
+  ``csv_chunks``: every score of the season.
+"""
+
+import csv
+import io
+import json
+
+from django.utils.translation import get_language
+from django.utils.translation import gettext as _
+
+from core.exports import csv_cell, csv_separator, neutralise
+from core.jsonnumbers import json_number
+from scoresheet.handmap import sheets_json
+from scoresheet.models import ScoreRow, Sheet
+
+#: rows read (and serialised) at a time
+CHUNK = 2000
+#: sheets of a season export read at a time (three queries each chunk)
+SHEET_CHUNK = 200
+
+
+def _nothing(done, total):
+    pass
+
+
+def season_sheets(season):
+    sheets = Sheet.objects.filter(season=season)
+    sheets = sheets.filter(deleted_at__isnull=True)  # a deleted sheet is out of the season
+    return sheets.order_by("date", "table", "pk")
+
+
+def season_jsonl_chunks(season, progress=_nothing):
+    """Every live sheet of ``season`` as JSON Lines, a chunk of sheets at a time."""
+    ids = list(season_sheets(season).values_list("pk", flat=True))
+    progress(0, len(ids))
+    for start in range(0, len(ids), SHEET_CHUNK):
+        lines = []
+        for data in sheets_json(ids[start : start + SHEET_CHUNK]):
+            data["season"] = season.name
+            lines.append(json.dumps(data, ensure_ascii=False, default=json_number) + "\n")
+        yield "".join(lines)
+        progress(min(start + SHEET_CHUNK, len(ids)), len(ids))
+
+
+def season_header():
+    return [_("Date"), _("Table"), _("Sheet"), _("Hand"), _("Player"), _("Role")] + [
+        _("Contract"),
+        _("Score"),
+    ]
+
+
+def season_rows(season, progress=_nothing):
+    """Every score of ``season``'s live sheets, as rows of cells made safe for a
+    spreadsheet (``neutralise``), read in chunks."""
+    rows = ScoreRow.objects.filter(season=season, sheet__in=season_sheets(season))
+    total = rows.count()
+    progress(0, total)
+    values = rows.order_by("date", "sheet__table", "sheet_id", "number", "position").values_list(
+        "date", "sheet__table", "sheet_id", "number", "player__name", "role", "contract", "score"
+    )
+    for done, cells in enumerate(values.iterator(chunk_size=CHUNK), start=1):
+        yield [neutralise(c) for c in cells]
+        if done % CHUNK == 0:
+            progress(done, total)
+    progress(total, total)
+
+
+def write_xlsx(season, out, progress=_nothing) -> None:
+    """The season's scores as a spreadsheet written to ``out`` (a path or a binary
+    file), in openpyxl's write-only mode: rows go to a temporary file as they come."""
+    import openpyxl
+
+    book = openpyxl.Workbook(write_only=True)
+    sheet = book.create_sheet(_("Scores")[:31])
+    sheet.append(season_header())
+    for row in season_rows(season, progress):
+        sheet.append(row)
+    book.save(out)
+
+
+def csv_chunks(season, progress=_nothing, language=None):
+    """The season's scores as CSV (a byte-order mark, the language's separator), in chunks."""
+    buffer = io.StringIO()
+    language = language or get_language()
+    writer = csv.writer(buffer, delimiter=csv_separator(language), lineterminator="\r\n")
+    buffer.write("\ufeff")
+    writer.writerow([csv_cell(cell, language) for cell in season_header()])
+    for number, row in enumerate(season_rows(season, progress), start=1):
+        writer.writerow([csv_cell(cell, language) for cell in row])
+        if number % CHUNK == 0:
+            yield buffer.getvalue()
+            buffer.seek(0)
+            buffer.truncate()
+    yield buffer.getvalue()
