@@ -655,6 +655,8 @@ def test_person_page_shows_only_readable_clubs(league_world, client, django_user
     client.force_login(league_world["users"]["outsider"])
     page = client.get(url).content.decode()
     assert "Visible" in page and "Secret" not in page
+
+
 # ---------------------------------------------------------------- the JSON API (api.views)
 
 # name -> (level, method, the objects its URL needs). "site": no club in the URL (the

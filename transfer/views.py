@@ -114,7 +114,6 @@ def import_sheets(request, slug):
             )
         found = upload.with_aliases(found, aliases)
 
-
         if len(found) > jobs.BACKGROUND_SHEETS:
             return _import_in_background(request, club, kept, season)
         # "Import" pressed twice (two posts at once, both holding the session's copy):
