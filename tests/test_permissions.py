@@ -96,6 +96,8 @@ CLUB_URLS = {
     "tournaments:table_confirm": ("manage", "P", ("tournament", "round", "table")),
     "tournaments:table_reopen": ("manage", "P", ("tournament", "round", "table")),
     "tournaments:table_revoke": ("manage", "P", ("tournament", "round", "table")),
+    "tournaments:table_totals": ("manage", "P", ("tournament", "round", "table")),
+    "tournaments:table_totals_cancel": ("manage", "P", ("tournament", "round", "table")),
     "tournaments:table_hand": ("manage", "GP", ("tournament", "round", "table", "table_hand")),
 }
 # A tournament table's private link (tournaments.table_views): no account, the token is
