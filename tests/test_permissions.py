@@ -105,6 +105,8 @@ CLUB_URLS = {
     "tournaments:table_confirm": ("manage", "P", ("tournament", "round", "table")),
     "tournaments:table_reopen": ("manage", "P", ("tournament", "round", "table")),
     "tournaments:table_revoke": ("manage", "P", ("tournament", "round", "table")),
+    "tournaments:table_totals": ("manage", "P", ("tournament", "round", "table")),
+    "tournaments:table_totals_cancel": ("manage", "P", ("tournament", "round", "table")),
     "tournaments:table_hand": ("manage", "GP", ("tournament", "round", "table", "table_hand")),
     # a duplicate event (tournaments.duplicate_views)
     "tournaments:duplicate_create": ("manage", "GP", ()),

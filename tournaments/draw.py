@@ -33,26 +33,32 @@ Two ways of drawing:
   of players is 4q for a prime power q >= 4, the first q rounds (5 for 16
   players) come from a finite-geometry construction (a resolvable transversal
   design; the affine plane of order 4 for 16 players) where nobody meets
-  anybody twice. Otherwise rounds are drawn one after the other, then the whole
-  schedule is improved by simulated annealing over swaps of two players within
-  a round, keeping the seats at tables of 3 and 5 spread evenly over the whole
-  schedule (``spread``; ``spread=None`` trades that fairness for fewer
-  meetings). ``least_repeats`` is a lower bound the pages show beside a draw.
+  anybody twice. Otherwise a plan first says who sits at the tables of 3 and 5
+  in each round (``_odd_plan``: an even spread, any two rounds sharing few of
+  those players), rounds are drawn one after the other along it, then a tabu
+  search over the whole schedule (``_ScheduleSearch``) swaps players within a
+  round, keeping the spread (``spread``; ``spread=None`` trades that fairness
+  for fewer meetings), and starts again from a new plan when it stalls.
+  ``least_repeats`` is a lower bound the pages show beside a draw.
 
 Everything is deterministic for a given ``seed``: randomness comes only from
 ``random.Random(seed)``, searches are bounded by iteration or move counts (never
 by the clock), and players are handled in the order of their ids.
 
-An even spread has a price when tables of 5 sit among fewer than 5 tables: the
-five players of such a table meet again, two of them, in every other round, so
-17 players over 4 rounds cannot have fewer than 11 repeated meetings with an even
-spread, while letting two players sit at the table of 5 every round brings 3.
+An even spread has a price when a round has few tables. With one table of 5
+among 4 tables (17 players), the five players of round r's table of 5 sit at
+the 4 tables of another round r': if none of them sits at r''s table of 5, they
+fill 3 tables of 4, so two pairs of them meet again; if one does, one pair. An
+even spread gives two seats at a table of 5 to only 3 of the 17 players, so
+over 4 rounds at most 2 (round, round) couples share a player of their tables
+of 5 and the 12 ordered couples cost at least 17 repeated meetings (the search
+reaches 17), while letting two players sit at the table of 5 every round
+brings 3. With 21 players (5 tables a round) the same count gives at least 12.
 """
 
 from __future__ import annotations
 
 import itertools
-import math
 import random
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
@@ -397,6 +403,7 @@ def _draw_indices(
     rng: random.Random,
     iterations: int,
     forbidden: Iterable[tuple[int, int]] = (),
+    odd_players: set[int] | None = None,
 ) -> list[list[int]]:
     n = len(present)
     index = {p: i for i, p in enumerate(present)}
@@ -411,8 +418,11 @@ def _draw_indices(
     # only among those.
     pairs = sum(size * (size - 1) // 2 for size in sizes)
     unit = 1 + sum(sorted(weights, reverse=True)[: 2 * pairs])
-    odd = odd_table_counts(history)
-    penalty = [odd.get(p, 0) * unit for p in present]
+    if odd_players is None:
+        odd = odd_table_counts(history)
+        penalty = [odd.get(p, 0) * unit for p in present]
+    else:  # the players a plan seats at the tables of 3 and 5 this round
+        penalty = [0 if p in odd_players else unit for p in present]
     apart = [(index[a], index[b]) for a, b in forbidden if a in index and b in index and a != b]
     if apart:
         huge = 1 + sum(weights) + sum(penalty)
@@ -609,12 +619,19 @@ def _constructed_rounds(n: int) -> list[list[list[int]]]:
     return rounds
 
 
-#: Moves of the schedule's annealing, per unit of effort (``draw_schedule(effort=...)``).
-SCHEDULE_MOVES = 100_000
-#: The default effort: a few seconds for 30 players, under 10 s for 100.
+#: Work of the schedule's search per unit of effort (``draw_schedule(effort=...)``),
+#: counted in moves looked at, so that a draw is the same on every machine.
+SCHEDULE_WORK = 1_000_000
+#: The default effort: a few seconds for the hard sizes, under 10 s for 100 players.
 SCHEDULE_EFFORT = 3
-#: The annealing's temperatures, at its start and at its end.
-HOT, COLD = 1.2, 0.1
+#: Iterations of one start of the tabu search without a better schedule before
+#: the search starts again from a new first draw, per player.
+SCHEDULE_STALL = 40
+#: Kicks of a start before the search starts again from a new first draw.
+SCHEDULE_KICKS = 20
+#: Double moves (a swap and its reverse in another round) are looked at every
+#: this many iterations: they cost more to look at.
+DOUBLE_EVERY = 16
 
 
 def odd_seat_bounds(n_players: int, rounds: int, spread: int | None = 1) -> tuple[int, int]:
@@ -666,7 +683,7 @@ def draw_schedule(
     """Draw ``rounds`` rounds in advance for players numbered 1 to ``n_players``.
 
     ``constructions=False`` skips the finite-geometry schedules and always
-    searches. ``effort`` scales the search (``SCHEDULE_MOVES`` moves a unit;
+    searches. ``effort`` scales the search (``SCHEDULE_WORK`` moves a unit;
     0 keeps the first draw). ``spread`` is the fairness of the tables of 3 and
     5 (``odd_seat_bounds``): 1, the default, spreads them evenly.
     """
@@ -687,16 +704,9 @@ def draw_schedule(
             rng.shuffle(tables)
             schedule.append(tables)
     else:
-        # A first draw, round after round, whose tables of 3 and 5 go to the
-        # players who had them least (an even spread), then the annealing.
-        schedule = []
-        for _ in range(rounds):
-            schedule.append(_draw_indices(list(range(n)), sizes, schedule, rng, 200))
         low, high = odd_seat_bounds(n, rounds, spread)
         floor = least_repeats([sizes] * rounds, n)
-        moves = int(effort * SCHEDULE_MOVES)
-        if rounds > 1 and moves and quality(schedule).repeated_meetings > floor:
-            schedule = _anneal(n, schedule, rng, moves, low, high, floor)
+        schedule = _search(n, sizes, rounds, rng, int(effort * SCHEDULE_WORK), low, high, floor)
     # Seats last, round after round, players numbered from 1.
     result: list[Round] = []
     for r in schedule:
@@ -704,68 +714,195 @@ def draw_schedule(
     return result
 
 
-def _anneal(
+def _odd_plan(
+    n: int, seats: int, rounds: int, low: int, high: int, rng: random.Random
+) -> list[set[int]]:
+    """Who sits at the tables of 3 and 5 in each round: ``seats`` players a round,
+    each player between ``low`` and ``high`` times, and any two rounds sharing
+    as few of them as they can, evenly (the sum of the squares of the rounds'
+    shared players, made smaller by exchanges of two players between two
+    rounds). Players sharing the odd tables of two rounds are the ones who
+    risk meeting at both."""
+    if seats == 0 or rounds < 2:
+        return [set() for _ in range(rounds)]
+    counts = [0] * n
+    plan: list[set[int]] = []
+    for _ in range(rounds):
+        order = list(range(n))
+        rng.shuffle(order)
+        order.sort(key=lambda x: counts[x])  # the fewest first: an even spread
+        chosen = set(order[:seats])
+        for x in chosen:
+            counts[x] += 1
+        plan.append(chosen)
+    if any(not low <= c <= high for c in counts):
+        return plan  # a spread wider than even: the greedy plan is within it
+    shared = [[len(a & b) for b in plan] for a in plan]
+    for _ in range(200 * rounds):
+        r, s = rng.sample(range(rounds), 2)
+        only_r, only_s = plan[r] - plan[s], plan[s] - plan[r]
+        if not only_r or not only_s:
+            continue
+        x = rng.choice(sorted(only_r))  # x moves from round r to round s
+        y = rng.choice(sorted(only_s))  # and y from s to r
+        change = {}
+        for t in range(rounds):
+            if t in (r, s):
+                continue
+            # shared[r][t] loses x, gains y; shared[s][t] loses y, gains x.
+            dr = (y in plan[t]) - (x in plan[t])
+            if dr:
+                change[r, t] = dr
+                change[s, t] = -dr
+        cost = sum((shared[a][b] + d) ** 2 - shared[a][b] ** 2 for (a, b), d in change.items())
+        # shared[r][s] is unchanged: x leaves r, joins s; y leaves s, joins r.
+        if cost <= 0:
+            plan[r].remove(x)
+            plan[s].add(x)
+            plan[s].remove(y)
+            plan[r].add(y)
+            for (a, b), d in change.items():
+                shared[a][b] += d
+                shared[b][a] += d
+    return plan
+
+
+def _first_draw(
+    n: int, sizes: list[int], rounds: int, low: int, high: int, rng: random.Random
+) -> list[Round]:
+    """Rounds drawn one after the other, each avoiding the pairs that met, whose
+    tables of 3 and 5 go to the players of a plan (``_odd_plan``)."""
+    plan = _odd_plan(n, sum(s for s in sizes if s != 4), rounds, low, high, rng)
+    schedule: list[Round] = []
+    for r in range(rounds):
+        schedule.append(
+            _draw_indices(list(range(n)), sizes, schedule, rng, 200, odd_players=plan[r])
+        )
+    return schedule
+
+
+def _search(
     n: int,
-    schedule: list[list[list[int]]],
+    sizes: list[int],
+    rounds: int,
     rng: random.Random,
-    moves: int,
+    work: int,
     low: int,
     high: int,
     floor: int,
-) -> list[list[list[int]]]:
-    """Reduce a schedule's repeated meetings by simulated annealing.
+) -> list[Round]:
+    """The schedule with the fewest repeated meetings the search finds.
 
-    A move swaps two players of different tables in one round. Its cost is the
-    change in the pairs' costs (``gain``: 2 for a second meeting, 3 for a
-    third...); a move that costs ``d > 0`` is made anyway with
-    probability ``exp(-d / T)``, the temperature ``T`` cooling from ``HOT`` to
-    ``COLD``. A swap between a table of 4 and a table of 3 or 5 is made only if
-    both players keep between ``low`` and ``high`` seats at such tables (the
-    start is within them), or with the reverse swap in another round where it
-    exchanges the same two players between the same kinds of tables. Stops early
-    at ``floor``; returns the best schedule met. Deterministic: the moves come
-    from ``rng`` and their number is fixed.
+    Starts from a first draw (``_first_draw``) and improves it by tabu search
+    (``_ScheduleSearch``); when a start stalls, starts again from a new first
+    draw, until ``work`` (moves looked at) is spent or ``floor`` reached. Every
+    schedule keeps each player's seats at tables of 3 and 5 between ``low`` and
+    ``high``.
     """
-    R = len(schedule)
-    tables = [[list(t) for t in r] for r in schedule]
-    where = [[0] * n for _ in range(R)]
-    odd = [[len(t) != 4 for t in r] for r in tables]
-    meet = [0] * (n * n)
-    odd_seats = [0] * n
-    for r in range(R):
-        for t, table in enumerate(tables[r]):
-            for x in table:
-                where[r][x] = t
-                odd_seats[x] += odd[r][t]
-            for a, b in itertools.permutations(table, 2):
-                meet[a * n + b] += 1
-    # gain[m]: what a pair who met m times costs by meeting again: 2 for a second
-    # meeting, 3 for a third... (twice the repeated meetings, plus a little for
-    # the same pair again, so that four pairs meeting twice beat one pair
-    # meeting five times).
-    gain = [0] + [m + 1 for m in range(1, R + 2)]
-    owed = [0]
-    for g in gain:
-        owed.append(owed[-1] + g)
-    cost = sum(owed[m] for m in meet) // 2
-    best_cost, best = cost, [[list(t) for t in r] for r in tables]
-    floor *= 2  # no cost is below twice the repeated meetings
+    best: list[Round] = []
+    best_cost = None
+    budget = work
+    while True:
+        search = _ScheduleSearch(n, _first_draw(n, sizes, rounds, low, high, rng), low, high, rng)
+        if rounds > 1 and work > 0:
+            search.run(work, floor, SCHEDULE_STALL * n, SCHEDULE_KICKS)
+            work -= search.work
+        if best_cost is None or search.best_cost < best_cost:
+            best, best_cost = search.best, search.best_cost
+        if work <= 0 or best_cost <= floor or rounds < 2:
+            break
+    if best_cost and rounds > 1 and budget:
+        # The polish: the same repeated meetings, over more pairs.
+        polish = _ScheduleSearch(n, best, low, high, rng, spread_pairs=1)
+        polish.run(budget // 10, floor, SCHEDULE_STALL * n)
+        best = polish.best
+    return best
 
-    def delta(r: int, a: int, b: int) -> int:
-        """What swapping a and b in round r changes in the repeated meetings."""
+
+class _ScheduleSearch:
+    """Tabu search over a whole schedule, to reduce its repeated meetings.
+
+    A move swaps two players of different tables in one round; only players
+    who meet somebody again at their table are moved (the others have nothing
+    to gain), each to any other table of the round, and each iteration makes
+    the best move that is not tabu (a move back to a table a player just left
+    is tabu for a few iterations, unless it makes the best schedule yet). A swap
+    between a table of 4 and a table of 3 or 5 changes both players' count of
+    seats at such tables; when that would leave ``low``..``high``, the move
+    comes with the reverse swap in another round where the two players sit the
+    other way round (a double move), so every schedule keeps the spread.
+
+    The cost is the number of repeated meetings (a pair who meets three times
+    has two). With ``spread_pairs``, the polish of a found schedule, each costs
+    ``UNIT`` and a third or later meeting of a pair one more per meeting beyond
+    the second: no more repeated meetings, spread over more pairs rather than
+    one pair meeting at every round. When a search stalls, a few random swaps shake it (``_kick``)
+    and it goes on (``SCHEDULE_KICKS`` times, then ``_search`` starts again).
+    Changes are evaluated incrementally from the pairs' meeting counts.
+    Deterministic: ties and tabu lengths come from ``rng``; the budget is
+    counted in moves looked at.
+    """
+
+    #: A repeated meeting's cost when the search also spreads them over pairs.
+    UNIT = 1000
+
+    def __init__(
+        self,
+        n: int,
+        schedule: list[Round],
+        low: int,
+        high: int,
+        rng: random.Random,
+        spread_pairs: int = 0,
+    ) -> None:
+        self.n, self.low, self.high, self.rng = n, low, high, rng
+        self.rounds = len(schedule)
+        self.tables = [[list(t) for t in r] for r in schedule]
+        self.width = max((len(r) for r in schedule), default=1)
+        self.where = [[0] * n for _ in schedule]
+        self.odd = [[len(t) != 4 for t in r] for r in schedule]
+        self.meet = [0] * (n * n)
+        self.odd_seats = [0] * n
+        for r, round_tables in enumerate(self.tables):
+            for t, table in enumerate(round_tables):
+                for x in table:
+                    self.where[r][x] = t
+                    self.odd_seats[x] += self.odd[r][t]
+                for a, b in itertools.permutations(table, 2):
+                    self.meet[a * n + b] += 1
+        # gain[m]: what the meeting of a pair who already met m times costs.
+        unit = self.unit = 1 if spread_pairs == 0 else self.UNIT
+        self.gain = [0, unit] + [unit + spread_pairs * (m - 1) for m in range(2, self.rounds + 2)]
+        owed = [0]
+        for g in self.gain:
+            owed.append(owed[-1] + g)
+        self.cost = sum(owed[m] for m in self.meet) // 2
+        self.best_cost = self.cost
+        self.best = self._copy()
+        self.work = 0
+
+    def _copy(self) -> list[Round]:
+        return [[list(t) for t in r] for r in self.tables]
+
+    def _delta(self, r: int, a: int, b: int) -> int:
+        """What swapping a and b in round r changes in the cost."""
+        n, meet, gain = self.n, self.meet, self.gain
         ra, rb = a * n, b * n
+        where, tables = self.where[r], self.tables[r]
         d = 0
-        for c in tables[r][where[r][a]]:
+        for c in tables[where[a]]:
             if c != a:
                 d += gain[meet[rb + c]] - gain[meet[ra + c] - 1]
-        for c in tables[r][where[r][b]]:
+        for c in tables[where[b]]:
             if c != b:
                 d += gain[meet[ra + c]] - gain[meet[rb + c] - 1]
         return d
 
-    def apply(r: int, a: int, b: int) -> None:
-        ta, tb = where[r][a], where[r][b]
-        for leaving, coming, table in ((a, b, tables[r][ta]), (b, a, tables[r][tb])):
+    def _swap(self, r: int, a: int, b: int) -> None:
+        n, meet = self.n, self.meet
+        where, tables = self.where[r], self.tables[r]
+        ta, tb = where[a], where[b]
+        for leaving, coming, table in ((a, b, tables[ta]), (b, a, tables[tb])):
             rl, rc = leaving * n, coming * n
             for c in table:
                 if c != leaving:
@@ -773,48 +910,114 @@ def _anneal(
                     meet[c * n + leaving] -= 1
                     meet[rc + c] += 1
                     meet[c * n + coming] += 1
-        tables[r][ta][tables[r][ta].index(a)] = b
-        tables[r][tb][tables[r][tb].index(b)] = a
-        where[r][a], where[r][b] = tb, ta
+        tables[ta][tables[ta].index(a)] = b
+        tables[tb][tables[tb].index(b)] = a
+        where[a], where[b] = tb, ta
+        if self.odd[r][ta] != self.odd[r][tb]:
+            joining, leaving = (a, b) if self.odd[r][tb] else (b, a)
+            self.odd_seats[joining] += 1
+            self.odd_seats[leaving] -= 1
 
-    randrange, random_, exp = rng.randrange, rng.random, math.exp
-    ratio = COLD / HOT
-    for move in range(moves):
-        if best_cost <= floor:
-            break
-        r = randrange(R)
-        a = randrange(n)
-        b = randrange(n)
-        ta, tb = where[r][a], where[r][b]
-        if ta == tb:
-            continue
-        other = None
-        if odd[r][ta] != odd[r][tb]:
-            leaving, joining = (a, b) if odd[r][ta] else (b, a)
-            if odd_seats[leaving] <= low or odd_seats[joining] >= high:
-                # Both keep their count if the reverse swap happens in another
-                # round where ``joining`` sits at a table of 3 or 5 and ``leaving``
-                # at a table of 4.
-                other = randrange(R)
-                wo = where[other]
-                if other == r or not odd[other][wo[joining]] or odd[other][wo[leaving]]:
-                    continue
-        d = delta(r, a, b)
-        if other is not None:
-            apply(r, a, b)
-            d += delta(other, a, b)
-        if d > 0 and random_() >= exp(-d / (HOT * ratio ** (move / moves))):
-            if other is not None:
-                apply(r, a, b)  # undo
-            continue
-        if other is None:
-            apply(r, a, b)
-            if odd[r][ta] != odd[r][tb]:
-                odd_seats[leaving] -= 1
-                odd_seats[joining] += 1
-        else:
-            apply(other, a, b)
-        cost += d
-        if cost < best_cost:
-            best_cost, best = cost, [[list(t) for t in r] for r in tables]
-    return best
+    def run(self, budget: int, floor: int, stall: int, kicks: int = 0) -> None:
+        """Search until ``budget`` moves are looked at, the cost reaches ``floor``
+        repeated meetings, or ``stall`` iterations bring nothing better."""
+        n, R, K = self.n, self.rounds, self.width
+        low, high, rng = self.low, self.high, self.rng
+        meet, odd, odd_seats, where_all, tables_all = (
+            self.meet,
+            self.odd,
+            self.odd_seats,
+            self.where,
+            self.tables,
+        )
+        delta, swap = self._delta, self._swap
+        randrange = rng.randrange
+        tabu = [[0] * (n * K) for _ in range(R)]
+        floor *= self.unit
+        it = last_gain = 0
+        players = range(n)
+        while self.work < budget and self.best_cost > floor and it - last_gain < stall:
+            it += 1
+            chosen: list[tuple[int, int, int]] | None = None
+            low_d = 0
+            ties = 0
+            cost, best_cost = self.cost, self.best_cost
+            for r in range(R):
+                where, odd_r, tabu_r = where_all[r], odd[r], tabu[r]
+                for ta, table in enumerate(tables_all[r]):
+                    for a in table:
+                        ra = a * n
+                        if not any(meet[ra + c] > 1 for c in table if c != a):
+                            continue
+                        self.work += n
+                        for b in players:
+                            tb = where[b]
+                            if tb == ta:
+                                continue
+                            is_tabu = tabu_r[a * K + tb] > it or tabu_r[b * K + ta] > it
+                            double = False
+                            if odd_r[ta] != odd_r[tb]:
+                                leaving, joining = (a, b) if odd_r[ta] else (b, a)
+                                double = odd_seats[leaving] <= low or odd_seats[joining] >= high
+                            if not double:
+                                d = delta(r, a, b)
+                                if is_tabu and cost + d >= best_cost:
+                                    continue
+                                if chosen is None or d < low_d:
+                                    chosen, low_d, ties = [(r, a, b)], d, 1
+                                elif d == low_d:
+                                    ties += 1
+                                    if randrange(ties) == 0:
+                                        chosen = [(r, a, b)]
+                                continue
+                            if it % DOUBLE_EVERY:
+                                continue  # double moves are looked at every 16th iteration
+                            # The reverse swap in a round where ``leaving`` sits at a
+                            # table of 4 and ``joining`` at a table of 3 or 5.
+                            first = delta(r, a, b)
+                            swap(r, a, b)
+                            for r2 in range(R):
+                                w2 = where_all[r2]
+                                if r2 == r or odd[r2][w2[leaving]] or not odd[r2][w2[joining]]:
+                                    continue
+                                self.work += 1
+                                d = first + delta(r2, a, b)
+                                if cost + d >= best_cost and (
+                                    is_tabu
+                                    or tabu[r2][a * K + w2[b]] > it
+                                    or tabu[r2][b * K + w2[a]] > it
+                                ):
+                                    continue
+                                if chosen is None or d < low_d:
+                                    chosen, low_d, ties = [(r, a, b), (r2, a, b)], d, 1
+                                elif d == low_d:
+                                    ties += 1
+                                    if randrange(ties) == 0:
+                                        chosen = [(r, a, b), (r2, a, b)]
+                            swap(r, a, b)  # undo
+            if chosen is None:
+                break
+            for r, a, b in chosen:
+                ta, tb = where_all[r][a], where_all[r][b]
+                swap(r, a, b)
+                tabu[r][a * K + ta] = it + 2 + randrange(n // 2 + 3)
+                tabu[r][b * K + tb] = it + 2 + randrange(n // 2 + 3)
+            self.cost += low_d
+            if self.cost < self.best_cost:
+                self.best_cost, self.best = self.cost, self._copy()
+                last_gain = it
+            elif kicks and it - last_gain >= stall:
+                kicks -= 1
+                last_gain = it
+                self._kick()
+
+    def _kick(self) -> None:
+        """Shake the schedule out of a valley: a few random swaps in random rounds,
+        between tables of the same kind (so that the spread stays)."""
+        n, randrange = self.n, self.rng.randrange
+        for _ in range(max(2, n // 6)):
+            r, a, b = randrange(self.rounds), randrange(n), randrange(n)
+            ta, tb = self.where[r][a], self.where[r][b]
+            if ta != tb and self.odd[r][ta] == self.odd[r][tb]:
+                self.cost += self._delta(r, a, b)
+                self._swap(r, a, b)

@@ -272,6 +272,8 @@ class TableResult(models.Model):
         ORGANISER = "organiser", _("confirmed by the organiser")
         CORRECTED = "corrected", _("corrected by the organiser")
         REOPENED = "reopened", _("sent back to the table")
+        TOTALS = "totals", _("totals entered by the organiser")
+        CANCELLED = "cancelled", _("totals cancelled by the organiser")
 
     round_table = models.ForeignKey(RoundTable, on_delete=models.CASCADE, related_name="results")
     kind = models.CharField(max_length=10, choices=Kind.choices)
@@ -297,6 +299,27 @@ class TableResult(models.Model):
 
     def __str__(self):
         return f"{self.round_table} {self.kind}"
+
+
+class TableTotal(models.Model):
+    """One player's score at a table whose result the organiser entered alone, totals
+    only (the table could not use its link): the ranking adds it like a sheet's total.
+    Kept on write by ``services.enter_table_totals`` from the confirmed ``TableResult``
+    of kind ``totals``, which keeps the history; cancelling deletes the rows."""
+
+    round_table = models.ForeignKey(
+        RoundTable, on_delete=models.CASCADE, related_name="organiser_totals"
+    )
+    entry = models.ForeignKey(Entry, on_delete=models.CASCADE, related_name="+")
+    score = models.DecimalField(_("score"), max_digits=8, decimal_places=1)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["round_table", "entry"], name="one_total_per_seat"),
+        ]
+
+    def __str__(self):
+        return f"{self.round_table} {self.entry} {self.score}"
 
 
 class Adjustment(models.Model):

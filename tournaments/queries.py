@@ -20,7 +20,15 @@ from django.utils.translation import pgettext_lazy
 from core.ranking import rank, rank_sql
 from scoresheet.models import Hand, SheetTotal
 from tournaments import draw
-from tournaments.models import Adjustment, Entry, Round, RoundTable, Team, deals_for_table
+from tournaments.models import (
+    Adjustment,
+    Entry,
+    Round,
+    RoundTable,
+    TableTotal,
+    Team,
+    deals_for_table,
+)
 
 #: The seats' letters, translated (French: N, E, S, O); the fifth seat is 5.
 SEAT_LETTERS = (
@@ -84,6 +92,14 @@ def ranking(tournament) -> list[dict]:
             WHERE st.season_id = %s AND r.tournament_id = %s
             UNION ALL
             SELECT e.player_id, NULL, NULL, NULL, NULL, NULL, NULL, NULL,
+                   r.{number}, tt.score, 0, NULL
+            FROM {quote(TableTotal._meta.db_table)} tt
+            JOIN {quote(Entry._meta.db_table)} e ON e.id = tt.entry_id
+            JOIN {quote(RoundTable._meta.db_table)} rt ON rt.id = tt.round_table_id
+            JOIN {quote(Round._meta.db_table)} r ON r.id = rt.round_id
+            WHERE e.tournament_id = %s
+            UNION ALL
+            SELECT e.player_id, NULL, NULL, NULL, NULL, NULL, NULL, NULL,
                    a.round_number, a.points, 0, a.points
             FROM {quote(Adjustment._meta.db_table)} a
             JOIN {quote(Entry._meta.db_table)} e ON e.id = a.entry_id
@@ -101,7 +117,9 @@ def ranking(tournament) -> list[dict]:
         ORDER BY place, entry_number
     """
     with connection.cursor() as cursor:
-        cursor.execute(sql, [tournament.pk, tournament.season_id, tournament.pk, tournament.pk])
+        cursor.execute(
+            sql, [tournament.pk, tournament.season_id, tournament.pk, tournament.pk, tournament.pk]
+        )
         found = cursor.fetchall()
     club_name = tournament.club.name
     out = []
@@ -141,14 +159,23 @@ class TableView:
     played: int = 0
     bilan: Decimal = Decimal(0)
     totals: list = field(default_factory=list)  # per seat, the round's total so far
+    totals_only: bool = False  # the organiser entered the totals alone (no deals)
 
     @property
     def state(self) -> str:
+        if self.totals_only:
+            return "complete"
         if self.table.sheet_id is None or self.played == 0:
             return "empty"
         if self.deals is not None and self.played >= self.deals:
             return "complete"
         return "progress"
+
+    @property
+    def seat_totals(self) -> list:
+        """(seat letter, Entry, total or None) in seat order."""
+        totals = self.totals or [None] * len(self.seats)
+        return [(letter, entry, total) for (letter, entry), total in zip(self.seats, totals)]
 
     @property
     def balanced(self) -> bool:
@@ -200,12 +227,12 @@ def entries_by_number(tournament) -> dict[int, Entry]:
 
 
 def round_tables(tournament, rnd: Round, entries=None) -> list[TableView]:
-    """The round's tables with their seats, deals played and bilan (three queries, two
+    """The round's tables with their seats, deals played and bilan (four queries, three
     with ``entries`` given)."""
     entries = entries if entries is not None else entries_by_number(tournament)
     tables = list(rnd.tables.order_by("number"))
     sheet_ids = [t.sheet_id for t in tables if t.sheet_id]
-    played, totals = {}, {}
+    played, totals, by_organiser = {}, {}, set()
     if sheet_ids and rnd.state != Round.State.DRAWN:
         counts = (
             Hand.objects.live()
@@ -219,6 +246,12 @@ def round_tables(tournament, rnd: Round, entries=None) -> list[TableView]:
             sheet_id__in=sheet_ids
         ).values_list("sheet_id", "player_id", "score"):
             totals[sheet_id, player_id] = score
+        # A table whose result the organiser entered alone: its totals, no deals.
+        for sheet_id, player_id, score in TableTotal.objects.filter(
+            round_table__round=rnd
+        ).values_list("round_table__sheet_id", "entry__player_id", "score"):
+            totals[sheet_id, player_id] = score
+            by_organiser.add(sheet_id)
     views = []
     for table in tables:
         seated = [entries.get(n) for n in table.seats]
@@ -227,6 +260,7 @@ def round_tables(tournament, rnd: Round, entries=None) -> list[TableView]:
             seats=list(zip(SEAT_LETTERS, seated)),
             deals=deals_for_table(tournament, len(table.seats)),
             played=played.get(table.sheet_id, 0),
+            totals_only=table.sheet_id in by_organiser,
         )
         view.totals = [
             totals.get((table.sheet_id, e.player_id)) if e is not None else None for e in seated

@@ -38,6 +38,8 @@ urlpatterns = [
     path(table + "confirm/", views.table_confirm, name="table_confirm"),
     path(table + "reopen/", views.table_reopen, name="table_reopen"),
     path(table + "new-link/", views.table_revoke, name="table_revoke"),
+    path(table + "totals/", views.table_totals, name="table_totals"),
+    path(table + "totals/cancel/", views.table_totals_cancel, name="table_totals_cancel"),
     path(table + "deals/<int:number>/", views.table_hand, name="table_hand"),
     # a duplicate event (issue 28): tournaments.duplicate_views
     path("tournaments/new-duplicate/", duplicate_views.create, name="duplicate_create"),

@@ -544,6 +544,46 @@ def table_reopen(request, slug, tournament_id, round_number, table_number):
     )
 
 
+def _back_to_round(request, tournament, round_number, table_number):
+    url = reverse("tournaments:round", args=[request.club.slug, tournament.pk, round_number])
+    return redirect(f"{url}#table-{table_number}")
+
+
+@club_view("manage")
+@require_POST
+def table_totals(request, slug, tournament_id, round_number, table_number):
+    """The organiser types a table's totals alone (the table could not use its link)."""
+    tournament = _tournament(request, tournament_id)
+    table = _table(tournament, round_number, table_number)
+    values = [request.POST.get(f"total_{k}", "") for k in range(len(table.seats))]
+    try:
+        services.enter_table_totals(table, values, actor=request.user)
+    except TournamentError as error:
+        _refused(request, error)
+    else:
+        messages.success(
+            request, _("Table %(n)d's totals are entered and confirmed.") % {"n": table.number}
+        )
+    return _back_to_round(request, tournament, round_number, table_number)
+
+
+@club_view("manage")
+@require_POST
+def table_totals_cancel(request, slug, tournament_id, round_number, table_number):
+    tournament = _tournament(request, tournament_id)
+    table = _table(tournament, round_number, table_number)
+    try:
+        services.cancel_table_totals(table, actor=request.user)
+    except TournamentError as error:
+        _refused(request, error)
+    else:
+        messages.success(
+            request,
+            _("Table %(n)d's totals are cancelled: the table is open again.") % {"n": table.number},
+        )
+    return _back_to_round(request, tournament, round_number, table_number)
+
+
 @club_view("manage")
 @require_POST
 def table_revoke(request, slug, tournament_id, round_number, table_number):

@@ -86,7 +86,7 @@ def test_form_errors_store_nothing(client, club, manager):
 
 
 def test_round_page_lists_tables_with_their_state(client, played, django_assert_num_queries):
-    with django_assert_num_queries(8):
+    with django_assert_num_queries(9):  # + the organiser's totals
         response = client.get(url("round", played, 2))
     page = response.content.decode()
     assert page.count('class="card round-table state-empty status-not_started"') == 2
@@ -138,7 +138,7 @@ def test_ranking_page_export_and_filter(client, played, django_assert_num_querie
 
 
 def test_printed_material(client, played, django_assert_num_queries):
-    with django_assert_num_queries(7):
+    with django_assert_num_queries(8):  # + the organiser's totals
         cards = client.get(url("table_cards", played, 2)).content.decode()
     assert cards.count('class="print-card table-card"') == 4
     assert "Bilan (sums to zero)" in cards and "Signatures" in cards
