@@ -130,6 +130,9 @@ SITE_URLS = {
     "club_create": "404",
     "email_change": "post",
     "email_confirm": "all",  # an unknown token: the page says so
+    # the installable web app (config.pwa): static facts, the same for everybody
+    "service_worker": "all",
+    "manifest": "all",
 }
 ALLOWED = {
     "read": {"member", "scorer", "manager"},

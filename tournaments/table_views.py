@@ -23,7 +23,13 @@ from core.idempotency import idempotent, once
 from core.text import short_names
 from core.throttle import Limit, client_address, limited
 from scoresheet import services as sheets
-from scoresheet.hand_forms import form_class_for, preview_context, preview_response
+from scoresheet.hand_forms import (
+    form_class_for,
+    preview_context,
+    preview_response,
+    queue_refusal,
+    queued,
+)
 from scoresheet.models import Hand
 from tournaments import queries, services, tokens
 from tournaments.models import Round, RoundTable, TableResult, Tournament
@@ -202,6 +208,8 @@ def table_hand_create(request, table):
                     return JsonResponse({"saved": hand.number, "url": target})
                 messages.success(request, _("Deal %(n)d saved.") % {"n": hand.number})
                 return redirect(target)
+        if save and queued(request):  # a deal from the phone's queue: why, for the queue
+            return queue_refusal(form)
     else:
         form = form_class(sheet=sheet, table=seating)
     return _form_page(request, table, form)
