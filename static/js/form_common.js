@@ -166,7 +166,11 @@
   function signed(halves) {
     var lang = document.documentElement.lang || undefined;
     var number = halves / 2;
-    var text = Math.abs(number).toLocaleString(lang, { maximumFractionDigits: 1 });
+    // as scoresheet.formatting: the decimal comma in French, no thousands grouping
+    var text = Math.abs(number).toLocaleString(lang, {
+      maximumFractionDigits: 1,
+      useGrouping: false,
+    });
     return number > 0 ? "+" + text : number < 0 ? "\u2212" + text : "0";
   }
 

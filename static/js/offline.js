@@ -26,22 +26,26 @@
 
   // ------------------------------------------------------------ the service worker
 
-  function warm(worker) {
+  /* The pages to keep: the links marked data-offline-warm (once), and this page
+     itself when the worker did not serve it (the first visit: the worker came after). */
+  function warm(worker, firstVisit) {
     var urls = [];
     document.querySelectorAll("a[data-offline-warm]").forEach(function (link) {
       urls.push(link.href);
     });
     if (worker && urls.length) worker.postMessage({ warm: urls });
+    if (worker && firstVisit) worker.postMessage({ warm: [window.location.href], fresh: true });
   }
 
   if ("serviceWorker" in navigator && window.isSecureContext) {
+    var firstVisit = !navigator.serviceWorker.controller;
     navigator.serviceWorker
       .register("/sw.js", { scope: "/" })
       .then(function () {
         return navigator.serviceWorker.ready;
       })
       .then(function (registration) {
-        warm(registration.active);
+        warm(registration.active, firstVisit);
       })
       .catch(function () {
         /* no worker: the pages still work online */

@@ -119,22 +119,33 @@ self.addEventListener("fetch", function (event) {
   }
 });
 
-/* offline.js: {warm: [urls]} keeps a copy of pages the scorer will need offline. */
-self.addEventListener("message", function (event) {
-  var data = event.data || {};
-  if (!Array.isArray(data.warm)) return;
-  event.waitUntil(
-    Promise.all(
-      data.warm.map(function (href) {
-        var url = new URL(href, self.location.origin);
-        if (url.origin !== self.location.origin || NOT_KEPT.test(url.pathname)) return null;
-        return fetch(url.href, { credentials: "same-origin" })
+/* offline.js: {warm: [urls], fresh} keeps a copy of pages the scorer will need
+   offline: fetched when not kept yet (or always, with fresh). */
+function warmOne(href, fresh) {
+  var url = new URL(href, self.location.origin);
+  url.hash = "";
+  if (url.origin !== self.location.origin || NOT_KEPT.test(url.pathname)) return null;
+  return caches
+    .match(url.href, { cacheName: PAGES_CACHE, ignoreVary: true })
+    .then(function (kept) {
+      if (kept && !fresh) return null;
+      return fetch(url.href, { credentials: "same-origin" })
           .then(function (response) {
             keepPage({ url: url.href }, response);
           })
           .catch(function () {
             /* offline: the copy kept earlier, if any, stays */
           });
+    });
+}
+
+self.addEventListener("message", function (event) {
+  var data = event.data || {};
+  if (!Array.isArray(data.warm)) return;
+  event.waitUntil(
+    Promise.all(
+      data.warm.map(function (href) {
+        return warmOne(href, !!data.fresh);
       })
     )
   );

@@ -508,7 +508,12 @@ def test_a_hand_kept_offline_is_sent_when_the_form_opens_again(
     assert sheet.hands.count() == 1
     page.unroute("**/hands/new/")
     page.goto(new_hand)  # the scorer comes back to the form: the queue sends it, same key
-    page.wait_for_function("TarotQueue.all().then((entries) => entries.length === 0)")
+    for _ in range(100):  # the queue (IndexedDB) empties once the hand went
+        if page.evaluate("() => TarotQueue.all().then((entries) => entries.length === 0)"):
+            break
+        page.wait_for_timeout(100)
+    else:
+        raise AssertionError("the queue kept the hand")
     expect(page.locator("[data-queue-count]")).to_be_hidden()
     expect(page.locator("[data-offline]")).to_be_hidden()
     page.wait_for_timeout(300)

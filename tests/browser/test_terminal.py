@@ -1,0 +1,267 @@
+"""Issue 29, the table terminal: a whole evening with no network.
+
+A phone opens a sheet (the service worker installs and keeps the sheet and the hand
+form), the network goes (Playwright's offline mode), eight hands of every kind are
+entered (the preview works them out in the page), the page is reloaded still offline
+(it comes from the service worker) and shows the eight hands waiting; the network comes
+back: the eight are stored once each, in order, with the engine's scores. A hand the
+server refuses stays in the queue with the server's reason, to fix or discard.
+"""
+
+import re
+from decimal import Decimal
+
+import pytest
+from django.urls import reverse
+from playwright.sync_api import expect
+
+from scoresheet import services
+from scoresheet.models import Hand, ScoreRow
+from tarot import score_hand
+from tarot.jsonformat import parse_hand
+
+pytestmark = pytest.mark.browser
+
+NAMES = ["Anna", "Bert", "Carl", "Dora"]
+
+#: Eight hands, one of each kind: (what the scorer taps, the hand in the JSON format).
+HANDS = [
+    (
+        {"taker": "Anna", "contract": "prise", "bouts": "1", "points": "51"},
+        {"taker": "Anna", "contract": "prise", "bouts": 1, "points": 51},
+    ),
+    (
+        {"taker": "Bert", "contract": "garde", "bouts": "2", "points": "40"},
+        {"taker": "Bert", "contract": "garde", "bouts": 2, "points": 40},
+    ),
+    (
+        {"taker": "Carl", "contract": "garde sans", "bouts": "3", "points": "60", "pab": "Attack"},
+        {
+            "taker": "Carl",
+            "contract": "garde_sans",
+            "bouts": 3,
+            "points": 60,
+            "petit_au_bout": "attack",
+        },
+    ),
+    (
+        {"taker": "Dora", "contract": "garde contre", "bouts": "0", "points": "30"}
+        | {"pab": "Defence"},
+        {
+            "taker": "Dora",
+            "contract": "garde_contre",
+            "bouts": 0,
+            "points": 30,
+            "petit_au_bout": "defence",
+        },
+    ),
+    ({"taker": "Everybody passed"}, {"taker": None}),
+    (
+        {"taker": "Anna", "contract": "garde", "bouts": "2", "points": "45,5", "poignee": 0},
+        {
+            "taker": "Anna",
+            "contract": "garde",
+            "bouts": 2,
+            "points": Decimal("45.5"),
+            "poignees": [{"player": "Anna", "size": "single"}],
+        },
+    ),
+    (
+        {"taker": "Bert", "contract": "garde", "bouts": "3", "points": "91", "chelem": True},
+        {
+            "taker": "Bert",
+            "contract": "garde",
+            "bouts": 3,
+            "points": 91,
+            "chelem": {"announced": True, "made_by": "attack"},
+        },
+    ),
+    (
+        {"taker": "Carl", "contract": "garde", "bouts": "2", "points": "35", "defence": True},
+        {"taker": "Carl", "contract": "garde", "bouts": 2, "points": 56},
+    ),
+]
+
+
+def tap_choice(page, field, text):
+    exact = re.compile(rf"^\s*{re.escape(text)}\s*$")
+    page.locator(f"#id_{field} label").filter(has_text=exact).tap()
+
+
+def expected_halves(data):
+    rules, hand = parse_hand({"rules": {"preset": "fft"}, "players": NAMES, **data})
+    return list(score_hand(rules, hand).halves)
+
+
+def signed(halves):
+    value = Decimal(halves) / 2
+    text = f"{abs(value):f}".rstrip("0").rstrip(".") if value % 1 else str(abs(int(value)))
+    return ("+" if value > 0 else "−" if value < 0 else "") + text
+
+
+def until(page, script, arg=None, timeout_ms=10_000):
+    """Poll an async script in the page until it answers true (``wait_for_function``
+    does not wait for a promise, and its string form needs eval, which the CSP refuses)."""
+    waited = 0
+    while not page.evaluate(script, arg):
+        assert waited < timeout_ms, f"still false after {timeout_ms} ms: {script}"
+        page.wait_for_timeout(100)
+        waited += 100
+
+
+def wait_for_worker(page, *urls):
+    """The service worker controls the page and keeps a copy of these pages."""
+    until(page, "() => !!(navigator.serviceWorker && navigator.serviceWorker.controller)")
+    for url in urls:
+        until(
+            page,
+            """(url) => caches.open("tarot-ledger-pages")
+                .then((cache) => cache.match(url)).then((kept) => !!kept)""",
+            url,
+        )
+
+
+def queue_empty(page):
+    until(page, "() => TarotQueue.all().then((entries) => entries.length === 0)")
+
+
+def enter(page, taps):
+    tap_choice(page, "taker", taps["taker"])
+    if taps["taker"] == "Everybody passed":
+        return
+    tap_choice(page, "contract", taps["contract"])
+    tap_choice(page, "bouts", taps["bouts"])
+    if taps.get("defence"):
+        tap_choice(page, "points_side", "Defence")
+    page.locator("#id_points").fill(taps["points"])
+    if "pab" in taps:
+        tap_choice(page, "petit_au_bout", taps["pab"])
+    if "poignee" in taps or "chelem" in taps:
+        page.locator("[data-extras] summary").tap()
+    if "poignee" in taps:
+        page.locator(f"#id_poignee_{taps['poignee']}").select_option("single")
+    if taps.get("chelem"):
+        page.locator("#id_chelem").select_option("announced_made")
+
+
+def queue_size(page):
+    return page.evaluate("TarotQueue.all().then((entries) => entries.length)")
+
+
+def test_an_evening_with_no_network(page, live_server, log_in, make_sheet, scorer):
+    sheet = make_sheet(4)
+    log_in(page, scorer)
+    sheet_url = live_server.url + reverse("scoresheet:sheet", args=["rive", sheet.pk])
+    form_url = live_server.url + reverse("scoresheet:hand_create", args=["rive", sheet.pk])
+    page.goto(sheet_url)
+    wait_for_worker(page, sheet_url, form_url)
+
+    page.context.set_offline(True)
+    for number, (taps, data) in enumerate(HANDS, start=1):
+        page.goto(sheet_url)  # from the service worker: no network
+        page.get_by_role("link", name="Enter a hand").tap()
+        page.wait_for_url(form_url)
+        enter(page, taps)
+        halves = expected_halves(data)
+        # the preview, worked out in the page
+        preview = page.locator("#hand-preview")
+        expect(preview.locator("[data-offline-preview]")).to_have_attribute(
+            "data-offline-preview", "scored"
+        )
+        for name, half in zip(NAMES, halves):
+            expect(preview.locator(f'[data-player="{name}"]')).to_have_text(signed(half))
+        page.get_by_role("button", name="Save", exact=True).tap()
+        expect(page.locator("[data-offline]")).to_be_visible()
+        expect(page.locator("[data-queue-count]")).to_have_text(f"Waiting to be sent: {number}")
+        # a second tap on the same form: the same hand, queued once
+        page.get_by_role("button", name="Save", exact=True).tap()
+        page.wait_for_timeout(100)
+        assert queue_size(page) == number
+    assert Hand.objects.filter(sheet=sheet).count() == 0
+
+    page.goto(sheet_url)
+    page.reload()  # still offline: the service worker answers
+    waiting = page.locator("[data-queue-sheet] [data-queue-state='waiting']")
+    expect(waiting).to_have_count(8)
+    expect(waiting.first).to_have_text("waiting to be sent")
+    expect(page.locator("[data-queue-count]")).to_have_text("Waiting to be sent: 8")
+    assert Hand.objects.filter(sheet=sheet).count() == 0
+
+    page.context.set_offline(False)  # the "online" event: the queue goes, in order
+    queue_empty(page)
+    expect(page.locator("[data-queue-count]")).to_be_hidden()
+    expect(page.locator("[data-queue-sheet]")).to_be_hidden()
+    stored = list(Hand.objects.filter(sheet=sheet).order_by("number"))
+    assert [hand.number for hand in stored] == list(range(1, 9))
+    for hand, (_, data) in zip(stored, HANDS):
+        rows = ScoreRow.objects.filter(hand=hand).order_by("position")
+        assert [int(row.score * 2) for row in rows] == expected_halves(data), hand.number
+        assert services.hand_data(hand, services.Table.of(sheet))["taker"] == data["taker"]
+
+
+def test_a_refused_hand_stays_with_the_reason(
+    page, live_server, log_in, make_sheet, scorer, manager
+):
+    sheet = make_sheet(4)
+    log_in(page, scorer)
+    sheet_url = live_server.url + reverse("scoresheet:sheet", args=["rive", sheet.pk])
+    form_url = live_server.url + reverse("scoresheet:hand_create", args=["rive", sheet.pk])
+    page.goto(sheet_url)
+    wait_for_worker(page, sheet_url, form_url)
+    page.context.set_offline(True)
+    page.get_by_role("link", name="Enter a hand").tap()
+    enter(page, HANDS[1][0])
+    page.get_by_role("button", name="Save", exact=True).tap()
+    expect(page.locator("[data-offline]")).to_be_visible()
+    # meanwhile the sheet is closed: the server refuses the hand
+    services.close_sheet(sheet, actor=scorer)
+    page.goto(sheet_url)
+    page.context.set_offline(False)
+    refused = page.locator("[data-queue-sheet] [data-queue-state='refused']")
+    expect(refused).to_contain_text("refused by the server:")
+    expect(refused).to_contain_text("closed")
+    expect(page.locator("[data-queue-count]")).to_have_text("Refused: 1")
+    assert Hand.objects.filter(sheet=sheet).count() == 0
+    # still there after a reload and after the retries: never dropped silently
+    page.reload()
+    expect(refused).to_have_count(1)
+    assert queue_size(page) == 1
+
+    # reopened: Fix brings the hand back into the form, Save stores it
+    services.reopen_sheet(sheet, actor=manager)
+    page.locator("[data-queue-sheet]").get_by_role("link", name="Fix").tap()
+    expect(page.locator("#id_points")).to_have_value("40")
+    page.get_by_role("button", name="Save", exact=True).tap()
+    page.wait_for_url(re.compile(r"/sheets/\d+/#hand-1$"))
+    assert Hand.objects.filter(sheet=sheet).count() == 1
+    assert queue_size(page) == 0
+
+    # discarding one: asked first, then gone
+    page.context.set_offline(True)
+    page.get_by_role("link", name="Enter a hand").tap()
+    enter(page, HANDS[0][0])
+    page.get_by_role("button", name="Save", exact=True).tap()
+    expect(page.locator("[data-offline]")).to_be_visible()
+    page.goto(sheet_url)
+    page.once("dialog", lambda dialog: dialog.accept())
+    page.locator("[data-queue-sheet]").get_by_role("button", name="Discard").tap()
+    expect(page.locator("[data-queue-sheet]")).to_be_hidden()
+    assert queue_size(page) == 0
+    page.context.set_offline(False)
+    page.wait_for_timeout(300)
+    assert Hand.objects.filter(sheet=sheet).count() == 1
+
+
+def test_the_app_is_installable(page, live_server):
+    page.goto(live_server.url + "/")
+    manifest = page.locator("link[rel=manifest]").get_attribute("href")
+    data = page.evaluate("(url) => fetch(url).then((r) => r.json())", manifest)
+    assert data["start_url"] == "/" and data["display"] == "standalone"
+    sizes = {icon["sizes"] for icon in data["icons"]}
+    assert {"192x192", "512x512"} <= sizes
+    for icon in data["icons"]:
+        status = page.evaluate("(url) => fetch(url).then((r) => r.status)", icon["src"])
+        assert status == 200
+    until(page, "() => !!(navigator.serviceWorker && navigator.serviceWorker.controller)")
+    scope = page.evaluate("navigator.serviceWorker.ready.then((r) => r.scope)")
+    assert scope == live_server.url + "/"
