@@ -243,6 +243,8 @@ class AuditEntry(models.Model):
         LINK_REVOKED = "link_revoked", _("table link replaced")
         SCORE_ADJUSTED = "score_adjusted", _("score adjusted by the arbitre")
         TOURNAMENT_CLOSED = "tournament_closed", _("tournament closed")
+        TABLE_CLAIMED = "table_claimed", _("table claimed by a phone")
+        TABLE_TAKEN_OVER = "table_taken_over", _("table taken over by another phone")
 
     club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="audit_entries")
     actor = models.ForeignKey(

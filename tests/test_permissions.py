@@ -108,6 +108,8 @@ TOKEN_URLS = {
     "table:hand_delete": "P",
     "table:submit": "P",
     "table:check": "P",
+    "table:take_over": "P",
+    "table:heartbeat": "P",
 }
 # URLs outside any club: who may GET them
 SITE_URLS = {

@@ -216,6 +216,12 @@ class RoundTable(models.Model):
     token_hash = models.CharField(max_length=64, null=True, blank=True, unique=True)
     #: The draw changed this table after it was made (a withdrawal): print its card again.
     changed = models.BooleanField(default=False)
+    #: One phone enters the table's deals (``services.claim_table``): a hash of its
+    #: device cookie, when it was last heard of, and the deals it said it still holds
+    #: unsent (its queue, reported when online).
+    device = models.CharField(max_length=64, blank=True)
+    device_seen_at = models.DateTimeField(null=True, blank=True)
+    device_waiting = models.PositiveSmallIntegerField(default=0)
 
     class Meta:
         ordering = ["round", "number"]

@@ -336,6 +336,37 @@
     refresh: refresh,
   };
 
+  /* A tournament table's page, on the phone holding the table: says it is online and
+     how many of the table's deals wait in the queue (the organiser's round page shows it). */
+  function heartbeat() {
+    var form = document.querySelector("form[data-table-heartbeat]");
+    if (!form || navigator.onLine === false) return;
+    var box = document.querySelector("[data-queue-sheet]");
+    var here = box ? box.dataset.queueSheet : window.location.pathname;
+    all()
+      .then(function (entries) {
+        var body = new FormData(form);
+        body.set(
+          "waiting",
+          String(
+            entries.filter(function (entry) {
+              return entry.sheet === here;
+            }).length
+          )
+        );
+        return fetch(form.getAttribute("action"), {
+          method: "POST",
+          body: body,
+          credentials: "same-origin",
+          headers: { "X-Requested-With": "fetch" },
+        });
+      })
+      .catch(function () {
+        /* offline: the organiser sees it from the last report's age */
+      });
+  }
+  window.setInterval(heartbeat, 30000);
+
   window.addEventListener("online", flush);
   window.setInterval(function () {
     if (navigator.onLine !== false) {
@@ -344,5 +375,5 @@
       });
     }
   }, RETRY_MS);
-  refresh().then(flush);
+  refresh().then(flush).then(heartbeat);
 })();
