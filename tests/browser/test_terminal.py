@@ -265,3 +265,126 @@ def test_the_app_is_installable(page, live_server):
     until(page, "() => !!(navigator.serviceWorker && navigator.serviceWorker.controller)")
     scope = page.evaluate("navigator.serviceWorker.ready.then((r) => r.scope)")
     assert scope == live_server.url + "/"
+
+
+# ---------------------------------------------------------------- a tournament table
+
+
+@pytest.fixture
+def table_day(django_user_model, club):
+    """Eight members, one round of eight deals a table (two tables of four), started."""
+    import datetime
+
+    from clubs.models import Membership, Player, Role
+    from tournaments import services as tournament_services
+
+    organiser = django_user_model.objects.create_user("organiser", password="a-long-pass-1")
+    Membership.objects.create(club=club, user=organiser, role=Role.MANAGER)
+    players = [Player.objects.create(club=club, name=f"Player {i}") for i in range(1, 9)]
+    t = tournament_services.create_tournament(
+        club,
+        name="Open",
+        date=datetime.date(2026, 5, 9),
+        rules="fft",
+        rounds=1,
+        deals_per_round=8,
+        seed=5,
+    )
+    tournament_services.register(t, [("member", p) for p in players])
+    rnd = t.round_set.get()
+    tournament_services.draw_round(rnd)
+    tournament_services.start_round(rnd)
+    return rnd, organiser, rnd.tables.select_related("sheet").order_by("number").first()
+
+
+def enter_deal(page, names, taker, contract, bouts, points):
+    tap_choice(page, "taker", names[taker])
+    tap_choice(page, "contract", contract)
+    tap_choice(page, "bouts", bouts)
+    page.locator("#id_points").fill(points)
+
+
+def test_a_tournament_table_with_no_network_and_a_second_phone(
+    new_context, live_server, log_in, table_day
+):
+    from tournaments import tokens
+
+    rnd, organiser, table = table_day
+    names = [s.player.name for s in table.sheet.seats.select_related("player").order_by("position")]
+    link = live_server.url + tokens.url(table)
+    form = link + "deals/new/"
+    phone = new_context().new_page()
+    phone.goto(link)
+    wait_for_worker(phone, link, form)
+
+    # no network: two deals entered, the page reloaded from the service worker
+    phone.context.set_offline(True)
+    deals = [(1, "garde", "2", "56"), (2, "prise", "1", "40")]
+    for taker, contract, bouts, points in deals:
+        phone.goto(link)
+        phone.locator("a[data-main-action]").tap()
+        phone.wait_for_url(form)
+        enter_deal(phone, names, taker, contract, bouts, points)
+        expect(phone.locator("[data-offline-preview]")).to_have_attribute(
+            "data-offline-preview", "scored"
+        )
+        phone.get_by_role("button", name="Save", exact=True).tap()
+        expect(phone.locator("[data-offline]")).to_be_visible()
+    phone.goto(link)
+    phone.reload()
+    expect(phone.locator("[data-queue-sheet] [data-queue-state='waiting']")).to_have_count(2)
+    assert table.sheet.hands.count() == 0
+    phone.context.set_offline(False)
+    queue_empty(phone)
+    stored = list(table.sheet.hands.order_by("number"))
+    assert [h.number for h in stored] == [1, 2]
+    for hand, (taker, contract, bouts, points) in zip(stored, deals):
+        data = {"taker": names[taker], "contract": contract, "bouts": int(bouts)}
+        data["points"] = int(points)
+        rules, parsed = parse_hand({"rules": {"preset": "fft"}, "players": names, **data})
+        rows = ScoreRow.objects.filter(hand=hand).order_by("position")
+        assert [int(r.score * 2) for r in rows] == list(score_hand(rules, parsed).halves)
+
+    # the organiser sees the table's phone (heard of at each page) and the code
+    phone.reload()
+    organiser_page = new_context().new_page()
+    log_in(organiser_page, organiser)
+    organiser_page.goto(
+        live_server.url + reverse("tournaments:round", args=["rive", rnd.tournament_id, rnd.number])
+    )
+    row = organiser_page.locator(f'[data-device-table="{table.number}"]')
+    expect(row).to_have_attribute("data-device-state", "online")
+    code = organiser_page.locator("[data-takeover-code]").inner_text()
+
+    # a deal entered offline on the first phone, while a second phone takes over
+    phone.context.set_offline(True)
+    phone.goto(link)
+    phone.locator("a[data-main-action]").tap()
+    enter_deal(phone, names, 3, "garde", "3", "70")
+    phone.get_by_role("button", name="Save", exact=True).tap()
+    expect(phone.locator("[data-offline]")).to_be_visible()
+
+    second = new_context().new_page()
+    second.goto(link)
+    expect(second.locator("[data-table-held]")).to_be_visible()
+    expect(second.locator("a[data-main-action]")).to_have_count(0)
+    second.get_by_label("Organiser's code").fill("999999" if code != "999999" else "111111")
+    second.get_by_role("button", name="Take over").tap()
+    expect(second.locator("[data-messages]")).to_contain_text("not the organiser's code")
+    expect(second.locator("[data-table-held]")).to_be_visible()
+    second.get_by_label("Organiser's code").fill(code)
+    second.get_by_role("button", name="Take over").tap()
+    expect(second.locator("[data-table-held]")).to_have_count(0)
+    second.locator("a[data-main-action]").tap()
+    enter_deal(second, names, 0, "garde", "2", "60")
+    second.get_by_role("button", name="Save", exact=True).tap()
+    second.wait_for_url(re.compile(r"#deal-3$"))
+    assert table.sheet.hands.count() == 3
+
+    # the first phone's network comes back: its deal is refused, kept, with the reason
+    phone.context.set_offline(False)
+    phone.goto(link)
+    refused = phone.locator("[data-queue-sheet] [data-queue-state='refused']")
+    expect(refused).to_contain_text("Another phone enters this table")
+    expect(phone.locator("[data-queue-count]")).to_have_text("Refused: 1")
+    assert table.sheet.hands.count() == 3
