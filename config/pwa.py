@@ -56,9 +56,9 @@ def _read(name: str) -> bytes:
         return handle.read()
 
 
-@lru_cache(maxsize=1)
-def worker_source() -> bytes:
-    """``static/js/sw.js`` preceded by its facts (read once per process)."""
+@lru_cache(maxsize=8)
+def worker_source(language: str) -> bytes:
+    """``static/js/sw.js`` preceded by its facts (read once per process and language)."""
     digest = hashlib.sha256()
     for name in ("js/sw.js", *SHELL):
         digest.update(_read(name))
@@ -67,6 +67,9 @@ def worker_source() -> bytes:
         "shell": [static(name) for name in SHELL],
         "static": static(""),
         "manifest": reverse("manifest"),
+        # the page a navigation gets offline when the page was never kept
+        "offline": _("No network, and this page was not opened on this phone before."),
+        "language": language,
     }
     head = f"self.TAROT_LEDGER = {json.dumps(facts)};\n"
     return head.encode() + _read("js/sw.js")
@@ -74,7 +77,7 @@ def worker_source() -> bytes:
 
 @require_safe
 def service_worker(request):
-    response = HttpResponse(worker_source(), content_type="text/javascript; charset=utf-8")
+    response = HttpResponse(worker_source(get_language()), content_type="text/javascript; charset=utf-8")
     # the browser checks for a new worker at each visit; never serve a stale one
     response["Cache-Control"] = "no-cache"
     response["Service-Worker-Allowed"] = "/"

@@ -15,6 +15,7 @@
 "use strict";
 
 var FACTS = self.TAROT_LEDGER || { version: "dev", shell: [], static: "/static/", manifest: "" };
+var LANG = FACTS.language || "en";
 var SHELL_CACHE = "tarot-ledger-shell-" + FACTS.version;
 var PAGES_CACHE = "tarot-ledger-pages";
 var NOT_KEPT = /^\/(accounts|admin|i18n)\//;
@@ -65,10 +66,11 @@ function keepPage(request, response) {
 }
 
 function offlineAnswer() {
+  var text = String(FACTS.offline || "No network.").replace(/[<&]/g, "");
   return new Response(
-    "<!doctype html><meta charset=utf-8><meta name=viewport content='width=device-width'>" +
-      "<title>Tarot Ledger</title><p>No network, and this page was not opened before." +
-      " / Pas de réseau, et cette page n’a pas encore été ouverte.</p>",
+    "<!doctype html><html lang=" + LANG + "><meta charset=utf-8>" +
+      "<meta name=viewport content='width=device-width'>" +
+      "<title>Tarot Ledger</title><p>" + text + "</p>",
     { status: 503, headers: { "Content-Type": "text/html; charset=utf-8" } }
   );
 }
