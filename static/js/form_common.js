@@ -17,7 +17,8 @@
      form's hand in the JSON format and its scores worked out in the page by
      static/js/tarot_engine.js (the engine's port, tested against it); a form
      without data-offline-rules (the Savoyard rules, a sheet with pools) says
-     "score on save" instead. */
+     "score on save" instead;
+   - the first scores of a page bring the preview and Save into view (once). */
 (function () {
   "use strict";
 
@@ -44,6 +45,19 @@
       outShow.closest(".hand-sits-out").hidden = !out;
       if (out) outShow.textContent = labelOf(form, "sits_out", out);
     }
+  }
+
+  /* Once per page, when the first scores show: the preview and Save brought into
+     view (a phone's screen ends above them after the last field of a typical hand),
+     scrolling no more than needed; never again, so it never fights the scorer. */
+  var revealed = false;
+  function reveal(panel) {
+    if (revealed || !panel.querySelector(".hand-scores")) return;
+    revealed = true;
+    var footer = panel.closest(".hand-footer") || panel;
+    if (footer.getBoundingClientRect().bottom <= window.innerHeight) return;
+    var still = window.matchMedia && window.matchMedia("(prefers-reduced-motion: reduce)").matches;
+    footer.scrollIntoView({ block: "end", behavior: still ? "auto" : "smooth" });
   }
 
   function livePreview(form, panel) {
@@ -78,6 +92,7 @@
           why = panel.querySelector("details.hand-why");
           if (why && open) why.open = true;
           panel.classList.toggle("is-stale", false);
+          reveal(panel);
         })
         .catch(function () {
           /* offline or logged out: the page's own scoring, or "score on save";
@@ -85,6 +100,7 @@
           if (mine < shown) return;
           shown = mine;
           showOffline(form, panel);
+          reveal(panel);
           if (previewButton && !form.dataset.offlineRules) previewButton.hidden = false;
         });
     }

@@ -388,3 +388,49 @@ def test_a_tournament_table_with_no_network_and_a_second_phone(
     expect(refused).to_contain_text("Another phone enters this table")
     expect(phone.locator("[data-queue-count]")).to_have_text("Refused: 1")
     assert table.sheet.hands.count() == 3
+
+
+# ---------------------------------------------------------------- a phone form that fits
+
+#: Nine typical hands: (seats, taps), as a scorer enters them, top to bottom.
+TYPICAL = [
+    (seats, taps)
+    for seats in (3, 4, 5)
+    for taps in (
+        {"taker": "Anna", "contract": "garde", "bouts": "2", "points": "56"},
+        {"taker": "Bert", "contract": "prise", "bouts": "1", "points": "48", "pab": "Defence"},
+        {"taker": "Carl", "contract": "garde sans", "bouts": "3", "points": "40"},
+    )
+]
+
+
+def test_the_preview_and_save_are_in_view_for_a_typical_hand(
+    new_context, live_server, log_in, make_sheet, scorer
+):
+    """390×844: after the last tap of a typical hand, the scores and Save are on the
+    screen without the scorer scrolling (the page brings them into view once)."""
+    page = new_context(viewport={"width": 390, "height": 844}).new_page()
+    log_in(page, scorer)
+    sheets = {seats: make_sheet(seats) for seats in (3, 4, 5)}
+    in_view = 0
+    for seats, taps in TYPICAL:
+        url = reverse("scoresheet:hand_create", args=["rive", sheets[seats].pk])
+        page.goto(live_server.url + url)
+        tap_choice(page, "taker", taps["taker"])
+        tap_choice(page, "contract", taps["contract"])
+        if seats == 5:
+            tap_choice(page, "partner", "Dora")
+        tap_choice(page, "bouts", taps["bouts"])
+        page.locator("#id_points").fill(taps["points"])
+        if "pab" in taps:
+            tap_choice(page, "petit_au_bout", taps["pab"])
+        scores = page.locator("#hand-preview .hand-scores")
+        expect(scores).to_be_visible()
+        save = page.get_by_role("button", name="Save", exact=True)
+        try:
+            expect(scores).to_be_in_viewport(ratio=1, timeout=2_000)
+            expect(save).to_be_in_viewport(ratio=1, timeout=2_000)
+        except AssertionError:
+            continue
+        in_view += 1
+    assert in_view == len(TYPICAL), f"{in_view} of {len(TYPICAL)} hands"
