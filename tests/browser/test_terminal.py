@@ -99,7 +99,7 @@ def signed(halves):
     return ("+" if value > 0 else "−" if value < 0 else "") + text
 
 
-def until(page, script, arg=None, timeout_ms=10_000):
+def until(page, script, arg=None, timeout_ms=30_000):
     """Poll an async script in the page until it answers true (``wait_for_function``
     does not wait for a promise, and its string form needs eval, which the CSP refuses)."""
     waited = 0
@@ -144,6 +144,25 @@ def enter(page, taps):
         page.locator("#id_chelem").select_option("announced_made")
 
 
+def _cut(route):
+    if route.request.method == "POST":
+        route.abort("internetdisconnected")
+    else:
+        route.fallback()
+
+
+def offline(context, cut=True):
+    """No network: Playwright's offline mode, and the posts refused at the route too (a
+    service worker restarted under load can let a post through before the offline mode
+    reaches it: the hand is stored, its answer lost; the test wants a clean cut)."""
+    if cut:
+        context.set_offline(True)
+        context.route("**/*", _cut)
+    else:  # the route first: the "online" event sends the queue at once
+        context.unroute("**/*", _cut)
+        context.set_offline(False)
+
+
 def queue_size(page):
     return page.evaluate("TarotQueue.all().then((entries) => entries.length)")
 
@@ -156,7 +175,7 @@ def test_an_evening_with_no_network(page, live_server, log_in, make_sheet, score
     page.goto(sheet_url)
     wait_for_worker(page, sheet_url, form_url)
 
-    page.context.set_offline(True)
+    offline(page.context)
     for number, (taps, data) in enumerate(HANDS, start=1):
         page.goto(sheet_url)  # from the service worker: no network
         page.get_by_role("link", name="Enter a hand").tap()
@@ -187,7 +206,7 @@ def test_an_evening_with_no_network(page, live_server, log_in, make_sheet, score
     expect(page.locator("[data-queue-count]")).to_have_text("Waiting to be sent: 8")
     assert Hand.objects.filter(sheet=sheet).count() == 0
 
-    page.context.set_offline(False)  # the "online" event: the queue goes, in order
+    offline(page.context, False)  # the "online" event: the queue goes, in order
     queue_empty(page)
     expect(page.locator("[data-queue-count]")).to_be_hidden()
     expect(page.locator("[data-queue-sheet]")).to_be_hidden()
@@ -208,7 +227,7 @@ def test_a_refused_hand_stays_with_the_reason(
     form_url = live_server.url + reverse("scoresheet:hand_create", args=["rive", sheet.pk])
     page.goto(sheet_url)
     wait_for_worker(page, sheet_url, form_url)
-    page.context.set_offline(True)
+    offline(page.context)
     page.get_by_role("link", name="Enter a hand").tap()
     enter(page, HANDS[1][0])
     page.get_by_role("button", name="Save", exact=True).tap()
@@ -216,7 +235,7 @@ def test_a_refused_hand_stays_with_the_reason(
     # meanwhile the sheet is closed: the server refuses the hand
     services.close_sheet(sheet, actor=scorer)
     page.goto(sheet_url)
-    page.context.set_offline(False)
+    offline(page.context, False)
     refused = page.locator("[data-queue-sheet] [data-queue-state='refused']")
     expect(refused).to_contain_text("refused by the server:")
     expect(refused).to_contain_text("closed")
@@ -237,7 +256,7 @@ def test_a_refused_hand_stays_with_the_reason(
     assert queue_size(page) == 0
 
     # discarding one: asked first, then gone
-    page.context.set_offline(True)
+    offline(page.context)
     page.get_by_role("link", name="Enter a hand").tap()
     enter(page, HANDS[0][0])
     page.get_by_role("button", name="Save", exact=True).tap()
@@ -247,7 +266,7 @@ def test_a_refused_hand_stays_with_the_reason(
     page.locator("[data-queue-sheet]").get_by_role("button", name="Discard").tap()
     expect(page.locator("[data-queue-sheet]")).to_be_hidden()
     assert queue_size(page) == 0
-    page.context.set_offline(False)
+    offline(page.context, False)
     page.wait_for_timeout(300)
     assert Hand.objects.filter(sheet=sheet).count() == 1
 
@@ -318,7 +337,7 @@ def test_a_tournament_table_with_no_network_and_a_second_phone(
     wait_for_worker(phone, link, form)
 
     # no network: two deals entered, the page reloaded from the service worker
-    phone.context.set_offline(True)
+    offline(phone.context)
     deals = [(1, "garde", "2", "56"), (2, "prise", "1", "40")]
     for taker, contract, bouts, points in deals:
         phone.goto(link)
@@ -334,7 +353,7 @@ def test_a_tournament_table_with_no_network_and_a_second_phone(
     phone.reload()
     expect(phone.locator("[data-queue-sheet] [data-queue-state='waiting']")).to_have_count(2)
     assert table.sheet.hands.count() == 0
-    phone.context.set_offline(False)
+    offline(phone.context, False)
     queue_empty(phone)
     stored = list(table.sheet.hands.order_by("number"))
     assert [h.number for h in stored] == [1, 2]
@@ -357,7 +376,7 @@ def test_a_tournament_table_with_no_network_and_a_second_phone(
     code = organiser_page.locator("[data-takeover-code]").inner_text()
 
     # a deal entered offline on the first phone, while a second phone takes over
-    phone.context.set_offline(True)
+    offline(phone.context)
     phone.goto(link)
     phone.locator("a[data-main-action]").tap()
     enter_deal(phone, names, 3, "garde", "3", "70")
@@ -382,7 +401,7 @@ def test_a_tournament_table_with_no_network_and_a_second_phone(
     assert table.sheet.hands.count() == 3
 
     # the first phone's network comes back: its deal is refused, kept, with the reason
-    phone.context.set_offline(False)
+    offline(phone.context, False)
     phone.goto(link)
     refused = phone.locator("[data-queue-sheet] [data-queue-state='refused']")
     expect(refused).to_contain_text("Another phone enters this table")
