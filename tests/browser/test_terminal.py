@@ -443,7 +443,7 @@ def test_the_preview_and_save_are_in_view_for_a_typical_hand(
         page.locator("#id_points").fill(taps["points"])
         if "pab" in taps:
             tap_choice(page, "petit_au_bout", taps["pab"])
-        scores = page.locator("#hand-preview .hand-scores")
+        scores = page.locator("#hand-preview").get_by_role("list")
         expect(scores).to_be_visible()
         save = page.get_by_role("button", name="Save", exact=True)
         try:

@@ -4,7 +4,8 @@
 
 - installability: the manifest (name, start_url, display, a 192 and a 512 icon that
   answer 200 as PNG) and the service worker (200 at /sw.js, JavaScript, scope "/");
-- the app shell's size: every file the worker caches at install (``config.pwa.SHELL``),
+- the app shell's size: every file the worker caches at install (the shell its first
+  line names, ``config.pwa.SHELL``),
   the manifest and the worker itself, raw and gzip-compressed (what a server that
   compresses, WhiteNoise in production, transfers), against the 300 KB target;
 - the pages a scorer keeps offline, for scale: a 4-seat sheet and its hand form
@@ -18,13 +19,17 @@ import datetime
 import gzip
 import json
 
+from django.contrib.auth import get_user_model
+from django.contrib.staticfiles import finders
+from django.contrib.staticfiles.storage import staticfiles_storage
 from django.core.management.base import BaseCommand
 from django.db import transaction
 from django.templatetags.static import static
 from django.test import Client
 from django.urls import reverse
 
-from config import pwa
+from clubs.models import Club, Membership, Player, Role, Season
+from scoresheet import services
 
 TARGET = 300 * 1024
 HOST = "localhost"
@@ -33,6 +38,22 @@ DATE = datetime.date(2026, 1, 1)
 
 def sizes(body: bytes) -> tuple[int, int]:
     return len(body), len(gzip.compress(body, compresslevel=9))
+
+
+def read_static(name: str) -> bytes:
+    """A static file's bytes: from the apps' folders, or collected (production)."""
+    path = finders.find(name)
+    if path:
+        with open(path, "rb") as handle:
+            return handle.read()
+    with staticfiles_storage.open(name) as handle:
+        return handle.read()
+
+
+def worker_facts(source: bytes) -> dict:
+    """The facts config.pwa puts on the worker's first line: self.TAROT_LEDGER = {…};"""
+    first = source.split(b"\n", 1)[0].decode()
+    return json.loads(first.split("=", 1)[1].strip().rstrip(";"))
 
 
 def body_of(response) -> bytes:
@@ -53,7 +74,7 @@ class Command(BaseCommand):
         icons = {icon["sizes"]: icon for icon in data.get("icons", [])}
         static_url = static("")
         icon_ok = all(  # the icons as collected (the test client serves no static file)
-            pwa._read(icons[s]["src"].removeprefix(static_url)).startswith(b"\x89PNG")
+            read_static(icons[s]["src"].removeprefix(static_url)).startswith(b"\x89PNG")
             for s in ("192x192", "512x512")
         )
         out(
@@ -76,8 +97,10 @@ class Command(BaseCommand):
         out(f"installable (manifest + service worker): {'yes' if installable else 'NO'}")
 
         rows = [("/sw.js", *sizes(body_of(worker))), (manifest_url, *sizes(body_of(response)))]
-        for name in pwa.SHELL:  # the files as collected (a server sends them as they are)
-            rows.append((static(name), *sizes(pwa._read(name))))
+        static_url = static("")
+        for url in worker_facts(body_of(worker))["shell"]:  # what the worker caches
+            # the files as collected (a server sends them as they are)
+            rows.append((url, *sizes(read_static(url.removeprefix(static_url)))))
         out(f"\n{'app shell file':<40} {'raw':>9} {'gzip':>9}")
         for url, raw, packed in rows:
             out(f"{url:<40} {raw:>9,} {packed:>9,}")
@@ -91,10 +114,6 @@ class Command(BaseCommand):
         self.pages(out)
 
     def pages(self, out):
-        from django.contrib.auth import get_user_model
-
-        from clubs.models import Club, Membership, Player, Role, Season
-        from scoresheet import services
 
         with transaction.atomic():
             user = get_user_model().objects.create_user("bench-shell", password="x" * 20)
