@@ -301,6 +301,8 @@ class AuditEntry(models.Model):
         PERSON_LINKED = "person_linked", _("player linked to a licensed person")
         TOKEN_CREATED = "token_created", _("API token created")
         TOKEN_REVOKED = "token_revoked", _("API token revoked")
+        TABLE_CLAIMED = "table_claimed", _("table claimed by a phone")
+        TABLE_TAKEN_OVER = "table_taken_over", _("table taken over by another phone")
 
     club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="audit_entries")
     actor = models.ForeignKey(

@@ -6,7 +6,7 @@ from clubhouse.urls import club_page
 from clubs.urls import account_patterns
 from transfer.urls import site_urlpatterns as transfer_site_patterns
 
-from . import accounts, views
+from . import accounts, pwa, views
 
 #: Every page of a club, under ``clubs/<slug>/``; each app's URLs are relative to the club.
 club_patterns = [
@@ -23,6 +23,9 @@ club_patterns = [
 
 urlpatterns = [
     path("", views.home, name="home"),
+    # the installable web app (config.pwa): the worker's scope is the whole site
+    path("sw.js", pwa.service_worker, name="service_worker"),
+    path("manifest.webmanifest", pwa.manifest, name="manifest"),
     # login, logout (POST), password_change, password_reset… (templates/registration/);
     # the four that take a password, an email or a token are throttled (config.accounts)
     path("accounts/login/", accounts.LoginView.as_view(), name="login"),

@@ -31,6 +31,7 @@ from functools import wraps
 from django.contrib import messages
 from django.core.exceptions import PermissionDenied
 from django.db import InterfaceError, OperationalError, connection, transaction
+from django.http import JsonResponse
 from django.shortcuts import redirect
 from django.utils import timezone
 from django.utils.translation import gettext as _
@@ -162,13 +163,17 @@ def _claim(key, user) -> int:
 
 
 def idempotent(view):
-    """Answer a repeated post (``Repeated``) with a redirect to the first result."""
+    """Answer a repeated post (``Repeated``) with a redirect to the first result; a
+    post from the phone's queue of hands (header ``X-Tarot-Queue``, static/js/offline.js)
+    gets the first result's URL as JSON: already stored, it leaves the queue."""
 
     @wraps(view)
     def wrapped(request, *args, **kwargs):
         try:
             return view(request, *args, **kwargs)
         except Repeated as repeated:
+            if request.headers.get("X-Tarot-Queue") == "1":
+                return JsonResponse({"saved": None, "url": repeated.url or request.path})
             messages.info(request, _("This form was already sent: it was saved once."))
             return redirect(repeated.url or request.path)
 

@@ -247,6 +247,18 @@ class HandForm(SeatedHandForm):
         """What the page's script needs to stop offering impossible entries."""
         return json.dumps(self.deck.as_dict())
 
+    def offline_rules_json(self) -> str:
+        """The rules for the page's own scoring with no network (static/js/tarot_engine.js),
+        "" where the page cannot score alone: a sheet with pools needs the pools before the
+        hand, which only the server holds (the preview then says "score on save")."""
+        if self.rules.has_pools:
+            return ""
+        return json.dumps(self.rules.as_dict())
+
+    def names_json(self) -> str:
+        """The seated players in seat order: the form posts positions, the engine names."""
+        return json.dumps(list(self.names))
+
     @property
     def must_sit_out(self) -> bool:
         """More seated than can play: somebody sits out every hand (six seats)."""

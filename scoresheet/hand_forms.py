@@ -90,3 +90,19 @@ def preview_response(request, form):
         payload["errors"] = form.refusals()
         payload["missing"] = form.missing_fields()
     return JsonResponse(payload)
+
+
+def queued(request) -> bool:
+    """Whether the post comes from the phone's queue of hands (static/js/offline.js)."""
+    return request.headers.get("X-Tarot-Queue") == "1"
+
+
+def queue_refusal(form):
+    """A refused hand from the phone's queue, as JSON (422): the form's errors, each
+    "field — message", kept with the hand in the queue for the scorer to fix."""
+    errors = []
+    for name, messages in form.errors.items():
+        field = form.fields.get(name)
+        label = str(field.label) if field is not None and field.label else ""
+        errors.extend(f"{label} — {message}" if label else str(message) for message in messages)
+    return JsonResponse({"errors": errors}, status=422)

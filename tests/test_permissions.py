@@ -139,6 +139,8 @@ TOKEN_URLS = {
     "table:hand_delete": "P",
     "table:submit": "P",
     "table:check": "P",
+    "table:take_over": "P",
+    "table:heartbeat": "P",
 }
 # URLs outside any club: who may GET them
 SITE_URLS = {
@@ -172,6 +174,9 @@ SITE_URLS = {
     "restore": "staff",
     "restore_job": "staff",
     "restore_status": "staff",
+    # the installable web app (config.pwa): static facts, the same for everybody
+    "service_worker": "all",
+    "manifest": "all",
 }
 ALLOWED = {
     "read": {"member", "scorer", "manager"},

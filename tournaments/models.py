@@ -245,6 +245,12 @@ class RoundTable(models.Model):
     changed = models.BooleanField(default=False)
     #: A duplicate event's set (étui) the movement gives the table this round.
     set_number = models.PositiveSmallIntegerField(null=True, blank=True)
+    #: One phone enters the table's deals (``services.claim_table``): a hash of its
+    #: device cookie, when it was last heard of, and the deals it said it still holds
+    #: unsent (its queue, reported when online).
+    device = models.CharField(max_length=64, blank=True)
+    device_seen_at = models.DateTimeField(null=True, blank=True)
+    device_waiting = models.PositiveSmallIntegerField(default=0)
 
     class Meta:
         ordering = ["round", "number"]

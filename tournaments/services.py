@@ -138,6 +138,11 @@ error_messages = {
         "This table has entered deals: confirm or correct its sheet instead of typing totals."
     ),
     "no_totals": _lazy("This table has no totals entered by the organiser to cancel."),
+    "table_held": _lazy(
+        "Another phone enters this table's deals. To enter them here, take the table "
+        "over with the organiser's code."
+    ),
+    "takeover_code": _lazy("This is not the organiser's code: ask the organiser."),
 }
 
 
@@ -1519,3 +1524,85 @@ def close_tournament(tournament: Tournament, *, actor=None) -> Tournament:
         audit.record(tournament.club_id, actor, audit.Action.TOURNAMENT_CLOSED, tournament)
         signals.tournament_closed.send(Tournament, tournament=tournament, ranking=players)
     return tournament
+
+
+# ---------------------------------------------------------------- one phone per table
+
+
+def holds(table: RoundTable, device: str) -> bool:
+    """Whether this device (``tokens.device_of``) may enter the table's deals: the phone
+    that claimed it, or any while nobody has."""
+    return not table.device or (bool(device) and table.device == device)
+
+
+def claim_table(table: RoundTable, *, device: str, actor=None) -> bool:
+    """The first phone that opens a table's link while it enters its deals holds the
+    table; the same phone again is only heard of (``device_seen_at``). Returns whether
+    ``device`` holds the table. A table not entering deals (not started, handed in) is
+    claimed by nobody: the second entry comes from another phone."""
+    _require(actor, table)
+    if not device:
+        return holds(table, device)
+    with transaction.atomic(savepoint=savepoint_needed()):
+        table = _lock_table(table)
+        if table.state != RoundTable.State.OPEN or table.round.state != Round.State.STARTED:
+            return holds(table, device)
+        now = timezone.now()
+        if not table.device:
+            RoundTable.objects.filter(pk=table.pk).update(
+                device=device, device_seen_at=now, device_waiting=0
+            )
+            audit.record(
+                table.round.tournament.club,
+                actor,
+                audit.Action.TABLE_CLAIMED,
+                table,
+                label=table_label(table.round.number, table.number),
+            )
+            return True
+        if table.device == device:
+            RoundTable.objects.filter(pk=table.pk).update(device_seen_at=now)
+            return True
+        return False
+
+
+def take_over_table(table: RoundTable, *, device: str, code: str, actor=None) -> RoundTable:
+    """Another phone takes the table over with the organiser's code of its round
+    (``tokens.takeover_code``): the phone that held it can no longer enter its deals."""
+    _require(actor, table)
+    with transaction.atomic(savepoint=savepoint_needed()):
+        table = _lock_table(table)
+        writable(table)
+        if not device:
+            raise TournamentError("table_held")
+        if not tokens.code_matches(table.round, code):
+            raise TournamentError("takeover_code", field="code")
+        before = bool(table.device)
+        RoundTable.objects.filter(pk=table.pk).update(
+            device=device, device_seen_at=timezone.now(), device_waiting=0
+        )
+        audit.record(
+            table.round.tournament.club,
+            actor,
+            audit.Action.TABLE_TAKEN_OVER,
+            table,
+            label=table_label(table.round.number, table.number),
+            before={"held": before},
+            after={"held": True},
+        )
+        table.refresh_from_db()
+        return table
+
+
+def report_device(table: RoundTable, *, device: str, waiting: int, actor=None) -> bool:
+    """The phone holding the table says it is online and how many deals it still holds
+    unsent (its queue); the organiser's round page shows both. Another phone's report
+    changes nothing. Returns whether it was taken."""
+    _require(actor, table)
+    waiting = max(0, min(int(waiting), 999))
+    updated = (
+        RoundTable.objects.filter(pk=table.pk, device=device)
+        .exclude(device="")
+        .update(device_seen_at=timezone.now(), device_waiting=waiting)
+    )
+    return bool(updated)

@@ -23,7 +23,13 @@ from core.idempotency import idempotent, once
 from core.text import short_names
 from core.throttle import Limit, client_address, limited
 from scoresheet import services as sheets
-from scoresheet.hand_forms import form_class_for, preview_context, preview_response
+from scoresheet.hand_forms import (
+    form_class_for,
+    preview_context,
+    preview_response,
+    queue_refusal,
+    queued,
+)
 from scoresheet.models import Hand
 from tournaments import duplicate_deals, queries, services, tokens
 from tournaments.models import Round, RoundTable, TableResult, Tournament
@@ -56,9 +62,28 @@ def table_link(view):
         rnd, tournament = table.round, table.round.tournament
         if tournament.state == Tournament.State.CLOSED or rnd.state == Round.State.CLOSED:
             context = {"table": table, "round": rnd, "tournament": tournament}
+            if tournament.state != Tournament.State.CLOSED:  # where each player goes next
+                context["next_seats"] = _next_seats(table)
             return render(request, "tournaments/table_gone.html", context, status=410)
         request.table_token = token
-        return view(request, table, *args, **kwargs)
+        # one phone per table: this browser's device id (a cookie, set on first sight)
+        raw = request.COOKIES.get(tokens.DEVICE_COOKIE, "")
+        fresh = tokens.device_of(raw) == ""
+        if fresh:
+            raw = tokens.new_device()
+        request.table_device = tokens.device_of(raw)
+        response = view(request, table, *args, **kwargs)
+        if fresh:
+            response.set_cookie(
+                tokens.DEVICE_COOKIE,
+                raw,
+                max_age=400 * 24 * 3600,
+                path="/table/",
+                secure=request.is_secure(),
+                httponly=True,
+                samesite="Lax",
+            )
+        return response
 
     return wrapped
 
@@ -116,6 +141,10 @@ def table_sheet(request, table):
             duplicate_deals.next_deal(table, len(deals)) if tournament.is_duplicate else None
         ),
     }
+    # one phone per table: the first to open the link holds it; another reads only
+    context["holds_table"] = services.claim_table(table, device=request.table_device)
+    context["links"]["take_over"] = _url(request, "take_over")
+    context["links"]["heartbeat"] = _url(request, "heartbeat")
     return render(request, "tournaments/table_sheet.html", context)
 
 
@@ -170,10 +199,17 @@ def live_hand(table, number) -> Hand:
 def _writable_or_back(request, table):
     try:
         services.writable(table)
+        _held_here(table, request)
     except TournamentError as error:
         messages.error(request, error.message)
         return redirect(_url(request, "sheet"))
     return None
+
+
+def _held_here(table, request) -> None:
+    """Refuse (``table_held``) a phone other than the one holding the table."""
+    if not services.claim_table(table, device=request.table_device):
+        raise TournamentError("table_held")
 
 
 @table_link
@@ -205,6 +241,8 @@ def table_hand_create(request, table):
                     return JsonResponse({"saved": hand.number, "url": target})
                 messages.success(request, _("Deal %(n)d saved.") % {"n": hand.number})
                 return redirect(target)
+        if save and queued(request):  # a deal from the phone's queue: why, for the queue
+            return queue_refusal(form)
     else:
         form = form_class(sheet=sheet, table=seating)
     return _form_page(request, table, form)
@@ -273,6 +311,8 @@ def table_hand_delete(request, table, number):
 def table_submit(request, table):
     name = request.POST.get("by_name", "")
     try:
+        if table.state == RoundTable.State.OPEN:
+            _held_here(table, request)
         services.submit_table(table, by_name=name)
     except TournamentError as error:
         messages.error(request, error.message)
@@ -328,3 +368,55 @@ def table_check(request, table):
                 _("The two entries differ: the organiser will check the paper sheet."),
             )
     return redirect(_url(request, "sheet"))
+
+
+# ---------------------------------------------------------------- one phone per table
+
+
+@table_link
+@require_POST
+def table_take_over(request, table):
+    """Another phone takes the table over with the organiser's code (services.take_over_table)."""
+    try:
+        services.take_over_table(
+            table, device=request.table_device, code=request.POST.get("code", "")
+        )
+    except TournamentError as error:
+        messages.error(request, error.message)
+    else:
+        messages.success(request, _("This phone now enters the table's deals."))
+    return redirect(_url(request, "sheet"))
+
+
+@table_link
+@require_POST
+def table_heartbeat(request, table):
+    """The phone holding the table is online and says how many deals it holds unsent
+    (static/js/offline.js, every half minute): {"held": true|false}."""
+    try:
+        waiting = int(request.POST.get("waiting", "0"))
+    except ValueError:
+        return JsonResponse({"errors": ["waiting: a whole number"]}, status=400)
+    held = services.report_device(table, device=request.table_device, waiting=waiting)
+    return JsonResponse({"held": held})
+
+
+def _next_seats(table):
+    """Where each player of this table sits in the next round, once it is drawn:
+    [(entry, table number, seat letter)]; [] before the draw."""
+    nxt = (
+        Round.objects.filter(tournament_id=table.round.tournament_id, number=table.round.number + 1)
+        .prefetch_related("tables")
+        .first()
+    )
+    if nxt is None:
+        return []
+    entries = {
+        e.number: e
+        for e in table.round.tournament.entries.filter(number__in=[n for n in table.seats if n])
+    }
+    where = {}
+    for other in nxt.tables.all():
+        for letter, number in zip(queries.SEAT_LETTERS, other.seats):
+            where[number] = (other.number, letter)
+    return [(entries[n], *where[n]) for n in table.seats if n in entries and n in where]

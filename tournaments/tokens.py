@@ -9,11 +9,12 @@ makes new tables, hence new links; swapping two players keeps them.
 """
 
 import hashlib
+import re
 import secrets
 from base64 import urlsafe_b64encode
 
 from django.urls import reverse
-from django.utils.crypto import salted_hmac
+from django.utils.crypto import constant_time_compare, salted_hmac
 
 from tournaments.models import RoundTable
 
@@ -72,3 +73,34 @@ def qr_svg(text: str) -> str:
     import segno
 
     return segno.make(text, error="m").svg_inline(scale=4, border=2, omitsize=True)
+
+
+# ---------------------------------------------------------------- one phone per table
+
+TAKEOVER_SALT = "tournaments.takeover-code"
+DEVICE_COOKIE = "tarot_device"  # a random id per browser, set by a table's link
+DEVICE_PATTERN = re.compile(r"[A-Za-z0-9_-]{16,64}")
+
+
+def takeover_code(rnd) -> str:
+    """The organiser's code of a round (six digits, shown on the round's page): another
+    phone takes a table of this round over with it (``services.take_over_table``).
+    Derived from the site's secret, nothing stored."""
+    digest = salted_hmac(TAKEOVER_SALT, f"{rnd.pk}:{rnd.tournament_id}", algorithm="sha256")
+    return f"{int.from_bytes(digest.digest()[:6], 'big') % 1_000_000:06d}"
+
+
+def code_matches(rnd, code) -> bool:
+    typed = re.sub(r"\s", "", str(code or ""))
+    return constant_time_compare(typed, takeover_code(rnd))
+
+
+def new_device() -> str:
+    return secrets.token_urlsafe(24)
+
+
+def device_of(raw) -> str:
+    """What a table stores of a device cookie: its hash ("" for none or a malformed one)."""
+    if not raw or not DEVICE_PATTERN.fullmatch(raw):
+        return ""
+    return hashlib.sha256(f"device:{raw}".encode()).hexdigest()

@@ -8,12 +8,14 @@ scorers and managers may use. Every write is a POST calling
 ``tournaments.services``; a refusal shows as a message or on the form's field.
 """
 
+import datetime
 import json
 
 from django.contrib import messages
 from django.http import Http404, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
+from django.utils import timezone
 from django.utils.text import slugify
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST
@@ -342,7 +344,32 @@ def round_detail(request, slug, tournament_id, round_number):
         complete=sum(t.state == "complete" for t in tables),
         reprint=sum(t.table.changed for t in tables) if rnd.state == Round.State.DRAWN else 0,
     )
+    if may_manage and rnd.state == Round.State.STARTED:  # one phone per table (issue 29)
+        context["takeover_code"] = tokens.takeover_code(rnd)
+        context["devices"] = table_devices([t.table for t in tables])
     return render(request, "tournaments/round.html", context)
+
+
+#: A table's phone not heard of for this long is shown offline (it reports every 30 s).
+OFFLINE_AFTER = datetime.timedelta(seconds=90)
+
+
+def table_devices(tables) -> list[dict]:
+    """Each table's phone as the organiser sees it: none yet, online, or offline since."""
+    now = timezone.now()
+    out = []
+    for table in tables:
+        seen = table.device_seen_at
+        if not table.device:
+            state = "none"
+        elif seen is not None and now - seen <= OFFLINE_AFTER:
+            state = "online"
+        else:
+            state = "offline"
+        out.append(
+            {"number": table.number, "state": state, "seen": seen, "waiting": table.device_waiting}
+        )
+    return out
 
 
 def _round_action(request, tournament_id, round_number, action, done):

@@ -22,7 +22,14 @@ from core.idempotency import idempotent, once
 from scoresheet import services
 from scoresheet.formatting import format_number
 from scoresheet.forms_savoyard import describe_savoyard
-from scoresheet.hand_forms import form_class_for, preview_context, preview_response, seated_sheet
+from scoresheet.hand_forms import (
+    form_class_for,
+    preview_context,
+    preview_response,
+    queue_refusal,
+    queued,
+    seated_sheet,
+)
 from scoresheet.models import Contract, Hand, Role, Sheet
 from scoresheet.views.sheets import offer_undo
 from scoresheet.vocabulary import POIGNEE_LABELS, SIDE_LABELS, Chelem, chelem_code
@@ -106,6 +113,8 @@ def hand_create(request, slug, sheet_id):
                 response = redirect(target)
             # the sheet opens at the new line, and offers to undo it (sheets.sheet_detail)
             return offer_undo(response, request, sheet.pk, hand.number)
+    if save and queued(request):  # a hand from the phone's queue: why, for the queue
+        return queue_refusal(form)
     return _form_page(request, sheet, form)
 
 

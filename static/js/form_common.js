@@ -12,7 +12,13 @@
      keeping the explanation open if it was; on failure (offline, logged out)
      the Preview button comes back;
    - blurOnEnter(form): Enter in a field closes the phone's keyboard instead of
-     saving a hand whose buttons are still to be tapped. */
+     saving a hand whose buttons are still to be tapped;
+   - offlineHand(form) and offlineScores(form): with no network, the French Tarot
+     form's hand in the JSON format and its scores worked out in the page by
+     static/js/tarot_engine.js (the engine's port, tested against it); a form
+     without data-offline-rules (the Savoyard rules, a sheet with pools) says
+     "score on save" instead;
+   - the first scores of a page bring the preview and Save into view (once). */
 (function () {
   "use strict";
 
@@ -39,6 +45,19 @@
       outShow.closest(".hand-sits-out").hidden = !out;
       if (out) outShow.textContent = labelOf(form, "sits_out", out);
     }
+  }
+
+  /* Once per page, when the first scores show: the preview and Save brought into
+     view (a phone's screen ends above them after the last field of a typical hand),
+     scrolling no more than needed; never again, so it never fights the scorer. */
+  var revealed = false;
+  function reveal(panel) {
+    if (revealed || !panel.querySelector(".hand-scores")) return;
+    revealed = true;
+    var footer = panel.closest(".hand-footer") || panel;
+    if (footer.getBoundingClientRect().bottom <= window.innerHeight) return;
+    var still = window.matchMedia && window.matchMedia("(prefers-reduced-motion: reduce)").matches;
+    footer.scrollIntoView({ block: "end", behavior: still ? "auto" : "smooth" });
   }
 
   function livePreview(form, panel) {
@@ -73,10 +92,16 @@
           why = panel.querySelector("details.hand-why");
           if (why && open) why.open = true;
           panel.classList.toggle("is-stale", false);
+          reveal(panel);
         })
         .catch(function () {
-          /* offline or logged out: the Save button still validates everything */
-          if (previewButton) previewButton.hidden = false;
+          /* offline or logged out: the page's own scoring, or "score on save";
+             the Save button still validates everything */
+          if (mine < shown) return;
+          shown = mine;
+          showOffline(form, panel);
+          reveal(panel);
+          if (previewButton && !form.dataset.offlineRules) previewButton.hidden = false;
         });
     }
 
@@ -85,6 +110,133 @@
       window.clearTimeout(timer);
       timer = window.setTimeout(requestPreview, 250);
     };
+  }
+
+  var CHELEMS = {
+    announced_made: { announced: true, made_by: "attack" },
+    announced_failed: { announced: true, made_by: null },
+    made: { announced: false, made_by: "attack" },
+    defence: { announced: false, made_by: "defence" },
+    announced_defence: { announced: true, made_by: "defence" },
+  };
+
+  /* The form's hand in the JSON format (scoresheet.forms.HandForm._hand_dict), or
+     null while something needed is missing. */
+  function offlineHand(form) {
+    var names = JSON.parse(form.dataset.names || "[]");
+    var deck = JSON.parse(form.dataset.deck || "{}");
+    function at(position) {
+      return position === null || position === "" ? null : names[Number(position)];
+    }
+    function value(name) {
+      var el = form.elements.namedItem(name);
+      return el && !el.disabled && el.value ? el.value : null;
+    }
+    var taker = checked(form, "taker");
+    if (taker === null) return null;
+    var hand = { players: names, dealer: at(checked(form, "dealer")) };
+    var out = form.querySelector('input[name="sits_out"]') ? at(checked(form, "sits_out")) : null;
+    if (out) hand.sits_out = out;
+    if (taker === "pass") {
+      hand.taker = null;
+      return hand;
+    }
+    hand.taker = at(taker);
+    var twoPlayers = !form.querySelector('input[name="contract"]');
+    if (!twoPlayers) {
+      hand.contract = checked(form, "contract");
+      if (!hand.contract) return null;
+    }
+    var partnerInput = form.querySelector('input[name="partner"]');
+    if (partnerInput && !partnerInput.disabled) {
+      var partner = checked(form, "partner");
+      if (partner === null) return null;
+      hand.partner = partner === "alone" ? null : at(partner);
+    }
+    var bouts = checked(form, "bouts");
+    if (bouts === null) return null;
+    hand.bouts = Number(bouts);
+    var text = value("points");
+    if (text === null) return null;
+    var points = Number(String(text).trim().replace(",", "."));
+    if (isNaN(points)) return null;
+    if (checked(form, "points_side") === "defence") points = deck.total - points;
+    hand.points = points;
+    hand.petit_au_bout = checked(form, "petit_au_bout") || null;
+    hand.poignees = [];
+    names.forEach(function (name, i) {
+      var size = value("poignee_" + i);
+      if (size) hand.poignees.push({ player: name, size: size });
+    });
+    var chelem = value("chelem");
+    hand.chelem = chelem ? CHELEMS[chelem] : null;
+    var petit = value("petit_chelem");
+    if (form.elements.namedItem("petit_chelem")) hand.petit_chelem = petit ? CHELEMS[petit] : null;
+    hand.miseres = [];
+    form.querySelectorAll('input[name="miseres"]:checked').forEach(function (box) {
+      if (!box.disabled) hand.miseres.push(names[Number(box.value)]);
+    });
+    return hand;
+  }
+
+  function signed(halves) {
+    var lang = document.documentElement.lang || undefined;
+    var number = halves / 2;
+    // as scoresheet.formatting: the decimal comma in French, no thousands grouping
+    var text = Math.abs(number).toLocaleString(lang, {
+      maximumFractionDigits: 1,
+      useGrouping: false,
+    });
+    return number > 0 ? "+" + text : number < 0 ? "\u2212" + text : "0";
+  }
+
+  /* [[name, "+240"], …] from the page's own scoring, null when it cannot score,
+     {refused: code} when the engine refuses the hand. */
+  function offlineScores(form) {
+    var engine = window.TarotEngine;
+    if (!engine || !form.dataset.offlineRules) return null;
+    var hand = offlineHand(form);
+    if (!hand) return null;
+    try {
+      var result = engine.scoreHand(JSON.parse(form.dataset.offlineRules), hand, []);
+      return hand.players.map(function (name, i) {
+        return [name, signed(result.halves[i]), result.halves[i]];
+      });
+    } catch (error) {
+      return { refused: error.code || "refused" };
+    }
+  }
+
+  function showOffline(form, panel) {
+    var scores = offlineScores(form);
+    panel.textContent = "";
+    var note = document.createElement("p");
+    note.className = "muted hand-missing";
+    note.dataset.offlinePreview = scores && !scores.refused ? "scored" : "on-save";
+    if (scores && !scores.refused) {
+      var list = document.createElement("ul");
+      list.className = "hand-scores";
+      scores.forEach(function (row) {
+        var item = document.createElement("li");
+        item.className = "hand-score";
+        var name = document.createElement("span");
+        name.className = "hand-score-name";
+        name.textContent = row[0];
+        var score = document.createElement("span");
+        score.className = "hand-score-value num " + (row[2] > 0 ? "pos" : row[2] < 0 ? "neg" : "");
+        score.dataset.player = row[0];
+        score.textContent = row[1];
+        item.appendChild(name);
+        item.appendChild(score);
+        list.appendChild(item);
+      });
+      panel.appendChild(list);
+      note.textContent = form.dataset.offlineScored || "";
+    } else {
+      note.textContent = form.dataset.scoreOnSave || "";
+    }
+    panel.appendChild(note);
+    panel.classList.toggle("is-stale", false);
   }
 
   function blurOnEnter(form) {
@@ -102,5 +254,7 @@
     showSeating: showSeating,
     livePreview: livePreview,
     blurOnEnter: blurOnEnter,
+    offlineHand: offlineHand,
+    offlineScores: offlineScores,
   };
 })();

@@ -14,10 +14,15 @@
    - Enter in a field closes the phone's keyboard instead of saving;
    - the points may be the defence's (the toggle beside them): the other side's
      points shown are then the attack's, and the server converts them too;
-   - Save sends the form with fetch: without network the hand stays on the
-     page and in localStorage, is sent again when the network is back (or when
-     the form is opened again), and the form's idempotency key makes the server
-     store it once however many times it arrives.
+   - Save puts the hand in the phone's queue (static/js/offline.js, IndexedDB)
+     with the form's idempotency key, then sends it: saved, on to the sheet;
+     refused, the server's page shows the field to fix; no network, it stays in
+     the form and in the queue (shown on the sheet, counted in the header) and
+     goes as soon as the network is back, from any page, stored once whatever
+     how many times it arrives. Each opening of the form takes a new key, so a
+     form page kept by the service worker enters a new hand each time;
+   - #queued=<key> in the address (the sheet's Fix): a refused hand back in the
+     form to fix.
    The summary, the preview and Enter are static/js/form_common.js's, shared
    with the Savoyard form. */
 (function () {
@@ -42,9 +47,6 @@
   var DEFENCE_CHELEM = ["defence", "announced_defence"];
   var offline = form.querySelector("[data-offline]");
   var keyInput = form.elements.namedItem("idempotency_key");
-  // one pending save per form page (the new-hand form of one sheet)
-  var PENDING = "tarot-ledger:pending:" + window.location.pathname;
-  var retryTimer = null;
   var sending = false;
 
   var schedule = common.livePreview(form, panel);
@@ -161,6 +163,17 @@
 
   // ------------------------------------------------------------ saving, offline or not
 
+  /* A new key for each opening of the form: a page kept by the service worker holds
+     the key it was first served with, and two hands entered offline are two hands. */
+  function freshKey() {
+    var bytes = new Uint8Array(24);
+    window.crypto.getRandomValues(bytes);
+    return btoa(String.fromCharCode.apply(null, bytes))
+      .replace(/\+/g, "-")
+      .replace(/\//g, "_")
+      .replace(/=+$/, "");
+  }
+
   function fields() {
     var pairs = [];
     new FormData(form).forEach(function (value, name) {
@@ -187,110 +200,134 @@
     });
   }
 
-  function readPending() {
-    try {
-      var stored = JSON.parse(window.localStorage.getItem(PENDING) || "null");
-      return stored && Array.isArray(stored.fields) ? stored : null;
-    } catch (error) {
-      return null;
-    }
-  }
-
-  function keep(pairs) {
-    try {
-      window.localStorage.setItem(PENDING, JSON.stringify({ fields: pairs, at: Date.now() }));
-    } catch (error) {
-      /* private mode or full: the page itself still holds the hand */
-    }
-  }
-
-  function forget() {
-    try {
-      window.localStorage.removeItem(PENDING);
-    } catch (error) {
-      /* nothing kept */
-    }
-  }
-
   function say(message) {
     if (!offline) return;
     offline.textContent = message || "";
     offline.hidden = !message;
   }
 
-  function send(pairs) {
-    if (sending) return;
-    sending = true;
-    var body = new FormData();
-    var csrf = form.elements.namedItem("csrfmiddlewaretoken");
-    if (csrf) body.append("csrfmiddlewaretoken", csrf.value);
-    pairs.forEach(function (pair) {
-      body.append(pair[0], pair[1]);
-    });
-    body.set("action", "save");
-    // form.action would be the buttons named "action": read the attribute
-    fetch(form.getAttribute("action") || window.location.href, {
-      method: "POST",
-      body: body,
-      credentials: "same-origin",
-      headers: { "X-Requested-With": "fetch" },
-    })
-      .then(function (response) {
-        var type = response.headers.get("Content-Type") || "";
-        if (response.ok && type.indexOf("application/json") === 0) {
-          return response.json().then(function (data) {
-            forget();
-            window.location.assign(data.url);
-          });
-        }
-        if (response.ok && response.redirected) {
-          // already saved (the same key): the server sends the sheet
-          forget();
-          window.location.assign(response.url);
-          return;
-        }
-        // refused (a field to fix) or an error page: the server's own answer shows it
-        forget();
-        sending = false;
-        form.dataset.native = "1";
-        HTMLFormElement.prototype.submit.call(form);
-      })
-      .catch(function () {
-        // no network: keep the hand, and send it again when the network is back
-        sending = false;
-        keep(pairs);
-        say(form.dataset.offlineMessage);
-        window.clearTimeout(retryTimer);
-        retryTimer = window.setTimeout(retry, 5000);
-      });
+  /* What the sheet shows of a hand waiting to be sent: who took what, and the
+     scores the page worked out (when it can score alone). */
+  function describe() {
+    var taker = checked("taker");
+    var parts = [taker === null ? "" : common.labelOf(form, "taker", taker)];
+    if (taker !== "pass") {
+      var contract = checked("contract");
+      if (contract) parts.push(common.labelOf(form, "contract", contract));
+      var bouts = checked("bouts");
+      if (bouts !== null) parts.push(bouts + " / " + (points ? points.value : ""));
+    }
+    var scores = common.offlineScores(form);
+    return {
+      label: parts.filter(Boolean).join(" · "),
+      scores:
+        scores && !scores.refused
+          ? scores
+              .map(function (row) {
+                return row[0] + " " + row[1];
+              })
+              .join(" · ")
+          : "",
+    };
   }
 
-  function retry() {
-    var pending = readPending();
-    if (pending && navigator.onLine !== false) send(pending.fields);
-    else if (pending) retryTimer = window.setTimeout(retry, 5000);
+  function entryOf(pairs) {
+    var csrf = form.elements.namedItem("csrfmiddlewaretoken");
+    var about = describe();
+    return {
+      key: keyInput.value,
+      // form.action would be the buttons named "action": read the attribute
+      action: form.getAttribute("action") || window.location.pathname,
+      csrf: csrf ? csrf.value : "",
+      fields: pairs,
+      sheet: form.dataset.queueSheet || "",
+      form: window.location.pathname,
+      label: about.label,
+      scores: about.scores,
+    };
   }
+
+  function nativeSubmit() {
+    form.dataset.native = "1";
+    HTMLFormElement.prototype.submit.call(form);
+  }
+
+  var queue = window.TarotQueue; // static/js/offline.js, on every page
 
   form.addEventListener("submit", function (event) {
     var submitter = event.submitter;
     if (form.dataset.native === "1") return;
-    if (!submitter || submitter.value !== "save" || !keyInput) return;
+    if (!submitter || submitter.value !== "save" || !keyInput || !queue) return;
     event.preventDefault();
-    var pairs = fields();
-    pairs.push(["action", "save"]);
-    keep(pairs); // until the server has it
-    send(pairs);
+    if (sending) return;
+    sending = true;
+    var entry = entryOf(fields());
+    // kept on the phone first (once per key), then sent
+    queue
+      .add(entry)
+      .then(function () {
+        return queue.send(entry);
+      })
+      .then(function (answer) {
+        if (answer.outcome === "saved") {
+          return queue.settle(entry, answer).then(function () {
+            window.location.assign(answer.url);
+          });
+        }
+        if (answer.outcome === "refused") {
+          // a field to fix: the server's own page shows it on the field
+          return queue.remove(entry.key).then(nativeSubmit);
+        }
+        // no network: it waits in the queue, on the sheet, and goes when the network is back
+        sending = false;
+        say(form.dataset.offlineMessage);
+        return null;
+      })
+      .catch(function () {
+        // no IndexedDB (a private window): the plain form
+        sending = false;
+        nativeSubmit();
+      });
   });
 
-  window.addEventListener("online", retry);
+  // The hand of this form sent from the queue once the network came back: on to the sheet.
+  document.addEventListener("tarot-queue:saved", function (event) {
+    if (keyInput && event.detail.key === keyInput.value) window.location.assign(event.detail.url);
+  });
 
-  // A hand that could not be sent (the page was closed or reloaded meanwhile): back
-  // in the form, said so, and sent again.
-  var pending = keyInput ? readPending() : null;
-  if (pending) {
-    restore(pending.fields);
-    say(form.dataset.offlineMessage);
-    retryTimer = window.setTimeout(retry, 0);
+  if (keyInput && window.crypto && window.crypto.getRandomValues) keyInput.value = freshKey();
+
+  // A hand kept by an earlier version of this page (localStorage): into the queue.
+  var OLD_PENDING = "tarot-ledger:pending:" + window.location.pathname;
+  try {
+    var old = JSON.parse(window.localStorage.getItem(OLD_PENDING) || "null");
+    if (old && Array.isArray(old.fields) && queue && keyInput) {
+      var oldKey = old.fields.filter(function (pair) {
+        return pair[0] === "idempotency_key";
+      })[0];
+      if (oldKey) {
+        var kept = entryOf(old.fields);
+        kept.key = oldKey[1];
+        queue.add(kept).then(queue.flush);
+      }
+      window.localStorage.removeItem(OLD_PENDING);
+    }
+  } catch (error) {
+    /* nothing kept */
+  }
+
+  // Fix a hand the server refused (the sheet's Fix link): the form filled in again,
+  // with the hand's own key; saving it puts it back in the queue, in its place.
+  var queued = /^#queued=(.+)$/.exec(window.location.hash);
+  if (queued && queue && keyInput) {
+    queue.get(decodeURIComponent(queued[1])).then(function (entry) {
+      if (!entry) return;
+      restore(entry.fields);
+      keyInput.value = entry.key;
+      say(entry.reason);
+      updateLayout();
+      schedule();
+    });
   }
 
   updateLayout();

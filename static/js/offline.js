@@ -1,0 +1,379 @@
+/* The table terminal: the app works with no network (loaded on every page).
+   - registers the service worker (/sw.js, static/js/sw.js) and asks it to keep a
+     copy of the pages a scorer needs offline: the links marked data-offline-warm
+     (the hand form, from the sheet);
+   - keeps the hands saved without network in a queue (IndexedDB "tarot-ledger",
+     store "hands"), one entry per idempotency key, so a hand is queued once and
+     stored once however often it is sent; window.TarotQueue is its interface
+     (hand_form.js adds to it);
+   - sends the queue in order, oldest first, from any page: at load, when the
+     network comes back, and every 15 s while something waits. The server's answer
+     decides: saved (or saved before: the same key) → the entry goes; refused (a
+     field, a rule, a sheet closed meanwhile, a link revoked) → the entry stays,
+     marked refused with the server's reason, until the scorer fixes or discards
+     it; no answer → it waits. Nothing is dropped without the scorer's say;
+   - shows the count in the header of every page ([data-queue-count]) and the
+     queued hands of this sheet on the sheet's page ([data-queue-sheet]), with
+     Fix (back to the form, filled in) and Discard. */
+(function () {
+  "use strict";
+
+  var DB_NAME = "tarot-ledger";
+  var STORE = "hands";
+  var RETRY_MS = 15000;
+  var dbPromise = null;
+  var flushing = null;
+
+  // ------------------------------------------------------------ the service worker
+
+  /* The pages to keep: the links marked data-offline-warm (once), and this page
+     itself when the worker did not serve it (the first visit: the worker came after). */
+  function warm(worker, firstVisit) {
+    var urls = [];
+    document.querySelectorAll("a[data-offline-warm]").forEach(function (link) {
+      urls.push(link.href);
+    });
+    if (worker && urls.length) worker.postMessage({ warm: urls });
+    if (worker && firstVisit) worker.postMessage({ warm: [window.location.href], fresh: true });
+  }
+
+  if ("serviceWorker" in navigator && window.isSecureContext) {
+    var firstVisit = !navigator.serviceWorker.controller;
+    navigator.serviceWorker
+      .register("/sw.js", { scope: "/" })
+      .then(function () {
+        return navigator.serviceWorker.ready;
+      })
+      .then(function (registration) {
+        warm(registration.active, firstVisit);
+      })
+      .catch(function () {
+        /* no worker: the pages still work online */
+      });
+  }
+
+  // ------------------------------------------------------------ the queue (IndexedDB)
+
+  function db() {
+    if (!window.indexedDB) return Promise.reject(new Error("no IndexedDB"));
+    if (!dbPromise) {
+      dbPromise = new Promise(function (resolve, reject) {
+        var request = window.indexedDB.open(DB_NAME, 1);
+        request.onupgradeneeded = function () {
+          request.result.createObjectStore(STORE, { keyPath: "key" });
+        };
+        request.onsuccess = function () {
+          resolve(request.result);
+        };
+        request.onerror = function () {
+          reject(request.error);
+        };
+      });
+    }
+    return dbPromise;
+  }
+
+  function run(mode, work) {
+    return db().then(function (base) {
+      return new Promise(function (resolve, reject) {
+        var tx = base.transaction(STORE, mode);
+        var answer = work(tx.objectStore(STORE));
+        tx.oncomplete = function () {
+          resolve(answer && "result" in answer ? answer.result : undefined);
+        };
+        tx.onerror = tx.onabort = function () {
+          reject(tx.error);
+        };
+      });
+    });
+  }
+
+  function all() {
+    return run("readonly", function (store) {
+      return store.getAll();
+    }).then(function (entries) {
+      return (entries || []).sort(function (a, b) {
+        return a.at - b.at;
+      });
+    });
+  }
+
+  function get(key) {
+    return run("readonly", function (store) {
+      return store.get(key);
+    });
+  }
+
+  /* Queue a hand (or replace the entry of the same key, keeping its place). */
+  function add(entry) {
+    return get(entry.key).then(function (before) {
+      entry.at = before ? before.at : Date.now();
+      entry.status = "waiting";
+      entry.reason = "";
+      return run("readwrite", function (store) {
+        store.put(entry);
+      }).then(refresh);
+    });
+  }
+
+  function remove(key) {
+    return run("readwrite", function (store) {
+      store.delete(key);
+    }).then(refresh);
+  }
+
+  function mark(entry, status, reason) {
+    entry.status = status;
+    entry.reason = reason || "";
+    return run("readwrite", function (store) {
+      store.put(entry);
+    });
+  }
+
+  // ------------------------------------------------------------ sending
+
+  function text(html, selector) {
+    try {
+      var doc = new DOMParser().parseFromString(html, "text/html");
+      var found = [];
+      doc.querySelectorAll(selector).forEach(function (el) {
+        var words = el.textContent.replace(/\s+/g, " ").trim();
+        if (words && found.indexOf(words) < 0) found.push(words);
+      });
+      return found.join(" · ");
+    } catch (error) {
+      return "";
+    }
+  }
+
+  /* One entry to the server: {outcome: "saved" | "refused" | "offline", url, reason}. */
+  function send(entry) {
+    var body = new FormData();
+    body.append("csrfmiddlewaretoken", entry.csrf || "");
+    entry.fields.forEach(function (pair) {
+      if (pair[0] !== "csrfmiddlewaretoken" && pair[0] !== "idempotency_key") {
+        body.append(pair[0], pair[1]);
+      }
+    });
+    body.set("idempotency_key", entry.key);
+    body.set("action", "save");
+    return fetch(entry.action, {
+      method: "POST",
+      body: body,
+      credentials: "same-origin",
+      headers: { "X-Requested-With": "fetch", "X-Tarot-Queue": "1", Accept: "application/json" },
+    }).then(
+      function (response) {
+        var type = response.headers.get("Content-Type") || "";
+        if (type.indexOf("application/json") === 0) {
+          return response.json().then(function (data) {
+            if (response.ok && data.url) return { outcome: "saved", url: data.url };
+            var reason = (data.errors || []).join(" · ") || String(response.status);
+            return { outcome: "refused", reason: reason };
+          });
+        }
+        if (response.status >= 500) return { outcome: "offline" }; // try again later
+        return response.text().then(function (html) {
+          // a page instead of an answer: the server's message says why
+          var reason =
+            text(html, "[data-messages] .notice p, .errorlist li, main h1") ||
+            String(response.status);
+          return { outcome: "refused", reason: reason };
+        });
+      },
+      function () {
+        return { outcome: "offline" };
+      }
+    );
+  }
+
+  /* Send what waits, oldest first; stops at the first hand the network does not take. */
+  function flush() {
+    if (flushing) return flushing;
+    flushing = all()
+      .then(function (entries) {
+        var waiting = entries.filter(function (entry) {
+          return entry.status === "waiting";
+        });
+        var chain = Promise.resolve(true);
+        waiting.forEach(function (entry) {
+          chain = chain.then(function (goOn) {
+            if (!goOn) return false;
+            return send(entry).then(function (answer) {
+              return settle(entry, answer).then(function () {
+                return answer.outcome !== "offline";
+              });
+            });
+          });
+        });
+        return chain;
+      })
+      .catch(function () {
+        return false;
+      })
+      .then(function (result) {
+        flushing = null;
+        return refresh().then(function () {
+          return result;
+        });
+      });
+    return flushing;
+  }
+
+  function settle(entry, answer) {
+    if (answer.outcome === "saved") {
+      return run("readwrite", function (store) {
+        store.delete(entry.key);
+      }).then(function () {
+        document.dispatchEvent(
+          new CustomEvent("tarot-queue:saved", { detail: { key: entry.key, url: answer.url } })
+        );
+      });
+    }
+    if (answer.outcome === "refused") return mark(entry, "refused", answer.reason);
+    return Promise.resolve();
+  }
+
+  // ------------------------------------------------------------ showing it
+
+  function refresh() {
+    return all()
+      .then(function (entries) {
+        showCount(entries);
+        showSheet(entries);
+        document.dispatchEvent(new CustomEvent("tarot-queue:changed", { detail: entries }));
+        return entries;
+      })
+      .catch(function () {
+        return [];
+      });
+  }
+
+  function showCount(entries) {
+    var badge = document.querySelector("[data-queue-count]");
+    if (!badge) return;
+    var waiting = entries.filter(function (e) {
+      return e.status === "waiting";
+    }).length;
+    var refused = entries.length - waiting;
+    var parts = [];
+    if (waiting) parts.push(badge.dataset.waiting.replace("%(n)s", waiting));
+    if (refused) parts.push(badge.dataset.refused.replace("%(n)s", refused));
+    badge.textContent = parts.join(" · ");
+    badge.dataset.waitingCount = String(waiting);
+    badge.dataset.refusedCount = String(refused);
+    badge.hidden = !entries.length;
+    var first = entries[0];
+    if (first && badge.tagName === "A") badge.href = first.sheet;
+  }
+
+  function showSheet(entries) {
+    var box = document.querySelector("[data-queue-sheet]");
+    if (!box) return;
+    var here = box.dataset.queueSheet;
+    var mine = entries.filter(function (entry) {
+      return entry.sheet === here;
+    });
+    var list = box.querySelector("[data-queue-list]");
+    list.textContent = "";
+    mine.forEach(function (entry) {
+      var item = document.createElement("li");
+      item.className = "queue-hand queue-" + entry.status;
+      item.dataset.queueKey = entry.key;
+      var label = document.createElement("span");
+      label.className = "queue-label";
+      label.textContent = entry.label;
+      item.appendChild(label);
+      if (entry.scores) {
+        var scores = document.createElement("span");
+        scores.className = "queue-scores muted";
+        scores.dataset.queueScores = "";
+        scores.textContent = entry.scores;
+        item.appendChild(scores);
+      }
+      var state = document.createElement("span");
+      state.className = "queue-state";
+      state.dataset.queueState = entry.status;
+      state.textContent =
+        entry.status === "waiting"
+          ? box.dataset.waiting
+          : box.dataset.refused + " " + (entry.reason || "");
+      item.appendChild(state);
+      if (entry.status === "refused") {
+        var fix = document.createElement("a");
+        fix.className = "btn btn-secondary btn-small";
+        fix.href = entry.form + "#queued=" + encodeURIComponent(entry.key);
+        fix.textContent = box.dataset.fix;
+        item.appendChild(fix);
+      }
+      var discard = document.createElement("button");
+      discard.type = "button";
+      discard.className = "btn btn-secondary btn-small";
+      discard.dataset.queueDiscard = entry.key;
+      discard.textContent = box.dataset.discard;
+      item.appendChild(discard);
+      list.appendChild(item);
+    });
+    box.hidden = !mine.length;
+  }
+
+  document.addEventListener("click", function (event) {
+    var button = event.target.closest("[data-queue-discard]");
+    if (!button) return;
+    var box = button.closest("[data-queue-sheet]");
+    if (box && !window.confirm(box.dataset.discardConfirm)) return;
+    remove(button.dataset.queueDiscard);
+  });
+
+  window.TarotQueue = {
+    add: add,
+    get: get,
+    remove: remove,
+    all: all,
+    send: send,
+    settle: settle,
+    flush: flush,
+    refresh: refresh,
+  };
+
+  /* A tournament table's page, on the phone holding the table: says it is online and
+     how many of the table's deals wait in the queue (the organiser's round page shows it). */
+  function heartbeat() {
+    var form = document.querySelector("form[data-table-heartbeat]");
+    if (!form || navigator.onLine === false) return;
+    var box = document.querySelector("[data-queue-sheet]");
+    var here = box ? box.dataset.queueSheet : window.location.pathname;
+    all()
+      .then(function (entries) {
+        var body = new FormData(form);
+        body.set(
+          "waiting",
+          String(
+            entries.filter(function (entry) {
+              return entry.sheet === here;
+            }).length
+          )
+        );
+        return fetch(form.getAttribute("action"), {
+          method: "POST",
+          body: body,
+          credentials: "same-origin",
+          headers: { "X-Requested-With": "fetch" },
+        });
+      })
+      .catch(function () {
+        /* offline: the organiser sees it from the last report's age */
+      });
+  }
+  window.setInterval(heartbeat, 30000);
+
+  window.addEventListener("online", flush);
+  window.setInterval(function () {
+    if (navigator.onLine !== false) {
+      all().then(function (entries) {
+        if (entries.some(function (e) { return e.status === "waiting"; })) flush();
+      });
+    }
+  }, RETRY_MS);
+  refresh().then(flush).then(heartbeat);
+})();
