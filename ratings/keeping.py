@@ -59,26 +59,40 @@ def _recorded(sender, sheet, hand, rows, **kwargs):
 def add_hand(sheet, match) -> None:
     """Rate a new hand of ``sheet`` (its ``match``) in each of the sheet's scopes.
 
-    One read (the players' ratings, locked) and two writes (the ratings and the
-    history points, each an upsert); a player rated on a later sheet already sends
-    the scopes to ``rerate`` from this sheet instead."""
+    One read (the players' ratings, locked) and one write (an upsert of the
+    ratings); a player's first hand on a sheet also moves their rating of the sheet
+    before into the history (one insert, once per sheet). A player rated on a later
+    sheet already sends the scopes to ``rerate`` from this sheet instead."""
     keys = scopes.of_sheet(sheet)
     players = sorted(match.players)
     date = _as_date(sheet.date)
     here = (date, sheet.pk)
-    found = {}
+    found, points = {}, []
     for key, player, mu, sigma, hands, last_date, last_sheet in (
         Rating.objects.select_for_update()
         .filter(scope__in=keys, player_id__in=players)
         .order_by("scope", "player_id")
         .values_list("scope", "player_id", "mu", "sigma", "hands", "last_date", "last_sheet")
     ):
-        if (_as_date(last_date), last_sheet) > here:
+        last_date = _as_date(last_date)
+        if (last_date, last_sheet) > here:
             for key in keys:
                 rerate(key, here)
             return
         found[(key, player)] = State(mu, sigma, hands)
-    ratings, points = [], []
+        if last_sheet != sheet.pk:
+            points.append(
+                RatingPoint(
+                    scope=key,
+                    player_id=player,
+                    sheet_id=last_sheet,
+                    date=last_date,
+                    mu=mu,
+                    sigma=sigma,
+                    hands=hands,
+                )
+            )
+    ratings = []
     for key in keys:
         rater = Rater({p: found[(key, p)] for p in players if (key, p) in found})
         rater.rate(match)
@@ -96,28 +110,13 @@ def add_hand(sheet, match) -> None:
                     last_sheet=sheet.pk,
                 )
             )
-            points.append(
-                RatingPoint(
-                    scope=key,
-                    player_id=player,
-                    sheet_id=sheet.pk,
-                    date=date,
-                    mu=state.mu,
-                    sigma=state.sigma,
-                    hands=state.hands,
-                )
-            )
+    if points:
+        RatingPoint.objects.bulk_create(points)
     Rating.objects.bulk_create(
         ratings,
         update_conflicts=True,
         unique_fields=["scope", "player"],
         update_fields=list(RATING_FIELDS),
-    )
-    RatingPoint.objects.bulk_create(
-        points,
-        update_conflicts=True,
-        unique_fields=["scope", "player", "sheet"],
-        update_fields=["mu", "sigma", "hands"],
     )
 
 
@@ -226,16 +225,36 @@ def rerate(key: str, start=None) -> int:
     """Rate the scope ``key`` again from ``start`` ((date, sheet id): that sheet's first
     hand) or from scratch (None); return the hands rated. Reads the ratings before
     ``start`` from the history, rewrites the history from ``start`` and the ratings of
-    every player rated since (or no longer). Returns the history points written."""
+    every player rated since (or no longer). Returns the sheets' points rated.
+
+    The history holds each player's rating after each sheet they played but the
+    last, which is their ``Rating`` row (the ratings before ``start`` are the last
+    history point before it, or the Rating row when it is before it)."""
     points = RatingPoint.objects.filter(scope=key)
     if start is None:
-        before, stale = {}, None
+        before, stale, moved = {}, None, {}
     else:
         start = (_as_date(start[0]), start[1])
         before = _before(key, start)
         points = points.filter(_after(start))
-        later = Rating.objects.filter(_after(start, "last_date", "last_sheet"), scope=key)
-        stale = set(later.values_list("player_id", flat=True))
+        stale, moved = set(), {}
+        for player, mu, sigma, hands, last_date, last_sheet in Rating.objects.filter(
+            scope=key
+        ).values_list("player_id", "mu", "sigma", "hands", "last_date", "last_sheet"):
+            at = (_as_date(last_date), last_sheet)
+            if at < start:  # rated before ``start`` only: the rating is the state then
+                before[player] = (State(mu, sigma, hands), at)
+                moved[player] = {
+                    "scope": key,
+                    "player_id": player,
+                    "sheet_id": last_sheet,
+                    "date": at[0],
+                    "mu": mu,
+                    "sigma": sigma,
+                    "hands": hands,
+                }
+            else:
+                stale.add(player)
     points.delete()
     rater = Rater({player: state for player, (state, _at) in before.items()})
     last = {player: at for player, (_state, at) in before.items()}
@@ -261,9 +280,26 @@ def rerate(key: str, start=None) -> int:
 
     rows, kinds = ledger_rows(key, start)
     rate_rows(rows, kinds, rater, on_sheet)
-    RowWriter(RatingPoint).write(new_points)
+    # each player's last sheet is their Rating row, not yet a history point
     rated = {point["player_id"] for point in new_points}
+    # and the Rating row of a player rated before ``start`` and again after becomes a point
+    RowWriter(RatingPoint).write(
+        [moved[player] for player in sorted(rated) if player in moved]
+        + [
+            point
+            for point in new_points
+            if (point["date"], point["sheet_id"]) != last[point["player_id"]]
+        ]
+    )
     written = rated if stale is None else rated | stale
+    # a player no longer rated from ``start`` on: their last point before it is their
+    # Rating row again
+    back = Q()
+    for player in sorted(written - rated):
+        if player in before:
+            back |= Q(player_id=player, sheet_id=last[player][1])
+    if back:
+        RatingPoint.objects.filter(back, scope=key).delete()
     if stale is None:
         Rating.objects.filter(scope=key).delete()
     else:

@@ -50,7 +50,7 @@ def match_of(kind: str, seats) -> Match | None:
         if role in NOT_PLAYING:
             continue
         playing.append((player, score))
-        if role == TAKER or role == PARTNER:
+        if role in (TAKER, PARTNER):
             attack.append(player)
             made, margin = seat_made, seat_margin
         else:

@@ -4,6 +4,8 @@ from scratch after any change."""
 import datetime
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 from openskill.models import PlackettLuce
 
 from ratings import keeping, scopes
@@ -55,6 +57,17 @@ def history_of(key):
             "player_id", "sheet_id", "date", "mu", "sigma", "hands"
         )
     )
+
+
+def assert_as_from_scratch(club):
+    """Every scope of the club as kept equals the ledger rated again from scratch
+    (ratings and history alike); returns the club scope's ratings."""
+    keys = scopes.of_club(club.pk)
+    kept = {key: (ratings_of(key), history_of(key)) for key in keys}
+    for key in keys:
+        keeping.rerate(key)
+    assert {key: (ratings_of(key), history_of(key)) for key in keys} == kept
+    return kept[scopes.club(club.pk)][0]
 
 
 def by_hand(model, matches):
@@ -115,14 +128,11 @@ def test_a_correction_of_hand_1_rates_as_the_corrected_ledger_from_scratch(
     later = make_sheet(4, date=datetime.date(2026, 4, 1))
     for data in SEED_HANDS[::-1]:
         services.record_hand(later, data, actor=scorer)
+    before = assert_as_from_scratch(club)
     first = sheet.hands.get(number=1)
     services.correct_hand(first, {**SEED_HANDS[0], "points": 30}, actor=scorer)
-    keys = scopes.of_club(club.pk)
-    kept = {key: (ratings_of(key), history_of(key)) for key in keys}
-    for key in keys:
-        keeping.rerate(key)
-    assert {key: (ratings_of(key), history_of(key)) for key in keys} == kept
-    assert kept[scopes.club(club.pk)][0] != {}
+    after = assert_as_from_scratch(club)
+    assert after.keys() == before.keys() and after != before
 
 
 def test_delete_restore_and_a_sheet_deleted_rate_as_from_scratch(make_sheet, scorer, manager, club):
@@ -134,19 +144,16 @@ def test_delete_restore_and_a_sheet_deleted_rate_as_from_scratch(make_sheet, sco
     key = scopes.club(club.pk)
     whole = ratings_of(key)
     services.delete_hand(sheet.hands.get(number=2), actor=scorer)
-    deleted = ratings_of(key)
+    deleted = assert_as_from_scratch(club)
     assert deleted != whole
-    keeping.rerate(key)
-    assert ratings_of(key) == deleted
     services.restore_hand(sheet.hands.get(number=2), actor=scorer)
-    assert ratings_of(key) == whole
+    assert assert_as_from_scratch(club) == whole
     editing.delete_sheet(later, actor=manager)
-    keeping.rerate(key)
-    without = ratings_of(key)
+    without = assert_as_from_scratch(club)
     editing.restore_sheet(later, actor=manager)
-    assert ratings_of(key) == whole
+    assert assert_as_from_scratch(club) == whole
     editing.delete_sheet(later, actor=manager)
-    assert ratings_of(key) == without
+    assert assert_as_from_scratch(club) == without
 
 
 def test_a_hand_entered_on_an_earlier_sheet_rates_in_date_order(make_sheet, scorer, club):
@@ -154,7 +161,50 @@ def test_a_hand_entered_on_an_earlier_sheet_rates_in_date_order(make_sheet, scor
     late = make_sheet(4, date=datetime.date(2026, 3, 20))
     services.record_hand(late, SEED_HANDS[0], actor=scorer)
     services.record_hand(early, SEED_HANDS[1], actor=scorer)  # after, but dated before
-    key = scopes.club(club.pk)
-    kept = ratings_of(key), history_of(key)
-    keeping.rerate(key)
-    assert (ratings_of(key), history_of(key)) == kept
+    assert_as_from_scratch(club)
+    services.record_hand(late, SEED_HANDS[2], actor=scorer)
+    services.record_hand(early, SEED_HANDS[3], actor=scorer)
+    assert_as_from_scratch(club)
+
+
+#: What a random step does: enter a hand on a sheet (by index), correct, delete or
+#: restore one of its hands.
+STEPS = st.lists(
+    st.tuples(
+        st.sampled_from(["record", "record", "record", "correct", "delete", "restore"]),
+        st.integers(0, 2),
+        st.integers(0, len(SEED_HANDS) - 1),
+    ),
+    min_size=1,
+    max_size=12,
+)
+
+
+@settings(
+    max_examples=12,
+    deadline=None,
+    suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
+)
+@given(steps=STEPS)
+def test_whatever_the_writes_the_ratings_are_the_ledger_rated_from_scratch(
+    make_sheet, scorer, club, steps
+):
+    """Hands entered on sheets of three dates in any order, corrected, deleted and
+    restored: the ratings and history kept equal the ledger rated from scratch."""
+    assert_as_from_scratch(club)  # the earlier examples' sheets are still there
+    day = datetime.date(2026, 5, 1)
+    sheets = [make_sheet(4, date=day + datetime.timedelta(days=d)) for d in (7, 0, 3)]
+    for action, which, data in steps:
+        sheet = sheets[which]
+        hands = list(sheet.hands.order_by("number"))
+        if action == "record":
+            services.record_hand(sheet, SEED_HANDS[data], actor=scorer)
+        elif hands:
+            hand = hands[data % len(hands)]
+            if action == "correct" and not hand.is_deleted:
+                services.correct_hand(hand, SEED_HANDS[(data + 1) % len(SEED_HANDS)], actor=scorer)
+            elif action == "delete" and not hand.is_deleted:
+                services.delete_hand(hand, actor=scorer)
+            elif action == "restore" and hand.is_deleted:
+                services.restore_hand(hand, actor=scorer)
+    assert_as_from_scratch(club)
