@@ -78,7 +78,8 @@ def test_measure_the_hand_post(client, scorer, make_sheet, engine_calls, ratings
         scored.append(len(engine_calls))
     assert Hand.objects.filter(sheet=sheet).count() == POSTS + 1
     print(
-        f"\n{connection.vendor} (ratings {'kept' if ratings_kept else 'off'}): {POSTS} posts, median {statistics.median(queries)} queries "
+        f"\n{connection.vendor} (ratings {'kept' if ratings_kept else 'off'}): {POSTS} posts, "
+        f"median {statistics.median(queries)} queries "
         f"(min {min(queries)}, max {max(queries)}), median "
         f"{statistics.median(times) * 1000:.2f} ms, engine scored the hand "
         f"{statistics.median(scored)} times a post (min {min(scored)}, max {max(scored)})"
