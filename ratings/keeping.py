@@ -20,10 +20,12 @@ one evening seat different players, so their order changes nobody's rating.
 
 import datetime
 
-from django.db import connection
+from django.db import connection, transaction
 from django.db.models import Q
+from django.db.models.signals import post_delete
 from django.dispatch import receiver
 
+from clubs.models import Club
 from core.bulk import RowWriter
 from ratings import scopes
 from ratings.compute import Rater, State, match_of
@@ -221,6 +223,33 @@ def ledger_rows(key, start=None):
     return ordered.iterator(chunk_size=20000), kinds
 
 
+def _locked(key) -> list:
+    """The scope's Rating rows, locked in player order: a re-rating waits for a hand
+    being added to the scope (which locks its players' rows) and the other way round,
+    and two re-ratings of a scope (an import's writers) take turns."""
+    return list(
+        Rating.objects.select_for_update()
+        .filter(scope=key)
+        .order_by("player_id")
+        .values_list("player_id", "mu", "sigma", "hands", "last_date", "last_sheet")
+    )
+
+
+@receiver(post_delete, sender=Sheet)
+def _sheet_deleted(sender, instance, **kwargs):
+    """A sheet deleted outright (not ``editing.delete_sheet``'s soft delete: a season
+    or a club deleted, a test): its club is rated again once the deletion commits, if
+    the club is still there."""
+    club_id = instance.club_id
+
+    def again():
+        if Club.objects.filter(pk=club_id).exists():
+            with transaction.atomic():
+                rerate_club(club_id)
+
+    transaction.on_commit(again)
+
+
 def rerate(key: str, start=None) -> int:
     """Rate the scope ``key`` again from ``start`` ((date, sheet id): that sheet's first
     hand) or from scratch (None); return the hands rated. Reads the ratings before
@@ -233,14 +262,13 @@ def rerate(key: str, start=None) -> int:
     points = RatingPoint.objects.filter(scope=key)
     if start is None:
         before, stale, moved = {}, None, {}
+        _locked(key)
     else:
         start = (_as_date(start[0]), start[1])
         before = _before(key, start)
         points = points.filter(_after(start))
         stale, moved = set(), {}
-        for player, mu, sigma, hands, last_date, last_sheet in Rating.objects.filter(
-            scope=key
-        ).values_list("player_id", "mu", "sigma", "hands", "last_date", "last_sheet"):
+        for player, mu, sigma, hands, last_date, last_sheet in _locked(key):
             at = (_as_date(last_date), last_sheet)
             if at < start:  # rated before ``start`` only: the rating is the state then
                 before[player] = (State(mu, sigma, hands), at)
@@ -282,9 +310,16 @@ def rerate(key: str, start=None) -> int:
     rate_rows(rows, kinds, rater, on_sheet)
     # each player's last sheet is their Rating row, not yet a history point
     rated = {point["player_id"] for point in new_points}
-    # and the Rating row of a player rated before ``start`` and again after becomes a point
+    # and the Rating row of a player rated before ``start`` and again after becomes a
+    # point (unless its sheet is gone: deleted outright, ``_sheet_deleted`` follows)
+    moved = [moved[player] for player in sorted(rated) if player in moved]
+    if moved:
+        there = set(
+            Sheet.objects.filter(pk__in={p["sheet_id"] for p in moved}).values_list("pk", flat=True)
+        )
+        moved = [point for point in moved if point["sheet_id"] in there]
     RowWriter(RatingPoint).write(
-        [moved[player] for player in sorted(rated) if player in moved]
+        moved
         + [
             point
             for point in new_points
