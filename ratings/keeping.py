@@ -99,7 +99,7 @@ def add_hand(sheet, match) -> None:
         rater = Rater({p: found[(key, p)] for p in players if (key, p) in found})
         rater.rate(match)
         for player in players:
-            state = rater.states[player]
+            state = rater.get(player)
             ratings.append(
                 Rating(
                     scope=key,
@@ -290,9 +290,8 @@ def rerate(key: str, start=None) -> int:
 
     def on_sheet(sheet_id, date, players):
         date = _as_date(date)
-        states = rater.states
         for player in players:
-            state = states[player]
+            state = rater.get(player)
             new_points.append(
                 {
                     "scope": key,
@@ -351,6 +350,6 @@ def rerate(key: str, start=None) -> int:
             "last_sheet": last[player][1],
         }
         for player in sorted(written)
-        if (state := rater.states.get(player)) is not None
+        if (state := rater.get(player)) is not None
     )
     return len(new_points)
