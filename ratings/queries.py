@@ -74,15 +74,12 @@ def ratings_by_player(key: str, player_ids) -> dict:
 
 def history(key: str, player_id) -> list[tuple]:
     """A player's rating after each sheet in a scope, in order: ``(date, μ, σ, hands)``;
-    the last is their rating now (two queries)."""
-    points = list(
-        RatingPoint.objects.filter(scope=key, player_id=player_id)
-        .order_by("date", "sheet_id")
-        .values_list("date", "mu", "sigma", "hands")
+    the last is their rating now (one query: the history and the Rating row)."""
+    points = RatingPoint.objects.filter(scope=key, player_id=player_id).values_list(
+        "date", "sheet_id", "mu", "sigma", "hands"
     )
-    now = (
-        Rating.objects.filter(scope=key, player_id=player_id)
-        .values_list("last_date", "mu", "sigma", "hands")
-        .first()
+    now = Rating.objects.filter(scope=key, player_id=player_id).values_list(
+        "last_date", "last_sheet", "mu", "sigma", "hands"
     )
-    return points + ([now] if now else [])
+    rows = points.union(now, all=True).order_by("date", "sheet_id")
+    return [(date, mu, sigma, hands) for date, _sheet, mu, sigma, hands in rows]
