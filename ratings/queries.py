@@ -9,7 +9,7 @@ the hands rated. ``scope_rows(key)`` reads a scope's ratings (one query);
 from dataclasses import dataclass
 
 from core.ranking import rank
-from ratings.compute import State, Z
+from ratings.compute import State, Z, predict_win
 from ratings.models import Rating, RatingPoint
 
 #: Under this many hands rated, the standings leave a player's rating out (σ is still
@@ -83,3 +83,14 @@ def history(key: str, player_id) -> list[tuple]:
     )
     rows = points.union(now, all=True).order_by("date", "sheet_id")
     return [(date, mu, sigma, hands) for date, _sheet, mu, sigma, hands in rows]
+
+
+def expected_table(key: str, player_ids) -> dict:
+    """Before a round: each player's chance to finish the table ahead of the others,
+    from their ratings in a scope (openskill's ``predict_win``, each player a side of
+    their own; a player not rated yet at the model's starting rating). One query.
+    player id → chance (they sum to 1)."""
+    player_ids = list(player_ids)
+    found = ratings_by_player(key, player_ids)
+    chances = predict_win([[found.get(pk) or State.new()] for pk in player_ids])
+    return dict(zip(player_ids, chances))

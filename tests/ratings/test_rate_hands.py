@@ -43,3 +43,23 @@ def test_a_refused_line_is_said_and_fails(tmp_path, db):
     with pytest.raises(CommandError):
         call_command("rate_hands", str(path), stderr=err, stdout=io.StringIO())
     assert "line 1" in err.getvalue()
+
+
+def test_the_expected_result_of_a_table_is_openskills_prediction(club, season, players):
+    from openskill.models import PlackettLuce
+
+    text = json.dumps(LINES[0])
+    assert all(r.ok for r in importing.import_sheets(club, [text], season=season))
+    key = scopes.club(club.pk)
+    ids = [p.pk for p in players[:5]]  # Emil is not rated yet
+    chances = queries.expected_table(key, ids)
+    model = PlackettLuce()
+    rated = queries.ratings_by_player(key, ids)
+    direct = model.predict_win(
+        [
+            [model.rating(rated[pk].mu, rated[pk].sigma) if pk in rated else model.rating()]
+            for pk in ids
+        ]
+    )
+    assert list(chances.values()) == direct and sum(direct) == pytest.approx(1)
+    assert len(rated) == 4
