@@ -68,4 +68,5 @@ bench: setup
 	$(PY) manage.py bench_pages --hands 10000 1000000
 	$(PY) manage.py bench_import --hands 10000 100000
 	$(PY) manage.py bench_backup --hands 10000 100000
+	$(PY) manage.py bench_ratings --hands 100000 1000000
 	$(PY) manage.py loadtest --think 0 1

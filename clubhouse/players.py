@@ -20,6 +20,7 @@ from django.utils.translation import gettext as _
 from clubs import audit
 from clubs.models import AuditEntry, Player, Season
 from core.db import retry_on_conflict
+from scoresheet import signals
 from scoresheet.models import Hand, HandRevision, ScoreRow, Seat, Sheet, SheetTotal
 from scoresheet.services import LedgerError
 from scoresheet.totals import refresh_sheet_totals
@@ -121,6 +122,7 @@ def merge_players(kept: Player, merged: Player, *, actor=None) -> AuditEntry:
         rows = ScoreRow.objects.filter(player=merged).update(player=kept)
         for sheet in sheets:
             refresh_sheet_totals(sheet)
+        signals.changed(kept.club_id)  # one player's hands become another's
         user_moved = merged.user_id is not None and kept.user_id is None
         if user_moved:
             kept.user_id, merged.user_id = merged.user_id, None
@@ -209,6 +211,7 @@ def undo_merge(merged: Player, *, actor=None) -> Player:
         ScoreRow.objects.filter(sheet_id__in=sheet_ids, player=kept).update(player=merged)
         for sheet in sheets:
             refresh_sheet_totals(sheet)
+        signals.changed(kept.club_id)  # one player's hands become another's
         if after.get("_user_moved") and kept.user_id is not None:
             merged.user_id, kept.user_id = kept.user_id, None
             kept.save(update_fields=["user"])

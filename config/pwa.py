@@ -77,7 +77,9 @@ def worker_source(language: str) -> bytes:
 
 @require_safe
 def service_worker(request):
-    response = HttpResponse(worker_source(get_language()), content_type="text/javascript; charset=utf-8")
+    response = HttpResponse(
+        worker_source(get_language()), content_type="text/javascript; charset=utf-8"
+    )
     # the browser checks for a new worker at each visit; never serve a stale one
     response["Cache-Control"] = "no-cache"
     response["Service-Worker-Allowed"] = "/"

@@ -28,6 +28,7 @@ from clubs import audit
 from clubs.models import Season
 from clubs.permissions import require
 from core.db import retry_on_conflict
+from scoresheet import signals
 from scoresheet.handmap import Table, engine_hand_of, score_rows
 from scoresheet.models import Hand, ScoreRow, Seat, Sheet
 from scoresheet.services import LedgerError, close_sheet, reopen_sheet
@@ -97,6 +98,7 @@ def update_sheet(sheet: Sheet, *, date, table: str, season: Season, players=None
         if moved:
             ScoreRow.objects.filter(sheet=sheet).update(date=date, season=season)
             refresh_sheet_totals(sheet)
+            signals.changed(sheet.club_id)  # its hands move in the order, and in seasons
         after = _state(sheet, names)
         if after != before:
             audit.record(
@@ -217,6 +219,7 @@ def delete_sheet(sheet: Sheet, *, actor=None) -> Sheet:
         refresh_sheet_totals(sheet)
         sheet.deleted_at = timezone.now()
         sheet.save(update_fields=["deleted_at"])
+        signals.changed(sheet.club_id, [sheet])
         audit.record(sheet.club_id, actor, audit.Action.SHEET_DELETED, sheet, before=_state(sheet))
     return sheet
 
@@ -241,5 +244,6 @@ def restore_sheet(sheet: Sheet, *, actor=None) -> Sheet:
         refresh_sheet_totals(sheet)
         sheet.deleted_at = None
         sheet.save(update_fields=["deleted_at"])
+        signals.changed(sheet.club_id, [sheet])
         audit.record(sheet.club_id, actor, audit.Action.SHEET_RESTORED, sheet, after=_state(sheet))
     return sheet

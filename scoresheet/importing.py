@@ -35,7 +35,7 @@ from core.bulk import JSONText, RowWriter
 from core.db import commit_without_waiting, flush_to_disk, retry_on_conflict
 from core.processes import ProcessPool
 from core.threads import read_ahead
-from scoresheet import handmap, services
+from scoresheet import handmap, services, signals
 from scoresheet.explain_json import terms_to_json
 from scoresheet.models import Hand, HandRevision, ScoreRow, Sheet
 from scoresheet.totals import add_new_sheet_totals
@@ -333,6 +333,7 @@ def _bulk_hands(sheet, table, scored: _Scored, actor) -> None:
         for number, snapshot in enumerate(scored.snapshots, start=1)
     )
     add_new_sheet_totals(sheet, rows)
+    signals.changed(sheet.club_id, [sheet])
 
 
 def import_sheets(club: Club, lines, *, season=None, actor=None, writers: int = 1):

@@ -27,7 +27,7 @@ from clubs.permissions import require
 from clubs.services import ClubError, create_player, name_key, player_name
 from core.db import retry_on_conflict, savepoint_needed
 from core.errors import ServiceError
-from scoresheet import handmap, refusals
+from scoresheet import handmap, refusals, signals
 from scoresheet.explain_json import terms_to_json
 from scoresheet.handmap import Table, engine_hand_of, hand_data  # noqa: F401 (the services' API)
 from scoresheet.models import Hand, HandRevision, ScoreRow, Seat, Sheet
@@ -298,6 +298,7 @@ def delete_hand(hand: Hand, *, actor=None) -> Hand:
         if sheet.ruleset.has_pools:
             _rescore_after(sheet, table, hand, _pools_before(sheet, hand), revision)
         refresh_sheet_totals(sheet)
+        signals.changed(sheet.club_id, [sheet])
     return hand
 
 
@@ -402,6 +403,7 @@ def _record(sheet: Sheet, table: Table, data: dict, actor) -> Hand:
     action = HandRevision.Action.CREATED
     rows, _revision = _write(sheet, table, hand, engine_hand, result, action, actor)
     add_hand_to_totals(rows)
+    signals.hand_recorded.send(sender=None, sheet=sheet, hand=hand, rows=rows)
     return hand
 
 
@@ -455,6 +457,7 @@ def _store(sheet, table, hand, engine_hand, result, action, actor, before=None):
     if result.pools is not None:
         _rescore_after(sheet, table, hand, result.pools, revision)
     refresh_sheet_totals(sheet)
+    signals.changed(sheet.club_id, [sheet])
 
 
 def _write(sheet, table, hand, engine_hand, result, action, actor, before=None):

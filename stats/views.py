@@ -27,6 +27,8 @@ from django.utils.translation import gettext as _
 from clubs.models import Player
 from clubs.permissions import club_view
 from core.jsonnumbers import json_number
+from ratings import queries as rating_queries
+from ratings import scopes as rating_scopes
 from scoresheet.models import Role, ScoreRow, SeasonTotal, SheetFacts, SheetTotal
 from scoresheet.summaries import standings, summary_rows
 from stats import queries as stats
@@ -331,7 +333,33 @@ def player_statistics(request, slug, player_id, season_id=None):
             context["tables"]["seasons"] = t.SeasonRanksTable(
                 figures["season_ranks"], player=player, table_id="table-seasons", club=club
             )
+    context["rating_chart"] = _rating_chart(club, player, season)
     return render(request, "stats/player.html", context)
+
+
+def _rating_chart(club, player, season):
+    """The player's rating after each evening (``ratings``: the club's, or the season's
+    rated on its own): μ and the ordinal μ − 3σ the ratings rank by; None if unrated.
+    Two queries (the history, the rating now), not cached: a hand moves it."""
+    key = rating_scopes.season(season.pk) if season else rating_scopes.club(club.pk)
+    points = rating_queries.history(key, player.pk)
+    if not points:
+        return None
+    shown = [points[i] for i in _thin(len(points))]
+    return {
+        "labels": [_short_date(date) for date, *_rest in shown],
+        "titles": [_date(date) for date, *_rest in shown],
+        "datasets": [
+            {"label": "μ", "data": [round(mu, 2) for _d, mu, _s, _h in shown], "main": True},
+            {
+                "label": _("Rating (μ − 3σ)"),
+                "data": [round(mu - 3 * sigma, 2) for _d, mu, sigma, _h in shown],
+                "main": False,
+            },
+        ],
+        "xTitle": _("Evenings"),
+        "yTitle": _("Rating"),
+    }
 
 
 def _season_figures(season, rows, totals, ranking):

@@ -7,6 +7,7 @@
                            they send a signal when a tournament closes)
                         →  clubhouse, standings, stats, tournaments, transfer (read side;
                            none of them imports another)
+                        →  ratings (players' ratings, kept on write: scoresheet's signals)
                         →  scoresheet (sheets, hands, the ledger: the write side)
                         →  clubs (clubs, players, persons, members, seasons, house rules)
                         →  tarot (the engine: pure Python, no Django)
@@ -25,6 +26,9 @@ LAYERS = {
     "tarot": 0,
     "clubs": 1,
     "scoresheet": 2,
+    # kept on write through scoresheet's signals (scoresheet never imports it); the
+    # read side shows it
+    "ratings": 2.5,
     "clubhouse": 3,
     "standings": 3,
     "stats": 3,

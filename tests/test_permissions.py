@@ -34,6 +34,8 @@ CLUB_URLS = {
     "clubs:detail": ("read", "G", ()),
     "standings:club": ("read", "G", ()),
     "standings:season": ("read", "G", ("season",)),
+    "standings:ratings": ("read", "G", ()),
+    "standings:season_ratings": ("read", "G", ("season",)),
     "stats:player": ("read", "G", ("player",)),
     "stats:player_season": ("read", "G", ("player", "season")),
     "stats:season": ("read", "G", ("season",)),

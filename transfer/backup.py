@@ -47,6 +47,7 @@ from clubs import audit
 from clubs.models import Club, Person, Season
 from clubs.ranking import RankingError, parse_ranking
 from core.errors import ServiceError
+from scoresheet import signals
 from scoresheet.handmap import Table, hand_data, score_rows
 from scoresheet.models import Hand, ScoreRow, Sheet
 from scoresheet.totals import rebuild_season_totals
@@ -308,6 +309,7 @@ def _restore(data, actor) -> Club:
             _check_hands(club)
             for season in club.seasons.all():
                 rebuild_season_totals(season)
+            signals.changed(club.pk)
             after = {"sha256": digest, "rows": len(objects), "users": len(data["users"])}
             audit.record(club, actor, audit.Action.CLUB_RESTORED, club, after=after)
     except (DeserializationError, DatabaseError, KeyError, TypeError, ValueError) as error:

@@ -7,6 +7,8 @@ Run on demand (skipped otherwise), on SQLite or PostgreSQL (``DATABASE_URL``)::
 It posts the same hand ``MEASURE_HAND_POST`` times to one sheet through the test
 client, as the page does (with an idempotency key), and prints the median of the
 queries and of the time per post, and how many times the engine scored a hand per post.
+``MEASURE_HAND_POST_RATINGS=0`` measures it without the ratings kept on write (their
+receiver disconnected), to compare.
 """
 
 import os
@@ -21,7 +23,9 @@ from django.urls import reverse
 
 import tarot
 from core.idempotency import new_key
+from ratings import keeping
 from scoresheet.models import Hand
+from scoresheet.signals import hand_recorded
 
 POSTS = int(os.environ.get("MEASURE_HAND_POST", "0") or 0)
 HAND = {"dealer": "3", "taker": "0", "contract": "garde", "bouts": "2", "points": "56"}
@@ -45,7 +49,18 @@ def engine_calls(monkeypatch):
     return calls
 
 
-def test_measure_the_hand_post(client, scorer, make_sheet, engine_calls):
+@pytest.fixture
+def ratings_kept(monkeypatch):
+    """Disconnect the ratings' receiver when ``MEASURE_HAND_POST_RATINGS=0``."""
+    kept = os.environ.get("MEASURE_HAND_POST_RATINGS", "1") != "0"
+    if not kept:
+        hand_recorded.disconnect(keeping._recorded)
+    yield kept
+    if not kept:
+        hand_recorded.connect(keeping._recorded)
+
+
+def test_measure_the_hand_post(client, scorer, make_sheet, engine_calls, ratings_kept):
     sheet = make_sheet(4)
     client.force_login(scorer)
     url = reverse("scoresheet:hand_create", args=[sheet.club.slug, sheet.pk])
@@ -63,7 +78,8 @@ def test_measure_the_hand_post(client, scorer, make_sheet, engine_calls):
         scored.append(len(engine_calls))
     assert Hand.objects.filter(sheet=sheet).count() == POSTS + 1
     print(
-        f"\n{connection.vendor}: {POSTS} posts, median {statistics.median(queries)} queries "
+        f"\n{connection.vendor} (ratings {'kept' if ratings_kept else 'off'}): {POSTS} posts, "
+        f"median {statistics.median(queries)} queries "
         f"(min {min(queries)}, max {max(queries)}), median "
         f"{statistics.median(times) * 1000:.2f} ms, engine scored the hand "
         f"{statistics.median(scored)} times a post (min {min(scored)}, max {max(scored)})"

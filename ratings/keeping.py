@@ -1,0 +1,355 @@
+"""Ratings kept in step with the ledger, in the transaction of every write.
+
+The ledger's services send ``scoresheet.signals`` (they do not import this app):
+
+- a new hand (``hand_recorded``) only adds, when every one of its players was last
+  rated on an earlier sheet (or this one): their ratings in the sheet's scopes
+  (``scopes.of_sheet``) are read in one query, moved by the hand's match and written
+  back with the sheet's history point (``_add_hand``);
+- otherwise (a hand entered on a sheet dated before the players' last one), and on
+  every other change (``ledger_changed``: a correction, deletion or restore, an
+  import, a sheet edited, deleted or restored, a merge, a club restored), each scope
+  concerned is rated again from the first sheet changed, in bulk (``rerate``):
+  the players' ratings before that sheet come from the history, every later hand
+  is read in order in one query and rated, and the history and ratings after it
+  are rewritten.
+
+Hands are rated in the order (sheet date, sheet id, hand number): two sheets of
+one evening seat different players, so their order changes nobody's rating.
+"""
+
+import datetime
+
+from django.db import connection, transaction
+from django.db.models import Q
+from django.db.models.signals import post_delete
+from django.dispatch import receiver
+
+from clubs.models import Club
+from core.bulk import RowWriter
+from ratings import scopes
+from ratings.compute import Rater, State, match_of
+from ratings.models import Rating, RatingPoint
+from scoresheet.models import ScoreRow, Sheet
+from scoresheet.signals import hand_recorded, ledger_changed
+from tarot.rulesets import REGISTRY
+
+#: What a Rating row is written with, beside its key.
+RATING_FIELDS = ("mu", "sigma", "ordinal", "hands", "last_date", "last_sheet")
+
+
+def kind_of(rules: dict) -> str:
+    """The game a sheet's rules play (``Ruleset.kind``): its hands' sides."""
+    return REGISTRY[rules["preset"]].kind
+
+
+def _as_date(value):
+    return datetime.date.fromisoformat(value) if isinstance(value, str) else value
+
+
+# ---------------------------------------------------------------- a new hand
+
+
+@receiver(hand_recorded)
+def _recorded(sender, sheet, hand, rows, **kwargs):
+    seats = [(row.player_id, row.role, row.made, row.margin, row.score) for row in rows]
+    match = match_of(kind_of(sheet.rules), seats)
+    if match is not None:
+        add_hand(sheet, match)
+
+
+def add_hand(sheet, match) -> None:
+    """Rate a new hand of ``sheet`` (its ``match``) in each of the sheet's scopes.
+
+    One read (the players' ratings, locked) and one write (an upsert of the
+    ratings); a player's first hand on a sheet also moves their rating of the sheet
+    before into the history (one insert, once per sheet). A player rated on a later
+    sheet already sends the scopes to ``rerate`` from this sheet instead."""
+    keys = scopes.of_sheet(sheet)
+    players = sorted(match.players)
+    date = _as_date(sheet.date)
+    here = (date, sheet.pk)
+    found, points = {}, []
+    for key, player, mu, sigma, hands, last_date, last_sheet in (
+        Rating.objects.select_for_update()
+        .filter(scope__in=keys, player_id__in=players)
+        .order_by("scope", "player_id")
+        .values_list("scope", "player_id", "mu", "sigma", "hands", "last_date", "last_sheet")
+    ):
+        last_date = _as_date(last_date)
+        if (last_date, last_sheet) > here:
+            for key in keys:
+                rerate(key, here)
+            return
+        found[(key, player)] = State(mu, sigma, hands)
+        if last_sheet != sheet.pk:
+            points.append(
+                RatingPoint(
+                    scope=key,
+                    player_id=player,
+                    sheet_id=last_sheet,
+                    date=last_date,
+                    mu=mu,
+                    sigma=sigma,
+                    hands=hands,
+                )
+            )
+    ratings = []
+    for key in keys:
+        rater = Rater({p: found[(key, p)] for p in players if (key, p) in found})
+        rater.rate(match)
+        for player in players:
+            state = rater.get(player)
+            ratings.append(
+                Rating(
+                    scope=key,
+                    player_id=player,
+                    mu=state.mu,
+                    sigma=state.sigma,
+                    ordinal=state.ordinal,
+                    hands=state.hands,
+                    last_date=date,
+                    last_sheet=sheet.pk,
+                )
+            )
+    if points:
+        RatingPoint.objects.bulk_create(points)
+    Rating.objects.bulk_create(
+        ratings,
+        update_conflicts=True,
+        unique_fields=["scope", "player"],
+        update_fields=list(RATING_FIELDS),
+    )
+
+
+# ---------------------------------------------------------------- any other change
+
+
+@receiver(ledger_changed)
+def _changed(sender, club_id, sheets=None, **kwargs):
+    rerate_club(club_id, sheets)
+
+
+def rerate_club(club_id, sheets=None) -> None:
+    """Rate a club's scopes again: every one from scratch (``sheets`` None), or the club's
+    and the changed sheets' seasons' from the first of ``sheets`` in each."""
+    if sheets is None:
+        for key in scopes.of_club(club_id):
+            rerate(key)
+        return
+    starts = {}
+    for sheet in sheets:
+        here = (_as_date(sheet.date), sheet.pk)
+        for key in scopes.of_sheet(sheet):
+            starts[key] = min(starts.get(key, here), here)
+    for key, start in sorted(starts.items()):
+        rerate(key, start)
+
+
+def _after(start, date="date", sheet="sheet_id") -> Q:
+    """Rows at or after ``start`` ((date, sheet id)) in the rating order."""
+    day, sheet_id = start
+    return Q(**{f"{date}__gt": day}) | Q(**{date: day, f"{sheet}__gte": sheet_id})
+
+
+def _before(key, start) -> dict:
+    """Each player's last history point in ``key`` before ``start``: player → (State,
+    (date, sheet))."""
+    quote = connection.ops.quote_name
+    table = quote(RatingPoint._meta.db_table)
+    sql = f"""
+        SELECT player_id, mu, sigma, hands, {quote("date")}, sheet_id FROM (
+            SELECT player_id, mu, sigma, hands, {quote("date")}, sheet_id,
+                   ROW_NUMBER() OVER (PARTITION BY player_id
+                                      ORDER BY {quote("date")} DESC, sheet_id DESC) AS n
+            FROM {table}
+            WHERE scope = %s AND ({quote("date")} < %s
+                                  OR ({quote("date")} = %s AND sheet_id < %s))
+        ) latest WHERE n = 1"""
+    day, sheet_id = start
+    with connection.cursor() as cursor:
+        cursor.execute(sql, [key, day, day, sheet_id])
+        return {
+            player: (State(mu, sigma, hands), (_as_date(date), sheet))
+            for player, mu, sigma, hands, date, sheet in cursor.fetchall()
+        }
+
+
+def rate_rows(rows, kinds, rater: Rater, on_sheet=None) -> None:
+    """Rate ledger rows in order: ``rows`` are ``(sheet_id, date, number, player_id, role,
+    made, margin, score)`` sorted by (date, sheet, number, position); ``kinds`` maps a
+    sheet id to its game's kind. ``on_sheet(sheet_id, date, players)`` is called at the
+    end of each sheet with the players who played a match on it."""
+    seats, hand, sheet_players = [], None, set()
+    sheet = day = None
+    rate = rater.rate
+    for sheet_id, date, number, player, role, made, margin, score in rows:
+        if (sheet_id, number) != hand:
+            if seats:
+                match = match_of(kinds[sheet], seats)
+                if match is not None:
+                    rate(match)
+                    sheet_players.update(match.players)
+                seats = []
+            if sheet_id != sheet:
+                if sheet_players and on_sheet is not None:
+                    on_sheet(sheet, day, sheet_players)
+                sheet_players = set()
+                sheet, day = sheet_id, date
+            hand = (sheet_id, number)
+        seats.append((player, role, made, margin, score))
+    if seats:
+        match = match_of(kinds[sheet], seats)
+        if match is not None:
+            rate(match)
+            sheet_players.update(match.players)
+    if sheet_players and on_sheet is not None:
+        on_sheet(sheet, day, sheet_players)
+
+
+ROW_COLUMNS = ("sheet_id", "date", "number", "player_id", "role", "made", "margin", "score")
+
+
+def ledger_rows(key, start=None):
+    """The scope's ledger rows from ``start`` in the rating order (``rate_rows``' rows),
+    read in chunks, and its sheets' kinds."""
+    rows = ScoreRow.objects.filter(scopes.rows_filter(key))
+    sheets = Sheet.objects.filter(scopes.sheets_filter(key), deleted_at__isnull=True)
+    if start is not None:
+        rows = rows.filter(_after(start))
+        sheets = sheets.filter(_after(start, sheet="pk"))
+    kinds = {pk: kind_of(rules) for pk, rules in sheets.values_list("pk", "rules")}
+    ordered = rows.order_by("date", "sheet_id", "number", "position").values_list(*ROW_COLUMNS)
+    return ordered.iterator(chunk_size=20000), kinds
+
+
+def _locked(key) -> list:
+    """The scope's Rating rows, locked in player order: a re-rating waits for a hand
+    being added to the scope (which locks its players' rows) and the other way round,
+    and two re-ratings of a scope (an import's writers) take turns."""
+    return list(
+        Rating.objects.select_for_update()
+        .filter(scope=key)
+        .order_by("player_id")
+        .values_list("player_id", "mu", "sigma", "hands", "last_date", "last_sheet")
+    )
+
+
+@receiver(post_delete, sender=Sheet)
+def _sheet_deleted(sender, instance, **kwargs):
+    """A sheet deleted outright (not ``editing.delete_sheet``'s soft delete: a season
+    or a club deleted, a test): its club is rated again once the deletion commits, if
+    the club is still there."""
+    club_id = instance.club_id
+
+    def again():
+        if Club.objects.filter(pk=club_id).exists():
+            with transaction.atomic():
+                rerate_club(club_id)
+
+    transaction.on_commit(again)
+
+
+def rerate(key: str, start=None) -> int:
+    """Rate the scope ``key`` again from ``start`` ((date, sheet id): that sheet's first
+    hand) or from scratch (None); return the hands rated. Reads the ratings before
+    ``start`` from the history, rewrites the history from ``start`` and the ratings of
+    every player rated since (or no longer). Returns the sheets' points rated.
+
+    The history holds each player's rating after each sheet they played but the
+    last, which is their ``Rating`` row (the ratings before ``start`` are the last
+    history point before it, or the Rating row when it is before it)."""
+    points = RatingPoint.objects.filter(scope=key)
+    if start is None:
+        before, stale, moved = {}, None, {}
+        _locked(key)
+    else:
+        start = (_as_date(start[0]), start[1])
+        before = _before(key, start)
+        points = points.filter(_after(start))
+        stale, moved = set(), {}
+        for player, mu, sigma, hands, last_date, last_sheet in _locked(key):
+            at = (_as_date(last_date), last_sheet)
+            if at < start:  # rated before ``start`` only: the rating is the state then
+                before[player] = (State(mu, sigma, hands), at)
+                moved[player] = {
+                    "scope": key,
+                    "player_id": player,
+                    "sheet_id": last_sheet,
+                    "date": at[0],
+                    "mu": mu,
+                    "sigma": sigma,
+                    "hands": hands,
+                }
+            else:
+                stale.add(player)
+    points.delete()
+    rater = Rater({player: state for player, (state, _at) in before.items()})
+    last = {player: at for player, (_state, at) in before.items()}
+    new_points = []
+
+    def on_sheet(sheet_id, date, players):
+        date = _as_date(date)
+        for player in players:
+            state = rater.get(player)
+            new_points.append(
+                {
+                    "scope": key,
+                    "player_id": player,
+                    "sheet_id": sheet_id,
+                    "date": date,
+                    "mu": state.mu,
+                    "sigma": state.sigma,
+                    "hands": state.hands,
+                }
+            )
+            last[player] = (date, sheet_id)
+
+    rows, kinds = ledger_rows(key, start)
+    rate_rows(rows, kinds, rater, on_sheet)
+    # each player's last sheet is their Rating row, not yet a history point
+    rated = {point["player_id"] for point in new_points}
+    # and the Rating row of a player rated before ``start`` and again after becomes a
+    # point (unless its sheet is gone: deleted outright, ``_sheet_deleted`` follows)
+    moved = [moved[player] for player in sorted(rated) if player in moved]
+    if moved:
+        there = set(
+            Sheet.objects.filter(pk__in={p["sheet_id"] for p in moved}).values_list("pk", flat=True)
+        )
+        moved = [point for point in moved if point["sheet_id"] in there]
+    RowWriter(RatingPoint).write(
+        moved
+        + [
+            point
+            for point in new_points
+            if (point["date"], point["sheet_id"]) != last[point["player_id"]]
+        ]
+    )
+    written = rated if stale is None else rated | stale
+    # a player no longer rated from ``start`` on: their last point before it is their
+    # Rating row again
+    back = Q()
+    for player in sorted(written - rated):
+        if player in before:
+            back |= Q(player_id=player, sheet_id=last[player][1])
+    if back:
+        RatingPoint.objects.filter(back, scope=key).delete()
+    if stale is None:
+        Rating.objects.filter(scope=key).delete()
+    else:
+        Rating.objects.filter(scope=key, player_id__in=written).delete()
+    RowWriter(Rating).write(
+        {
+            "scope": key,
+            "player_id": player,
+            "mu": state.mu,
+            "sigma": state.sigma,
+            "ordinal": state.ordinal,
+            "hands": state.hands,
+            "last_date": last[player][0],
+            "last_sheet": last[player][1],
+        }
+        for player in sorted(written)
+        if (state := rater.get(player)) is not None
+    )
+    return len(new_points)

@@ -1,0 +1,71 @@
+"""Rate the players of sheets in the interchange format, with no database.
+
+    manage.py rate_hands [--rules fft] < sheets.jsonl
+
+One sheet per line, as ``import_sheets`` reads them (HAND_FORMAT.md, with ``date``
+and ``rules`` optional): each line is read and scored by the import's own reading
+(``scoresheet.importing``), the sheets are rated in date order (the file's order on
+one date), each hand a match (``tarot.rating``) rated by ``ratings.compute`` as the
+pages' ratings are, and every player's rating is printed, ranked by the ordinal
+(μ − 3σ). A refused line is reported on stderr and the command exits with 1.
+"""
+
+import sys
+
+from django.core.management.base import BaseCommand, CommandError
+
+from ratings.compute import Rater
+from ratings.queries import rated_rows
+from scoresheet import importing, services
+from tarot.jsonformat import parse_rules
+from tarot.rating import result_seats
+
+
+class _Rules:
+    """What the import's reading asks of a season: the rules of a line without any."""
+
+    def __init__(self, rules):
+        self.rules = rules
+
+
+class Command(BaseCommand):
+    help = "Print every player's rating from sheets in the interchange format (stdin)."
+
+    def add_arguments(self, parser):
+        parser.add_argument("--rules", default="fft", help="rules of a line without any")
+        parser.add_argument("file", nargs="?", help="a file instead of stdin")
+
+    def handle(self, *args, rules, file=None, **options):
+        stream = open(file, encoding="utf-8") if file else sys.stdin  # noqa: SIM115
+        default = _Rules({"preset": rules})
+        sheets, refused = [], 0
+        with stream:
+            for number, text in enumerate(stream, start=1):
+                if not text.strip():
+                    continue
+                try:
+                    line = importing._prepare(text, default, None)
+                except services.LedgerError as error:
+                    line, error_found = None, error
+                else:
+                    error_found = line.refusal
+                if error_found is None and line.scored is None:
+                    error_found = services.LedgerError("invalid_field", "rules or players")
+                if error_found is not None:
+                    refused += 1
+                    self.stderr.write(f"line {number}: {error_found.message}")
+                    continue
+                kind = parse_rules(line.rules or default.rules).kind
+                sheets.append((line.date, number, kind, line.scored.results))
+        rater = Rater()
+        for _date, _number, kind, results in sorted(sheets, key=lambda s: (s[0], s[1])):
+            for result in results:
+                rater.rate_seats(kind, result_seats(result))
+        rows = rated_rows((name, rater.get(name)) for name in rater.players())
+        for row in rows:
+            self.stdout.write(
+                f"{row.rank:>4}  {row.name:<30} ordinal {row.ordinal:7.3f}  "
+                f"μ {row.mu:7.3f}  σ {row.sigma:6.3f}  hands {row.hands}"
+            )
+        if refused:
+            raise CommandError(f"{refused} line(s) refused")

@@ -1,0 +1,64 @@
+"""Players' ratings, kept on write (``ratings.keeping``).
+
+A rating belongs to a **scope**, a key naming the hands it counts: ``club:<id>``
+(every hand of the club's sheets, tournament deals included) and ``season:<id>``
+(a season rated on its own); a league is one more key (``league:<id>``) whose
+hands are its clubs' and events' (``ratings.scopes``). Hands are rated in the
+order (sheet date, sheet, hand number).
+"""
+
+from django.db import models
+from django.utils.translation import gettext_lazy as _
+
+from clubs.models import Player
+from scoresheet.models import Sheet
+
+
+class Rating(models.Model):
+    """A player's rating in a scope now: μ, σ, the ordinal μ − 3σ, the hands rated, and
+    the last sheet rated for them (a new hand after it only adds)."""
+
+    scope = models.CharField(max_length=40)
+    player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="+")
+    mu = models.FloatField()
+    sigma = models.FloatField()
+    ordinal = models.FloatField()
+    hands = models.PositiveIntegerField()
+    last_date = models.DateField()
+    last_sheet = models.BigIntegerField()
+
+    class Meta:
+        verbose_name = _("rating")
+        constraints = [
+            models.UniqueConstraint(fields=["scope", "player"], name="rating_scope_player"),
+        ]
+        indexes = [models.Index(fields=["scope", "-ordinal"], name="rating_scope_ordinal")]
+
+    def __str__(self):
+        return f"{self.scope} {self.player_id}: {self.mu:.2f} ± {self.sigma:.2f}"
+
+
+class RatingPoint(models.Model):
+    """The history: a player's rating in a scope after their last hand on a sheet."""
+
+    scope = models.CharField(max_length=40)
+    player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="+")
+    sheet = models.ForeignKey(Sheet, on_delete=models.CASCADE, related_name="+", db_index=False)
+    date = models.DateField()
+    mu = models.FloatField()
+    sigma = models.FloatField()
+    hands = models.PositiveIntegerField()
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(
+                fields=["scope", "player", "sheet"], name="rating_point_unique"
+            ),
+        ]
+        indexes = [
+            models.Index(fields=["scope", "date", "sheet"], name="rating_point_order"),
+            models.Index(fields=["player", "scope", "date", "sheet"], name="rating_point_player"),
+        ]
+
+    def __str__(self):
+        return f"{self.scope} {self.player_id} {self.date}: {self.mu:.2f}"

@@ -1,0 +1,210 @@
+"""Ratings kept on write: equal to ``openskill`` called directly, and to rating the ledger
+from scratch after any change."""
+
+import datetime
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from openskill.models import PlackettLuce
+
+from ratings import keeping, scopes
+from ratings.models import Rating, RatingPoint
+from scoresheet import editing, services
+from tests.data import SEED_HANDS
+
+#: A five-seat sheet: called partners, a hand everybody passed, a failed contract.
+FIVE = [
+    {
+        "dealer": "Emil",
+        "taker": "Anna",
+        "partner": "Carl",
+        "contract": "garde",
+        "bouts": 2,
+        "points": 56,
+    },
+    {"dealer": "Anna", "taker": "Bert", "contract": "prise", "bouts": 1, "points": 40},
+    {"dealer": "Bert", "contract": None},
+    {
+        "dealer": "Carl",
+        "taker": "Dora",
+        "partner": "Dora",
+        "contract": "garde",
+        "bouts": 3,
+        "points": 50,
+    },
+    {
+        "dealer": "Dora",
+        "taker": "Emil",
+        "partner": "Bert",
+        "contract": "prise",
+        "bouts": 0,
+        "points": 30,
+    },
+]
+
+
+def ratings_of(key):
+    return {
+        r.player.name: (r.mu, r.sigma, r.hands)
+        for r in Rating.objects.filter(scope=key).select_related("player")
+    }
+
+
+def history_of(key):
+    return sorted(
+        RatingPoint.objects.filter(scope=key).values_list(
+            "player_id", "sheet_id", "date", "mu", "sigma", "hands"
+        )
+    )
+
+
+def assert_as_from_scratch(club):
+    """Every scope of the club as kept equals the ledger rated again from scratch
+    (ratings and history alike); returns the club scope's ratings."""
+    keys = scopes.of_club(club.pk)
+    kept = {key: (ratings_of(key), history_of(key)) for key in keys}
+    for key in keys:
+        keeping.rerate(key)
+    assert {key: (ratings_of(key), history_of(key)) for key in keys} == kept
+    return kept[scopes.club(club.pk)][0]
+
+
+def by_hand(model, matches):
+    """The same matches rated with openskill directly: name → (μ, σ, hands)."""
+    current, hands = {}, {}
+    for teams, ranks in matches:
+        rated = model.rate(
+            [[current.get(name, model.rating()) for name in team] for team in teams],
+            ranks=ranks,
+        )
+        for team, new_team in zip(teams, rated):
+            for name, new in zip(team, new_team):
+                current[name] = new
+                hands[name] = hands.get(name, 0) + 1
+    return {name: (r.mu, r.sigma, hands[name]) for name, r in current.items()}
+
+
+def test_a_hand_made_sheet_rates_as_openskill_does(make_sheet, scorer, club):
+    sheet = make_sheet(5)
+    for data in FIVE:
+        services.record_hand(sheet, data, actor=scorer)
+    # the matches, by hand: attack first, ranked by the contract; the passed hand rates
+    # nobody; Dora called herself (alone against four); Emil and Bert fail
+    matches = [
+        ((("Anna", "Carl"), ("Bert", "Dora", "Emil")), [0, 1]),
+        ((("Bert",), ("Anna", "Carl", "Dora", "Emil")), [1, 0]),
+        ((("Dora",), ("Anna", "Bert", "Carl", "Emil")), [0, 1]),
+        ((("Bert", "Emil"), ("Anna", "Carl", "Dora")), [1, 0]),
+    ]
+    expected = by_hand(PlackettLuce(), matches)
+    got = ratings_of(scopes.club(club.pk))
+    assert got.keys() == expected.keys()
+    for name, (mu, sigma, hands) in expected.items():
+        assert got[name] == (pytest.approx(mu, abs=0), pytest.approx(sigma, abs=0), hands)
+    assert ratings_of(scopes.season(sheet.season_id)) == got
+
+
+def test_a_player_who_sits_out_keeps_their_rating(make_sheet, scorer, club):
+    sheet = make_sheet(5)
+    services.record_hand(sheet, FIVE[0], actor=scorer)
+    key = scopes.club(club.pk)
+    before = ratings_of(key)
+    services.record_hand(sheet, {**SEED_HANDS[0], "sits_out": "Emil"}, actor=scorer)
+    after = ratings_of(key)
+    assert after["Emil"] == before["Emil"]
+    assert all(after[name] != before[name] for name in ("Anna", "Bert", "Carl", "Dora"))
+    # nor does a hand everybody passed move anyone
+    services.record_hand(sheet, {"dealer": "Anna", "contract": None}, actor=scorer)
+    assert ratings_of(key) == after
+
+
+def test_a_correction_of_hand_1_rates_as_the_corrected_ledger_from_scratch(
+    make_sheet, scorer, club
+):
+    sheet = make_sheet(4)
+    for data in SEED_HANDS:
+        services.record_hand(sheet, data, actor=scorer)
+    later = make_sheet(4, date=datetime.date(2026, 4, 1))
+    for data in SEED_HANDS[::-1]:
+        services.record_hand(later, data, actor=scorer)
+    before = assert_as_from_scratch(club)
+    first = sheet.hands.get(number=1)
+    services.correct_hand(first, {**SEED_HANDS[0], "points": 30}, actor=scorer)
+    after = assert_as_from_scratch(club)
+    assert after.keys() == before.keys() and after != before
+
+
+def test_delete_restore_and_a_sheet_deleted_rate_as_from_scratch(make_sheet, scorer, manager, club):
+    sheet = make_sheet(4)
+    for data in SEED_HANDS:
+        services.record_hand(sheet, data, actor=scorer)
+    later = make_sheet(4, date=datetime.date(2026, 4, 1))
+    services.record_hand(later, SEED_HANDS[2], actor=scorer)
+    key = scopes.club(club.pk)
+    whole = ratings_of(key)
+    services.delete_hand(sheet.hands.get(number=2), actor=scorer)
+    deleted = assert_as_from_scratch(club)
+    assert deleted != whole
+    services.restore_hand(sheet.hands.get(number=2), actor=scorer)
+    assert assert_as_from_scratch(club) == whole
+    editing.delete_sheet(later, actor=manager)
+    without = assert_as_from_scratch(club)
+    editing.restore_sheet(later, actor=manager)
+    assert assert_as_from_scratch(club) == whole
+    editing.delete_sheet(later, actor=manager)
+    assert assert_as_from_scratch(club) == without
+
+
+def test_a_hand_entered_on_an_earlier_sheet_rates_in_date_order(make_sheet, scorer, club):
+    early = make_sheet(4, date=datetime.date(2026, 3, 1))
+    late = make_sheet(4, date=datetime.date(2026, 3, 20))
+    services.record_hand(late, SEED_HANDS[0], actor=scorer)
+    services.record_hand(early, SEED_HANDS[1], actor=scorer)  # after, but dated before
+    assert_as_from_scratch(club)
+    services.record_hand(late, SEED_HANDS[2], actor=scorer)
+    services.record_hand(early, SEED_HANDS[3], actor=scorer)
+    assert_as_from_scratch(club)
+
+
+#: What a random step does: enter a hand on a sheet (by index), correct, delete or
+#: restore one of its hands.
+STEPS = st.lists(
+    st.tuples(
+        st.sampled_from(["record", "record", "record", "correct", "delete", "restore"]),
+        st.integers(0, 2),
+        st.integers(0, len(SEED_HANDS) - 1),
+    ),
+    min_size=1,
+    max_size=12,
+)
+
+
+@settings(
+    max_examples=12,
+    deadline=None,
+    suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
+)
+@given(steps=STEPS)
+def test_whatever_the_writes_the_ratings_are_the_ledger_rated_from_scratch(
+    make_sheet, scorer, club, steps
+):
+    """Hands entered on sheets of three dates in any order, corrected, deleted and
+    restored: the ratings and history kept equal the ledger rated from scratch."""
+    assert_as_from_scratch(club)  # the earlier examples' sheets are still there
+    day = datetime.date(2026, 5, 1)
+    sheets = [make_sheet(4, date=day + datetime.timedelta(days=d)) for d in (7, 0, 3)]
+    for action, which, data in steps:
+        sheet = sheets[which]
+        hands = list(sheet.hands.order_by("number"))
+        if action == "record":
+            services.record_hand(sheet, SEED_HANDS[data], actor=scorer)
+        elif hands:
+            hand = hands[data % len(hands)]
+            if action == "correct" and not hand.is_deleted:
+                services.correct_hand(hand, SEED_HANDS[(data + 1) % len(SEED_HANDS)], actor=scorer)
+            elif action == "delete" and not hand.is_deleted:
+                services.delete_hand(hand, actor=scorer)
+            elif action == "restore" and hand.is_deleted:
+                services.restore_hand(hand, actor=scorer)
+    assert_as_from_scratch(club)

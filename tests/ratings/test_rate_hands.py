@@ -1,0 +1,65 @@
+"""``rate_hands`` rates sheets in the interchange format as the club's pages do."""
+
+import io
+import json
+
+import pytest
+from django.core.management import CommandError, call_command
+
+from ratings import queries, scopes
+from scoresheet import importing
+from tests.data import SEED_HANDS
+from tests.ratings.test_keeping import FIVE
+
+LINES = [
+    {"date": "2026-03-14", "players": ["Anna", "Bert", "Carl", "Dora"], "hands": SEED_HANDS},
+    {"date": "2026-03-01", "players": ["Anna", "Bert", "Carl", "Dora", "Emil"], "hands": FIVE},
+    {"date": "2026-03-20", "players": ["Dora", "Carl", "Bert", "Anna"], "hands": SEED_HANDS[:3]},
+]
+
+
+def test_rate_hands_prints_the_ratings_the_club_keeps(tmp_path, club, season):
+    text = "\n".join(json.dumps(line) for line in LINES) + "\n"
+    path = tmp_path / "sheets.jsonl"
+    path.write_text(text, encoding="utf-8")
+    out = io.StringIO()
+    call_command("rate_hands", str(path), stdout=out)
+    printed = out.getvalue().splitlines()
+    results = list(importing.import_sheets(club, text.splitlines(), season=season))
+    assert all(r.ok for r in results)
+    rows = queries.scope_rows(scopes.club(club.pk))
+    expected = [
+        f"{r.rank:>4}  {r.name:<30} ordinal {r.ordinal:7.3f}  "
+        f"μ {r.mu:7.3f}  σ {r.sigma:6.3f}  hands {r.hands}"
+        for r in rows
+    ]
+    assert printed == expected and len(printed) == 5
+
+
+def test_a_refused_line_is_said_and_fails(tmp_path, db):
+    path = tmp_path / "bad.jsonl"
+    path.write_text('{"players": ["A", "B", "C"], "hands": [{"taker": "Z"}]}\n', encoding="utf-8")
+    err = io.StringIO()
+    with pytest.raises(CommandError):
+        call_command("rate_hands", str(path), stderr=err, stdout=io.StringIO())
+    assert "line 1" in err.getvalue()
+
+
+def test_the_expected_result_of_a_table_is_openskills_prediction(club, season, players):
+    from openskill.models import PlackettLuce
+
+    text = json.dumps(LINES[0])
+    assert all(r.ok for r in importing.import_sheets(club, [text], season=season))
+    key = scopes.club(club.pk)
+    ids = [p.pk for p in players[:5]]  # Emil is not rated yet
+    chances = queries.expected_table(key, ids)
+    model = PlackettLuce()
+    rated = queries.ratings_by_player(key, ids)
+    direct = model.predict_win(
+        [
+            [model.rating(rated[pk].mu, rated[pk].sigma) if pk in rated else model.rating()]
+            for pk in ids
+        ]
+    )
+    assert list(chances.values()) == direct and sum(direct) == pytest.approx(1)
+    assert len(rated) == 4
