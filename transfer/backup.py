@@ -93,6 +93,8 @@ PATHS = {
     "tournaments.RoundTable": "round__tournament__club",
     "tournaments.TableResult": "round_table__round__tournament__club",
     "tournaments.Adjustment": "entry__tournament__club",
+    "tournaments.TableTotal": "round_table__round__tournament__club",
+    "tournaments.DealDecision": "round_table__round__tournament__club",
 }
 
 
@@ -101,6 +103,9 @@ PATHS = {
 #: beside them (``persons``: name, licence, série; never their login nor another club's
 #: links), as it carries logins; the restore finds each by its licence, else creates it.
 SHARED = {"clubs.Person"}
+#: Rows of the club apps a backup leaves out on purpose: personal API tokens are a
+#: login's credentials, not the club's data (a restored club's members make new ones).
+LEFT_OUT = {"clubs.ApiToken"}
 #: The keys of the club's rows that name a shared person.
 PERSON_KEYS = {"clubs.Player": "person_id", "tournaments.Entry": "person_id"}
 

@@ -20,7 +20,9 @@ from clubs.models import Club, Membership, Role
 from scoresheet import demo, editing, services
 from tarot.jsonformat import parse_rules
 from tarot.rulesets import PRESETS
+from tests.tournaments.duplicate_helpers import enter_table
 from tests.tournaments.helpers import play_round
+from tournaments import duplicate_services
 from tournaments import services as tournament_services
 
 NAMES = ["Anna", "Bert", "Carl", "Dora", "Emil", "Fred", "Gina", "Hugo"]
@@ -127,6 +129,28 @@ def _tournaments(club, players, boss):
         tournament_services.confirm_table(table, actor=boss)
     tournament_services.close_round(only)
     tournament_services.close_tournament(closed, actor=boss)
+
+    # a table whose result the organiser typed alone, totals only
+    by_totals = new("Totals")
+    tournament_services.register(by_totals, entries)
+    round_one = by_totals.round_set.get(number=1)
+    tournament_services.draw_round(round_one)
+    tournament_services.start_round(round_one)
+    table = round_one.tables.order_by("number").first()
+    others = [-10] * (len(table.seats) - 1)
+    tournament_services.enter_table_totals(table, [-sum(others), *others], actor=boss)
+
+    # a duplicate event, one deal cancelled by the arbitre at one table
+    event = duplicate_services.create_duplicate(
+        club, name="Duplicate", date=DAY, rounds=2, deals_per_set=2, actor=boss, seed=3
+    )
+    tournament_services.register(event, entries, actor=boss)
+    duplicate_services.draw_movement(event, actor=boss)
+    first_round = event.round_set.get(number=1)
+    tournament_services.start_round(first_round)
+    duplicate_table = first_round.tables.order_by("number").first()
+    enter_table(duplicate_table)
+    duplicate_services.cancel_deal(duplicate_table, 1, "Fouled étui", actor=boss)
 
     teams = new("Teams", team_size=2)
     for i in range(0, 8, 2):

@@ -80,10 +80,12 @@ def test_a_season_exports_as_csv_in_the_page_language(client, season, make_sheet
     }
     services.record_hand(sheet, dict(hand, partner="Bert"))
     url = reverse("transfer:season_csv", args=[season.club.slug, season.pk])
-    french = client.get(url, HTTP_ACCEPT_LANGUAGE="fr").content.decode("utf-8-sig")
+    french = b"".join(client.get(url, HTTP_ACCEPT_LANGUAGE="fr").streaming_content)
+    french = french.decode("utf-8-sig")
     rows = [line.split(";") for line in french.splitlines()]
     assert rows[0][0] == "Date" and len(rows) == 6
     scores = [Decimal(r[-1].replace(",", ".")) for r in rows[1:]]
     assert sum(scores) == 0 and all("." not in r[-1] for r in rows[1:])
-    english = client.get(url, HTTP_ACCEPT_LANGUAGE="en").content.decode("utf-8-sig")
+    english = b"".join(client.get(url, HTTP_ACCEPT_LANGUAGE="en").streaming_content)
+    english = english.decode("utf-8-sig")
     assert english.splitlines()[0].startswith("Date,Table,")
