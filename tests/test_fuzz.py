@@ -89,6 +89,9 @@ def site_url(name, converters):
         argument: made_up.get(type(converter).__name__, "MQ-x")
         for argument, converter in converters.items()
     }
+    if ":" not in name:  # a plain name: only the arguments its own pattern takes
+        params = get_resolver().reverse_dict.getlist(name)[0][0][0][1]
+        kwargs = {argument: kwargs.get(argument, "MQ-x") for argument in params}
     return reverse(name, kwargs=kwargs)
 
 
