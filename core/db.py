@@ -74,6 +74,25 @@ def retry_on_conflict(func=None, *, attempts: int = ATTEMPTS, using: str = DEFAU
 # disk when it reports.
 
 
+#: The class of the advisory locks that serialise one club's ledger writes.
+CLUB_LOCK_CLASS = 7342
+
+
+def club_write_lock(club_id, using: str = DEFAULT_DB_ALIAS) -> None:
+    """Serialise the ledger writes of one club until the transaction ends (PostgreSQL's
+    ``pg_advisory_xact_lock``; SQLite writes one transaction at a time anyway).
+
+    A hand's write locks its sheet, then the season's totals of its players, then
+    (through ``scoresheet.signals``) their ratings, re-rated from a corrected sheet
+    on: two writes of a club sharing players could each hold what the other waits
+    for and deadlock again and again. Taken first, this one lock orders them. One
+    query a write; a club's tables still write side by side with other clubs'."""
+    connection = connections[using]
+    if connection.vendor == "postgresql":
+        with connection.cursor() as cursor:
+            cursor.execute("SELECT pg_advisory_xact_lock(%s, %s)", [CLUB_LOCK_CLASS, club_id])
+
+
 def savepoint_needed(using: str = DEFAULT_DB_ALIAS) -> bool:
     """Whether a block about to open needs a savepoint of its own to be rolled back alone.
 

@@ -27,6 +27,7 @@ from django.dispatch import receiver
 
 from clubs.models import Club
 from core.bulk import RowWriter
+from core.db import club_write_lock
 from ratings import scopes
 from ratings.compute import Rater, State, match_of
 from ratings.models import Rating, RatingPoint
@@ -133,6 +134,7 @@ def _changed(sender, club_id, sheets=None, **kwargs):
 def rerate_club(club_id, sheets=None) -> None:
     """Rate a club's scopes again: every one from scratch (``sheets`` None), or the club's
     and the changed sheets' seasons' from the first of ``sheets`` in each."""
+    club_write_lock(club_id)  # the ledger's writes take it first; imports, merges too
     if sheets is None:
         for key in scopes.of_club(club_id):
             rerate(key)

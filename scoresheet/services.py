@@ -25,7 +25,7 @@ from clubs import audit
 from clubs.models import Player, Season
 from clubs.permissions import require
 from clubs.services import ClubError, create_player, name_key, player_name
-from core.db import retry_on_conflict, savepoint_needed
+from core.db import club_write_lock, retry_on_conflict, savepoint_needed
 from core.errors import ServiceError
 from scoresheet import handmap, refusals, signals
 from scoresheet.explain_json import terms_to_json
@@ -257,6 +257,7 @@ def record_hand(sheet: Sheet, data: dict, *, actor=None, table: Table | None = N
     """
     require(actor, sheet.club_id, "score", LedgerError)
     with transaction.atomic(savepoint=savepoint_needed()):
+        club_write_lock(sheet.club_id)
         locked = _lock_for_new_hand(sheet.pk)
         _check_open(locked)
         if table is None or not (sheet.hand_count or sheet.last_number):
@@ -441,6 +442,7 @@ def _lock_hand(hand: Hand, actor, *, deleted: bool, refusal=None):
     """Lock the hand's sheet and the hand; refuse an actor who may not score in its club
     (``forbidden``), and (``hand_deleted``, ``hand_not_deleted``; worded ``refusal`` if
     given) unless it is (not) deleted."""
+    club_write_lock(hand.sheet.club_id)
     sheet = _lock(hand.sheet)
     require(actor, sheet.club_id, "score", LedgerError)
     hand = Hand.objects.select_for_update().get(pk=hand.pk)

@@ -11,12 +11,13 @@ A 4xx, or a form shown again (200 to a POST), must leave the database as it was.
 """
 
 import html
+import itertools
 import re
 
 import pytest
 from django.contrib.auth import get_user_model
 from django.core import mail
-from django.urls import get_resolver, reverse
+from django.urls import NoReverseMatch, get_resolver, reverse
 from django.urls.resolvers import URLResolver
 
 from clubs.models import Invitation, Player
@@ -89,10 +90,15 @@ def site_url(name, converters):
         argument: made_up.get(type(converter).__name__, "MQ-x")
         for argument, converter in converters.items()
     }
-    if ":" not in name:  # a plain name: only the arguments its own pattern takes
-        params = get_resolver().reverse_dict.getlist(name)[0][0][0][1]
-        kwargs = {argument: kwargs.get(argument, "MQ-x") for argument in params}
-    return reverse(name, kwargs=kwargs)
+    # the converters met on the way may hold more than this name's own arguments (a
+    # name mounted twice): the largest set of them that reverses
+    for size in range(len(kwargs), -1, -1):
+        for chosen in itertools.combinations(sorted(kwargs), size):
+            try:
+                return reverse(name, kwargs={argument: kwargs[argument] for argument in chosen})
+            except NoReverseMatch:
+                continue
+    raise NoReverseMatch(name)
 
 
 def urls(world):
