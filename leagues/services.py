@@ -498,8 +498,9 @@ def leagues_of(club) -> list[League]:
 
 def find_persons(club, text, limit=20) -> list[Person]:
     """Tournament registration: persons of every league ``club`` belongs to, by licence
-    (exact) or name (contains), for entering a guest without retyping."""
-    text = (text or "").strip()
+    (exact) or name (contains), for entering a guest without retyping. Characters
+    nobody types (a NUL, which PostgreSQL refuses in text) are left out of the search."""
+    text = "".join(ch for ch in (text or "") if ch.isprintable()).strip()
     if not text:
         return []
     leagues = League.objects.filter(club_links__club=club, club_links__accepted_at__isnull=False)

@@ -202,7 +202,9 @@ def set_series(tournament, series: dict, *, actor=None) -> int:
         for entry in tournament.entries.all():
             if entry.number not in series:
                 continue
-            value = " ".join(str(series[entry.number] or "").split())
+            # characters nobody types (a NUL, which PostgreSQL refuses) are left out
+            typed = "".join(ch for ch in str(series[entry.number] or "") if ch.isprintable())
+            value = " ".join(typed.split())
             if len(value) > 40:
                 raise DuplicateEventError("series_too_long", field=f"series_{entry.number}")
             if value != entry.series:
