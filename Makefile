@@ -7,6 +7,8 @@ PY      = $(VENV)/bin/python
 STAMP   = $(VENV)/.installed
 # the suite runs on this many processes (pytest-xdist); 1 for a plain run
 TEST_WORKERS ?= 2
+# more pytest options for `make test` (CI: -m 'not browser' for its PostgreSQL pass)
+PYTEST_ARGS ?=
 # `make run` serves on this port
 PORT ?= 8000
 
@@ -30,7 +32,7 @@ run: setup
 	$(PY) manage.py runserver 127.0.0.1:$(PORT)
 
 test: setup
-	$(PY) -m pytest -n $(TEST_WORKERS)
+	$(PY) -m pytest -n $(TEST_WORKERS) $(PYTEST_ARGS)
 
 lint: setup
 	$(VENV)/bin/ruff check .
