@@ -112,6 +112,12 @@ def database(url: str) -> dict:
         conn_max_age=int(os.environ.get("DJANGO_CONN_MAX_AGE", max_age)),
         conn_health_checks=True,
     )
+    if found["ENGINE"] == "django.db.backends.sqlite3":
+        # Write transactions take SQLite's write lock when they begin: a deferred one
+        # that reads first and writes later cannot wait for the lock (SQLite answers
+        # "database is locked" at once to avoid a deadlock), and the table phones, the
+        # background worker and the server write at the same moments.
+        found.setdefault("OPTIONS", {}).update({"transaction_mode": "IMMEDIATE", "timeout": 20})
     if os.environ.get("DJANGO_TEST_DB_NAME"):  # lets two test runs share one PostgreSQL server
         found["TEST"] = {"NAME": os.environ["DJANGO_TEST_DB_NAME"]}
     return found

@@ -22,4 +22,3 @@ FILES_DIR = BASE_DIR / "var" / "test-files"  # noqa: F405
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":  # noqa: F405
     (BASE_DIR / "var").mkdir(exist_ok=True)  # noqa: F405 (a fresh clone has no var/)
     DATABASES["default"]["TEST"] = {"NAME": str(BASE_DIR / "var" / "test-db.sqlite3")}  # noqa: F405
-    DATABASES["default"].setdefault("OPTIONS", {})["timeout"] = 20  # noqa: F405
