@@ -14,6 +14,7 @@ import hashlib
 import logging
 import time
 import uuid
+from datetime import timedelta
 from pathlib import Path
 
 from django.conf import settings
@@ -39,6 +40,11 @@ PROGRESS_EVERY = 0.5
 BACKGROUND_SHEETS = 50
 #: the upper bound of a backup file restored from the site (bytes)
 MAX_RESTORE_BYTES = 4 * 1024**3
+#: a restore previewed and never confirmed: its file is removed after this long
+PENDING_KEPT = timedelta(days=1)
+#: a file under FILES_DIR that no job names (an upload saved by a request that then
+#: failed): removed once this old
+ORPHAN_KEPT = timedelta(days=1)
 
 error_messages = {
     "forbidden": gettext_lazy("Only the club's managers may do that."),
@@ -46,6 +52,10 @@ error_messages = {
     "failed": gettext_lazy(
         "The work stopped on an error; nothing was written. "
         "Try again, or tell the site's administrator."
+    ),
+    "not_confirmed": gettext_lazy(
+        "This restore was not confirmed within a day; its file was removed. "
+        "Upload the backup again."
     ),
 }
 
@@ -77,6 +87,7 @@ def start(kind, *, club, actor, season=None, options=None, source="") -> Job:
             options={"language": translation.get_language(), **(options or {})},
         )
     enqueue(job)
+    prune()
     return job
 
 
@@ -99,6 +110,7 @@ def prepare_restore(source: str, *, actor) -> Job:
     (``backup.preview``: the club and the rows of each model); nothing queued yet."""
     if actor is None or not actor.is_staff:
         raise JobError("not_staff", str(error_messages["not_staff"]))
+    prune()
     with open(path_of(source), "rb") as data:
         found = backups.preview(data)
     return Job.objects.create(
@@ -259,6 +271,44 @@ RUNNERS = {
     Job.Kind.UPLOAD: _upload,
     Job.Kind.RESTORE: _restore,
 }
+
+
+def prune(now=None) -> dict:
+    """Remove the files the jobs no longer need, keeping the jobs' rows (the data
+    page's history): a finished job's download after ``settings.JOB_FILES_DAYS``
+    days (its page then says the file was removed), a restore previewed and never
+    confirmed after ``PENDING_KEPT`` (the job fails, saying so), and files no job
+    names after ``ORPHAN_KEPT``. Run when a job starts and by ``manage.py
+    prune_jobs`` (a daily cron); returns how many of each it removed."""
+    now = now or timezone.now()
+    kept = timedelta(days=settings.JOB_FILES_DAYS)
+    removed = {"downloads": 0, "pending": 0, "orphans": 0}
+    old = Job.objects.filter(state=Job.State.DONE, finished_at__lt=now - kept).exclude(file="")
+    for job in old.only("pk", "file", "options"):
+        _remove(job.file)
+        options = {**job.options, "expired": True}
+        Job.objects.filter(pk=job.pk).update(file="", options=options)
+        removed["downloads"] += 1
+    stale = Job.objects.filter(state=Job.State.PENDING, created_at__lt=now - PENDING_KEPT)
+    for job in stale.only("pk", "source"):
+        if job.source:
+            _remove(job.source)
+        Job.objects.filter(pk=job.pk, state=Job.State.PENDING).update(
+            state=Job.State.FAILED,
+            source="",
+            error=str(error_messages["not_confirmed"]),
+            finished_at=now,
+        )
+        removed["pending"] += 1
+    named = set()
+    for file, source in Job.objects.exclude(file="", source="").values_list("file", "source"):
+        named.update((file, source))
+    limit = (now - ORPHAN_KEPT).timestamp()
+    for path in files_dir().iterdir():
+        if path.is_file() and path.name not in named and path.stat().st_mtime < limit:
+            path.unlink(missing_ok=True)
+            removed["orphans"] += 1
+    return removed
 
 
 def record_download(job, actor) -> None:

@@ -28,6 +28,7 @@ import tempfile
 import uuid
 from functools import wraps
 
+from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.views import redirect_to_login
 from django.core.exceptions import PermissionDenied
@@ -285,6 +286,7 @@ def _club_job(request, job_id):
 def job(request, slug, job_id):
     found = _club_job(request, job_id)
     context = {"job": found, "section": "data", "status": _status(found, request.club)}
+    context["expiry_days"] = settings.JOB_FILES_DAYS
     return render(request, "transfer/job.html", context)
 
 
@@ -322,6 +324,7 @@ def _status(job, club=None) -> dict:
         "error": job.error,
         "download": download,
         "finished": job.finished,
+        "expired": bool(job.options.get("expired")),
     }
 
 

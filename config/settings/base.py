@@ -192,9 +192,11 @@ API_RATE = int(os.environ.get("DJANGO_API_RATE", "600"))
 # Background work (backups, restores, season exports, large uploads: transfer.jobs)
 # queued in the database and run by `manage.py db_worker` (`make run` and
 # `make serve` start one beside the web server). DJANGO_FILES_DIR: where the files
-# it writes are kept (nothing removes them yet but a restore's or an upload's source).
+# it writes are kept; DJANGO_JOB_FILES_DAYS: days a finished job's file stays there to
+# download (``transfer.jobs.prune``, run when a job starts and by `manage.py prune_jobs`).
 TASKS = {"default": {"BACKEND": "django_tasks_db.DatabaseBackend"}}
 FILES_DIR = Path(os.environ.get("DJANGO_FILES_DIR") or BASE_DIR / "var" / "files")
+JOB_FILES_DAYS = int(os.environ.get("DJANGO_JOB_FILES_DAYS", "7"))
 
 # Getting started without a shell (README): visitors may create a login, confirmed
 # by a link mailed to them; logged-in users may create a club, which they then

@@ -255,3 +255,52 @@ def test_a_club_manager_may_not_restore(client, season):
     assert client.get(reverse("restore")).status_code == 403
     with pytest.raises(jobs.JobError):
         jobs.confirm_restore(Job(kind="restore"), actor=user)
+
+
+def test_old_job_files_are_removed_and_their_page_says_so(
+    client, manager, season, sheets, settings, tmp_path
+):
+    """A download is kept ``JOB_FILES_DAYS`` days, then its file goes (the job's row and
+    page stay, saying the file was removed); a restore never confirmed is failed after a
+    day; a stray file under FILES_DIR that no job names goes once a day old."""
+    import os
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    settings.FILES_DIR = tmp_path  # nothing of other tests' files
+    club = season.club
+    client.force_login(manager)
+    fresh, old = start(client, club, "backup"), start(client, club, "backup")
+    fresh.refresh_from_db()
+    old.refresh_from_db()
+    assert fresh.file and old.file
+    two_weeks = timezone.now() - timedelta(days=14)
+    Job.objects.filter(pk=old.pk).update(finished_at=two_weeks)
+    pending_file = jobs.save_upload(SimpleUploadedFile("b.json", b"{}"), ".restore")
+    pending = Job.objects.create(
+        kind=Job.Kind.RESTORE, state=Job.State.PENDING, source=pending_file
+    )
+    Job.objects.filter(pk=pending.pk).update(created_at=two_weeks)
+    stray = jobs.path_of("left-by-a-crash.json")
+    stray.write_text("{}")
+    os.utime(stray, (two_weeks.timestamp(), two_weeks.timestamp()))
+    young_stray = jobs.path_of("being-written.json")
+    young_stray.write_text("{}")
+
+    assert jobs.prune() == {"downloads": 1, "pending": 1, "orphans": 1}
+
+    old.refresh_from_db()
+    fresh.refresh_from_db()
+    pending.refresh_from_db()
+    assert old.file == "" and old.state == Job.State.DONE
+    assert fresh.file and jobs.path_of(fresh.file).exists()
+    assert pending.state == Job.State.FAILED and not jobs.path_of(pending_file).exists()
+    assert not stray.exists() and young_stray.exists()
+    page = client.get(reverse("transfer:job", args=[club.slug, old.pk]))
+    assert "was removed after 7 days" in page.content.decode()
+    assert status(client, club, old)["download"] is None
+    assert client.get(reverse("transfer:job_file", args=[club.slug, old.pk])).status_code == 404
+    out = io.StringIO()
+    call_command("prune_jobs", stdout=out)
+    assert "0 downloads, 0 unconfirmed restores, 0 stray files removed" in out.getvalue()
