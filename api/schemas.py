@@ -310,3 +310,132 @@ class ResultsFile(PageInfo):
     players: list[ResultsPlayer]
     ranking: list[ResultsRanking]
     sheets: list[ResultsSheet]
+
+
+# ---------------------------------------------------------------- leagues
+
+#: League points: a decimal string, exact to the thousandth (as the league's exports).
+Points = Annotated[str, BeforeValidator(lambda v: str(v) if isinstance(v, Decimal) else v)]
+
+
+class LeagueOut(Schema):
+    slug: str
+    name: str
+    is_public: bool
+    series: list[str] = Field(description="The league's séries, in order.")
+
+
+class LeaguePage(PageInfo):
+    results: list[LeagueOut]
+
+
+class LeagueClubOut(Schema):
+    slug: str
+    name: str
+
+
+class LeagueSeasonOut(Schema):
+    id: int
+    name: str
+    start_date: datetime.date
+    end_date: datetime.date | None
+    scale: dict[str, Any] = Field(description="The placement points per event.")
+    best_events: int | None = Field(description="Events counted per person (None: all).")
+    qualified: int | None = Field(description="The first K of each série qualify.")
+
+
+class LeagueDetail(LeagueOut):
+    clubs: list[LeagueClubOut] = Field(description="The member clubs (invitation accepted).")
+    seasons: list[LeagueSeasonOut]
+
+
+class LeagueEventOut(Schema):
+    id: int
+    season: int
+    tournament: str
+    club: LeagueClubOut
+    date: datetime.date
+    coefficient: Points
+    field: int = Field(description="Entries ranked when the results were stored.")
+    withdrawn: bool
+    stored: bool = Field(description="The results are stored (the tournament closed).")
+
+
+class LeagueEventPage(PageInfo):
+    results: list[LeagueEventOut]
+
+
+class LeagueResultRow(Schema):
+    rank: int
+    person_id: int | None
+    name: str | None = Field(description="None: a members-only club's player, not named.")
+    total: Num | None = Field(description="The entry's total in the tournament.")
+    points: Points
+    weighted: Points = Field(description="The placement points × the coefficient.")
+
+
+class LeagueEventDetail(LeagueEventOut):
+    results: list[LeagueResultRow]
+
+
+class LeagueRankingRow(Schema):
+    rank: int = Field(description="Overall; equal points share a rank (1, 2, 2, 4).")
+    serie_rank: int | None = Field(description="Within the série (None: not a league série).")
+    person_id: int
+    name: str | None = Field(description="None: a members-only club's player, not named.")
+    licence: str | None
+    serie: str
+    clubs: list[LeagueClubOut]
+    total: Points = Field(description="The best N events' weighted points.")
+    counted: int
+    played: int
+    qualified: bool
+
+
+class LeagueRankingPage(PageInfo):
+    season: LeagueSeasonOut
+    serie: str | None
+    club: str | None
+    results: list[LeagueRankingRow]
+
+
+class PersonOut(Schema):
+    id: int
+    name: str
+    licence: str | None
+    serie: str
+
+
+class PersonResultOut(Schema):
+    league: LeagueClubOut
+    season: int
+    event: int
+    tournament: str
+    date: datetime.date
+    rank: int
+    field: int
+    points: Points
+    weighted: Points
+
+
+class PersonSeasonTotal(Schema):
+    season: int
+    name: str
+    sheets: int
+    hands: int
+    taken: int
+    made: int
+    score: Num
+
+
+class PersonClubOut(Schema):
+    club: LeagueClubOut
+    player_id: int
+    player: str
+    seasons: list[PersonSeasonTotal]
+
+
+class PersonSeasonOut(Schema):
+    person: PersonOut
+    results: list[PersonResultOut] = Field(description="League events, newest first.")
+    clubs: list[PersonClubOut] = Field(description="Each linked club's stored season totals.")

@@ -30,6 +30,7 @@ from ninja import Header, NinjaAPI, Path, Query, Router, Status
 from api import schemas as s
 from api.auth import TokenAuth
 from api.errors import ApiError, install, not_found
+from api.league_views import router as league_router
 from clubs.models import Club, Player
 from clubs.permissions import can, club_with_role
 from clubs.permissions import error_messages as permission_messages
@@ -845,4 +846,5 @@ def round_tables(request, slug: Slug, tournament_id: Id, number: Id):
     return out
 
 
+v1.add_router("", league_router)
 api.add_router("/v1/", v1)
