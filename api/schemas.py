@@ -249,6 +249,64 @@ class TableOut(Schema):
     seats: list[SeatOut]
 
 
+class DuplicateRow(Schema):
+    rank: int
+    number: int = Field(description="The entry's number.")
+    name: str | None
+    series: str = Field(description="The entry's série ('' when none).")
+    score: Num = Field(description="A percentage (matchpoints) or points (average).")
+    deals: int
+
+
+class DuplicateTeamRow(Schema):
+    rank: int
+    team: str
+    score: Num
+    players: list[int] = Field(description="The members' entry numbers.")
+
+
+class DuplicateRankingOut(Schema):
+    method: str = Field(description="matchpoints (percentages) or average (points).")
+    provisional: bool = Field(description="A round is under way or a table unconfirmed.")
+    until_round: int | None = Field(description="The standing after this round.")
+    rounds_in: list[int] = Field(description="The rounds with counted tables.")
+    players: list[DuplicateRow]
+    series: dict[str, list[DuplicateRow]]
+    teams: list[DuplicateTeamRow]
+
+
+class TravellerSeat(Schema):
+    seat: Literal["N", "E", "S", "W"]
+    number: int | None = Field(description="The entry seated there.")
+    name: str | None
+    marque: Num | None = Field(description="The table's score for the seat (None: cancelled).")
+    score: Num = Field(description="The seat's comparison score (DUPLICATE.md §3).")
+    arbitral: bool = Field(description="The arbitre gave this seat's score.")
+
+
+class TravellerTable(Schema):
+    table: int
+    round: int
+    cancelled: bool
+    contract: str | None
+    taker: Literal["N", "E", "S", "W"] | None = Field(description="The taker's seat.")
+    points: Num | None
+    bouts: int | None
+    seats: list[TravellerSeat]
+
+
+class Traveller(Schema):
+    deal: int
+    dealer: Literal["N", "E", "S", "W"]
+    tables: list[TravellerTable] = Field(description="Every table that played the deal.")
+
+
+class TravellerPage(PageInfo):
+    method: str
+    provisional: bool
+    results: list[Traveller] = Field(description="Deals a page at a time, in order.")
+
+
 # ---------------------------------------------------------------- the exchange file
 
 RESULTS_FORMAT = "tarot-ledger-results"
