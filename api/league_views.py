@@ -19,7 +19,7 @@ from api import schemas as s
 from api.errors import ApiError, not_found
 from clubs.models import Club, Person
 from clubs.permissions import can as can_club
-from leagues import queries, ranking
+from leagues import licences, queries, ranking
 from leagues.models import League, LeagueClub, LeagueEvent, LeagueManager, LeagueSeason
 from leagues.permissions import can as can_league
 
@@ -331,5 +331,56 @@ def person(request, person_id: Id):
                 ],
             }
             for c in clubs
+        ],
+    }
+
+
+# ---------------------------------------------------------------- the licence list
+
+
+@router.post(
+    "/leagues/{league}/licences",
+    response=answers({200: s.LicenceImportOut}),
+    url_name="licence_import",
+)
+def licence_import(request, league: Slug, payload: s.LicenceImportIn):
+    """Import a licence list (``leagues.licences``, as the league's import page): every
+    line's action or refusal, the whole a preview unless ``commit``. A write token of one
+    of the league's member clubs; its user a manager of the league (every club's lines)
+    or of the token's club (that club's lines only)."""
+    caller = request.auth
+    if caller.token is None:
+        raise ApiError(401, "unauthorized", _("A token that may write is needed."))
+    found = league_for(request, league)
+    if not LeagueClub.objects.filter(
+        league=found, club_id=caller.token.club_id, accepted_at__isnull=False
+    ).exists():
+        raise not_found()
+    if not caller.token.can_write:
+        raise ApiError(403, "token_read_only", _("This token may only read."))
+    preview = licences.import_licences(
+        found,
+        payload.csv,
+        actor=caller.user,
+        commit=payload.commit,
+        only_club=caller.token.club_id,
+    )
+    return {
+        "committed": preview.committed,
+        "counts": preview.counts,
+        "lines": [
+            {
+                "line": line.number,
+                "licence": line.licence,
+                "name": line.name,
+                "serie": line.serie,
+                "club": line.club,
+                "action": line.action,
+                "code": line.code or None,
+                "message": line.message or None,
+                "changes": {k: list(v) for k, v in line.changes.items()},
+                "link": line.link or None,
+            }
+            for line in preview.lines
         ],
     }

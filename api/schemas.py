@@ -497,3 +497,41 @@ class PersonSeasonOut(Schema):
     person: PersonOut
     results: list[PersonResultOut] = Field(description="League events, newest first.")
     clubs: list[PersonClubOut] = Field(description="Each linked club's stored season totals.")
+
+
+class LicenceImportIn(Schema):
+    csv: str = Field(
+        max_length=1_000_000,
+        description=(
+            "The licence list: a header line naming the columns (licence; name, or surname "
+            "and given name; club; série), separated by ; , or tab."
+        ),
+    )
+    commit: bool = Field(False, description="False: the preview only; True: import.")
+
+
+class LicenceLineOut(Schema):
+    line: int = Field(description="The line's number in the file (the header is line 1).")
+    licence: str
+    name: str
+    serie: str
+    club: str
+    action: Literal["create", "update", "unchanged", "refused"]
+    code: str | None = Field(description="A refused line's error code.")
+    message: str | None = Field(description="A refused line's reason, in the request's language.")
+    changes: dict[str, list[str]] = Field(description="An update: field → [before, after].")
+    link: str | None = Field(description="The club's player the line links to the person.")
+
+
+class LicenceCounts(Schema):
+    create: int
+    update: int
+    unchanged: int
+    refused: int
+    linked: int
+
+
+class LicenceImportOut(Schema):
+    committed: bool
+    counts: LicenceCounts
+    lines: list[LicenceLineOut]

@@ -23,10 +23,11 @@ from clubs.permissions import can as can_club
 from clubs.permissions import club_view
 from core.exports import bad_request, csv_separator, neutralise
 from core.paging import MAX_PAGE, bounded_int
-from leagues import queries, ranking, services
+from leagues import licences, queries, ranking, services
 from leagues.forms import (
     CountForm,
     InviteForm,
+    LicenceFileForm,
     LinkForm,
     PersonForm,
     SeasonForm,
@@ -371,6 +372,53 @@ def event_edit(request, league, event_id):
     except LeagueError as error:
         _refused(request, error)
     return redirect("leagues:manage", request.league.slug)
+
+
+@league_view("manage")
+@require_http_methods(["GET", "POST"])
+def licence_import(request, league):
+    """A licence list (CSV) uploaded, previewed line by line (what each line creates or
+    updates, or why it is refused), then imported (``leagues.licences``): the preview
+    carries the file's text to the confirmation."""
+    league = request.league
+    form, preview, text = LicenceFileForm(), None, ""
+    if request.method == "POST":
+        commit = request.POST.get("action") == "commit"
+        try:
+            if commit:
+                text = request.POST.get("text", "")
+            else:
+                form = LicenceFileForm(request.POST, request.FILES)
+                if form.is_valid():
+                    text = licences.decode(form.cleaned_data["file"].read(licences.MAX_BYTES + 1))
+            if text:
+                preview = licences.import_licences(league, text, actor=request.user, commit=commit)
+                if commit:
+                    counts = preview.counts
+                    messages.success(
+                        request,
+                        _(
+                            "Licence list imported: %(create)s created, %(update)s updated, "
+                            "%(linked)s linked, %(refused)s refused."
+                        )
+                        % counts,
+                    )
+                    return redirect("leagues:manage", league.slug)
+        except licences.LicenceError as error:
+            form = LicenceFileForm()
+            form.add_error(None, error.message)
+            preview = None
+    return render(
+        request,
+        "leagues/licences.html",
+        {
+            "league": league,
+            "form": form,
+            "preview": preview,
+            "counts": preview.counts if preview else None,
+            "text": text,
+        },
+    )
 
 
 # ---------------------------------------------------------------- exports
