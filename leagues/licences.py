@@ -145,7 +145,10 @@ def _rows(text: str) -> list[list[str]]:
         raise LicenceError("file_empty", field="file")
     first = text.splitlines()[0]
     delimiter = max(";,\t", key=first.count)
-    rows = list(csv.reader(io.StringIO(text), delimiter=delimiter))
+    try:
+        rows = list(csv.reader(io.StringIO(text), delimiter=delimiter))
+    except csv.Error:  # a field past the csv module's limit (128 kB)
+        raise LicenceError("file_unreadable", field="file") from None
     if len(rows) > MAX_LINES + 1:
         raise LicenceError("file_too_large", field="file")
     return rows

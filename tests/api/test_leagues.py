@@ -194,3 +194,41 @@ def test_the_league_and_its_seasons(api, clubs, lseason, ranked):  # noqa: F811
     services.withdraw_event(ranked)
     events = api().get(f"/api/v1/leagues/comite/seasons/{lseason.pk}/events").json()
     assert [e["withdrawn"] for e in events["results"]] == [True, False]
+
+
+LIST = "licence;nom;prénom;club;série\n7001;Roux;Anne;Club A;Open\n7002;Vert;Paul;Club Z;Open\n"
+
+
+def test_the_licence_list_through_the_api(api, token, clubs, league, boss):
+    url = "/api/v1/leagues/comite/licences"
+    assert api().post(url, {"csv": LIST}).status_code == 401
+    manager_a = clubs["a_manager"]
+    reader = token(manager_a, "read", for_club=clubs["a"])
+    assert api(reader).post(url, {"csv": LIST}).status_code == 403
+    writer = token(manager_a, "write", for_club=clubs["a"])
+    preview = api(writer).post(url, {"csv": LIST})
+    assert preview.status_code == 200, preview.content
+    body = preview.json()
+    assert (body["committed"], body["counts"]["create"], body["counts"]["refused"]) == (
+        False,
+        1,
+        1,
+    )
+    assert body["lines"][1]["code"] == "club_unknown"
+    french = api(writer).post(url, {"csv": LIST}, **{"Accept-Language": "fr"}).json()
+    assert "membre" in french["lines"][1]["message"]
+    assert not Person.objects.filter(licence="7001").exists()
+    done = api(writer).post(url, {"csv": LIST, "commit": True}).json()
+    assert done["committed"] and Person.objects.get(licence="7001").name == "Anne Roux"
+    # club A's manager imports no line of club B
+    of_b = "licence;name;club\n7003;Zoé Bleu;club-b\n"
+    line = api(writer).post(url, {"csv": of_b}).json()["lines"][0]
+    assert line["code"] == "club_not_yours"
+    # a club outside the league: its token does not reach the league
+    other = Club.objects.create(name="Elsewhere", slug="elsewhere")
+    Membership.objects.create(club=other, user=manager_a, role=Role.MANAGER)
+    assert (
+        api(token(manager_a, "write", for_club=other)).post(url, {"csv": LIST}).status_code == 404
+    )
+    bad = api(writer).post(url, {"csv": "nothing here"})
+    assert bad.status_code == 400 and bad.json()["error"]["code"] == "columns_missing"
