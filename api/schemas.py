@@ -249,6 +249,64 @@ class TableOut(Schema):
     seats: list[SeatOut]
 
 
+class DuplicateRow(Schema):
+    rank: int
+    number: int = Field(description="The entry's number.")
+    name: str | None
+    series: str = Field(description="The entry's série ('' when none).")
+    score: Num = Field(description="A percentage (matchpoints) or points (average).")
+    deals: int
+
+
+class DuplicateTeamRow(Schema):
+    rank: int
+    team: str
+    score: Num
+    players: list[int] = Field(description="The members' entry numbers.")
+
+
+class DuplicateRankingOut(Schema):
+    method: str = Field(description="matchpoints (percentages) or average (points).")
+    provisional: bool = Field(description="A round is under way or a table unconfirmed.")
+    until_round: int | None = Field(description="The standing after this round.")
+    rounds_in: list[int] = Field(description="The rounds with counted tables.")
+    players: list[DuplicateRow]
+    series: dict[str, list[DuplicateRow]]
+    teams: list[DuplicateTeamRow]
+
+
+class TravellerSeat(Schema):
+    seat: Literal["N", "E", "S", "W"]
+    number: int | None = Field(description="The entry seated there.")
+    name: str | None
+    marque: Num | None = Field(description="The table's score for the seat (None: cancelled).")
+    score: Num = Field(description="The seat's comparison score (DUPLICATE.md §3).")
+    arbitral: bool = Field(description="The arbitre gave this seat's score.")
+
+
+class TravellerTable(Schema):
+    table: int
+    round: int
+    cancelled: bool
+    contract: str | None
+    taker: Literal["N", "E", "S", "W"] | None = Field(description="The taker's seat.")
+    points: Num | None
+    bouts: int | None
+    seats: list[TravellerSeat]
+
+
+class Traveller(Schema):
+    deal: int
+    dealer: Literal["N", "E", "S", "W"]
+    tables: list[TravellerTable] = Field(description="Every table that played the deal.")
+
+
+class TravellerPage(PageInfo):
+    method: str
+    provisional: bool
+    results: list[Traveller] = Field(description="Deals a page at a time, in order.")
+
+
 # ---------------------------------------------------------------- the exchange file
 
 RESULTS_FORMAT = "tarot-ledger-results"
@@ -310,3 +368,170 @@ class ResultsFile(PageInfo):
     players: list[ResultsPlayer]
     ranking: list[ResultsRanking]
     sheets: list[ResultsSheet]
+
+
+# ---------------------------------------------------------------- leagues
+
+#: League points: a decimal string, exact to the thousandth (as the league's exports).
+Points = Annotated[str, BeforeValidator(lambda v: str(v) if isinstance(v, Decimal) else v)]
+
+
+class LeagueOut(Schema):
+    slug: str
+    name: str
+    is_public: bool
+    series: list[str] = Field(description="The league's séries, in order.")
+
+
+class LeaguePage(PageInfo):
+    results: list[LeagueOut]
+
+
+class LeagueClubOut(Schema):
+    slug: str
+    name: str
+
+
+class LeagueSeasonOut(Schema):
+    id: int
+    name: str
+    start_date: datetime.date
+    end_date: datetime.date | None
+    scale: dict[str, Any] = Field(description="The placement points per event.")
+    best_events: int | None = Field(description="Events counted per person (None: all).")
+    qualified: int | None = Field(description="The first K of each série qualify.")
+
+
+class LeagueDetail(LeagueOut):
+    clubs: list[LeagueClubOut] = Field(description="The member clubs (invitation accepted).")
+    seasons: list[LeagueSeasonOut]
+
+
+class LeagueEventOut(Schema):
+    id: int
+    season: int
+    tournament: str
+    club: LeagueClubOut
+    date: datetime.date
+    coefficient: Points
+    field: int = Field(description="Entries ranked when the results were stored.")
+    withdrawn: bool
+    stored: bool = Field(description="The results are stored (the tournament closed).")
+
+
+class LeagueEventPage(PageInfo):
+    results: list[LeagueEventOut]
+
+
+class LeagueResultRow(Schema):
+    rank: int
+    person_id: int | None
+    name: str | None = Field(description="None: a members-only club's player, not named.")
+    total: Num | None = Field(description="The entry's total in the tournament.")
+    points: Points
+    weighted: Points = Field(description="The placement points × the coefficient.")
+
+
+class LeagueEventDetail(LeagueEventOut):
+    results: list[LeagueResultRow]
+
+
+class LeagueRankingRow(Schema):
+    rank: int = Field(description="Overall; equal points share a rank (1, 2, 2, 4).")
+    serie_rank: int | None = Field(description="Within the série (None: not a league série).")
+    person_id: int
+    name: str | None = Field(description="None: a members-only club's player, not named.")
+    licence: str | None
+    serie: str
+    clubs: list[LeagueClubOut]
+    total: Points = Field(description="The best N events' weighted points.")
+    counted: int
+    played: int
+    qualified: bool
+
+
+class LeagueRankingPage(PageInfo):
+    season: LeagueSeasonOut
+    serie: str | None
+    club: str | None
+    results: list[LeagueRankingRow]
+
+
+class PersonOut(Schema):
+    id: int
+    name: str
+    licence: str | None
+    serie: str
+
+
+class PersonResultOut(Schema):
+    league: LeagueClubOut
+    season: int
+    event: int
+    tournament: str
+    date: datetime.date
+    rank: int
+    field: int
+    points: Points
+    weighted: Points
+
+
+class PersonSeasonTotal(Schema):
+    season: int
+    name: str
+    sheets: int
+    hands: int
+    taken: int
+    made: int
+    score: Num
+
+
+class PersonClubOut(Schema):
+    club: LeagueClubOut
+    player_id: int
+    player: str
+    seasons: list[PersonSeasonTotal]
+
+
+class PersonSeasonOut(Schema):
+    person: PersonOut
+    results: list[PersonResultOut] = Field(description="League events, newest first.")
+    clubs: list[PersonClubOut] = Field(description="Each linked club's stored season totals.")
+
+
+class LicenceImportIn(Schema):
+    csv: str = Field(
+        max_length=1_000_000,
+        description=(
+            "The licence list: a header line naming the columns (licence; name, or surname "
+            "and given name; club; série), separated by ; , or tab."
+        ),
+    )
+    commit: bool = Field(False, description="False: the preview only; True: import.")
+
+
+class LicenceLineOut(Schema):
+    line: int = Field(description="The line's number in the file (the header is line 1).")
+    licence: str
+    name: str
+    serie: str
+    club: str
+    action: Literal["create", "update", "unchanged", "refused"]
+    code: str | None = Field(description="A refused line's error code.")
+    message: str | None = Field(description="A refused line's reason, in the request's language.")
+    changes: dict[str, list[str]] = Field(description="An update: field → [before, after].")
+    link: str | None = Field(description="The club's player the line links to the person.")
+
+
+class LicenceCounts(Schema):
+    create: int
+    update: int
+    unchanged: int
+    refused: int
+    linked: int
+
+
+class LicenceImportOut(Schema):
+    committed: bool
+    counts: LicenceCounts
+    lines: list[LicenceLineOut]

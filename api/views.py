@@ -30,6 +30,7 @@ from ninja import Header, NinjaAPI, Path, Query, Router, Status
 from api import schemas as s
 from api.auth import TokenAuth
 from api.errors import ApiError, install, not_found
+from api.league_views import router as league_router
 from clubs.models import Club, Player
 from clubs.permissions import can, club_with_role
 from clubs.permissions import error_messages as permission_messages
@@ -46,6 +47,8 @@ from standings.queries import ranked_standings
 from standings.ranking import RankedStandingsTable, ranked_rows, season_ranking
 from standings.tables import StandingsPaginator, StandingsTable
 from stats import queries as stats
+from tarot.duplicate import json_score
+from tournaments import duplicate_results
 from tournaments import queries as tq
 from tournaments.filters import RankingFilter
 from tournaments.models import Round, Tournament
@@ -845,4 +848,123 @@ def round_tables(request, slug: Slug, tournament_id: Id, number: Id):
     return out
 
 
+# ---------------------------------------------------------------- duplicate events
+
+
+def _duplicate(club, tournament_id):
+    found = Tournament.objects.filter(
+        club=club, pk=tournament_id, kind=Tournament.Kind.DUPLICATE
+    ).first()
+    if found is None:
+        raise not_found()
+    return found
+
+
+def _duplicate_row(row):
+    entry = row["entry"]
+    return {
+        "rank": row["rank"],
+        "number": row["player"],
+        "name": entry.name if entry else None,
+        "series": row["series"],
+        "score": json_score(row["score"]),
+        "deals": row["deals"],
+    }
+
+
+@v1.get(
+    "/clubs/{slug}/tournaments/{tournament_id}/duplicate/ranking",
+    response=answers({200: s.DuplicateRankingOut}),
+    url_name="duplicate_ranking",
+)
+def duplicate_ranking(
+    request,
+    slug: Slug,
+    tournament_id: Id,
+    round: Annotated[int | None, Query(ge=1, le=1000)] = None,  # noqa: A002 (the page's name)
+):
+    """A duplicate event's barometer as its ranking page (``tournaments.duplicate_results``:
+    the tables' stored results compared seat by seat, DUPLICATE.md §3–§4): overall, per
+    série and for the teams; ``round``: the standing after that round."""
+    club = club_for(request, slug)
+    event = _duplicate(club, tournament_id)
+    until = round if round is not None and round <= event.rounds else None
+    loaded = duplicate_results.load(event, until_round=until)
+    rows = duplicate_results.barometer(loaded)
+    series = duplicate_results.by_series(loaded, rows)
+    teams = duplicate_results.teams(loaded)
+    return {
+        "method": event.method,
+        "provisional": loaded.provisional,
+        "until_round": until,
+        "rounds_in": sorted({t.round.number for t in loaded.tables}),
+        "players": [_duplicate_row(row) for row in rows],
+        "series": {
+            name: [_duplicate_row(row) for row in ranked] for name, ranked in series.items()
+        },
+        "teams": [{**row, "score": json_score(row["score"])} for row in teams],
+    }
+
+
+def _traveller_out(traveller):
+    def seat(cell):
+        entry = cell["entry"]
+        marque = cell["marque"]
+        return {
+            "seat": cell["seat"],
+            "number": entry.number if entry else None,
+            "name": entry.name if entry else None,
+            "marque": None if marque is None else json_score(marque),
+            "score": json_score(cell["score"]),
+            "arbitral": cell["arbitral"],
+        }
+
+    return {
+        "deal": traveller["deal"],
+        "dealer": traveller["dealer"],
+        "tables": [
+            {
+                **{k: row[k] for k in ("table", "round", "cancelled", "contract", "taker")},
+                "points": row["points"],
+                "bouts": row["bouts"],
+                "seats": [seat(cell) for cell in row["seats"]],
+            }
+            for row in traveller["tables"]
+        ],
+    }
+
+
+@v1.get(
+    "/clubs/{slug}/tournaments/{tournament_id}/duplicate/travellers",
+    response=answers({200: s.TravellerPage}),
+    url_name="duplicate_travellers",
+)
+def duplicate_travellers(
+    request,
+    slug: Slug,
+    tournament_id: Id,
+    deal: Annotated[int | None, Query(ge=1, le=100_000)] = None,
+    page: PageNo = 1,
+    per_page: Annotated[int, Query(ge=1, le=50)] = 10,
+):
+    """A duplicate event's travellers as its pages (``duplicate_results.travellers``):
+    per deal, every table that played it (round, contract, taker's seat, points, bouts)
+    with each seat's entry, marque and comparison score; a page of deals at a time, or
+    one ``deal``."""
+    club = club_for(request, slug)
+    event = _duplicate(club, tournament_id)
+    loaded = duplicate_results.load(event, hands=True)
+    travellers = duplicate_results.travellers(loaded)
+    if deal is not None:
+        travellers = [t for t in travellers if t["deal"] == deal]
+    info, shown = page_of(travellers, page, per_page)
+    return {
+        **info,
+        "method": event.method,
+        "provisional": loaded.provisional,
+        "results": [_traveller_out(t) for t in shown],
+    }
+
+
+v1.add_router("", league_router)
 api.add_router("/v1/", v1)

@@ -72,3 +72,13 @@ class CountForm(forms.Form):
     season = forms.IntegerField()
     tournament = forms.IntegerField(label=_("Tournament"))
     coefficient = forms.CharField(label=_("Coefficient"), initial="1", max_length=8)
+
+
+class LicenceFileForm(forms.Form):
+    file = forms.FileField(
+        label=_("Licence list (CSV)"),
+        help_text=_(
+            "First line: the columns' names — licence, name (or surname and given name), "
+            "club, série."
+        ),
+    )

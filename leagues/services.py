@@ -419,6 +419,13 @@ def _link(player, person, actor):
     )
 
 
+def link_player(player: Player, person: Person, *, actor=None) -> None:
+    """Link ``player`` (read under its lock by the caller) to ``person``, in the caller's
+    transaction (``leagues.licences``' import): the club's audit entry, the results'
+    sums. The caller checked the actor's rights."""
+    _link(player, person, actor)
+
+
 def link_by_licence(league, player: Player, licence, *, name="", serie="", actor=None) -> Person:
     """A league manager links a member club's player to the person of ``licence``
     (created, named after the player, when the licence is new)."""

@@ -23,10 +23,11 @@ from clubs.permissions import can as can_club
 from clubs.permissions import club_view
 from core.exports import bad_request, csv_separator, neutralise
 from core.paging import MAX_PAGE, bounded_int
-from leagues import ranking, services
+from leagues import licences, queries, ranking, services
 from leagues.forms import (
     CountForm,
     InviteForm,
+    LicenceFileForm,
     LinkForm,
     PersonForm,
     SeasonForm,
@@ -36,7 +37,6 @@ from leagues.models import EventResult, League, LeagueClub, LeagueEvent, LeagueS
 from leagues.permissions import can as can_league
 from leagues.permissions import league_view
 from leagues.services import LeagueError
-from scoresheet.models import SeasonTotal
 from tournaments import services as tournament_services
 from tournaments.models import Tournament
 
@@ -48,9 +48,7 @@ def _season(request, season_id) -> LeagueSeason:
 
 
 def _viewer_person(user):
-    if not user.is_authenticated:
-        return None
-    return Person.objects.filter(user=user).values_list("pk", flat=True).first()
+    return queries.viewer_person(user)
 
 
 @require_GET
@@ -216,30 +214,6 @@ def _ranking_export(season, rows, export):
     return response
 
 
-def _named_persons(league, person_ids, viewer):
-    """Of ``person_ids``, those the league's pages may name (a public member club, or a
-    members-only one that allows it; the reader themself)."""
-    named = set(
-        Player.objects.filter(
-            person_id__in=person_ids,
-            club__league_links__league=league,
-            club__league_links__accepted_at__isnull=False,
-        )
-        .filter(club__is_public=True)
-        .values_list("person_id", flat=True)
-    )
-    named |= set(
-        Player.objects.filter(
-            person_id__in=person_ids,
-            club__league_links__league=league,
-            club__league_links__names_players=True,
-        ).values_list("person_id", flat=True)
-    )
-    if viewer:
-        named.add(viewer)
-    return named
-
-
 @league_view("read")
 @require_GET
 def event(request, league, event_id):
@@ -248,15 +222,12 @@ def event(request, league, event_id):
         pk=event_id,
         season__league=request.league,
     )
-    results = list(event.results.all())
-    named = _named_persons(
-        request.league, {r.person_id for r in results}, _viewer_person(request.user)
-    )
-    club_public = event.tournament.club.is_public or can_club(
+    club_readable = event.tournament.club.is_public or can_club(
         request.user, event.tournament.club, "read"
     )
-    for r in results:
-        r.shown = r.name if (club_public or r.person_id in named) else None
+    results = queries.event_results(
+        event, request.league, viewer=_viewer_person(request.user), club_readable=club_readable
+    )
     return render(
         request,
         "leagues/event.html",
@@ -271,25 +242,14 @@ def person(request, person_id):
     results (the leagues the reader may read)."""
     person = get_object_or_404(Person, pk=person_id)
     me = request.user.is_authenticated and person.user_id == request.user.pk
-    players = list(person.players.select_related("club").order_by("club__name", "pk"))
-    visible = [p for p in players if me or can_club(request.user, p.club, "read")]
-    totals = {}
-    for total in (
-        SeasonTotal.objects.filter(player__in=visible, season__kind="season")
-        .select_related("season")
-        .order_by("-season__start_date")
-    ):
-        totals.setdefault(total.player_id, []).append(total)
-    results = [
-        r
-        for r in EventResult.objects.filter(person=person)
-        .select_related("event__tournament__club", "event__season__league")
-        .order_by("-event__tournament__date")
-        if me or _readable(request, r.event.season.league)
-    ]
-    if not visible and not results and not me:
+    clubs, results = queries.person_season(
+        person,
+        me=me,
+        may_read_club=lambda club: can_club(request.user, club, "read"),
+        may_read_league=lambda league: _readable(request, league),
+    )
+    if not clubs and not results and not me:
         raise Http404
-    clubs = [{"player": p, "totals": totals.get(p.pk, [])} for p in visible]
     return render(
         request,
         "leagues/person.html",
@@ -412,6 +372,53 @@ def event_edit(request, league, event_id):
     except LeagueError as error:
         _refused(request, error)
     return redirect("leagues:manage", request.league.slug)
+
+
+@league_view("manage")
+@require_http_methods(["GET", "POST"])
+def licence_import(request, league):
+    """A licence list (CSV) uploaded, previewed line by line (what each line creates or
+    updates, or why it is refused), then imported (``leagues.licences``): the preview
+    carries the file's text to the confirmation."""
+    league = request.league
+    form, preview, text = LicenceFileForm(), None, ""
+    if request.method == "POST":
+        commit = request.POST.get("action") == "commit"
+        try:
+            if commit:
+                text = request.POST.get("text", "")
+            else:
+                form = LicenceFileForm(request.POST, request.FILES)
+                if form.is_valid():
+                    text = licences.decode(form.cleaned_data["file"].read(licences.MAX_BYTES + 1))
+            if text:
+                preview = licences.import_licences(league, text, actor=request.user, commit=commit)
+                if commit:
+                    counts = preview.counts
+                    messages.success(
+                        request,
+                        _(
+                            "Licence list imported: %(create)s created, %(update)s updated, "
+                            "%(linked)s linked, %(refused)s refused."
+                        )
+                        % counts,
+                    )
+                    return redirect("leagues:manage", league.slug)
+        except licences.LicenceError as error:
+            form = LicenceFileForm()
+            form.add_error(None, error.message)
+            preview = None
+    return render(
+        request,
+        "leagues/licences.html",
+        {
+            "league": league,
+            "form": form,
+            "preview": preview,
+            "counts": preview.counts if preview else None,
+            "text": text,
+        },
+    )
 
 
 # ---------------------------------------------------------------- exports

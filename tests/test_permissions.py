@@ -554,6 +554,7 @@ LEAGUE_URLS = {
     "leagues:season_edit": ("manage", "GP", ("season",)),
     "leagues:link": ("manage", "P", ()),
     "leagues:event_edit": ("manage", "P", ("event",)),
+    "leagues:licences": ("manage", "GP", ()),
 }
 LEAGUE_USERS = ("anonymous", "outsider", "member", "manager")
 
@@ -696,7 +697,18 @@ API_URLS = {
     "api:hand_correct": ("score", "PUT", ("sheet", "live")),
     "api:hand_delete": ("score", "DELETE", ("sheet", "live")),
     "api:hand_restore": ("score", "POST", ("sheet", "deleted")),
+    "api:duplicate_ranking": ("read", "GET", ("duplicate",)),
+    "api:duplicate_travellers": ("read", "GET", ("duplicate",)),
+    # the leagues (test_the_api_league_matrix), a person (tests/api/test_leagues.py)
+    "api:leagues": ("site", "GET", ()),
+    "api:league": ("league", "GET", ()),
+    "api:league_events": ("league", "GET", ("season",)),
+    "api:league_event": ("league", "GET", ("event",)),
+    "api:league_ranking": ("league", "GET", ("season",)),
+    "api:licence_import": ("league_manage", "POST", ()),
+    "api:person": ("person", "GET", ()),
 }
+CLUB_LEVELS = ("read", "score")
 
 
 def api_url(world, name, slug, objects_of=None):
@@ -705,6 +717,8 @@ def api_url(world, name, slug, objects_of=None):
     for need in API_URLS[name][2]:
         if need in ("live", "deleted", "round"):
             kwargs["number"] = objects[need].number
+        elif need == "duplicate":
+            kwargs["tournament_id"] = objects[need].pk
         else:
             kwargs[f"{need}_id"] = objects[need].pk
     return reverse(name, kwargs=kwargs)
@@ -761,7 +775,7 @@ def test_the_api_matrix(world, who):
     for slug in ("open", "closed"):
         token = api_token(world, who, slug)
         for name, (level, method, _needs) in API_URLS.items():
-            if level == "site":
+            if level not in CLUB_LEVELS:
                 continue
             url = api_url(world, name, slug)
             before = state()
@@ -785,8 +799,8 @@ def test_api_objects_of_another_club_are_not_found(world):
     client = Client()
     token = api_token(world, "manager", "open")
     wrong = []
-    for name, (_level, method, needs) in API_URLS.items():
-        if not needs:
+    for name, (level, method, needs) in API_URLS.items():
+        if not needs or level not in CLUB_LEVELS:
             continue
         url = api_url(world, name, "open", objects_of="other")
         before = state()
@@ -815,3 +829,48 @@ def test_the_api_lists_the_clubs_a_caller_may_read(world, who):
     slugs = [club["slug"] for club in listed.json()["results"]]
     expected = {"anonymous": ["open", "other"], "outsider": ["other"]}.get(who, ["closed"])
     assert sorted(slugs) == expected
+
+
+@pytest.mark.parametrize("visibility", ["pub", "priv"])
+def test_the_api_league_matrix(league_world, visibility):
+    """The API's league operations: a public league for anybody, a members-only one
+    through a token of one of its member clubs only (else 404, as the pages hide it); the
+    licence import needs a write token of a member club and a manager (refused: nothing
+    written)."""
+    objects = league_world[visibility]
+    users = league_world["users"]
+    club = Club.objects.get(slug=f"c-{visibility}")
+    elsewhere = Club.objects.create(name="Elsewhere", slug="elsewhere")
+    Membership.objects.create(club=elsewhere, user=users["outsider"], role=Role.MANAGER)
+
+    def make(user, for_club, scope):
+        return api_tokens.create_token(club=for_club, name="t", scope=scope, actor=user)[1]
+
+    callers = {
+        "anonymous": None,
+        "outsider": make(users["outsider"], elsewhere, "write"),
+        "member": make(users["member"], club, "read"),
+        "club_manager": make(users["club_manager"], club, "write"),
+    }
+    body = {"csv": f"licence;name;club\n9001;Anne Roux;{club.name}\n"}
+    client, wrong = Client(), []
+    for name, (level, method, needs) in API_URLS.items():
+        if level not in ("league", "league_manage"):
+            continue
+        kwargs = {"league": objects["league"].slug}
+        for need in needs:
+            kwargs[f"{need}_id"] = objects[need].pk
+        url = reverse(name, kwargs=kwargs)
+        for who, token in callers.items():
+            reader = visibility == "pub" or who in ("member", "club_manager")
+            if level == "league":
+                want = 200 if reader else 404
+            else:
+                want = {"anonymous": 401, "outsider": 404, "member": 403}.get(who, 200)
+            before = league_state()
+            response = api_call(client, method, url, body if method == "POST" else None, token)
+            if response.status_code != want:
+                wrong.append(f"{method} {name} {who}: {response.status_code}, not {want}")
+            if want != 200 and league_state() != before:
+                wrong.append(f"{method} {name} {who}: refused but the database changed")
+    assert not wrong, wrong

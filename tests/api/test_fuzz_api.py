@@ -24,9 +24,14 @@ from schemathesis.specs.openapi.checks import (
 
 from api.views import api as ninja_api
 from clubs import tokens
-from clubs.models import Club, Membership, Player, Season
+from clubs.models import Club, Membership, Person, Player, Season
+from leagues import services as league_services
 from scoresheet import services
 from scoresheet.models import Hand
+from tests.tournaments.duplicate_helpers import make_event, play_round
+from tournaments import duplicate_services
+from tournaments import services as tournament_services
+from tournaments.models import Round
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -54,6 +59,19 @@ def fuzz_world(django_user_model, settings):
     for _ in range(3):
         services.record_hand(sheet, HAND)
     services.delete_hand(services.record_hand(sheet, HAND))
+    # a league of the club, with a season and an event; a duplicate event played a round
+    league = league_services.create_league("Comité", "comite")
+    league_services.accept_invitation(league_services.invite_club(league, club))
+    lseason = league_services.save_season(league, name="S", start_date=datetime.date(2026, 1, 1))
+    more = [Player.objects.create(club=club, name=f"Joueur {i}") for i in range(1, 5)]
+    event = make_event(club, players + more, None, players=8, rounds=2, deals=2)
+    duplicate_services.draw_movement(event)
+    first = Round.objects.get(tournament=event, number=1)
+    tournament_services.start_round(first)
+    play_round(first)
+    league_event = league_services.register_event(lseason, event)
+    person = Person.objects.create(name="Anna", licence="1001")
+    league_services.link_player(players[0], person)
     callers = {"anonymous": None}
     for role, scope in (("member", "read"), ("scorer", "write"), ("manager", "write")):
         user = django_user_model.objects.create_user(role, password="a-long-passphrase-1")
@@ -64,6 +82,11 @@ def fuzz_world(django_user_model, settings):
         "season": season.pk,
         "sheet": sheet.pk,
         "player": players[0].pk,
+        "league": league.slug,
+        "league_season": lseason.pk,
+        "event": league_event.pk,
+        "tournament": event.pk,
+        "person": person.pk,
         "callers": callers,
     }
 
@@ -77,7 +100,13 @@ def _aim(case, world, data):
         "sheet_id": world["sheet"],
         "player_id": world["player"],
         "number": data.draw(st.integers(1, 5), label="number"),
+        "league": world["league"],
+        "event_id": world["event"],
+        "tournament_id": world["tournament"],
+        "person_id": world["person"],
     }
+    if "league" in case.path_parameters:
+        known["season_id"] = world["league_season"]
     for name in case.path_parameters:
         if name in known:
             case.path_parameters[name] = known[name]
@@ -117,7 +146,7 @@ def test_the_api_survives_its_fuzzer(live_server, fuzz_world):
     raw = ninja_api.get_openapi_schema(path_prefix="/api/")
     schema = schemathesis.openapi.from_dict(raw)
     operations = [result.ok() for result in schema.get_all_operations()]
-    assert len(operations) == 20
+    assert len(operations) == 29
     failures, statuses = [], {}
     for who, token in fuzz_world["callers"].items():
         for operation in operations:

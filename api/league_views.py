@@ -1,0 +1,386 @@
+"""The API's league reads (``/api/v1/leagues/…``, ``/api/v1/persons/…``): leagues, their
+seasons and events, an event's stored results, the league ranking and a person's season.
+
+They read what the league pages read, through the same functions (``leagues.ranking``
+for the ranking, ``leagues.queries`` for an event's results and a person's season), so
+they give the same rows. Who may read is the pages' rule (``leagues.permissions.can``:
+a public league, or its managers and its member clubs' members), and a token never
+reaches beyond its club: a members-only league only when the token's club is one of
+its member clubs, a person's club totals only of the token's club.
+"""
+
+from typing import Annotated, Literal
+
+from django.db.models import Q
+from django.utils.translation import gettext as _
+from ninja import Path, Query, Router
+
+from api import schemas as s
+from api.errors import ApiError, not_found
+from clubs.models import Club, Person
+from clubs.permissions import can as can_club
+from leagues import licences, queries, ranking
+from leagues.models import League, LeagueClub, LeagueEvent, LeagueManager, LeagueSeason
+from leagues.permissions import can as can_league
+
+router = Router()
+
+MAX_ID = 2**31 - 1
+Slug = Annotated[str, Path(pattern=r"^[-a-zA-Z0-9_]{1,60}$")]
+Id = Annotated[int, Path(ge=1, le=MAX_ID)]
+PageNo = Annotated[int, Query(ge=1, le=1_000_000)]
+ERRORS = {frozenset({400, 401, 403, 404, 405, 409, 413, 415, 422, 429}): s.ErrorOut}
+#: ranking rows a page, as the ranking page
+RANKING_PER_PAGE = 100
+
+
+def answers(ok):
+    return {**ok, **ERRORS}
+
+
+def _bounds(count, page, per_page):
+    pages = max(1, -(-count // per_page))
+    page = min(page, pages)
+    return {"count": count, "page": page, "per_page": per_page, "pages": pages}
+
+
+# ---------------------------------------------------------------- access
+
+
+def _token_club(request):
+    token = request.auth.token
+    return token.club_id if token is not None else None
+
+
+def _may_read_league(request, league) -> bool:
+    """The pages' rule, and a token's members-only league only through its club."""
+    if not can_league(request.auth.user, league, "read"):
+        return False
+    club_id = _token_club(request)
+    if club_id is None or league.is_public:
+        return True
+    return LeagueClub.objects.filter(
+        league=league, club_id=club_id, accepted_at__isnull=False
+    ).exists()
+
+
+def _may_read_club(request, club) -> bool:
+    club_id = _token_club(request)
+    if club_id is not None and club_id != club.pk:
+        return False
+    return can_club(request.auth.user, club, "read")
+
+
+def league_for(request, slug) -> League:
+    league = League.objects.filter(slug=slug).first()
+    if league is None or not _may_read_league(request, league):
+        raise not_found()
+    return league
+
+
+def _season(league, season_id) -> LeagueSeason:
+    season = LeagueSeason.objects.filter(league=league, pk=season_id).first()
+    if season is None:
+        raise not_found()
+    season.league = league
+    return season
+
+
+def _season_out(season):
+    return {
+        "id": season.pk,
+        "name": season.name,
+        "start_date": season.start_date,
+        "end_date": season.end_date,
+        "scale": season.scale,
+        "best_events": season.best_events,
+        "qualified": season.qualified,
+    }
+
+
+def _club_out(club):
+    return {"slug": club.slug, "name": club.name}
+
+
+def _event_out(event):
+    tournament = event.tournament
+    return {
+        "id": event.pk,
+        "season": event.season_id,
+        "tournament": tournament.name,
+        "club": _club_out(tournament.club),
+        "date": tournament.date,
+        "coefficient": event.coefficient,
+        "field": event.field_size,
+        "withdrawn": event.withdrawn_at is not None,
+        "stored": event.results_at is not None,
+    }
+
+
+# ---------------------------------------------------------------- leagues
+
+
+@router.get("/leagues", response=answers({200: s.LeaguePage}), url_name="leagues")
+def leagues(request, page: PageNo = 1, per_page: Annotated[int, Query(ge=1, le=100)] = 50):
+    """The leagues the caller may read, by name: the public ones, and the members-only
+    ones of the caller's clubs (of a token's club only)."""
+    user = request.auth.user
+    rows = League.objects.order_by("name", "pk")
+    if not (user.is_authenticated and user.is_superuser):
+        readable = Q(is_public=True)
+        if user.is_authenticated:
+            readable |= Q(pk__in=LeagueManager.objects.filter(user=user).values("league_id"))
+            readable |= Q(
+                pk__in=LeagueClub.objects.filter(
+                    accepted_at__isnull=False, club__memberships__user=user
+                ).values("league_id")
+            )
+        rows = rows.filter(readable)
+    club_id = _token_club(request)
+    if club_id is not None:
+        rows = rows.filter(
+            Q(is_public=True)
+            | Q(
+                pk__in=LeagueClub.objects.filter(accepted_at__isnull=False, club_id=club_id).values(
+                    "league_id"
+                )
+            )
+        )
+    info = _bounds(rows.count(), page, per_page)
+    start = (info["page"] - 1) * per_page
+    return {**info, "results": list(rows[start : start + per_page])}
+
+
+@router.get("/leagues/{league}", response=answers({200: s.LeagueDetail}), url_name="league")
+def league(request, league: Slug):
+    """A league: its séries, member clubs and seasons (newest first)."""
+    found = league_for(request, league)
+    clubs = Club.objects.filter(
+        league_links__league=found, league_links__accepted_at__isnull=False
+    ).order_by("name", "pk")
+    return {
+        "slug": found.slug,
+        "name": found.name,
+        "is_public": found.is_public,
+        "series": found.series,
+        "clubs": [_club_out(c) for c in clubs],
+        "seasons": [_season_out(one) for one in found.seasons.all()],
+    }
+
+
+@router.get(
+    "/leagues/{league}/seasons/{season_id}/events",
+    response=answers({200: s.LeagueEventPage}),
+    url_name="league_events",
+)
+def league_events(
+    request,
+    league: Slug,
+    season_id: Id,
+    page: PageNo = 1,
+    per_page: Annotated[int, Query(ge=1, le=100)] = 50,
+):
+    """A season's events by date (withdrawn ones marked), with their coefficients."""
+    season = _season(league_for(request, league), season_id)
+    rows = season.events.select_related("tournament__club").order_by("tournament__date", "pk")
+    info = _bounds(rows.count(), page, per_page)
+    start = (info["page"] - 1) * per_page
+    return {**info, "results": [_event_out(e) for e in rows[start : start + per_page]]}
+
+
+@router.get(
+    "/leagues/{league}/events/{event_id}",
+    response=answers({200: s.LeagueEventDetail}),
+    url_name="league_event",
+)
+def league_event(request, league: Slug, event_id: Id):
+    """An event's stored results, as its page: rank, name (None where a members-only
+    club's player may not be named), total, placement points and weighted points."""
+    found = league_for(request, league)
+    event = (
+        LeagueEvent.objects.select_related("tournament__club", "season")
+        .filter(pk=event_id, season__league=found)
+        .first()
+    )
+    if event is None:
+        raise not_found()
+    club = event.tournament.club
+    results = queries.event_results(
+        event,
+        found,
+        viewer=queries.viewer_person(request.auth.user),
+        club_readable=club.is_public or _may_read_club(request, club),
+    )
+    rows = [
+        {
+            "rank": r.rank,
+            "person_id": r.person_id,
+            "name": r.shown,
+            "total": r.total,
+            "points": r.points,
+            "weighted": r.weighted,
+        }
+        for r in results
+    ]
+    return {**_event_out(event), "results": rows}
+
+
+@router.get(
+    "/leagues/{league}/seasons/{season_id}/ranking",
+    response=answers({200: s.LeagueRankingPage}),
+    url_name="league_ranking",
+)
+def league_ranking(
+    request,
+    league: Slug,
+    season_id: Id,
+    serie: Annotated[str | None, Query(max_length=30)] = None,
+    club: Annotated[str | None, Query(pattern=r"^[-a-zA-Z0-9_]{1,60}$")] = None,
+    sort: Literal[tuple(ranking.ORDERS)] = "rank",  # type: ignore[valid-type]
+    page: PageNo = 1,
+    per_page: Annotated[int, Query(ge=1, le=RANKING_PER_PAGE)] = RANKING_PER_PAGE,
+):
+    """The league ranking page's rows (``leagues.ranking``: kept on write, ranked in
+    one query): overall, or within one of the league's séries (ranked by the série's
+    own ranks), of one member club (its slug); a page at a time. A row's name and
+    licence are None where a members-only club's player may not be named."""
+    found = league_for(request, league)
+    season = _season(found, season_id)
+    if serie is not None and serie not in found.series:
+        raise ApiError(400, "invalid_filter", _("This série is not one of the league's."), "serie")
+    club_id = None
+    if club is not None:
+        member = Club.objects.filter(
+            slug=club, league_links__league=found, league_links__accepted_at__isnull=False
+        ).first()
+        if member is None:
+            raise ApiError(400, "invalid_filter", _("This club is not of the league."), "club")
+        club_id = member.pk
+    order = "serie" if sort == "rank" and serie else sort
+    filters = {"serie": serie, "club_id": club_id, "order": order}
+    rows, count = ranking.ranked(season, **filters, limit=per_page, offset=(page - 1) * per_page)
+    info = _bounds(count, page, per_page)
+    if info["page"] != page:
+        offset = (info["page"] - 1) * per_page
+        rows, count = ranking.ranked(season, **filters, limit=per_page, offset=offset)
+    ranking.name_rows(season, rows, queries.viewer_person(request.auth.user))
+    for row in rows:
+        row["clubs"] = [{"slug": c["slug"], "name": c["name"]} for c in row["clubs"]]
+    return {
+        **info,
+        "season": _season_out(season),
+        "serie": serie,
+        "club": club,
+        "results": rows,
+    }
+
+
+# ---------------------------------------------------------------- persons
+
+
+@router.get("/persons/{person_id}", response=answers({200: s.PersonSeasonOut}), url_name="person")
+def person(request, person_id: Id):
+    """A person's season, as their page: their league results in the leagues the caller
+    may read, and each linked club's stored season totals of the clubs the caller may
+    read unknown (404) when nothing is readable. A token reads no club but its own, even
+    the person's own token."""
+    found = Person.objects.filter(pk=person_id).first()
+    if found is None:
+        raise not_found()
+    # the person themself reads no more than anybody here: a token stays within its club
+    clubs, results = queries.person_season(
+        found,
+        me=False,
+        may_read_club=lambda club: _may_read_club(request, club),
+        may_read_league=lambda league: _may_read_league(request, league),
+    )
+    if not clubs and not results:
+        raise not_found()
+    return {
+        "person": found,
+        "results": [
+            {
+                "league": _club_out(r.event.season.league),
+                "season": r.event.season_id,
+                "event": r.event_id,
+                "tournament": r.event.tournament.name,
+                "date": r.event.tournament.date,
+                "rank": r.rank,
+                "field": r.event.field_size,
+                "points": r.points,
+                "weighted": r.weighted,
+            }
+            for r in results
+        ],
+        "clubs": [
+            {
+                "club": _club_out(c["player"].club),
+                "player_id": c["player"].pk,
+                "player": c["player"].name,
+                "seasons": [
+                    {
+                        "season": t.season_id,
+                        "name": t.season.name,
+                        "sheets": t.sheets,
+                        "hands": t.hands,
+                        "taken": t.taken,
+                        "made": t.made,
+                        "score": t.score,
+                    }
+                    for t in c["totals"]
+                ],
+            }
+            for c in clubs
+        ],
+    }
+
+
+# ---------------------------------------------------------------- the licence list
+
+
+@router.post(
+    "/leagues/{league}/licences",
+    response=answers({200: s.LicenceImportOut}),
+    url_name="licence_import",
+)
+def licence_import(request, league: Slug, payload: s.LicenceImportIn):
+    """Import a licence list (``leagues.licences``, as the league's import page): every
+    line's action or refusal, the whole a preview unless ``commit``. A write token of one
+    of the league's member clubs; its user a manager of the league (every club's lines)
+    or of the token's club (that club's lines only)."""
+    caller = request.auth
+    if caller.token is None:
+        raise ApiError(401, "unauthorized", _("A token that may write is needed."))
+    found = league_for(request, league)
+    if not LeagueClub.objects.filter(
+        league=found, club_id=caller.token.club_id, accepted_at__isnull=False
+    ).exists():
+        raise not_found()
+    if not caller.token.can_write:
+        raise ApiError(403, "token_read_only", _("This token may only read."))
+    preview = licences.import_licences(
+        found,
+        payload.csv,
+        actor=caller.user,
+        commit=payload.commit,
+        only_club=caller.token.club_id,
+    )
+    return {
+        "committed": preview.committed,
+        "counts": preview.counts,
+        "lines": [
+            {
+                "line": line.number,
+                "licence": line.licence,
+                "name": line.name,
+                "serie": line.serie,
+                "club": line.club,
+                "action": line.action,
+                "code": line.code or None,
+                "message": line.message or None,
+                "changes": {k: list(v) for k, v in line.changes.items()},
+                "link": line.link or None,
+            }
+            for line in preview.lines
+        ],
+    }

@@ -1,0 +1,329 @@
+"""Importing a licence list (CSV) into a league: it creates or updates the persons of its
+licence numbers, and links each to their club's player where the name tells which.
+
+The file has a header line naming its columns, in any order, French or English:
+licence (``licence``, ``numéro de licence``…), the name (``name``, or ``nom`` and
+``prénom``), ``club`` (a member club's name or address) and ``série`` (one of the
+league's; empty: unchanged). Separators ``;``, ``,`` or tab; UTF-8 (with or without
+BOM) or Windows-1252, as a spreadsheet saves it.
+
+``import_licences(league, text, actor=…, commit=False)`` reads every line and says
+what it would do (the preview: create, update, unchanged, or the refusal of that line
+in the reader's language); with ``commit=True`` it does it, in one transaction with
+one league audit entry (and the club's audit entry of each link), the refused lines
+left out. A league manager imports for every member club; a manager of a member club
+only the lines of the clubs they manage.
+"""
+
+import csv
+import io
+from dataclasses import dataclass, field
+
+from django.db import transaction
+from django.utils.translation import gettext_lazy as _lazy
+
+from clubs import audit
+from clubs.models import Club, Person, Player
+from clubs.permissions import can as can_club
+from core.errors import ServiceError
+from core.text import sort_key
+from leagues import permissions
+from leagues import services as league_services
+from leagues.models import LeagueAuditEntry
+
+MAX_BYTES = 1_000_000
+MAX_LINES = 10_000
+LICENCE_MAX = Person._meta.get_field("licence").max_length
+NAME_MAX = Person._meta.get_field("name").max_length
+
+error_messages = {
+    "forbidden": _lazy("Only a manager of the league or of one of its clubs may import."),
+    "file_empty": _lazy("The file is empty."),
+    "file_too_large": _lazy("The file is too large (at most 1 MB and 10,000 lines)."),
+    "file_unreadable": _lazy("The file is not a text CSV file."),
+    "columns_missing": _lazy(
+        "The first line names the columns: it needs a licence, a name (or a surname and a "
+        "given name) and a club."
+    ),
+    "licence_required": _lazy("No licence number."),
+    "licence_invalid": _lazy("The licence %(licence)s is not a licence number."),
+    "licence_twice": _lazy("The licence %(licence)s is already on line %(line)s."),
+    "name_required": _lazy("No name."),
+    "club_unknown": _lazy("%(club)s is not a member club of the league."),
+    "club_not_yours": _lazy("You do not manage %(club)s."),
+    "serie_unknown": _lazy("The série %(serie)s is not one of the league's."),
+}
+
+
+class LicenceError(ServiceError):
+    error_messages = error_messages
+
+
+#: header (as ``sort_key`` reads it) → column
+HEADERS = {
+    "licence": "licence",
+    "license": "licence",
+    "licence number": "licence",
+    "license number": "licence",
+    "numero de licence": "licence",
+    "n de licence": "licence",
+    "n licence": "licence",
+    "no licence": "licence",
+    "name": "name",
+    "nom complet": "name",
+    "full name": "name",
+    "nom": "surname",
+    "surname": "surname",
+    "last name": "surname",
+    "family name": "surname",
+    "prenom": "given",
+    "given name": "given",
+    "first name": "given",
+    "club": "club",
+    "serie": "serie",
+    "series": "serie",
+    "categorie": "serie",
+    "category": "serie",
+}
+
+
+@dataclass
+class Line:
+    """One line of the file and what it does (``action``: create, update, unchanged,
+    refused); ``message`` the refusal; ``changes`` field → (before, after)."""
+
+    number: int
+    licence: str = ""
+    name: str = ""
+    serie: str = ""
+    club: str = ""
+    action: str = "refused"
+    code: str = ""
+    message: str = ""
+    changes: dict = field(default_factory=dict)
+    link: str = ""  # the club's player linked to the person (their name), if any
+
+    @property
+    def refused(self) -> bool:
+        return self.action == "refused"
+
+
+@dataclass
+class Preview:
+    lines: list
+    committed: bool = False
+
+    def count(self, action) -> int:
+        return sum(1 for line in self.lines if line.action == action)
+
+    @property
+    def counts(self) -> dict:
+        actions = ("create", "update", "unchanged", "refused")
+        return {action: self.count(action) for action in actions} | {
+            "linked": sum(1 for line in self.lines if line.link)
+        }
+
+
+def decode(data: bytes) -> str:
+    """An uploaded file's text: UTF-8 (a BOM dropped), else Windows-1252."""
+    if len(data) > MAX_BYTES:
+        raise LicenceError("file_too_large", field="file")
+    if b"\x00" in data:
+        raise LicenceError("file_unreadable", field="file")
+    try:
+        return data.decode("utf-8-sig")
+    except UnicodeDecodeError:
+        return data.decode("cp1252", errors="replace")
+
+
+def _rows(text: str) -> list[list[str]]:
+    text = "".join(ch for ch in str(text or "") if ch.isprintable() or ch in "\t\r\n")
+    if len(text.encode("utf-8")) > MAX_BYTES:
+        raise LicenceError("file_too_large", field="file")
+    text = text.lstrip("\ufeff")
+    if not text.strip():
+        raise LicenceError("file_empty", field="file")
+    first = text.splitlines()[0]
+    delimiter = max(";,\t", key=first.count)
+    try:
+        rows = list(csv.reader(io.StringIO(text), delimiter=delimiter))
+    except csv.Error:  # a field past the csv module's limit (128 kB)
+        raise LicenceError("file_unreadable", field="file") from None
+    if len(rows) > MAX_LINES + 1:
+        raise LicenceError("file_too_large", field="file")
+    return rows
+
+
+def _columns(header) -> dict:
+    columns = {}
+    for index, title in enumerate(header):
+        key = HEADERS.get(" ".join(sort_key(title).replace("°", " ").split()))
+        if key and key not in columns:
+            columns[key] = index
+    has_name = "name" in columns or "surname" in columns
+    if "licence" not in columns or not has_name or "club" not in columns:
+        raise LicenceError("columns_missing", field="file")
+    return columns
+
+
+def _cell(row, columns, key) -> str:
+    index = columns.get(key)
+    if index is None or index >= len(row):
+        return ""
+    return " ".join(row[index].split())
+
+
+def _refuse(target, code, **params):
+    target.action, target.code = "refused", code
+    target.message = LicenceError(code, **params).message
+    return target
+
+
+def _read(league, rows, actor, only_club=None) -> tuple[list[Line], dict]:
+    """Each line's values and action, against the database as it is now."""
+    columns = _columns(rows[0])
+    members = list(
+        Club.objects.filter(league_links__league=league, league_links__accepted_at__isnull=False)
+    )
+    clubs = {}
+    for club in members:
+        clubs[sort_key(club.name)] = club
+        clubs[club.slug.lower()] = club
+    manager = actor is None or permissions.is_manager(actor, league)
+    lines, seen, found = [], {}, {}
+    for number, row in enumerate(rows[1:], start=2):
+        if not any(cell.strip() for cell in row):
+            continue
+        line = Line(number)
+        lines.append(line)
+        line.licence = _cell(row, columns, "licence")[: LICENCE_MAX + 1]
+        name = _cell(row, columns, "name")
+        if not name:
+            name = " ".join(
+                part
+                for part in (_cell(row, columns, "given"), _cell(row, columns, "surname"))
+                if part
+            )
+        line.name = name[:NAME_MAX]
+        line.serie = _cell(row, columns, "serie")[:30]
+        line.club = _cell(row, columns, "club")[:120]
+        club = clubs.get(sort_key(line.club)) or clubs.get(line.club.lower())
+        if not line.licence:
+            _refuse(line, "licence_required")
+        elif len(line.licence) > LICENCE_MAX or " " in line.licence:
+            _refuse(line, "licence_invalid", licence=line.licence)
+        elif line.licence in seen:
+            _refuse(line, "licence_twice", licence=line.licence, line=seen[line.licence])
+        elif not line.name:
+            _refuse(line, "name_required")
+        elif club is None:
+            _refuse(line, "club_unknown", club=line.club or "—")
+        elif not manager and (
+            not can_club(actor, club, "manage") or only_club not in (None, club.pk)
+        ):
+            _refuse(line, "club_not_yours", club=club.name)
+        elif line.serie and line.serie not in league.series:
+            _refuse(line, "serie_unknown", serie=line.serie)
+        else:
+            seen[line.licence] = number
+            line.action = "pending"
+            found[number] = club
+    return lines, found
+
+
+def _plan(lines, clubs):
+    """Create, update or unchanged, and the player to link, for the lines not refused."""
+    pending = [line for line in lines if line.action == "pending"]
+    persons = {
+        p.licence: p for p in Person.objects.filter(licence__in=[line.licence for line in pending])
+    }
+    players = {}
+    for player in Player.objects.filter(
+        club__in={clubs[line.number].pk for line in pending}, merged_into__isnull=True
+    ).only("pk", "club_id", "name", "sort_key", "person_id"):
+        players.setdefault((player.club_id, player.sort_key), []).append(player)
+    plan = []
+    for line in pending:
+        person = persons.get(line.licence)
+        if person is None:
+            line.action = "create"
+        else:
+            if person.name != line.name:
+                line.changes["name"] = (person.name, line.name)
+            if line.serie and person.serie != line.serie:
+                line.changes["serie"] = (person.serie, line.serie)
+            line.action = "update" if line.changes else "unchanged"
+        club = clubs[line.number]
+        words = line.name.split()
+        keys = {sort_key(line.name), sort_key(" ".join(words[1:] + words[:1]))}
+        keys.add(sort_key(" ".join(words[-1:] + words[:-1])))
+        candidates = {p.pk: p for key in keys for p in players.get((club.pk, key), [])}
+        player = None
+        if len(candidates) == 1:
+            player = next(iter(candidates.values()))
+            if player.person_id is not None and (person is None or player.person_id != person.pk):
+                player = None  # linked to another person: left as it is
+            elif person is not None and player.person_id == person.pk:
+                player = None  # already linked
+        plan.append([line, person, player])
+    # a player two lines would link is left to a manager (two persons of one name)
+    chosen = [player.pk for _line, _person, player in plan if player is not None]
+    for item in plan:
+        line, _person, player = item
+        if player is not None and chosen.count(player.pk) > 1:
+            item[2] = None
+        elif player is not None:
+            line.link = player.name
+    return plan
+
+
+def may_import(actor, league) -> bool:
+    """A manager of the league, or of one of its member clubs (``None``: code)."""
+    if actor is None or permissions.is_manager(actor, league):
+        return True
+    members = Club.objects.filter(
+        league_links__league=league, league_links__accepted_at__isnull=False
+    )
+    return actor.is_authenticated and any(can_club(actor, club, "manage") for club in members)
+
+
+def import_licences(league, text, *, actor, commit=False, only_club=None) -> Preview:
+    """Read the licence list ``text``; with ``commit``, create and update the persons and
+    link the players (the refused lines left out). Refuses the whole file only when it
+    cannot be read (empty, too large, its columns not named). ``only_club`` (an API
+    token's club): a club manager's lines of that club only."""
+    if not may_import(actor, league):
+        raise LicenceError("forbidden")
+    rows = _rows(text)
+    if not commit:
+        lines, clubs = _read(league, rows, actor, only_club)
+        _plan(lines, clubs)
+        return Preview(lines)
+    with transaction.atomic():
+        lines, clubs = _read(league, rows, actor, only_club)
+        plan = _plan(lines, clubs)
+        for line, person, player in plan:
+            if person is None:
+                person = Person.objects.create(
+                    licence=line.licence, name=line.name, serie=line.serie
+                )
+            elif line.changes:
+                person.name = line.name
+                person.serie = line.serie or person.serie
+                person.save(update_fields=["name", "serie"])
+            if player is not None:
+                player = Player.objects.select_for_update().get(pk=player.pk)
+                league_services.link_player(player, person, actor=actor)
+        preview = Preview(lines, committed=True)
+        counts = preview.counts
+        LeagueAuditEntry.objects.create(
+            league=league,
+            actor=audit.actor_of(actor),
+            action="licences_imported",
+            label=(
+                f"{counts['create']} created, {counts['update']} updated, "
+                f"{counts['linked']} linked, {counts['refused']} refused"
+            ),
+            after={**counts, "refused_lines": [line.number for line in lines if line.refused]},
+        )
+    return preview

@@ -1,0 +1,78 @@
+"""What the league pages read beside the ranking (``leagues.ranking``): an event's stored
+results with the names a reader may see, and a person's season across clubs and events.
+
+The pages (``leagues.views``) and the API (``api.views``) both read through these, so
+they show the same rows. ``may_read_club(club)`` and ``may_read_league(league)`` say
+what the reader may read (the pages pass ``clubs.permissions.can`` and
+``leagues.permissions.can`` for the user; the API narrows them to a token's club).
+"""
+
+from clubs.models import Person, Player
+from leagues.models import EventResult
+from scoresheet.models import SeasonTotal
+
+
+def viewer_person(user):
+    """The id of the person who is ``user`` (None: anonymous, or no person)."""
+    if not user.is_authenticated:
+        return None
+    return Person.objects.filter(user=user).values_list("pk", flat=True).first()
+
+
+def named_persons(league, person_ids, viewer) -> set:
+    """Of ``person_ids``, those the league's pages may name (a public member club, or a
+    members-only one that allows it; the reader themself)."""
+    named = set(
+        Player.objects.filter(
+            person_id__in=person_ids,
+            club__league_links__league=league,
+            club__league_links__accepted_at__isnull=False,
+        )
+        .filter(club__is_public=True)
+        .values_list("person_id", flat=True)
+    )
+    named |= set(
+        Player.objects.filter(
+            person_id__in=person_ids,
+            club__league_links__league=league,
+            club__league_links__names_players=True,
+        ).values_list("person_id", flat=True)
+    )
+    if viewer:
+        named.add(viewer)
+    return named
+
+
+def event_results(event, league, *, viewer, club_readable) -> list[EventResult]:
+    """The event's stored results in rank order, each with ``shown``: its name, or None
+    where the reader may not see it (a members-only club's player the league may not
+    name, unless the reader may read the club)."""
+    results = list(event.results.all())
+    named = named_persons(league, {r.person_id for r in results}, viewer)
+    for r in results:
+        r.shown = r.name if (club_readable or r.person_id in named) else None
+    return results
+
+
+def person_season(person, *, me, may_read_club, may_read_league):
+    """``(clubs, results)``: the person's linked players the reader may read, each with
+    their clubs' stored season totals (newest first), and their league results in the
+    leagues the reader may read (newest first). The person themself reads all."""
+    players = list(person.players.select_related("club").order_by("club__name", "pk"))
+    visible = [p for p in players if me or may_read_club(p.club)]
+    totals = {}
+    for total in (
+        SeasonTotal.objects.filter(player__in=visible, season__kind="season")
+        .select_related("season")
+        .order_by("-season__start_date")
+    ):
+        totals.setdefault(total.player_id, []).append(total)
+    results = [
+        r
+        for r in EventResult.objects.filter(person=person)
+        .select_related("event__tournament__club", "event__season__league")
+        .order_by("-event__tournament__date")
+        if me or may_read_league(r.event.season.league)
+    ]
+    clubs = [{"player": p, "totals": totals.get(p.pk, [])} for p in visible]
+    return clubs, results

@@ -1,0 +1,234 @@
+# ruff: noqa: F811 (the league fixtures, imported)
+"""The API's league reads give what the league pages show for the same data: the
+ranking's rows (every filter and sort, a page at a time), an event's results with the
+names a reader may see, a person's season; a token reads no league beyond its club."""
+
+import pytest
+from django.urls import reverse
+
+from clubs import tokens
+from clubs.models import Club, Membership, Person, Player, Role
+from leagues import services
+from tests.leagues.conftest import boss, clubs, event, league, lseason  # noqa: F401 (fixtures)
+from tests.leagues.test_ranking import counted
+
+pytestmark = pytest.mark.django_db
+
+NAMES = (
+    ("Anne", "Open", "a"),
+    ("Bruno", "1ère", "a"),
+    ("Cécile", "Open", "b"),
+    ("Didier", "Promotion", "b"),
+)
+
+
+@pytest.fixture
+def people(clubs):  # noqa: F811
+    out = {}
+    for i, (name, serie, club) in enumerate(NAMES):
+        person = Person.objects.create(name=name, licence=f"L{i}", serie=serie)
+        out[name] = Player.objects.create(club=clubs[club], name=name, person=person)
+    return out
+
+
+@pytest.fixture
+def ranked(lseason, event, people):  # noqa: F811
+    """Two events: Cécile and Didier play for the members-only club B (not named)."""
+    first = counted(
+        lseason, event, "E1", 1, {"Anne": 1, "Bruno": 2, "Cécile": 2, "Didier": 4}, people
+    )
+    counted(lseason, event, "E2", "1.5", {"Cécile": 1, "Anne": 2, "Didier": 3}, people)
+    return first
+
+
+def page_ranking(client, url, params):
+    response = client.get(url, params)
+    assert response.status_code == 200
+    return [
+        (r["person_id"], r["rank"], r["serie_rank"], r["name"], str(r["total"]), r["qualified"])
+        for r in response.context["rows"]
+    ]
+
+
+def api_ranking(api, url, params):
+    response = api.get(url, params)
+    assert response.status_code == 200, response.content
+    return [
+        (r["person_id"], r["rank"], r["serie_rank"], r["name"], r["total"], r["qualified"])
+        for r in response.json()["results"]
+    ]
+
+
+FILTERS = [
+    {},
+    {"serie": "Open"},
+    {"serie": "Promotion"},
+    {"club": "a"},
+    {"club": "b"},
+    {"sort": "-rank"},
+    {"sort": "name"},
+    {"sort": "-name"},
+    {"sort": "total"},
+    {"sort": "played"},
+    {"sort": "serie"},
+    {"serie": "Open", "club": "b"},
+]
+
+
+@pytest.mark.parametrize(
+    "params", FILTERS, ids=lambda p: ",".join(f"{k}={v}" for k, v in p.items()) or "all"
+)
+def test_the_ranking_is_the_pages(client, api, clubs, lseason, ranked, params):  # noqa: F811
+    page_params = dict(params)
+    api_params = dict(params)
+    if "club" in params:
+        page_params["club"] = clubs[params["club"]].pk
+        api_params["club"] = clubs[params["club"]].slug
+    page_url = reverse("leagues:ranking", args=["comite", lseason.pk])
+    shown = page_ranking(client, page_url, page_params)
+    assert shown
+    url = f"/api/v1/leagues/comite/seasons/{lseason.pk}/ranking"
+    assert api_ranking(api(), url, api_params) == shown
+
+
+def test_the_ranking_hides_a_members_only_clubs_players_and_pages(api, clubs, lseason, ranked):  # noqa: F811
+    url = f"/api/v1/leagues/comite/seasons/{lseason.pk}/ranking"
+    body = api().get(url).json()
+    names = {r["person_id"]: r["name"] for r in body["results"]}
+    assert sorted(n for n in names.values() if n) == ["Anne", "Bruno"]
+    assert body["count"] == 4 and body["season"]["best_events"] == 2
+    cecile = Person.objects.get(name="Cécile")
+    row = next(r for r in body["results"] if r["person_id"] == cecile.pk)
+    # 6 (2nd of 4, tied) + 10 × 1.5
+    assert (row["total"], row["rank"], row["licence"], row["clubs"]) == (
+        "21.000",
+        1,
+        None,
+        [{"slug": "club-b", "name": "Club B"}],
+    )
+    second = api().get(url, {"per_page": 3, "page": 2}).json()
+    assert (second["page"], second["pages"], len(second["results"])) == (2, 2, 1)
+    assert api().get(url, {"per_page": 3, "page": 9}).json()["page"] == 2
+    refused = api().get(url, {"serie": "Nope"})
+    assert refused.status_code == 400 and refused.json()["error"]["code"] == "invalid_filter"
+    assert api().get(url, {"club": "elsewhere"}).status_code == 400
+
+
+def test_an_events_results_are_its_pages(client, api, clubs, lseason, ranked):  # noqa: F811
+    page = client.get(reverse("leagues:event", args=["comite", ranked.pk]))
+    shown = [(r.rank, r.shown, str(r.points), str(r.weighted)) for r in page.context["results"]]
+    body = api().get(f"/api/v1/leagues/comite/events/{ranked.pk}").json()
+    assert [(r["rank"], r["name"], r["points"], r["weighted"]) for r in body["results"]] == shown
+    assert (body["tournament"], body["club"]["slug"], body["field"], body["stored"]) == (
+        "E1",
+        "club-a",
+        4,
+        True,
+    )
+    events = api().get(f"/api/v1/leagues/comite/seasons/{lseason.pk}/events").json()
+    assert [(e["tournament"], e["coefficient"]) for e in events["results"]] == [
+        ("E1", "1.00"),
+        ("E2", "1.50"),
+    ]
+
+
+def test_a_persons_season_is_their_pages(client, api, clubs, lseason, ranked):  # noqa: F811
+    anne = Person.objects.get(name="Anne")
+    page = client.get(reverse("leagues:person", args=[anne.pk]))
+    shown = [(r.event_id, r.rank, str(r.weighted)) for r in page.context["results"]]
+    body = api().get(f"/api/v1/persons/{anne.pk}").json()
+    assert [(r["event"], r["rank"], r["weighted"]) for r in body["results"]] == shown
+    assert body["person"] == {"id": anne.pk, "name": "Anne", "licence": "L0", "serie": "Open"}
+    assert [c["club"]["slug"] for c in body["clubs"]] == ["club-a"]
+    # Cécile plays for the members-only club B: her club is not for anybody to read,
+    # her league results are (a public league)
+    cecile = Person.objects.get(name="Cécile")
+    body = api().get(f"/api/v1/persons/{cecile.pk}").json()
+    assert body["clubs"] == [] and len(body["results"]) == 2
+    assert api().get("/api/v1/persons/999999").status_code == 404
+
+
+def test_a_token_reads_no_league_beyond_its_club(
+    api,
+    token,
+    clubs,
+    league,
+    lseason,
+    ranked,
+    django_user_model,  # noqa: F811
+):
+    league.is_public = False
+    league.save()
+    url = f"/api/v1/leagues/comite/seasons/{lseason.pk}/ranking"
+    assert api().get(url).status_code == 404  # anonymous
+    assert api().get("/api/v1/leagues").json()["count"] == 0
+    # a member of club B reads the league through B's token, not through another club's
+    zoe = django_user_model.objects.create_user("zoe", password="a-long-passphrase-1")
+    Membership.objects.create(club=clubs["b"], user=zoe, role=Role.MEMBER)
+    other = Club.objects.create(name="Elsewhere", slug="elsewhere")
+    Membership.objects.create(club=other, user=zoe, role=Role.MEMBER)
+    of_b = token(zoe, for_club=clubs["b"])
+    of_other = token(zoe, for_club=other)
+    assert api(of_b).get(url).status_code == 200
+    assert [row["slug"] for row in api(of_b).get("/api/v1/leagues").json()["results"]] == ["comite"]
+    assert api(of_other).get(url).status_code == 404
+    assert api(of_other).get("/api/v1/leagues").json()["count"] == 0
+    # a person's club B totals only with B's token
+    cecile = Person.objects.get(name="Cécile")
+    assert [
+        c["club"]["slug"] for c in api(of_b).get(f"/api/v1/persons/{cecile.pk}").json()["clubs"]
+    ] == ["club-b"]
+    assert api(of_other).get(f"/api/v1/persons/{cecile.pk}").status_code == 404
+    # revoked: refused at once
+    revoked = tokens.ApiToken.objects.get(user=zoe, club=clubs["b"])
+    tokens.revoke_token(revoked, actor=zoe)
+    assert api(of_b).get(url).status_code == 401
+
+
+def test_the_league_and_its_seasons(api, clubs, lseason, ranked):  # noqa: F811
+    body = api().get("/api/v1/leagues/comite").json()
+    assert body["series"] == ["Open", "1ère", "2ème", "Promotion"]
+    assert [c["slug"] for c in body["clubs"]] == ["club-a", "club-b"]
+    assert [s["id"] for s in body["seasons"]] == [lseason.pk]
+    assert api().get("/api/v1/leagues/nowhere").status_code == 404
+    services.withdraw_event(ranked)
+    events = api().get(f"/api/v1/leagues/comite/seasons/{lseason.pk}/events").json()
+    assert [e["withdrawn"] for e in events["results"]] == [True, False]
+
+
+LIST = "licence;nom;prénom;club;série\n7001;Roux;Anne;Club A;Open\n7002;Vert;Paul;Club Z;Open\n"
+
+
+def test_the_licence_list_through_the_api(api, token, clubs, league, boss):
+    url = "/api/v1/leagues/comite/licences"
+    assert api().post(url, {"csv": LIST}).status_code == 401
+    manager_a = clubs["a_manager"]
+    reader = token(manager_a, "read", for_club=clubs["a"])
+    assert api(reader).post(url, {"csv": LIST}).status_code == 403
+    writer = token(manager_a, "write", for_club=clubs["a"])
+    preview = api(writer).post(url, {"csv": LIST})
+    assert preview.status_code == 200, preview.content
+    body = preview.json()
+    assert (body["committed"], body["counts"]["create"], body["counts"]["refused"]) == (
+        False,
+        1,
+        1,
+    )
+    assert body["lines"][1]["code"] == "club_unknown"
+    french = api(writer).post(url, {"csv": LIST}, **{"Accept-Language": "fr"}).json()
+    assert "membre" in french["lines"][1]["message"]
+    assert not Person.objects.filter(licence="7001").exists()
+    done = api(writer).post(url, {"csv": LIST, "commit": True}).json()
+    assert done["committed"] and Person.objects.get(licence="7001").name == "Anne Roux"
+    # club A's manager imports no line of club B
+    of_b = "licence;name;club\n7003;Zoé Bleu;club-b\n"
+    line = api(writer).post(url, {"csv": of_b}).json()["lines"][0]
+    assert line["code"] == "club_not_yours"
+    # a club outside the league: its token does not reach the league
+    other = Club.objects.create(name="Elsewhere", slug="elsewhere")
+    Membership.objects.create(club=other, user=manager_a, role=Role.MANAGER)
+    assert (
+        api(token(manager_a, "write", for_club=other)).post(url, {"csv": LIST}).status_code == 404
+    )
+    bad = api(writer).post(url, {"csv": "nothing here"})
+    assert bad.status_code == 400 and bad.json()["error"]["code"] == "columns_missing"

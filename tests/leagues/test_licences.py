@@ -1,0 +1,134 @@
+"""Importing a licence list (CSV): the preview says what each line does or why it is
+refused (in the reader's language), the import creates and updates the persons, links
+the club's player the name tells, writes one audit entry; nothing is written before the
+confirmation, and only managers import."""
+
+import pytest
+from django.core.files.uploadedfile import SimpleUploadedFile
+from django.urls import reverse
+from django.utils import translation
+
+from clubs.models import AuditEntry, Person, Player
+from leagues import licences
+from leagues.models import LeagueAuditEntry
+
+pytestmark = pytest.mark.django_db
+
+LIST = (
+    "Numéro de licence;Nom;Prénom;Club;Série\n"
+    "1001;Dupont;Jean;Club A;Open\n"  # new, links Club A's "Jean Dupont"
+    "1002;Martin;Lucie;club-b;1ère\n"  # updates the person of 1002
+    "1003;Petit;Paul;Club A;\n"  # new, no player of that name
+    "1001;Autre;Nom;Club A;Open\n"  # the licence twice
+    ";Sans;Licence;Club A;Open\n"
+    "1005;Loin;Zoé;Club Z;Open\n"  # not a member club
+    "1006;Bon;Léa;Club A;Élite\n"  # not one of the league's séries
+    "\n"
+)
+
+
+@pytest.fixture
+def before(clubs):
+    Player.objects.create(club=clubs["a"], name="Jean Dupont")
+    return Person.objects.create(name="Lucie Martin-Old", licence="1002", serie="2ème")
+
+
+def test_the_preview_says_what_each_line_does_and_writes_nothing(league, boss, before):
+    preview = licences.import_licences(league, LIST, actor=boss)
+    actions = {line.number: (line.action, line.code) for line in preview.lines}
+    assert actions == {
+        2: ("create", ""),
+        3: ("update", ""),
+        4: ("create", ""),
+        5: ("refused", "licence_twice"),
+        6: ("refused", "licence_required"),
+        7: ("refused", "club_unknown"),
+        8: ("refused", "serie_unknown"),
+    }
+    assert preview.lines[0].link == "Jean Dupont" and preview.lines[2].link == ""
+    assert preview.lines[1].changes == {
+        "name": ("Lucie Martin-Old", "Lucie Martin"),
+        "serie": ("2ème", "1ère"),
+    }
+    assert preview.lines[3].message == "The licence 1001 is already on line 2."
+    assert preview.counts == {
+        "create": 2,
+        "update": 1,
+        "unchanged": 0,
+        "refused": 4,
+        "linked": 1,
+    }
+    assert (
+        Person.objects.count() == 1
+        and not LeagueAuditEntry.objects.filter(action="licences_imported").exists()
+    )
+    with translation.override("fr"):
+        french = licences.import_licences(league, LIST, actor=boss)
+    assert "Club Z" in french.lines[5].message and "membre" in french.lines[5].message
+
+
+def test_the_import_creates_updates_and_links_once(league, boss, clubs, before):
+    done = licences.import_licences(league, LIST, actor=boss, commit=True)
+    assert done.committed and done.counts["create"] == 2
+    jean = Person.objects.get(licence="1001")
+    assert (jean.name, jean.serie) == ("Jean Dupont", "Open")
+    assert Player.objects.get(name="Jean Dupont").person == jean
+    lucie = Person.objects.get(licence="1002")
+    assert (lucie.name, lucie.serie) == ("Lucie Martin", "1ère")
+    assert Person.objects.get(licence="1003").serie == ""
+    assert not Person.objects.filter(licence__in=["1005", "1006"]).exists()
+    entry = LeagueAuditEntry.objects.get(action="licences_imported")
+    assert entry.actor == boss and entry.after["refused_lines"] == [5, 6, 7, 8]
+    assert AuditEntry.objects.filter(club=clubs["a"], action="person_linked").count() == 1
+    # the same list again: nothing more to do
+    again = licences.import_licences(league, LIST, actor=boss)
+    assert [line.action for line in again.lines[:3]] == ["unchanged"] * 3
+    assert again.counts["linked"] == 0
+
+
+def test_a_club_manager_imports_their_clubs_lines_only(league, clubs, before):
+    preview = licences.import_licences(league, LIST, actor=clubs["b_manager"])
+    assert preview.lines[0].code == "club_not_yours"
+    assert preview.lines[1].action == "update"  # club B's line
+
+
+def test_who_may_import_and_unreadable_files(league, boss, clubs, django_user_model):
+    stranger = django_user_model.objects.create_user("stranger", password="pw-long-12345")
+    with pytest.raises(licences.LicenceError) as refused:
+        licences.import_licences(league, LIST, actor=stranger)
+    assert refused.value.code == "forbidden"
+    for text, code in (
+        ("", "file_empty"),
+        ("licence,club\n1,Club A\n", "columns_missing"),
+        ("x" * (licences.MAX_BYTES + 1), "file_too_large"),
+    ):
+        with pytest.raises(licences.LicenceError) as refused:
+            licences.import_licences(league, text, actor=boss)
+        assert refused.value.code == code
+    with pytest.raises(licences.LicenceError):
+        licences.decode(b"a\x00b")
+    assert licences.decode("Prénom".encode("cp1252")) == "Prénom"
+    assert licences.decode("\ufeffPrénom".encode()) == "Prénom"
+    # commas, English headers, one name column
+    text = "licence,name,club,serie\n2001,Anne Roux,Club A,Open\n"
+    assert licences.import_licences(league, text, actor=boss).lines[0].action == "create"
+
+
+def test_the_page_previews_then_imports(
+    client, boss, league, before, django_assert_max_num_queries
+):
+    client.force_login(boss)
+    url = reverse("leagues:licences", args=["comite"])
+    assert client.get(url).status_code == 200
+    upload = SimpleUploadedFile("licences.csv", LIST.encode("cp1252"), "text/csv")
+    with django_assert_max_num_queries(20):
+        page = client.post(url, {"action": "preview", "file": upload})
+    html = page.content.decode()
+    assert html.count('data-action="refused"') == 4 and 'data-action="create"' in html
+    assert Person.objects.count() == 1
+    response = client.post(url, {"action": "commit", "text": page.context["text"]})
+    assert response.status_code == 302 and Person.objects.count() == 3
+    bad = client.post(url, {"action": "preview", "file": SimpleUploadedFile("x.csv", b"")})
+    assert bad.status_code == 200 and Person.objects.count() == 3
+    client.force_login(Player.objects.first().club.memberships.first().user)
+    assert client.post(url, {"action": "commit", "text": LIST}).status_code == 403
