@@ -8,6 +8,8 @@ the hands rated. ``scope_rows(key)`` reads a scope's ratings (one query);
 
 from dataclasses import dataclass
 
+from django.db.models import OuterRef, Subquery
+
 from core.ranking import rank
 from ratings.compute import State, Z, predict_win
 from ratings.models import Rating, RatingPoint
@@ -70,6 +72,27 @@ def ratings_by_player(key: str, player_ids) -> dict:
             scope=key, player_id__in=list(player_ids)
         ).values_list("player_id", "mu", "sigma", "hands")
     }
+
+
+def shown_ordinal(key: str, player="player_id") -> Subquery:
+    """The ordinal (μ − 3σ) of the player of each row (``player``: the outer field
+    naming them) in a scope, NULL under ``MIN_HANDS`` hands: an expression a query of
+    another app annotates its rows with (no query of its own, sortable in SQL)."""
+    return Subquery(
+        Rating.objects.filter(scope=key, player_id=OuterRef(player), hands__gte=MIN_HANDS).values(
+            "ordinal"
+        )[:1]
+    )
+
+
+def shown_ordinals(key: str, player_ids) -> dict:
+    """player id → ordinal for the given players rated ``MIN_HANDS`` hands or more in a
+    scope (one query)."""
+    return dict(
+        Rating.objects.filter(
+            scope=key, player_id__in=list(player_ids), hands__gte=MIN_HANDS
+        ).values_list("player_id", "ordinal")
+    )
 
 
 def history(key: str, player_id) -> list[tuple]:
