@@ -113,7 +113,16 @@ def expected_table(key: str, player_ids) -> dict:
     from their ratings in a scope (openskill's ``predict_win``, each player a side of
     their own; a player not rated yet at the model's starting rating). One query.
     player id → chance (they sum to 1)."""
-    player_ids = list(player_ids)
-    found = ratings_by_player(key, player_ids)
-    chances = predict_win([[found.get(pk) or State.new()] for pk in player_ids])
-    return dict(zip(player_ids, chances))
+    return expected_tables(key, [player_ids])[0]
+
+
+def expected_tables(key: str, tables) -> list[dict]:
+    """``expected_table`` for every table of a round (lists of player ids), in one query."""
+    tables = [list(table) for table in tables]
+    found = ratings_by_player(key, {pk for table in tables for pk in table})
+    return [
+        dict(zip(table, predict_win([[found.get(pk) or State.new()] for pk in table])))
+        if table
+        else {}
+        for table in tables
+    ]
