@@ -21,7 +21,7 @@ one evening seat different players, so their order changes nobody's rating.
 import datetime
 
 from django.db import connection, transaction
-from django.db.models import Q
+from django.db.models import Case, F, Q, Value, When
 from django.db.models.signals import post_delete
 from django.dispatch import receiver
 
@@ -29,7 +29,7 @@ from clubs.models import Club
 from core.bulk import RowWriter
 from core.db import club_write_lock
 from ratings import scopes
-from ratings.compute import Rater, State, match_of
+from ratings.compute import Rater, State, Z, match_of
 from ratings.models import Rating, RatingPoint
 from scoresheet.models import ScoreRow, Sheet
 from scoresheet.signals import hand_recorded, ledger_changed
@@ -59,17 +59,36 @@ def _recorded(sender, sheet, hand, rows, **kwargs):
         add_hand(sheet, match)
 
 
+#: The Rating rows this process last wrote or read for a hand: (scope, player) →
+#: (μ, σ, hands, last sheet). What ``_swap`` expects to find (and checks).
+_known: dict = {}
+_KNOWN_MAX = 100_000
+
+
 def add_hand(sheet, match) -> None:
     """Rate a new hand of ``sheet`` (its ``match``) in each of the sheet's scopes.
 
-    One read (the players' ratings, locked) and one write (an upsert of the
-    ratings); a player's first hand on a sheet also moves their rating of the sheet
-    before into the history (one insert, once per sheet). A player rated on a later
-    sheet already sends the scopes to ``rerate`` from this sheet instead."""
+    The next hand of a sheet whose players' ratings this process wrote last (the
+    usual hand post: one scorer at a table) costs one statement: ``_swap`` writes
+    the new ratings where the rows still hold what ``_known`` says (a compare and
+    set), all or none. Otherwise (a first hand on the sheet, another process or a
+    re-rating wrote since): one read (the players' ratings, locked) and one write
+    (an upsert of the ratings); a player's first hand on a sheet also moves their
+    rating of the sheet before into the history (one insert, once per sheet). A
+    player rated on a later sheet already sends the scopes to ``rerate`` from this
+    sheet instead."""
     keys = scopes.of_sheet(sheet)
     players = sorted(match.players)
     date = _as_date(sheet.date)
     here = (date, sheet.pk)
+    wanted = [(key, player) for key in keys for player in players]
+    before = [_known.get(pair) for pair in wanted]
+    if all(was is not None and was[3] == sheet.pk for was in before):
+        found = {pair: State(*was[:3]) for pair, was in zip(wanted, before)}
+        after = _rated(keys, players, found, match)
+        if _swap(wanted, before, after, sheet.pk):
+            _remember(wanted, after, sheet.pk)
+            return
     found, points = {}, []
     for key, player, mu, sigma, hands, last_date, last_sheet in (
         Rating.objects.select_for_update()
@@ -95,24 +114,20 @@ def add_hand(sheet, match) -> None:
                     hands=hands,
                 )
             )
-    ratings = []
-    for key in keys:
-        rater = Rater({p: found[(key, p)] for p in players if (key, p) in found})
-        rater.rate(match)
-        for player in players:
-            state = rater.get(player)
-            ratings.append(
-                Rating(
-                    scope=key,
-                    player_id=player,
-                    mu=state.mu,
-                    sigma=state.sigma,
-                    ordinal=state.ordinal,
-                    hands=state.hands,
-                    last_date=date,
-                    last_sheet=sheet.pk,
-                )
-            )
+    after = _rated(keys, players, found, match)
+    ratings = [
+        Rating(
+            scope=key,
+            player_id=player,
+            mu=state.mu,
+            sigma=state.sigma,
+            ordinal=state.ordinal,
+            hands=state.hands,
+            last_date=date,
+            last_sheet=sheet.pk,
+        )
+        for (key, player), state in zip(wanted, after)
+    ]
     if points:
         RatingPoint.objects.bulk_create(points)
     Rating.objects.bulk_create(
@@ -121,6 +136,74 @@ def add_hand(sheet, match) -> None:
         unique_fields=["scope", "player"],
         update_fields=list(RATING_FIELDS),
     )
+    _remember(wanted, after, sheet.pk)
+
+
+def _rated(keys, players, found, match) -> list:
+    """The players' states after ``match`` in each scope (from ``found``: (scope, player)
+    → State, a player missing at the model's start), in (scope, player) order."""
+    after = []
+    for key in keys:
+        rater = Rater({p: found[(key, p)] for p in players if (key, p) in found})
+        rater.rate(match)
+        after.extend(rater.get(player) for player in players)
+    return after
+
+
+def _remember(wanted, after, sheet_id) -> None:
+    if len(_known) > _KNOWN_MAX:
+        _known.clear()
+    for pair, state in zip(wanted, after):
+        _known[pair] = (state.mu, state.sigma, state.hands, sheet_id)
+
+
+def _row(pair) -> Q:
+    return Q(scope=pair[0], player_id=pair[1])
+
+
+def _set(wanted, values, field):
+    return Case(
+        *(When(_row(pair), then=Value(value[field])) for pair, value in zip(wanted, values)),
+        default=F(field),
+        output_field=Rating._meta.get_field(field),
+    )
+
+
+def _swap(wanted, before, after, sheet_id) -> bool:
+    """Write ``after`` (States) to the Rating rows ``wanted`` in one UPDATE where each row
+    still holds ``before`` ((μ, σ, hands, last sheet)): True when every row did. When
+    some row did not (another process or a re-rating wrote it since), the rows written
+    are put back as they were (they held ``before`` exactly), and False: the caller
+    reads and writes as usual. The rows the UPDATE matched stay locked to the end of
+    the transaction, as the read's ``select_for_update`` would lock them."""
+    held = Q()
+    for pair, (mu, sigma, hands, last_sheet) in zip(wanted, before):
+        held |= _row(pair) & Q(mu=mu, sigma=sigma, hands=hands, last_sheet=last_sheet)
+    new = [{"mu": s.mu, "sigma": s.sigma, "ordinal": s.ordinal, "hands": s.hands} for s in after]
+    written = Rating.objects.filter(held).update(
+        **{field: _set(wanted, new, field) for field in ("mu", "sigma", "ordinal", "hands")}
+    )
+    if written == len(wanted):
+        return True
+    for pair in wanted:
+        _known.pop(pair, None)
+    if written:
+        now = Q()
+        for pair, value in zip(wanted, new):
+            now |= _row(pair) & Q(mu=value["mu"], sigma=value["sigma"], hands=value["hands"])
+        old = [
+            {
+                "mu": mu,
+                "sigma": sigma,
+                "ordinal": mu - Z * sigma,
+                "hands": hands,
+            }
+            for mu, sigma, hands, _sheet in before
+        ]
+        Rating.objects.filter(now, last_sheet=sheet_id).update(
+            **{field: _set(wanted, old, field) for field in ("mu", "sigma", "ordinal", "hands")}
+        )
+    return False
 
 
 # ---------------------------------------------------------------- any other change
@@ -261,6 +344,8 @@ def rerate(key: str, start=None) -> int:
     The history holds each player's rating after each sheet they played but the
     last, which is their ``Rating`` row (the ratings before ``start`` are the last
     history point before it, or the Rating row when it is before it)."""
+    for pair in [pair for pair in _known if pair[0] == key]:  # rewritten below
+        del _known[pair]
     points = RatingPoint.objects.filter(scope=key)
     if start is None:
         before, stale, moved = {}, None, {}

@@ -2,8 +2,7 @@
 
 A rating belongs to a **scope**, a key naming the hands it counts: ``club:<id>``
 (every hand of the club's sheets, tournament deals included) and ``season:<id>``
-(a season rated on its own); a league is one more key (``league:<id>``) whose
-hands are its clubs' and events' (``ratings.scopes``). Hands are rated in the
+(a season rated on its own) (``ratings.scopes``). Hands are rated in the
 order (sheet date, sheet, hand number).
 """
 

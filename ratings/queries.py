@@ -8,6 +8,8 @@ the hands rated. ``scope_rows(key)`` reads a scope's ratings (one query);
 
 from dataclasses import dataclass
 
+from django.db.models import OuterRef, Subquery
+
 from core.ranking import rank
 from ratings.compute import State, Z, predict_win
 from ratings.models import Rating, RatingPoint
@@ -72,6 +74,27 @@ def ratings_by_player(key: str, player_ids) -> dict:
     }
 
 
+def shown_ordinal(key: str, player="player_id") -> Subquery:
+    """The ordinal (μ − 3σ) of the player of each row (``player``: the outer field
+    naming them) in a scope, NULL under ``MIN_HANDS`` hands: an expression a query of
+    another app annotates its rows with (no query of its own, sortable in SQL)."""
+    return Subquery(
+        Rating.objects.filter(scope=key, player_id=OuterRef(player), hands__gte=MIN_HANDS).values(
+            "ordinal"
+        )[:1]
+    )
+
+
+def shown_ordinals(key: str, player_ids) -> dict:
+    """player id → ordinal for the given players rated ``MIN_HANDS`` hands or more in a
+    scope (one query)."""
+    return dict(
+        Rating.objects.filter(
+            scope=key, player_id__in=list(player_ids), hands__gte=MIN_HANDS
+        ).values_list("player_id", "ordinal")
+    )
+
+
 def history(key: str, player_id) -> list[tuple]:
     """A player's rating after each sheet in a scope, in order: ``(date, μ, σ, hands)``;
     the last is their rating now (one query: the history and the Rating row)."""
@@ -90,7 +113,16 @@ def expected_table(key: str, player_ids) -> dict:
     from their ratings in a scope (openskill's ``predict_win``, each player a side of
     their own; a player not rated yet at the model's starting rating). One query.
     player id → chance (they sum to 1)."""
-    player_ids = list(player_ids)
-    found = ratings_by_player(key, player_ids)
-    chances = predict_win([[found.get(pk) or State.new()] for pk in player_ids])
-    return dict(zip(player_ids, chances))
+    return expected_tables(key, [player_ids])[0]
+
+
+def expected_tables(key: str, tables) -> list[dict]:
+    """``expected_table`` for every table of a round (lists of player ids), in one query."""
+    tables = [list(table) for table in tables]
+    found = ratings_by_player(key, {pk for table in tables for pk in table})
+    return [
+        dict(zip(table, predict_win([[found.get(pk) or State.new()] for pk in table])))
+        if table
+        else {}
+        for table in tables
+    ]

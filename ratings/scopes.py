@@ -4,10 +4,11 @@
                 of the club too);
 ``season:<id>`` the hands of one season's sheets, rated on their own.
 
-A league is one more kind of key: ``league:<id>``, whose sheets are those of its
-clubs and events. Adding it is adding its ``_KINDS`` entry (the ledger rows and the
-sheets it holds) and naming it in ``of_sheet`` for a sheet that belongs to it; the
-keeping, the re-rating, the pages and the command take a scope key and nothing else.
+A league's rating is not here yet: it rates a person across the player records of
+several clubs (the models key a rating by a club's player), and this app may not
+read a league's clubs; the README's "Ratings" says how it would fit the layers.
+The keeping, the re-rating, the pages and the command take a scope key and
+nothing else.
 """
 
 from django.db.models import Q

@@ -11,6 +11,8 @@ refuses — each is a ``LineResult`` with a code and a reason, and the import go
 on with the next line. Players are matched ignoring case and accents
 (``services.players_by_names``). A line that meets a deadlock is run again.
 
+``read_sheet`` is the first step alone, for a file read without a club.
+
 Two steps per line: ``_prepare`` reads, checks and scores it without the
 database (the club's seasons are read once per import: ``_Seasons``), and
 ``_write`` makes its players, sheet, hands, ledger rows, history and totals in
@@ -176,6 +178,40 @@ def _prepare(text, season: Season | None, seasons: "_Seasons | None") -> _Line:
     except services.LedgerError as error:
         return replace(line, refusal=error)
     return replace(line, scored=scored)
+
+
+@dataclass(frozen=True)
+class ReadSheet:
+    """A line of the interchange format read and scored, with no database (``read_sheet``)."""
+
+    date: datetime.date
+    players: list  # the names, as the line gives them
+    rules: object  # the line's rules, else those given to ``read_sheet``
+    results: tuple  # the engine's results (``tarot.result``), in hand order
+
+
+class _RulesOf:
+    """What ``_prepare`` asks of a season: the rules of a line without any."""
+
+    def __init__(self, rules):
+        self.rules = rules
+
+
+def read_sheet(text, *, rules) -> ReadSheet:
+    """Read, check and score one line as the import does, with no database and no season
+    (``rules``: those of a line without any); raises the import's ``LedgerError`` (its
+    codes and messages) for a line the import would refuse before writing it. The
+    reading a command rating or checking a file without a club uses (``rate_hands``)."""
+    line = _prepare(text, _RulesOf(rules), None)
+    if line.refusal is not None:
+        raise line.refusal
+    if line.scored is None:  # the rules refused, or a player seated twice
+        try:
+            parse_rules(rules if line.rules is None else line.rules)
+        except ScoringError as error:
+            raise services.LedgerError.from_scoring(error) from None
+        raise services.LedgerError("duplicate_player", field="players")
+    return ReadSheet(line.date, list(line.players), line.rules or rules, line.scored.results)
 
 
 class _Roster:

@@ -10,6 +10,8 @@ from django import forms
 from django.utils.translation import gettext_lazy as _
 
 from core.widgets import DateInput
+from ratings import queries as ratings
+from ratings import scopes
 from scoresheet.models import SeasonTotal
 from scoresheet.summaries import standings
 from standings.queries import pools_held
@@ -65,8 +67,16 @@ class StandingsFilter(django_filters.FilterSet):
             "seats": int(data["seats"]) if data.get("seats") else None,
         }
 
+    def rating_scope(self) -> str:
+        """The ratings the table shows: the season's own (the season shown) or the
+        club's. A date range or a table size narrows the totals, not the ratings."""
+        season = self.selected_season
+        return scopes.season(season.pk) if season is not None else scopes.club(self.club.pk)
+
     def filter_queryset(self, queryset):
-        return standings(self.club, **self.scope())
+        # each player's rating (μ − 3σ): a subquery of the same query, sortable
+        rows = standings(self.club, **self.scope())
+        return rows.annotate(rating=ratings.shown_ordinal(self.rating_scope()))
 
     def pools_held(self):
         """What the pools of those sheets hold (mouches): their totals sum to minus it."""

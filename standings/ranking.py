@@ -13,6 +13,7 @@ from django.utils.translation import gettext_lazy as _
 
 from clubs.ranking import RankingError, parse_ranking
 from core import tables2
+from ratings import queries as ratings
 from scoresheet.formatting import format_number, format_signed
 from standings.queries import ranked_standings
 from standings.tables import NUM, StandingsTable, _number, _rounded, _score_class
@@ -33,7 +34,12 @@ def ranked_rows(filter_set, ranking):
     """The rows of the filter's season under ``ranking`` (none when the filter is invalid)."""
     if not filter_set.form.is_valid():
         return []
-    return ranked_standings(ranking=ranking, **filter_set.scope())
+    rows = ranked_standings(ranking=ranking, **filter_set.scope())
+    # each player's rating (μ − 3σ): one query for every row
+    shown = ratings.shown_ordinals(filter_set.rating_scope(), [row["player_id"] for row in rows])
+    for row in rows:
+        row["rating"] = shown.get(row["player_id"])
+    return rows
 
 
 def value_label(ranking):
@@ -68,6 +74,7 @@ class RankedStandingsTable(StandingsTable):
     hands_taken = ListColumn(verbose_name=_("Taken"), order_by=("hands_taken", "order"))
     made_pct = ListColumn(verbose_name=_("Made %"), order_by=("made_pct", "order"))
     average = ListColumn(verbose_name=_("Average"), order_by=("average", "order"))
+    rating = ListColumn(verbose_name=_("Rating"), order_by=("rating", "order"))
 
     class Meta(StandingsTable.Meta):
         template_name = "standings/standings_ranked_table.html"
@@ -82,6 +89,7 @@ class RankedStandingsTable(StandingsTable):
             "hands_taken",
             "made_pct",
             "average",
+            "rating",
             "...",
         )
 

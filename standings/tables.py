@@ -92,6 +92,8 @@ class StandingsTable(tables2.Table):
     contracts_made = tables2.Column(verbose_name=_("Made"), visible=False)  # exports only
     made_pct = SortedColumn(verbose_name=_("Made %"), then=("hands_taken",))
     average = SortedColumn(verbose_name=_("Average"))
+    # μ − 3σ in the scope shown (``ratings``), blank under the minimum of hands rated
+    rating = SortedColumn(verbose_name=_("Rating"))
 
     class Meta:
         template_name = "standings/standings_table.html"
@@ -128,6 +130,9 @@ class StandingsTable(tables2.Table):
     def value_average(self, value):
         return _rounded(value, 2)
 
+    def value_rating(self, value):
+        return None if value is None else round(value, 4)
+
 
 def _percent(value):
     if value is None:
@@ -140,6 +145,7 @@ def _display(record):
     total = _number(record["total"])
     average = _rounded(record["average"], 1)
     made_pct = _rounded(record["made_pct"], 0)
+    rating = record.get("rating")
     return {
         "rank": record["rank"],
         "player_id": record["player_id"],
@@ -152,4 +158,5 @@ def _display(record):
         "made_pct": _percent(made_pct),
         "average": "—" if average is None else format_signed(average),
         "average_class": "" if average is None else _score_class(average),
+        "rating": "—" if rating is None else format_number(round(rating, 2)),
     }

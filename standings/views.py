@@ -21,6 +21,7 @@ from clubs.permissions import club_view
 from clubs.ranking import ranking_words
 from core.exports import SafeExportMixin
 from core.paging import BoundedTableMixin
+from ratings import queries as ratings
 from standings.filters import StandingsFilter
 from standings.ranking import RankedStandingsTable, ranked_rows, season_ranking
 from standings.tables import StandingsPaginator, StandingsTable
@@ -97,6 +98,7 @@ class StandingsView(SafeExportMixin, BoundedTableMixin, SingleTableMixin, Templa
             pools_held=held,
             pools_sum=-held,
         )
+        context["rating_min_hands"] = ratings.MIN_HANDS
         context["ranking_words"] = ranking_words(self.ranking) if self.ranking else []
         return context
 

@@ -14,10 +14,13 @@ from decimal import Decimal
 
 from django.db import connection
 from django.db.models import Count
+from django.utils.translation import gettext, pgettext_lazy
 from django.utils.translation import gettext_lazy as _
-from django.utils.translation import pgettext_lazy
 
 from core.ranking import rank, rank_sql
+from ratings import queries as ratings
+from ratings import scopes
+from scoresheet.formatting import format_number
 from scoresheet.models import Hand, SheetTotal
 from tournaments import draw
 from tournaments.models import (
@@ -160,6 +163,7 @@ class TableView:
     bilan: Decimal = Decimal(0)
     totals: list = field(default_factory=list)  # per seat, the round's total so far
     totals_only: bool = False  # the organiser entered the totals alone (no deals)
+    forecast: list = field(default_factory=list)  # (Entry, "34 %") likeliest first
 
     @property
     def state(self) -> str:
@@ -220,6 +224,25 @@ NEXT_ACTIONS = {
     "disputed": _("Resolve the differences between the two entries."),
     "confirmed": _("Nothing: the sheet is confirmed."),
 }
+
+
+def forecast_tables(club_id, views) -> None:
+    """Each table's expected result before it plays (``TableView.forecast``): every
+    seated player's chance to finish ahead of the table, from their ratings in the club
+    (``ratings.queries.expected_tables``: openskill's win prediction), likeliest first,
+    as whole percents. One query for the round."""
+    seated = [[entry for _letter, entry in view.seats if entry is not None] for view in views]
+    chances = ratings.expected_tables(
+        scopes.club(club_id), [[entry.player_id for entry in entries] for entries in seated]
+    )
+    for view, entries, table in zip(views, seated, chances):
+        ordered = sorted(entries, key=lambda entry: (-table[entry.player_id], entry.number))
+        view.forecast = [(entry, _percent(table[entry.player_id])) for entry in ordered]
+
+
+def _percent(chance) -> str:
+    # Translators: a percentage; French puts a (no-break) space before the sign
+    return gettext("%(percent)s%%") % {"percent": format_number(round(chance * 100))}
 
 
 def entries_by_number(tournament) -> dict[int, Entry]:

@@ -327,6 +327,8 @@ def round_detail(request, slug, tournament_id, round_number):
         seats = [view.table.seats for view in tables]
         repeats = queries.repeated_meetings(history, seats, entries)
         meetings = queries.draw_meetings(history, seats)
+    if may_manage and rnd.is_drawn and rnd.state != Round.State.CLOSED:
+        queries.forecast_tables(request.club.pk, tables)  # what the ratings expect
     swap_form = None
     if may_manage and rnd.state == Round.State.DRAWN:
         swap_form = SwapForm(entries=present)

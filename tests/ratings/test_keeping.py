@@ -4,6 +4,7 @@ from scratch after any change."""
 import datetime
 
 import pytest
+from django.db.models import F
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from openskill.models import PlackettLuce
@@ -208,3 +209,76 @@ def test_whatever_the_writes_the_ratings_are_the_ledger_rated_from_scratch(
             elif action == "restore" and hand.is_deleted:
                 services.restore_hand(hand, actor=scorer)
     assert_as_from_scratch(club)
+
+
+# ---------------------------------------------------------------- the hand post's cost
+
+
+def test_the_next_hand_of_a_sheet_costs_one_statement_for_the_ratings(
+    make_sheet, scorer, club, django_assert_num_queries
+):
+    """The ratings' share of a hand post: the sheet's first hand reads and writes (and
+    moves the rating before into the history), every next one a single UPDATE: the
+    post with the ratings is one query more than without (SQLite and PostgreSQL)."""
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    from scoresheet.signals import hand_recorded
+
+    sheet = make_sheet(4)
+    services.record_hand(sheet, SEED_HANDS[0], actor=scorer)
+
+    def post(data):
+        with CaptureQueriesContext(connection) as captured:
+            services.record_hand(sheet, data, actor=scorer)
+        return len(captured.captured_queries)
+
+    kept = post(SEED_HANDS[1])
+    hand_recorded.disconnect(keeping._recorded)
+    try:
+        without = post(SEED_HANDS[2])
+    finally:
+        hand_recorded.connect(keeping._recorded)
+    keeping.rerate(scopes.club(club.pk))  # (the hand posted without them)
+    keeping.rerate(scopes.season(sheet.season_id))
+    assert kept == without + 1
+    # after a re-rating, the rows are not as this process last wrote them: read and write
+    assert post(SEED_HANDS[3]) == without + 2
+    assert post(SEED_HANDS[4]) == without + 1
+    assert_as_from_scratch(club)
+
+
+def test_a_row_written_since_sends_the_hand_to_the_read_and_write(make_sheet, scorer, club):
+    """The one-statement write checks every row still holds what this process wrote:
+    one that does not (another process wrote it) puts back the rows already written,
+    and the hand is rated from the rows as they are."""
+    from ratings.compute import Rater, State, match_of
+    from scoresheet.models import ScoreRow
+
+    sheet = make_sheet(4)
+    for data in SEED_HANDS[:2]:
+        services.record_hand(sheet, data, actor=scorer)
+    key = scopes.club(club.pk)
+    anna = sheet.seats.get(player__name="Anna").player_id
+    # another process moved Anna's club rating; this process's memory still has the old
+    Rating.objects.filter(scope=key, player_id=anna).update(mu=F("mu") + 1)
+    rows = {r.player_id: State(r.mu, r.sigma, r.hands) for r in Rating.objects.filter(scope=key)}
+    season_key = scopes.season(sheet.season_id)
+    season_rows = {
+        r.player_id: (r.mu, r.sigma, r.hands) for r in Rating.objects.filter(scope=season_key)
+    }
+    services.record_hand(sheet, SEED_HANDS[2], actor=scorer)
+    seats = ScoreRow.objects.filter(sheet=sheet, number=3).order_by("position")
+    match = match_of(
+        keeping.kind_of(sheet.rules),
+        [(r.player_id, r.role, r.made, r.margin, r.score) for r in seats],
+    )
+    rater = Rater(rows)
+    rater.rate(match)
+    got = {r.player_id: (r.mu, r.sigma, r.hands) for r in Rating.objects.filter(scope=key)}
+    assert got == {pk: (s.mu, s.sigma, s.hands) for pk in rows for s in [rater.get(pk)]}
+    # the season's rows (written by the same statement, then put back) moved once, too
+    rater = Rater({pk: State(*v) for pk, v in season_rows.items()})
+    rater.rate(match)
+    got = {r.player_id: (r.mu, r.sigma, r.hands) for r in Rating.objects.filter(scope=season_key)}
+    assert got == {pk: (s.mu, s.sigma, s.hands) for pk in season_rows for s in [rater.get(pk)]}

@@ -45,6 +45,31 @@ def test_a_refused_line_is_said_and_fails(tmp_path, db):
     assert "line 1" in err.getvalue()
 
 
+def test_read_sheet_refuses_what_the_import_refuses(db):
+    """``scoresheet.importing.read_sheet``, the import's reading with no database: the
+    import's codes for bad rules, a player seated twice, a bad hand and bad JSON."""
+    from scoresheet.services import LedgerError
+
+    def code(line, rules=None):
+        with pytest.raises(LedgerError) as caught:
+            importing.read_sheet(json.dumps(line), rules=rules or {"preset": "fft"})
+        return caught.value.code
+
+    four = ["Anna", "Bert", "Carl", "Dora"]
+    assert code({"players": four, "hands": [], "rules": {"preset": "nope"}}) != "duplicate_player"
+    assert code({"players": ["Anna", "Anna", "Carl", "Dora"], "hands": []}) == "duplicate_player"
+    assert code({"players": four, "hands": [{"taker": "Zoe"}]}) not in ("", None)
+    with pytest.raises(LedgerError):
+        importing.read_sheet("{not json", rules={"preset": "fft"})
+    read = importing.read_sheet(json.dumps(LINES[0]), rules={"preset": "fft"})
+    assert (read.date.isoformat(), read.players, read.rules) == (
+        "2026-03-14",
+        four,
+        {"preset": "fft"},
+    )
+    assert len(read.results) == len(SEED_HANDS)
+
+
 def test_the_expected_result_of_a_table_is_openskills_prediction(club, season, players):
     from openskill.models import PlackettLuce
 

@@ -313,11 +313,13 @@ def test_csv_export_has_every_row_not_just_the_page(client, season, make_sheet):
     assert 'filename="standings-rive-2026.csv"' in response["Content-Disposition"]
     rows = list(csv.reader(io.StringIO(response.content.decode("utf-8-sig"))))
     assert rows == [
-        ["Rank", "Player", "Total", "Sheets", "Hands", "Taken", "Made", "Made %", "Average"],
-        ["1", "Bert", "172", "1", "5", "1", "1", "100", "34.4"],
-        ["2", "Anna", "108", "1", "5", "1", "1", "100", "21.6"],
-        ["3", "Dora", "100", "1", "5", "1", "1", "100", "20"],
-        ["4", "Carl", "-380", "1", "5", "2", "1", "50", "-76"],
+        ["Rank", "Player", "Total", "Sheets", "Hands", "Taken", "Made", "Made %", "Average"]
+        + ["Rating"],
+        # (5 hands: too few for a rating to show)
+        ["1", "Bert", "172", "1", "5", "1", "1", "100", "34.4", ""],
+        ["2", "Anna", "108", "1", "5", "1", "1", "100", "21.6", ""],
+        ["3", "Dora", "100", "1", "5", "1", "1", "100", "20", ""],
+        ["4", "Carl", "-380", "1", "5", "2", "1", "50", "-76", ""],
     ]
 
 
@@ -337,7 +339,7 @@ def test_xlsx_export_opens_and_follows_filters_and_sort(client, club, season, ma
         (4, "Carl", -380),
         (3, "Dora", 100),
     ]
-    assert rows[3][7:] == (50, -76)  # Carl: made %, average, as numbers
+    assert rows[3][7:] == (50, -76, None)  # Carl: made %, average, as numbers; no rating
 
 
 # ---------------------------------------------------------------- kept in step
@@ -634,8 +636,9 @@ def test_french_csv_reads_back_as_numbers_with_a_decimal_comma(client, season, m
     assert text.startswith("\ufeff")
     rows = list(csv.reader(io.StringIO(text.removeprefix("\ufeff")), delimiter=";"))
     header, body = rows[0], rows[1:]
-    assert len(header) == 9 and len(body) == 4
-    number_columns = [i for i, name in enumerate(header) if i != 1]  # all but the player
+    assert len(header) == 10 and len(body) == 4
+    assert {row[-1] for row in body} == {""}  # 5 hands: too few for a rating
+    number_columns = [i for i, name in enumerate(header) if 1 != i < 9]  # not player, rating
 
     def french_number(cell):
         assert "." not in cell and " " not in cell, cell  # no point, no thousands separator
@@ -644,7 +647,7 @@ def test_french_csv_reads_back_as_numbers_with_a_decimal_comma(client, season, m
     parsed = [[french_number(row[i]) for i in number_columns] for row in body]
     assert [row[1] for row in body] == ["Bert", "Anna", "Dora", "Carl"]
     assert [p[-1] for p in parsed] == [Decimal("34.4"), Decimal("21.6"), 20, -76]
-    assert body[0][-1] == "34,4"
+    assert body[0][-2] == "34,4"
     assert [p[1] for p in parsed] == [172, 108, 100, -380]  # totals
 
 
@@ -652,4 +655,63 @@ def test_english_csv_keeps_the_decimal_point(client, season, make_sheet):
     make_sheet(hands=SEED_HANDS)
     response = client.get(season_url(season, _export="csv"), HTTP_ACCEPT_LANGUAGE="en")
     rows = list(csv.reader(io.StringIO(response.content.decode("utf-8-sig"))))
-    assert rows[1][-1] == "34.4" and rows[4][2] == "-380"
+    assert rows[1][-2] == "34.4" and rows[4][2] == "-380"
+
+
+# ---------------------------------------------------------------- the ratings column
+
+
+def test_the_ratings_column_shows_each_players_rating_in_the_scope_shown(
+    client, monkeypatch, django_assert_num_queries, club, season, make_sheet
+):
+    """The kept ratings (μ − 3σ) of the club, or of the season shown, in the same
+    query as the totals (the page's count stays 4), sortable, blank under the minimum."""
+    from ratings import queries as ratings
+    from ratings import scopes
+
+    monkeypatch.setattr(ratings, "MIN_HANDS", 5)
+    make_sheet(hands=SEED_HANDS)  # 5 hands each in 2026
+    other = Season.objects.create(club=club, name="2027", start_date=datetime.date(2027, 1, 1))
+    make_sheet(season=other, date=datetime.date(2027, 3, 1), hands=TIES)  # Anna, Dora: 7
+
+    def shown(response):
+        return {r["name"]: r["rating"] for r in response.context["table"].display_rows}
+
+    def expected(key):
+        from scoresheet.formatting import format_number
+
+        return {
+            row.name: format_number(round(row.ordinal, 2)) if row.hands >= 5 else "—"
+            for row in ratings.scope_rows(key)
+        }
+
+    with django_assert_num_queries(4):  # the club, its seasons, the rows (ratings in), pools
+        response = client.get(club_url(club))
+    club_ratings = expected(scopes.club(club.pk))
+    assert shown(response) == club_ratings
+    assert set(club_ratings.values()) != {"—"}
+    # the season's page: that season's own ratings, which differ from the club's
+    response = client.get(season_url(season))
+    assert shown(response) == expected(scopes.season(season.pk))
+    assert shown(response)["Anna"] != club_ratings["Anna"]
+    # the season chosen in the club page's filter: the same
+    assert shown(client.get(club_url(club, season=season.pk))) == shown(response)
+    # under the minimum: blank (the 2027 season: 2 hands each)
+    assert set(shown(client.get(season_url(other))).values()) == {"—"}
+    # sorted by rating, high to low, in SQL
+    response = client.get(club_url(club, sort="-rating"))
+    names = [r["name"] for r in response.context["table"].display_rows]
+    by_ordinal = [r.name for r in ratings.scope_rows(scopes.club(club.pk))]
+    assert names == by_ordinal
+    html = client.get(club_url(club)).content.decode()
+    assert "data-rating-note" in html and "shown from 5 hands rated" in html
+    # the export: the rating as a number
+    rows = list(
+        csv.reader(
+            io.StringIO(client.get(club_url(club, _export="csv")).content.decode("utf-8-sig"))
+        )
+    )
+    assert rows[0][-1] == "Rating"
+    exported = {row[1]: float(row[-1]) for row in rows[1:]}
+    rated = {r.name: r.ordinal for r in ratings.scope_rows(scopes.club(club.pk))}
+    assert exported == pytest.approx(rated, abs=1e-4)

@@ -226,3 +226,41 @@ def test_a_refused_edit_shows_the_refusal_on_its_field(client, manager, members,
     ]
     t.refresh_from_db()
     assert t.team_size == 2
+
+
+def test_the_organiser_sees_what_the_ratings_expect_of_each_table(
+    client, played, manager, monkeypatch, django_assert_num_queries
+):
+    """Each table's players with their chance to finish ahead (the club's ratings through
+    ``ratings.queries.expected_table``), likeliest first, in one query for the round;
+    not on a closed round, nor for a reader."""
+    from ratings import queries as ratings
+    from ratings import scopes
+    from tournaments import queries as tq
+
+    client.force_login(manager)
+    with django_assert_num_queries(12) as captured:
+        response = client.get(url("round", played, 2))
+    tables = response.context["tables"]
+    assert len(tables) == 4
+    for view in tables:
+        ids = [entry.player_id for _letter, entry in view.seats]
+        expected = ratings.expected_table(scopes.club(played.club_id), ids)
+        by_chance = sorted(ids, key=lambda pk: -expected[pk])
+        assert [entry.player_id for entry, _shown in view.forecast] == by_chance
+        assert [shown for _entry, shown in view.forecast] == [
+            f"{round(expected[pk] * 100)}%" for pk in by_chance
+        ]
+    # round 1 was played: the chances are not all alike
+    assert len({shown for view in tables for _e, shown in view.forecast}) > 2
+    page = response.content.decode()
+    assert page.count("data-forecast") == 4 and "Expected (ratings):" in page
+    # the forecast is the one query more
+    monkeypatch.setattr(tq, "forecast_tables", lambda club_id, views: None)
+    with django_assert_num_queries(len(captured.captured_queries) - 1):
+        client.get(url("round", played, 2))
+    monkeypatch.undo()
+    # a closed round: none; a reader: none
+    assert "data-forecast" not in client.get(url("round", played, 1)).content.decode()
+    client.logout()
+    assert "data-forecast" not in client.get(url("round", played, 2)).content.decode()

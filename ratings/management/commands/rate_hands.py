@@ -4,7 +4,7 @@
 
 One sheet per line, as ``import_sheets`` reads them (HAND_FORMAT.md, with ``date``
 and ``rules`` optional): each line is read and scored by the import's own reading
-(``scoresheet.importing``), the sheets are rated in date order (the file's order on
+(``scoresheet.importing.read_sheet``), the sheets are rated in date order (the file's order on
 one date), each hand a match (``tarot.rating``) rated by ``ratings.compute`` as the
 pages' ratings are, and every player's rating is printed, ranked by the ordinal
 (μ − 3σ). A refused line is reported on stderr and the command exits with 1.
@@ -16,16 +16,10 @@ from django.core.management.base import BaseCommand, CommandError
 
 from ratings.compute import Rater
 from ratings.queries import rated_rows
-from scoresheet import importing, services
+from scoresheet.importing import read_sheet
+from scoresheet.services import LedgerError
 from tarot.jsonformat import parse_rules
 from tarot.rating import result_seats
-
-
-class _Rules:
-    """What the import's reading asks of a season: the rules of a line without any."""
-
-    def __init__(self, rules):
-        self.rules = rules
 
 
 class Command(BaseCommand):
@@ -37,26 +31,19 @@ class Command(BaseCommand):
 
     def handle(self, *args, rules, file=None, **options):
         stream = open(file, encoding="utf-8") if file else sys.stdin  # noqa: SIM115
-        default = _Rules({"preset": rules})
+        default = {"preset": rules}
         sheets, refused = [], 0
         with stream:
             for number, text in enumerate(stream, start=1):
                 if not text.strip():
                     continue
                 try:
-                    line = importing._prepare(text, default, None)
-                except services.LedgerError as error:
-                    line, error_found = None, error
-                else:
-                    error_found = line.refusal
-                if error_found is None and line.scored is None:
-                    error_found = services.LedgerError("invalid_field", "rules or players")
-                if error_found is not None:
+                    line = read_sheet(text, rules=default)
+                except LedgerError as error:
                     refused += 1
-                    self.stderr.write(f"line {number}: {error_found.message}")
+                    self.stderr.write(f"line {number}: {error.message}")
                     continue
-                kind = parse_rules(line.rules or default.rules).kind
-                sheets.append((line.date, number, kind, line.scored.results))
+                sheets.append((line.date, number, parse_rules(line.rules).kind, line.results))
         rater = Rater()
         for _date, _number, kind, results in sorted(sheets, key=lambda s: (s[0], s[1])):
             for result in results:
