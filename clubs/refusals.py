@@ -109,7 +109,11 @@ MESSAGES = {
     "petit_chelem_not_scored": (_("These rules do not score a petit chelem."),),
     "misere_not_allowed": (_("These rules have no misère."),),
     "dealer_required": (_("These rules need the dealer of every hand."),),
-    "rules_invalid": (_("These rules are not valid (%(field)s)."), _("These rules are not valid.")),
+    "rules_invalid": (
+        _("“%(value)s” is not one of the rules known here (%(allowed)s)."),
+        _("These rules are not valid (%(field)s)."),
+        _("These rules are not valid."),
+    ),
     "mode_unknown": (_("A Savoyard hand is a solo, a call, partners or each for himself."),),
     "mode_not_played": (_("This mode is not played by this number of players."),),
     "count_out_of_range": (_("A count is a whole number from 0 to the cards' total."),),

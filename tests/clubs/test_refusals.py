@@ -124,6 +124,10 @@ def test_a_field_no_page_names_leaves_the_wording_without_it():
         assert refusal_message("rules_invalid", "baga_x") == "Ces règles ne sont pas valables."
         assert refusal_message("rules_invalid", "rules") == "Ces règles ne sont pas valables."
         assert (
+            refusal_message("rules_invalid", "rules", {"value": "tarok", "allowed": "fft"})
+            == "«\u00a0tarok\u00a0» n’est pas une des règles connues ici (fft)."
+        )
+        assert (
             refusal_message("rules_invalid", "rounding")
             == "Ces règles ne sont pas valables (arrondi)."
         )
