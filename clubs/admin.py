@@ -10,6 +10,7 @@ from django.contrib import admin
 from django.utils.translation import gettext_lazy as _
 
 from clubs.models import Club, Membership, Player, Role, Season
+from clubs.refusals import message_of
 from tarot import ScoringError
 from tarot.jsonformat import parse_rules
 
@@ -24,7 +25,7 @@ class SeasonAdminForm(forms.ModelForm):
         try:
             return parse_rules(rules).as_dict()
         except ScoringError as error:
-            raise forms.ValidationError(error.message, code=error.code) from None
+            raise forms.ValidationError(message_of(error), code=error.code) from None
 
 
 class MembershipAdminForm(forms.ModelForm):

@@ -16,6 +16,7 @@
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
+from clubs.refusals import message_of
 from tarot import ScoringError
 from tarot.jsonformat import parse_rules
 from tarot.rules import PRESETS, Rules
@@ -157,7 +158,7 @@ class RulesFields(forms.Form):
     ``cleaned_data["rules"]`` is the validated rules dict in its short form, or
     None when ``rules_fields_apply()`` says the fields do not count (they are then
     not validated at all and keep their initial values). A ``ScoringError`` lands
-    on the field it names.
+    on the field it names, worded in the page's language (``clubs.refusals``).
     """
 
     preset = forms.ChoiceField(
@@ -285,7 +286,7 @@ class RulesFields(forms.Form):
             try:
                 cleaned["rules"] = parse_rules(self._rules_from(cleaned)).as_dict()
             except ScoringError as error:
-                self.add_error(self.field_for_error(error.field), error.message)
+                self.add_error(self.field_for_error(error.field), message_of(error))
         return cleaned
 
     @staticmethod

@@ -30,7 +30,7 @@ from django.db import transaction
 from django.template.loader import render_to_string
 from django.utils.translation import gettext_lazy as _lazy
 
-from clubs import audit
+from clubs import audit, refusals
 from clubs.models import Club, Membership, Player, Role, Season
 from clubs.permissions import require
 from clubs.ranking import RankingError, parse_ranking
@@ -78,6 +78,8 @@ class ClubError(ServiceError):
     """A write to a club, its members or seasons refused (``code``, ``message``, ``field``)."""
 
     error_messages = error_messages
+    #: a season's rules the engine refuses, in the page's language
+    scoring_wording = staticmethod(refusals.message_of)
 
     def __repr__(self) -> str:
         return f"ClubError({self.code!r}, {self.message!r}, field={self.field!r})"

@@ -39,7 +39,18 @@ class ServiceError(Exception):
         self.field = field
         self.params = params
 
+    #: How the engine's refusals are worded for a page (``clubs.refusals.message_of``:
+    #: the active language, no code in the text); core knows no app, so each app's error
+    #: class that passes the engine's refusals on gives it. None: the engine's English.
+    scoring_wording = None
+
     @classmethod
     def from_scoring(cls, error):
-        """The engine's ``ScoringError`` as this service's error (same code, message, field)."""
-        return cls(error.code, error.message, error.field)
+        """The engine's ``ScoringError`` as this service's error: same code and field, its
+        message worded by ``scoring_wording``; ``params`` keeps the values it names and
+        ``engine_message`` the engine's own English words (for logs)."""
+        word = cls.scoring_wording
+        made = cls(error.code, word(error) if word else error.message, error.field)
+        made.params = dict(getattr(error, "params", None) or {})
+        made.engine_message = error.message
+        return made

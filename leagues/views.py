@@ -5,7 +5,6 @@ Views validate, call one service, render; reads come from ``leagues.ranking`` an
 stored per-event results, and a person's statistics from each linked club's stored
 totals (``SeasonTotal``), shown only for the clubs the reader may read."""
 
-import csv
 import io
 import json
 
@@ -21,7 +20,7 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 from clubs.models import Club, Person, Player
 from clubs.permissions import can as can_club
 from clubs.permissions import club_view
-from core.exports import bad_request, csv_separator, neutralise
+from core.exports import bad_request, csv_text, neutralise
 from core.paging import MAX_PAGE, bounded_int
 from leagues import licences, queries, ranking, services
 from leagues.forms import (
@@ -181,12 +180,9 @@ def _ranking_cells(rows):
 
 
 def _csv(header, body, name):
-    out = io.StringIO()
-    writer = csv.writer(out, delimiter=csv_separator())
-    writer.writerow(header)
-    for row in body:
-        writer.writerow([neutralise(c) for c in row])
-    response = HttpResponse("\ufeff" + out.getvalue(), content_type="text/csv; charset=utf-8")
+    """Through ``core.exports.csv_text``, as every CSV: the page language's separator and
+    decimal mark (French: "10,5" after ";"), numbers as numbers, formulas neutralised."""
+    response = HttpResponse(csv_text(header, body), content_type="text/csv; charset=utf-8")
     response["Content-Disposition"] = f'attachment; filename="{name}.csv"'
     return response
 

@@ -12,6 +12,7 @@ from django import forms
 from django.contrib import admin
 from django.utils.translation import gettext_lazy as _
 
+from clubs.refusals import message_of
 from scoresheet.models import Hand, HandRevision, ScoreRow, Seat, Sheet
 from tarot import ScoringError
 from tarot.jsonformat import parse_rules
@@ -30,7 +31,7 @@ class SheetAdminForm(forms.ModelForm):
         try:
             return parse_rules(self.cleaned_data["rules"]).as_dict()
         except ScoringError as error:
-            raise forms.ValidationError(error.message, code=error.code) from None
+            raise forms.ValidationError(message_of(error), code=error.code) from None
 
     def clean(self):
         cleaned = super().clean()

@@ -12,6 +12,7 @@ from django.utils.translation import gettext_lazy as _
 from django.utils.translation import ngettext
 
 from clubs.models import Player, Season, current_season
+from clubs.refusals import message_of
 from clubs.rules_forms import RulesFields, describe_rules
 from clubs.services import name_key, similar_players
 from core.widgets import DateInput
@@ -202,14 +203,17 @@ class SheetForm(RulesFields):
         return seated
 
     def _clean_rules(self, cleaned):
-        """The sheet's ruleset (the season's unless custom rules are ticked)."""
+        """The sheet's ruleset (the season's unless custom rules are ticked). Season's
+        rules the engine no longer reads are refused on the season (the rule fields are
+        hidden then), in the page's language."""
         if cleaned.get("season") is None:
             return None
         rules = cleaned["rules"]
         try:
             return parse_rules(rules if rules is not None else cleaned["season"].rules)
         except ScoringError as error:
-            self.add_error(self.field_for_error(error.field), error.message)
+            field = self.field_for_error(error.field) if rules is not None else "season"
+            self.add_error(field, message_of(error))
             return None
 
     def _seat_of(self, player):

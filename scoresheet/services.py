@@ -21,13 +21,13 @@ from django.db import connection, transaction
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _lazy
 
-from clubs import audit
+from clubs import audit, refusals
 from clubs.models import Player, Season
 from clubs.permissions import require
 from clubs.services import ClubError, create_player, name_key, player_name
 from core.db import club_write_lock, retry_on_conflict, savepoint_needed
 from core.errors import ServiceError
-from scoresheet import handmap, refusals, signals
+from scoresheet import handmap, signals
 from scoresheet.explain_json import terms_to_json
 from scoresheet.handmap import Table, engine_hand_of, hand_data  # noqa: F401 (the services' API)
 from scoresheet.models import Hand, HandRevision, ScoreRow, Seat, Sheet
@@ -71,16 +71,8 @@ class LedgerError(ServiceError):
         super().__init__(code, message, field, **params)
         self.hand = None  # set by imports: the hand's number within its sheet
 
-    @classmethod
-    def from_scoring(cls, error):
-        """The engine's refusal worded for a page in the active language
-        (``scoresheet.refusals``: no code in the text); ``engine_message`` keeps the
-        engine's own English one, ``params`` the values it names."""
-        params = getattr(error, "params", None) or {}
-        made = cls(error.code, refusals.message_of(error), error.field)
-        made.params = dict(params)
-        made.engine_message = error.message
-        return made
+    #: the engine's refusals in the page's language, without their code
+    scoring_wording = staticmethod(refusals.message_of)
 
 
 # ---------------------------------------------------------------- sheets

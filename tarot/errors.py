@@ -9,7 +9,7 @@ class ScoringError(ValueError):
     allowed (in English, for logs and commands), and ``hand`` is the 1-based number of
     the hand within a sheet. ``params`` holds the values the message names (``name``,
     ``value``, ``total``, ``low``, ``high``…), so a page words the refusal in its own
-    language from the code and these (``scoresheet.refusals``).
+    language from the code and these (``clubs.refusals``).
     """
 
     def __init__(

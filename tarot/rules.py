@@ -59,6 +59,7 @@ class Rules:
                 "rules_invalid",
                 f"rules: unknown preset {self.preset!r}; allowed: {', '.join(PRESETS)}",
                 field="rules",
+                params={"value": str(self.preset), "allowed": ", ".join(PRESETS)},
             )
         own = self.options
         try:

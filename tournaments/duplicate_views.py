@@ -24,7 +24,7 @@ from django.views.decorators.http import require_http_methods, require_POST
 from clubs.forms import add_club_error
 from clubs.permissions import can, club_view
 from clubs.rules_forms import describe_rules
-from core.exports import bad_request, csv_separator, neutralise
+from core.exports import bad_request, csv_text, neutralise
 from core.jsonnumbers import json_number
 from tarot.cards import deal_cards
 from tarot.duplicate import SEATS, dealer_seat, json_score
@@ -609,7 +609,8 @@ def export(request, slug, tournament_id):
         ],
     )
     if fmt == "csv":
-        text = "\ufeff" + ranking_set.export("csv", delimiter=csv_separator())
+        # as every CSV: the page language's separator and decimal mark ("52,5" after ";")
+        text = csv_text(ranking_set.headers, ranking_set)
         response = HttpResponse(text, content_type="text/csv; charset=utf-8")
         response["Content-Disposition"] = f'attachment; filename="{base}.csv"'
         return response

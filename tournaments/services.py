@@ -27,7 +27,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy as _lazy
 
-from clubs import audit
+from clubs import audit, refusals
 from clubs.models import Player, Season
 from clubs.permissions import require
 from core.db import retry_on_conflict, savepoint_needed
@@ -150,6 +150,8 @@ class TournamentError(ServiceError):
     """A write to a tournament refused (``code``, ``message``, ``field``)."""
 
     error_messages = error_messages
+    #: a tournament's rules the engine refuses, in the page's language
+    scoring_wording = staticmethod(refusals.message_of)
 
 
 # ---------------------------------------------------------------- the tournament

@@ -46,6 +46,7 @@ from django.utils.translation import gettext as _
 from clubs import audit
 from clubs.models import Club, Person, Season
 from clubs.ranking import RankingError, parse_ranking
+from clubs.refusals import message_of
 from core.errors import ServiceError
 from scoresheet import signals
 from scoresheet.handmap import Table, hand_data, score_rows
@@ -485,7 +486,9 @@ def _check_rules(item) -> None:
         parse_rules(row.rules)
         if isinstance(row, Season):
             parse_ranking(row.ranking)
-    except (ScoringError, RankingError) as error:
+    except ScoringError as error:
+        raise _refused(item, "rules", message_of(error)) from None
+    except RankingError as error:
         raise _refused(item, "rules", error.message) from None
 
 
@@ -621,9 +624,10 @@ def _check_hands(club) -> None:
                 raise _invalid(
                     _("%(row)s: a player not seated at its sheet") % {"row": where}
                 ) from None
-            except (ScoringError, TypeError, ValueError, AttributeError) as error:
-                reason = getattr(error, "message", None) or str(error)
-                raise _invalid(f"{where}: {reason}") from None
+            except ScoringError as error:
+                raise _invalid(f"{where}: {message_of(error)}") from None
+            except (TypeError, ValueError, AttributeError) as error:
+                raise _invalid(f"{where}: {error}") from None
             if result.pools is not None:
                 pools = result.pools
                 if list(result.pools) != list(hand.pools or ()):

@@ -2,7 +2,9 @@
 names asked about (sheet form and upload), the upload's refusals in the page's language
 (the code only in a tooltip), the standings CSV with the language's decimal mark, the
 unconfirmed login and the invitation's username, the light/dark/automatic switch and
-the hand form's skip link. The printed sheet: test_printed_sheet.py."""
+the hand form's skip link, the engine's rule refusals in the new sheet's form and the
+hand form worded in the page's language (no code, no identifier). The printed sheet:
+test_printed_sheet.py."""
 
 import json
 import re
@@ -32,6 +34,8 @@ WORDS = {
         "username": "Your username will be",
         "skip": "Skip to the hand form",
         "number": "34.4",
+        "season_rules": "These rules are not valid (rounding).",
+        "points_bouts": "With 0 bouts the attack has 0 to 79 points.",
     },
     "fr-FR": {
         "open": "Ouvrir la feuille",
@@ -43,6 +47,8 @@ WORDS = {
         "username": "Votre identifiant sera",
         "skip": "Aller au formulaire de la donne",
         "number": "34,4",
+        "season_rules": "Ces règles ne sont pas valables (arrondi).",
+        "points_bouts": "Avec 0 bout, l’attaque a de 0 à 79 points.",
     },
 }
 
@@ -220,3 +226,56 @@ def test_the_skip_link_reaches_the_taker_in_one_tab(
     assert focused == WORDS[locale]["skip"]
     page.keyboard.press("Enter")
     expect(page.locator("#id_taker_0")).to_be_focused()
+
+
+def no_code_in(text):
+    assert (
+        "_" not in text
+        and "rules_invalid" not in text
+        and "rounding" not in text.replace("(rounding)", "")
+    )
+
+
+@pytest.mark.parametrize("locale", LOCALES)
+def test_a_rule_refusal_on_the_sheet_form_is_in_the_page_language(
+    new_context, live_server, log_in, scorer, players, season, locale
+):
+    """The season's stored rules the engine no longer reads (a rounding of 3): the new
+    sheet is refused on the season, worded from the engine's code in the page's language."""
+    type(season).objects.filter(pk=season.pk).update(rules={"preset": "fft", "rounding": 3})
+    page = new_context(locale=locale).new_page()
+    log_in(page, scorer)
+    page.goto(f"{live_server.url}/clubs/rive/sheets/new/")
+    for seat, player in enumerate(players[:4], start=1):
+        page.locator(f"#id_seat_{seat}").select_option(label=player.name)
+    page.get_by_role("button", name=WORDS[locale]["open"]).click()
+    summary = page.locator(".error-summary")
+    expect(summary).to_contain_text(WORDS[locale]["season_rules"])
+    error = page.locator("#id_season").locator("xpath=ancestor::div[contains(@class,'field')][1]")
+    expect(error).to_contain_text(WORDS[locale]["season_rules"])
+    no_code_in(summary.inner_text())
+    assert not Sheet.objects.exists()
+
+
+@pytest.mark.parametrize("locale", LOCALES)
+def test_a_rule_refusal_on_the_hand_form_is_in_the_page_language(
+    new_context, live_server, log_in, scorer, make_sheet, locale
+):
+    """No bout and 80 points: the live preview and the saved form say it in the page's
+    language, never the engine's code."""
+    sheet = make_sheet()
+    page = new_context(locale=locale).new_page()
+    log_in(page, scorer)
+    page.goto(live_server.url + reverse("scoresheet:hand_create", args=["rive", sheet.pk]))
+    for field, text in (("taker", "Anna"), ("contract", "garde"), ("bouts", "0")):
+        exact = re.compile(rf"^\s*{re.escape(text)}\s*$")
+        page.locator(f"#id_{field} label").filter(has_text=exact).click()
+    page.locator("#id_points").fill("80")
+    expect(page.locator("#hand-preview")).to_contain_text(WORDS[locale]["points_bouts"])
+    page.locator("button[name=action][value=save]").click()
+    summary = page.locator(".error-summary")
+    expect(summary).to_contain_text(WORDS[locale]["points_bouts"])
+    expect(page.locator(".hand-points")).to_contain_text(WORDS[locale]["points_bouts"])
+    text = summary.inner_text() + page.locator("#hand-preview").inner_text()
+    assert "points_bouts_inconsistent" not in text and "_" not in text
+    assert not sheet.hands.exists()

@@ -112,17 +112,24 @@ def test_unbound_fields_start_at_the_rules():
 
 
 @pytest.mark.parametrize(
-    ("field", "shown_on"),
-    [("rules", "preset"), ("poignee", "poignee_single"), ("misere", "misere"), ("x", None)],
+    ("field", "shown_on", "message"),
+    [
+        ("rules", "preset", "These rules are not valid."),
+        ("poignee", "poignee_single", "These rules are not valid (poignées)."),
+        ("misere", "misere", "These rules are not valid (misère)."),
+        ("x", None, "These rules are not valid."),
+    ],
 )
-def test_a_scoring_error_lands_on_its_field(monkeypatch, field, shown_on):
+def test_a_scoring_error_lands_on_its_field(monkeypatch, field, shown_on, message):
+    """On its field, worded from its code (clubs.refusals), not the engine's English."""
+
     def refuse(rules):
         raise ScoringError("rules_invalid", "Refused.", field=field)
 
     monkeypatch.setattr(rules_forms, "parse_rules", refuse)
     form = RulesFields(RULES_POST)
     assert not form.is_valid()
-    assert form.errors == {shown_on or "__all__": ["Refused."]}
+    assert form.errors == {shown_on or "__all__": [message]}
 
 
 def test_fields_that_do_not_apply_are_not_validated():

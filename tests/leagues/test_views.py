@@ -35,7 +35,12 @@ def test_the_ranking_page_filters_sorts_and_exports(client, lseason, ranked):
     assert page.index("Cécile") < page.index("Bruno") < page.index("Anne")
     response = client.get(url, {"_export": "csv"})
     lines = list(csv.reader(io.StringIO(response.content.decode().lstrip("\ufeff"))))
-    assert lines[1][:4] == ["1", "1", "Anne", "L0"] and lines[1][6] == "10.000"
+    assert lines[1][:4] == ["1", "1", "Anne", "L0"] and lines[1][6] == "10"
+    # French (issue 34): ";" between cells, numbers that a French spreadsheet reads
+    french = client.get(url, {"_export": "csv"}, HTTP_ACCEPT_LANGUAGE="fr")
+    rows = list(csv.reader(io.StringIO(french.content.decode("utf-8-sig")), delimiter=";"))
+    assert rows[1][:4] == ["1", "1", "Anne", "L0"] and rows[1][6] == "10"
+    assert all("." not in cell for row in rows[1:] for cell in row[5:8])
     assert client.get(url, {"_export": "xlsx"})["Content-Type"].startswith("application/vnd")
     assert client.get(url, {"_export": "pdf"}).status_code == 400
     assert client.get(url, {"serie": "nope", "club": "x", "sort": "evil"}).status_code == 200

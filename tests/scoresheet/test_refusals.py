@@ -1,4 +1,4 @@
-"""scoresheet.refusals: the engine's refusals worded from code + params in the page's
+"""clubs.refusals: the engine's refusals worded from code + params in the page's
 language, never with the code in the text."""
 
 from decimal import Decimal
@@ -6,8 +6,8 @@ from decimal import Decimal
 import pytest
 from django.utils import translation
 
+from clubs.refusals import MESSAGES, refusal_message
 from scoresheet import services
-from scoresheet.refusals import MESSAGES, refusal_message
 from tarot import CODES, ScoringError, score_hand
 from tarot.jsonformat import parse_hand, parse_rules
 

@@ -139,6 +139,13 @@ def test_barometer_travellers_player_sheet_and_exports(
     assert "series" in exported
     csv = client.get(url("duplicate_export", event) + "?format=csv")
     assert csv.status_code == 200 and csv.content.decode("utf-8-sig").count("\n") == 21
+    # French (issue 34): ";" between cells and the decimal comma on every score
+    french = client.get(url("duplicate_export", event) + "?format=csv", HTTP_ACCEPT_LANGUAGE="fr")
+    lines = french.content.decode("utf-8-sig").splitlines()
+    assert lines[0].count(";") == 6 and len(lines) == 21
+    scores = [line.split(";")[5] for line in lines[1:]]
+    assert not [score for score in scores if "." in score]
+    assert [Fraction(score.replace(",", ".")) for score in scores]  # every one a number
     xlsx = client.get(url("duplicate_export", event) + "?format=xlsx")
     assert xlsx.status_code == 200 and xlsx.content[:2] == b"PK"
     assert client.get(url("duplicate_export", event) + "?format=pdf").status_code == 400

@@ -5,7 +5,7 @@ import re
 
 import pytest
 
-from scoresheet.refusals import MESSAGES, refusal_message
+from clubs.refusals import MESSAGES, refusal_message
 from tarot import CODES
 from tests.data import SEED_HANDS
 from tests.transfer.test_upload import GOOD, jsonl, manager, post_file  # noqa: F401 (fixture)

@@ -6,7 +6,13 @@ values it names); its own ``message`` is English for logs and commands. Pages sh
 its numbers in the page's format. A code has its wordings in order, the first whose
 parameters the error carries wins (an older caller that gives none gets the plain
 one). The code itself never goes into the text: a page may keep it in a tooltip or
-its JSON.
+its JSON; nor does a field's identifier (``FIELD_LABELS`` words the fields; one it does
+not know leaves the wording without it).
+
+It sits in ``clubs``, right above the engine, so that every app that shows an engine
+refusal uses it: the rules forms (``clubs.rules_forms``), the services' errors
+(``core.errors.ServiceError.from_scoring`` with ``scoring_wording = message_of``), the
+sheet, hand and import pages.
 """
 
 import re
@@ -16,7 +22,7 @@ from fractions import Fraction
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import pgettext_lazy
 
-from scoresheet.formatting import format_number
+from clubs.formatting import format_number
 
 #: The input fields the engine names, as a scorer calls them.
 FIELD_LABELS = {
@@ -38,7 +44,24 @@ FIELD_LABELS = {
     "table": pgettext_lazy("field", "table"),
     "mode": pgettext_lazy("field", "mode"),
     "counts": pgettext_lazy("field", "counts"),
+    "declarer": pgettext_lazy("field", "soloist"),
+    "cards_asked": pgettext_lazy("field", "cards asked"),
+    "petit_chelem": pgettext_lazy("field", "petit chelem"),
+    # the rules' options, as the rules form names them
+    "rounding": pgettext_lazy("field", "rounding"),
+    "poignee": pgettext_lazy("field", "poignées"),
+    "misere": pgettext_lazy("field", "misère"),
+    "no_prise": pgettext_lazy("field", "no prise"),
+    "five_player_split": pgettext_lazy("field", "the attack's share at five"),
+    "ante": pgettext_lazy("field", "ante"),
+    "dealer_stake": pgettext_lazy("field", "dealer's stake"),
+    "deck": pgettext_lazy("field", "deck"),
+    "count": pgettext_lazy("field", "count"),
+    "baga": pgettext_lazy("field", "baga au bout"),
 }
+#: A ``field`` the engine may name that a page does not: the whole rules ("rules") or an
+#: option nobody offers (a name read from a file). Its refusal takes the plain wording,
+#: never the identifier.
 
 MESSAGES = {
     "player_not_at_table": (
@@ -86,7 +109,11 @@ MESSAGES = {
     "petit_chelem_not_scored": (_("These rules do not score a petit chelem."),),
     "misere_not_allowed": (_("These rules have no misère."),),
     "dealer_required": (_("These rules need the dealer of every hand."),),
-    "rules_invalid": (_("These rules are not valid (%(field)s)."), _("These rules are not valid.")),
+    "rules_invalid": (
+        _("“%(value)s” is not one of the rules known here (%(allowed)s)."),
+        _("These rules are not valid (%(field)s)."),
+        _("These rules are not valid."),
+    ),
     "mode_unknown": (_("A Savoyard hand is a solo, a call, partners or each for himself."),),
     "mode_not_played": (_("This mode is not played by this number of players."),),
     "count_out_of_range": (_("A count is a whole number from 0 to the cards' total."),),
@@ -125,8 +152,8 @@ def refusal_message(code, field=None, params=None, fallback: str = "") -> str:
     if not wordings:
         return fallback
     values = {k: _shown(v) for k, v in (params or {}).items()}
-    if field:
-        values.setdefault("field", str(FIELD_LABELS.get(field, field)))
+    if field in FIELD_LABELS:
+        values.setdefault("field", str(FIELD_LABELS[field]))
     for wording in wordings:
         text = str(wording)
         if all(name in values for name in _NAMES.findall(text)):
