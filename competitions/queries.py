@@ -114,8 +114,7 @@ def match_sheet(match: Match) -> MatchSheet:
 
 def team_matches(team: Team) -> list[Match]:
     return list(
-        Match.objects.filter(competition=team.competition_id)
-        .filter(Q(home=team) | Q(away=team))
+        team.competition.matches.filter(Q(home=team) | Q(away=team))
         .select_related("home", "away")
         .order_by("day", "slot")
     )

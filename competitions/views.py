@@ -92,6 +92,7 @@ def team(request, league, competition_id, team_id):
         pk=team_id,
         competition=competition,
     )
+    found.competition = competition
     return render(
         request,
         "competitions/team.html",

@@ -132,9 +132,9 @@ def test_set_up_refusals(league, clubs, boss):
     competition = services.create_competition(league, name="C", kind="cup", actor=boss)
     players = clubs["a_players"]
     cases = {
-        "squad_size": dict(players=players[:3]),
-        "squad_club": dict(players=players[:3] + clubs["b_players"][:1]),
-        "captain_not_in_squad": dict(players=players[:4], captain=players[5]),
+        "squad_size": {"players": players[:3]},
+        "squad_club": {"players": players[:3] + clubs["b_players"][:1]},
+        "captain_not_in_squad": {"players": players[:4], "captain": players[5]},
     }
     for code, args in cases.items():
         with pytest.raises(CompetitionError) as refused:
