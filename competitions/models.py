@@ -141,7 +141,7 @@ class Match(models.Model):
     division = models.ForeignKey(
         Division, on_delete=models.CASCADE, null=True, blank=True, related_name="matches"
     )
-    day = models.PositiveSmallIntegerField(_("round"))
+    day = models.PositiveSmallIntegerField(_("match day"))
     slot = models.PositiveSmallIntegerField(default=0)
     home = models.ForeignKey(Team, on_delete=models.CASCADE, related_name="home_matches")
     away = models.ForeignKey(Team, on_delete=models.CASCADE, related_name="away_matches")

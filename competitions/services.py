@@ -47,7 +47,13 @@ error_messages = {
     "kind_invalid": _lazy("Choose a championship or a cup."),
     "mode_invalid": _lazy("Choose duplicate or free deals."),
     "deals_invalid": _lazy("A match has 1 to 48 deals."),
-    "scale_invalid": _lazy("%(message)s"),
+    # the barème's refusals (tarot.teammatch's codes)
+    "scale_start": _lazy("A scale's first line starts at a difference of 0."),
+    "scale_order": _lazy("A scale's lines go up by difference, once each."),
+    "scale_points": _lazy(
+        "Each line gives the side ahead at least the match points of the side behind."
+    ),
+    "scale_shape": _lazy("A scale is a list of [from, ahead, behind]."),
     "tie_breaks_invalid": _lazy("Unknown tie-break."),
     "points_invalid": _lazy("League points go from a loss up to a win."),
     "not_member": _lazy("%(club)s is not a member club of this league."),
@@ -66,7 +72,8 @@ error_messages = {
     "locked": _lazy("The match has started: its line-ups are locked."),
     "line_up_missing": _lazy("Both teams hand in their line-ups first."),
     "deal_count": _lazy("This match has %(count)s deals."),
-    "marques": _lazy("%(message)s"),
+    "tables": _lazy("Each deal has the marques of both tables."),
+    "zero_sum": _lazy("Deal %(deal)s, table %(table)s: the marques do not sum to 0."),
     "cup_next_played": _lazy("The next round's match of this winner is already played."),
 }
 
@@ -96,7 +103,8 @@ def _scale(data) -> list:
     try:
         return teammatch.Scale.from_data(data).as_data()
     except teammatch.TeamMatchError as error:
-        raise CompetitionError("scale_invalid", field="scale", message=error.message) from None
+        code = error.code if error.code in error_messages else "scale_shape"
+        raise CompetitionError(code, field="scale") from None
 
 
 def scale_of(competition) -> teammatch.Scale:
@@ -391,24 +399,27 @@ def record_results(match, deals, *, actor=None) -> Match:
     expected = 1 if free else competition.deals
     if len(deals) != expected:
         raise CompetitionError("deal_count", field="deals", count=expected)
-    try:
-        results = [
-            teammatch.deal_result(number, tables)
-            for number, tables in enumerate(deals, start=0 if free else 1)
-        ]
-        if free:
-            outcome = teammatch.free_match(
-                [results[0].team_a],
-                [results[0].team_b],
-                scale_of(competition),
-                league_points_of(competition),
-            )
-        else:
-            outcome = teammatch.match_result(
-                results, scale_of(competition), league_points_of(competition)
-            )
-    except teammatch.TeamMatchError as error:
-        raise CompetitionError("marques", field="deals", message=error.message) from None
+    first = 0 if free else 1
+    for number, tables in enumerate(deals, start=first):
+        if len(tables) != len(teammatch.DEFAULT_SEATING):
+            raise CompetitionError("tables", field="deals")
+        for table, marques in enumerate(tables, start=1):
+            if set(marques) != set(teammatch.SEATS) or sum(marques.values()) != 0:
+                raise CompetitionError("zero_sum", field="deals", deal=number, table=table)
+    results = [
+        teammatch.deal_result(number, tables) for number, tables in enumerate(deals, start=first)
+    ]
+    if free:
+        outcome = teammatch.free_match(
+            [results[0].team_a],
+            [results[0].team_b],
+            scale_of(competition),
+            league_points_of(competition),
+        )
+    else:
+        outcome = teammatch.match_result(
+            results, scale_of(competition), league_points_of(competition)
+        )
     with transaction.atomic():
         match = Match.objects.select_for_update().select_related("competition").get(pk=match.pk)
         seated = set(match.line_up.values_list("team_id", flat=True))

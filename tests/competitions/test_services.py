@@ -125,7 +125,7 @@ def test_set_up_refusals(league, clubs, boss):
     assert refused.value.code == "kind_invalid"
     with pytest.raises(CompetitionError) as refused:
         services.create_competition(league, name="C", kind="cup", scale=[[5, 2, 0]], actor=boss)
-    assert refused.value.code == "scale_invalid"
+    assert refused.value.code == "scale_start"
     with pytest.raises(CompetitionError) as refused:
         services.create_competition(league, name="C", kind="cup", actor=clubs["a_manager"])
     assert refused.value.code == "forbidden"
@@ -197,7 +197,7 @@ def test_marques_that_do_not_sum_to_zero_are_refused(championship, boss):
     wrong = (marques(120, -40, -40, -30), DEAL_1[1])
     with pytest.raises(CompetitionError) as refused:
         services.record_results(match, [DEAL_1, wrong], actor=boss)
-    assert refused.value.code == "marques" and "sum to 0" in refused.value.message
+    assert refused.value.code == "zero_sum" and "Deal 2, table 1" in refused.value.message
     assert not TableDeal.objects.exists()
     match.refresh_from_db()
     assert not match.played

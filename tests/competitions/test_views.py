@@ -123,7 +123,7 @@ def test_a_manager_sets_up_a_championship_through_the_forms(client, league, club
     # marques that do not add up: the form says so, nothing changes
     data["d2_t1_N"] = 0
     response = client.post(url("results", competition, match_id=match.pk), data)
-    assert response.status_code == 200 and "sum to 0" in response.content.decode()
+    assert response.status_code == 200 and "do not sum to 0" in response.content.decode()
     match.refresh_from_db()
     assert match.points_home == -160
 
