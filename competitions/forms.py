@@ -30,9 +30,15 @@ class CompetitionForm(forms.Form):
         initial=json.dumps(Scale.plain().as_data()),
         help_text=_("Lines of [difference from, match points ahead, match points behind], from 0."),
     )
-    win_points = forms.IntegerField(label=_("League points for a win"), min_value=0, initial=3)
-    draw_points = forms.IntegerField(label=_("League points for a draw"), min_value=0, initial=1)
-    loss_points = forms.IntegerField(label=_("League points for a loss"), min_value=0, initial=0)
+    win_points = forms.IntegerField(
+        max_value=100, label=_("League points for a win"), min_value=0, initial=3
+    )
+    draw_points = forms.IntegerField(
+        max_value=100, label=_("League points for a draw"), min_value=0, initial=1
+    )
+    loss_points = forms.IntegerField(
+        max_value=100, label=_("League points for a loss"), min_value=0, initial=0
+    )
     tie_breaks = forms.MultipleChoiceField(
         label=_("Tie-breaks, in this order"),
         choices=TIE_BREAK_CHOICES,
@@ -41,8 +47,12 @@ class CompetitionForm(forms.Form):
         widget=forms.CheckboxSelectMultiple,
     )
     double_round = forms.BooleanField(label=_("Home and away"), required=False)
-    promoted = forms.IntegerField(label=_("Promoted per division"), min_value=0, initial=0)
-    relegated = forms.IntegerField(label=_("Relegated per division"), min_value=0, initial=0)
+    promoted = forms.IntegerField(
+        max_value=100, label=_("Promoted per division"), min_value=0, initial=0
+    )
+    relegated = forms.IntegerField(
+        max_value=100, label=_("Relegated per division"), min_value=0, initial=0
+    )
 
     def __init__(self, *args, league, **kwargs):
         super().__init__(*args, **kwargs)
@@ -109,6 +119,7 @@ class DrawForm(forms.Form):
         label=_("Seeded teams"),
         required=False,
         min_value=0,
+        max_value=1000,
         help_text=_("Empty: every team keeps its seed; the others are drawn."),
     )
 

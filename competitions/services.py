@@ -55,7 +55,8 @@ error_messages = {
     ),
     "scale_shape": _lazy("A scale is a list of [from, ahead, behind]."),
     "tie_breaks_invalid": _lazy("Unknown tie-break."),
-    "points_invalid": _lazy("League points go from a loss up to a win."),
+    "points_invalid": _lazy("League points go from a loss up to a win, at most 100."),
+    "movers_invalid": _lazy("Promotions and relegations are 0 to 100 a division."),
     "not_member": _lazy("%(club)s is not a member club of this league."),
     "squad_size": _lazy("A squad has 4 to 8 players."),
     "squad_club": _lazy("Every player of the squad plays for the team's club."),
@@ -76,6 +77,10 @@ error_messages = {
     "zero_sum": _lazy("Deal %(deal)s, table %(table)s: the marques do not sum to 0."),
     "cup_next_played": _lazy("The next round's match of this winner is already played."),
 }
+
+
+#: bounds of what the set-up stores (a barème's lines and points, league points, movers)
+MAX_SCALE_LINES, MAX_POINTS, MAX_SMALL = 100, 1_000_000, 100
 
 
 class CompetitionError(ServiceError):
@@ -101,10 +106,17 @@ def _name(value, max_length=80) -> str:
 
 def _scale(data) -> list:
     try:
-        return teammatch.Scale.from_data(data).as_data()
+        lines = teammatch.Scale.from_data(data).as_data()
     except teammatch.TeamMatchError as error:
         code = error.code if error.code in error_messages else "scale_shape"
         raise CompetitionError(code, field="scale") from None
+    except (OverflowError, TypeError, ValueError):  # a JSON 1e400 is a float infinity
+        raise CompetitionError("scale_shape", field="scale") from None
+    if len(lines) > MAX_SCALE_LINES or any(
+        abs(part) > MAX_POINTS for line in lines for part in line
+    ):
+        raise CompetitionError("scale_shape", field="scale")
+    return lines
 
 
 def scale_of(competition) -> teammatch.Scale:
@@ -150,8 +162,10 @@ def create_competition(
     tie_breaks = list(tie_breaks)
     if set(tie_breaks) - set(TIE_BREAKS) or len(set(tie_breaks)) != len(tie_breaks):
         raise CompetitionError("tie_breaks_invalid", field="tie_breaks")
-    if not 0 <= loss_points <= draw_points <= win_points:
+    if not 0 <= loss_points <= draw_points <= win_points <= MAX_SMALL:
         raise CompetitionError("points_invalid", field="win_points")
+    if not (0 <= promoted <= MAX_SMALL and 0 <= relegated <= MAX_SMALL):
+        raise CompetitionError("movers_invalid", field="promoted")
     if season is not None and season.league_id != league.pk:
         raise CompetitionError("forbidden")
     with transaction.atomic():

@@ -208,10 +208,11 @@ def manage(request, league, competition_id):
 
 
 def _int(value):
-    try:
-        return int(value)
-    except (TypeError, ValueError):
+    """An id from a form, or None (anything but 1 to 2³¹ − 1 ASCII digits)."""
+    if not isinstance(value, str) or not value.isascii() or not value.isdigit():
         return None
+    number = int(value)
+    return number if 0 < number < 2**31 else None
 
 
 def _enter_team(request, competition, form) -> bool:

@@ -173,3 +173,61 @@ def test_a_cup_page_after_the_draw(client, league, clubs, boss, django_assert_nu
         page = client.get(url("detail", competition))
     text = page.content.decode()
     assert text.count("data-tie=") == 7 and text.count("bye") >= 3
+
+
+HOSTILE = [
+    "-1",
+    "99999999999999999999999999",
+    "٣",
+    "a\x00b",
+    "A" * 5000,
+    "",
+    "1e400",
+    "[[1e400, 1, 1]]",
+]
+
+
+def test_hostile_input_never_breaks_a_form(client, championship, clubs, boss):
+    """Each field of each competition form, the others valid, as the league's manager: a
+    refusal or a write, never a 500."""
+    competition, division, _teams = championship()
+    match = division.matches.get(day=1, slot=0)
+    client.raise_request_exception = False
+    client.force_login(boss)
+    create = {
+        "name": "C",
+        "kind": "championship",
+        "mode": "duplicate",
+        "deals": "2",
+        "scale": "[[0, 1, 1]]",
+        "win_points": "3",
+        "draw_points": "1",
+        "loss_points": "0",
+        "tie_breaks": "points",
+        "promoted": "0",
+        "relegated": "0",
+    }
+    team = {
+        "action": "team",
+        "team-club": "club-a",
+        "team-name": "X",
+        "team-players": "\n".join(p.name for p in clubs["a_players"][8:12]),
+        "team-division": str(division.pk),
+    }
+    results = {f"d{n}_t{t}_{seat}": "0" for n in (1, 2) for t in (1, 2) for seat in "NESW"}
+    targets = [
+        (reverse("competitions:create", kwargs={"league": competition.league.slug}), create),
+        (url("manage", competition), team),
+        (url("manage", competition), {"action": "division", "division-name": "D"}),
+        (url("manage", competition), {"action": "fixtures", "division": str(division.pk)}),
+        (url("manage", competition), {"action": "draw", "draw-seed": "1", "draw-seeded": "1"}),
+        (url("results", competition, match_id=match.pk), results),
+        (url("results", competition, match_id=match.pk), {"action": "schedule", "edit-date": ""}),
+        (url("line_up", competition, match_id=match.pk, team_id=match.home_id), {"player_1": ""}),
+    ]
+    for target, valid in targets:
+        # every field but the action, and of the marques the first two (all alike)
+        for field in [f for f in valid if f != "action"][: 2 if valid is results else None]:
+            for value in HOSTILE:
+                response = client.post(target, {**valid, field: value})
+                assert response.status_code < 500, (target, field, value)
