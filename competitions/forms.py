@@ -107,6 +107,10 @@ class TeamForm(forms.Form):
         return None if value is None else self.divisions[value]
 
 
+class NextSeasonForm(forms.Form):
+    name = forms.CharField(label=_("Name of the next season's championship"), max_length=120)
+
+
 class DrawForm(forms.Form):
     seed = forms.IntegerField(
         label=_("Draw number"),

@@ -21,6 +21,7 @@ from clubs.models import Player
 from clubs.permissions import can as can_club
 from competitions import bracket as brackets
 from competitions import fixtures as berger
+from competitions import table as division_tables
 from competitions.models import (
     LINE_UP,
     SQUAD_MAX,
@@ -75,6 +76,7 @@ error_messages = {
     "deal_count": _lazy("This match has %(count)s deals."),
     "tables": _lazy("Each deal has the marques of both tables."),
     "zero_sum": _lazy("Deal %(deal)s, table %(table)s: the marques do not sum to 0."),
+    "season_unfinished": _lazy("Every match of the championship is played first."),
     "cup_next_played": _lazy("The next round's match of this winner is already played."),
 }
 
@@ -498,6 +500,83 @@ def edit_match(match, *, date=None, venue="", actor=None) -> Match:
         match.save(update_fields=["date", "venue"])
         _record(match.competition.league, actor, "match_scheduled", str(match))
     return match
+
+
+def next_season(competition, *, name, season=None, actor=None) -> Competition:
+    """The next season's championship: the same settings and divisions, the teams (their
+    squads and captains) moved by the final tables, the first ``promoted`` of each division
+    up one and the last ``relegated`` down one (``table.next_divisions``); no fixtures
+    yet, so the manager can still adjust."""
+    _require_manager(actor, competition.league)
+    if competition.is_cup:
+        raise CompetitionError("championship_only")
+    with transaction.atomic():
+        if competition.matches.filter(recorded_at__isnull=True).exists():
+            raise CompetitionError("season_unfinished")
+        divisions = list(competition.divisions.all())
+        teams = list(competition.teams.filter(division__isnull=False).order_by("seed", "pk"))
+        played = [
+            division_tables.Played(
+                m.home_id,
+                m.away_id,
+                (m.mp_home, m.mp_away),
+                (m.lp_home, m.lp_away),
+                (m.points_home, m.points_away),
+            )
+            for m in competition.matches.all()
+        ]
+        ranked = []
+        for division in divisions:
+            members = [t.pk for t in teams if t.division_id == division.pk]
+            inside = [p for p in played if p.home in members]
+            lines = division_tables.division_table(members, inside, competition.tie_breaks)
+            ranked.append([line.team for line in lines])
+        moved = division_tables.next_divisions(
+            ranked, up=competition.promoted, down=competition.relegated
+        )
+        following = create_competition(
+            competition.league,
+            name=name,
+            kind=competition.kind,
+            season=season,
+            mode=competition.mode,
+            deals=competition.deals,
+            scale=competition.scale,
+            win_points=competition.win_points,
+            draw_points=competition.draw_points,
+            loss_points=competition.loss_points,
+            tie_breaks=competition.tie_breaks,
+            double_round=competition.double_round,
+            promoted=competition.promoted,
+            relegated=competition.relegated,
+            actor=actor,
+        )
+        by_pk = {t.pk: t for t in teams}
+        seed = 0
+        for division, members in zip(divisions, moved):
+            new = Division.objects.create(
+                competition=following, name=division.name, level=division.level
+            )
+            for pk in members:
+                seed += 1
+                old = by_pk[pk]
+                copy = Team.objects.create(
+                    competition=following,
+                    division=new,
+                    club_id=old.club_id,
+                    name=old.name,
+                    captain_id=old.captain_id,
+                    seed=seed,
+                )
+                copy.squad.set(old.squad.all())
+        _record(
+            competition.league,
+            actor,
+            "next_season",
+            f"{competition.name} → {following.name}",
+            {"divisions": [[by_pk[pk].name for pk in members] for members in moved]},
+        )
+    return following
 
 
 def squad_players(team) -> list[Player]:

@@ -23,6 +23,7 @@ from competitions.forms import (
     DrawForm,
     LineUpForm,
     MatchEditForm,
+    NextSeasonForm,
     ResultsForm,
     TeamForm,
 )
@@ -157,6 +158,7 @@ def manage(request, league, competition_id):
     division_form = DivisionForm(prefix="division")
     team_form = TeamForm(prefix="team", competition=competition)
     draw_form = DrawForm(prefix="draw")
+    next_form = NextSeasonForm(prefix="next")
     if request.method == "POST":
         action = request.POST.get("action")
         try:
@@ -189,8 +191,16 @@ def manage(request, league, competition_id):
                         actor=request.user,
                     )
                     return redirect(competition.get_absolute_url())
+            elif action == "next":
+                next_form = NextSeasonForm(request.POST, prefix="next")
+                if next_form.is_valid():
+                    following = services.next_season(
+                        competition, name=next_form.cleaned_data["name"], actor=request.user
+                    )
+                    return redirect("competitions:manage", request.league.slug, following.pk)
         except CompetitionError as error:
-            form = {"division": division_form, "team": team_form, "draw": draw_form}.get(action)
+            forms = {"division": division_form, "team": team_form, "draw": draw_form}
+            form = {**forms, "next": next_form}.get(action)
             _refused(request, error, form)
     return render(
         request,
@@ -203,6 +213,7 @@ def manage(request, league, competition_id):
             "division_form": division_form,
             "team_form": team_form,
             "draw_form": draw_form,
+            "next_form": next_form,
         },
     )
 

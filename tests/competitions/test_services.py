@@ -296,3 +296,36 @@ def test_the_same_seed_draws_the_same_bracket(league, clubs, boss):
         brackets.append([names.get(pk) for pk in competition.bracket])
     assert brackets[0] == brackets[1]
     assert brackets[0][0] == "T1" and brackets[0][4] == "T2"  # the two seeds kept
+
+
+def test_the_next_season_moves_the_first_up_and_the_last_down(league, clubs, boss):
+    competition = services.create_competition(
+        league, name="2026", kind="championship", deals=2, promoted=1, relegated=1, actor=boss
+    )
+    one = services.add_division(competition, "D1", actor=boss)
+    two = services.add_division(competition, "D2", actor=boss)
+    made = {}
+    for index, (key, name, division) in enumerate(
+        [("a", "A1", one), ("b", "B1", one), ("a", "A2", two), ("b", "B2", two)]
+    ):
+        made[name] = team(competition, clubs, key, name, 4 * (index // 2), division, boss)
+    for division in (one, two):
+        services.generate_fixtures(division, actor=boss)
+    with pytest.raises(CompetitionError) as refused:
+        services.next_season(competition, name="2027", actor=boss)
+    assert refused.value.code == "season_unfinished"
+    for match in competition.matches.select_related("home", "away"):
+        line_ups(match)
+        services.record_results(match, [DEAL_1, DEAL_2], actor=boss)  # the away team wins
+    following = services.next_season(competition, name="2027", actor=boss)
+    divisions = {
+        d.name: sorted(d.teams.values_list("name", flat=True)) for d in following.divisions.all()
+    }
+    winners = {m.division.name: m.away.name for m in competition.matches.all()}
+    losers = {m.division.name: m.home.name for m in competition.matches.all()}
+    # D1's loser goes down, D2's winner comes up
+    assert divisions["D1"] == sorted([winners["D1"], winners["D2"]])
+    assert divisions["D2"] == sorted([losers["D1"], losers["D2"]])
+    copy = following.teams.get(name="A1")
+    assert set(copy.squad.all()) == set(made["A1"].squad.all())
+    assert not following.matches.exists()

@@ -231,3 +231,18 @@ def test_hostile_input_never_breaks_a_form(client, championship, clubs, boss):
             for value in HOSTILE:
                 response = client.post(target, {**valid, field: value})
                 assert response.status_code < 500, (target, field, value)
+
+
+def test_the_next_season_from_the_manage_page(client, championship, boss):
+    competition, division, _teams = championship(teams=2, promoted=1, relegated=1)
+    client.force_login(boss)
+    manage = url("manage", competition)
+    response = client.post(manage, {"action": "next", "next-name": "2027"})
+    assert "Every match of the championship is played first." in response.content.decode()
+    match = division.matches.get()
+    line_ups(match)
+    services.record_results(match, [DEAL_1, DEAL_2])
+    response = client.post(manage, {"action": "next", "next-name": "2027"})
+    following = Competition.objects.get(name="2027")
+    assert response.status_code == 302 and response["Location"] == url("manage", following)
+    assert following.teams.count() == 2 and following.divisions.count() == 1
