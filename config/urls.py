@@ -52,6 +52,8 @@ urlpatterns = [
     path("clubs/<slug:slug>/", include(club_patterns)),
     # leagues, their rankings and events; a person's page; My account's licence
     path("", include("leagues.urls")),
+    # a league's team competitions: championships in divisions, cups, team matches
+    path("", include("competitions.urls")),
     # a tournament table's private link (no account): tournaments.table_views
     path("table/", include("tournaments.table_urls")),
 ]

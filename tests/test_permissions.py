@@ -18,6 +18,8 @@ from django.urls.resolvers import URLResolver
 
 from clubs import tokens as api_tokens
 from clubs.models import Club, Invitation, Membership, Player, Role, Season
+from competitions.models import Competition, Division, LineUpSeat, Match, TableDeal
+from competitions.models import Team as CompetitionTeam
 from scoresheet import services
 from scoresheet.models import Hand, HandRevision, ScoreRow, Sheet
 from tournaments import duplicate_services, tokens
@@ -555,6 +557,16 @@ LEAGUE_URLS = {
     "leagues:link": ("manage", "P", ()),
     "leagues:event_edit": ("manage", "P", ("event",)),
     "leagues:licences": ("manage", "GP", ()),
+    # a league's team competitions (competitions.views)
+    "competitions:list": ("read", "G", ()),
+    "competitions:create": ("manage", "GP", ()),
+    "competitions:detail": ("read", "G", ("competition",)),
+    "competitions:manage": ("manage", "GP", ("competition",)),
+    "competitions:team": ("read", "G", ("competition", "team")),
+    "competitions:match": ("read", "G", ("competition", "match")),
+    "competitions:results": ("manage", "GP", ("competition", "match")),
+    # a league manager, or the team's club manager (test_a_line_up_is_its_club_managers)
+    "competitions:line_up": ("manage", "GP", ("competition", "match", "team")),
 }
 LEAGUE_USERS = ("anonymous", "outsider", "member", "manager")
 
@@ -587,7 +599,24 @@ def league_world(db, django_user_model):
         )
         event = league_services.register_event(season, tournament)
         world[slug] = {"league": league, "season": season, "event": event}
+        world[slug].update(_a_team_match(league, club))
     return world
+
+
+def _a_team_match(league, club):
+    """A championship of the league: two teams of ``club`` and their match."""
+    from competitions import services as competitions  # noqa: PLC0415 (tests only)
+
+    competition = competitions.create_competition(league, name="Interclubs", kind="championship")
+    division = competitions.add_division(competition, "D1")
+    players = [Player.objects.create(club=club, name=f"Squad {n}") for n in range(8)]
+    for number in (1, 2):
+        squad = players[4 * (number - 1) : 4 * number]
+        competitions.enter_team(
+            competition, club, name=f"Team {number}", players=squad, division=division
+        )
+    [match] = competitions.generate_fixtures(division)
+    return {"competition": competition, "match": match, "team": match.home}
 
 
 def league_state():
@@ -599,6 +628,12 @@ def league_state():
         list(LeagueSeason.objects.order_by("pk").values_list("pk", "name", "scale")),
         list(LeagueEvent.objects.order_by("pk").values_list("pk", "coefficient", "withdrawn_at")),
         list(Player.objects.order_by("pk").values_list("pk", "person_id")),
+        list(Competition.objects.order_by("pk").values_list("pk", "name", "bracket")),
+        list(Division.objects.order_by("pk").values_list("pk", "fixtures_at")),
+        list(CompetitionTeam.objects.order_by("pk").values_list("pk", "name")),
+        list(Match.objects.order_by("pk").values_list("pk", "recorded_at", "date", "venue")),
+        list(LineUpSeat.objects.order_by("pk").values_list("pk", "player")),
+        list(TableDeal.objects.order_by("pk").values_list("pk", "north")),
     )
 
 
@@ -645,6 +680,33 @@ def test_league_objects_of_another_league_are_not_reachable(league_world, client
             url = reverse(name, kwargs=kwargs)
             response = client.get(url) if method == "G" else client.post(url, {})
             assert response.status_code == 404, (name, method, response.status_code)
+
+
+@pytest.mark.parametrize("visibility", ["pub", "priv"])
+def test_a_line_up_is_its_club_managers(league_world, client, visibility):
+    """The team's club manager hands in its line-up (a league manager too, in the matrix);
+    a member of the club may read the form's page no more than anybody else."""
+    objects = league_world[visibility]
+    match = objects["match"]
+    url = reverse(
+        "competitions:line_up",
+        kwargs={
+            "league": objects["league"].slug,
+            "competition_id": objects["competition"].pk,
+            "match_id": match.pk,
+            "team_id": match.home_id,
+        },
+    )
+    squad = list(match.home.squad.order_by("pk"))
+    data = {f"player_{i}": p.pk for i, p in enumerate(squad, start=1)}
+    client.force_login(league_world["users"]["member"])
+    assert client.get(url).status_code == 403
+    assert client.post(url, data).status_code == 403
+    assert not LineUpSeat.objects.exists()
+    client.force_login(league_world["users"]["club_manager"])
+    assert client.get(url).status_code == 200
+    assert client.post(url, data).status_code == 302
+    assert LineUpSeat.objects.filter(match=match).count() == 4
 
 
 def test_person_page_shows_only_readable_clubs(league_world, client, django_user_model):

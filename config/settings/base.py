@@ -59,6 +59,7 @@ INSTALLED_APPS = [
     "tournaments",
     "transfer",  # data in and out: upload, season exports, a club's backup
     "leagues",  # clubs together: persons across clubs, league events, the league ranking
+    "competitions",  # team competitions: divisions, cups, team matches
     "ninja",  # django-ninja's Swagger UI files (the API's docs page: no CDN)
     "api",  # the JSON API (/api/v1/), on django-ninja
 ]

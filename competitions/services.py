@@ -1,0 +1,583 @@
+"""Every write of the team competitions.
+
+Verb functions, one transaction each, ``actor=`` keyword (``None``: a command or a
+test), ``CompetitionError`` from ``error_messages``; each change is a league audit
+entry (``leagues.models.LeagueAuditEntry``, the league's history).
+
+Who: a league manager does everything; a club's manager also enters the club's teams
+and hands in their line-ups. A match's result is computed once, when its tables'
+marques are recorded (``record_results``, by ``tarot.teammatch``), and kept on the
+match row, which the division table and the bracket read.
+"""
+
+import random
+
+from django.db import transaction
+from django.utils import timezone
+from django.utils.translation import gettext_lazy as _lazy
+
+from clubs.audit import actor_of
+from clubs.models import Player
+from clubs.permissions import can as can_club
+from competitions import bracket as brackets
+from competitions import fixtures as berger
+from competitions import table as division_tables
+from competitions.models import (
+    LINE_UP,
+    SQUAD_MAX,
+    SQUAD_MIN,
+    Competition,
+    Division,
+    LineUpSeat,
+    Match,
+    MatchTable,
+    TableDeal,
+    Team,
+)
+from competitions.table import TIE_BREAKS
+from core.errors import ServiceError
+from leagues import permissions as league_permissions
+from leagues.models import LeagueAuditEntry, LeagueClub
+from tarot import teammatch
+
+error_messages = {
+    "forbidden": _lazy("Only a manager of the league may do this."),
+    "forbidden_team": _lazy("Only a manager of the league or of the team's club may do this."),
+    "name_required": _lazy("A name is required."),
+    "name_taken": _lazy("This name is already taken in the competition."),
+    "kind_invalid": _lazy("Choose a championship or a cup."),
+    "mode_invalid": _lazy("Choose duplicate or free deals."),
+    "deals_invalid": _lazy("A match has 1 to 48 deals."),
+    # the barème's refusals (tarot.teammatch's codes)
+    "scale_start": _lazy("A scale's first line starts at a difference of 0."),
+    "scale_order": _lazy("A scale's lines go up by difference, once each."),
+    "scale_points": _lazy(
+        "Each line gives the side ahead at least the match points of the side behind."
+    ),
+    "scale_shape": _lazy("A scale is a list of [from, ahead, behind]."),
+    "tie_breaks_invalid": _lazy("Unknown tie-break."),
+    "points_invalid": _lazy("League points go from a loss up to a win, at most 100."),
+    "movers_invalid": _lazy("Promotions and relegations are 0 to 100 a division."),
+    "not_member": _lazy("%(club)s is not a member club of this league."),
+    "squad_size": _lazy("A squad has 4 to 8 players."),
+    "squad_club": _lazy("Every player of the squad plays for the team's club."),
+    "captain_not_in_squad": _lazy("The captain is one of the squad."),
+    "division_other": _lazy("This division is of another competition."),
+    "championship_only": _lazy("Only a championship has divisions and fixtures."),
+    "cup_only": _lazy("Only a cup has a draw."),
+    "fixtures_made": _lazy("The fixtures of this division are already made."),
+    "too_few_teams": _lazy("At least two teams are needed."),
+    "drawn_already": _lazy("The cup is already drawn."),
+    "not_in_match": _lazy("This team does not play this match."),
+    "line_up_size": _lazy("A line-up is four different players."),
+    "line_up_squad": _lazy("Every player of a line-up is of the team's squad."),
+    "locked": _lazy("The match has started: its line-ups are locked."),
+    "line_up_missing": _lazy("Both teams hand in their line-ups first."),
+    "deal_count": _lazy("This match has %(count)s deals."),
+    "tables": _lazy("Each deal has the marques of both tables."),
+    "zero_sum": _lazy("Deal %(deal)s, table %(table)s: the marques do not sum to 0."),
+    "season_unfinished": _lazy("Every match of the championship is played first."),
+    "cup_next_played": _lazy("The next round's match of this winner is already played."),
+}
+
+
+#: bounds of what the set-up stores (a barème's lines and points, league points, movers)
+MAX_SCALE_LINES, MAX_POINTS, MAX_SMALL = 100, 1_000_000, 100
+
+
+class CompetitionError(ServiceError):
+    error_messages = error_messages
+
+
+def _record(league, actor, action, label="", after=None):
+    LeagueAuditEntry.objects.create(
+        league=league, actor=actor_of(actor), action=action, label=str(label)[:200], after=after
+    )
+
+
+def _require_manager(actor, league):
+    league_permissions.require(actor, league, CompetitionError)
+
+
+def _name(value, max_length=80) -> str:
+    value = (value or "").strip()
+    if not value:
+        raise CompetitionError("name_required", field="name")
+    return value[:max_length]
+
+
+def _scale(data) -> list:
+    try:
+        lines = teammatch.Scale.from_data(data).as_data()
+    except teammatch.TeamMatchError as error:
+        code = error.code if error.code in error_messages else "scale_shape"
+        raise CompetitionError(code, field="scale") from None
+    except (OverflowError, TypeError, ValueError):  # a JSON 1e400 is a float infinity
+        raise CompetitionError("scale_shape", field="scale") from None
+    if len(lines) > MAX_SCALE_LINES or any(
+        abs(part) > MAX_POINTS for line in lines for part in line
+    ):
+        raise CompetitionError("scale_shape", field="scale")
+    return lines
+
+
+def scale_of(competition) -> teammatch.Scale:
+    return teammatch.Scale.from_data(competition.scale)
+
+
+def league_points_of(competition) -> teammatch.LeaguePoints:
+    return teammatch.LeaguePoints(
+        competition.win_points, competition.draw_points, competition.loss_points
+    )
+
+
+# ---------------------------------------------------------------- set-up
+
+
+def create_competition(
+    league,
+    *,
+    name,
+    kind,
+    season=None,
+    mode=Competition.Mode.DUPLICATE,
+    deals=8,
+    scale=None,
+    win_points=3,
+    draw_points=1,
+    loss_points=0,
+    tie_breaks=TIE_BREAKS,
+    double_round=False,
+    promoted=0,
+    relegated=0,
+    actor=None,
+) -> Competition:
+    _require_manager(actor, league)
+    name = _name(name, 120)
+    if kind not in Competition.Kind.values:
+        raise CompetitionError("kind_invalid", field="kind")
+    if mode not in Competition.Mode.values:
+        raise CompetitionError("mode_invalid", field="mode")
+    if not isinstance(deals, int) or not 1 <= deals <= 48:
+        raise CompetitionError("deals_invalid", field="deals")
+    scale = _scale(teammatch.Scale.plain().as_data() if scale is None else scale)
+    tie_breaks = list(tie_breaks)
+    if set(tie_breaks) - set(TIE_BREAKS) or len(set(tie_breaks)) != len(tie_breaks):
+        raise CompetitionError("tie_breaks_invalid", field="tie_breaks")
+    if not 0 <= loss_points <= draw_points <= win_points <= MAX_SMALL:
+        raise CompetitionError("points_invalid", field="win_points")
+    if not (0 <= promoted <= MAX_SMALL and 0 <= relegated <= MAX_SMALL):
+        raise CompetitionError("movers_invalid", field="promoted")
+    if season is not None and season.league_id != league.pk:
+        raise CompetitionError("forbidden")
+    with transaction.atomic():
+        competition = Competition.objects.create(
+            league=league,
+            season=season,
+            name=name,
+            kind=kind,
+            mode=mode,
+            deals=deals,
+            scale=scale,
+            win_points=win_points,
+            draw_points=draw_points,
+            loss_points=loss_points,
+            tie_breaks=tie_breaks,
+            double_round=bool(double_round),
+            promoted=promoted,
+            relegated=relegated,
+        )
+        _record(league, actor, "competition_created", name, {"kind": kind, "mode": mode})
+    return competition
+
+
+def add_division(competition, name, *, level=None, actor=None) -> Division:
+    _require_manager(actor, competition.league)
+    if competition.is_cup:
+        raise CompetitionError("championship_only")
+    name = _name(name)
+    with transaction.atomic():
+        if competition.divisions.filter(name=name).exists():
+            raise CompetitionError("name_taken", field="name")
+        if level is None:
+            level = competition.divisions.count() + 1
+        division = Division.objects.create(competition=competition, name=name, level=level)
+        _record(competition.league, actor, "division_added", f"{competition.name}: {name}")
+    return division
+
+
+def enter_team(
+    competition, club, *, name, players, captain=None, division=None, actor=None
+) -> Team:
+    """A member club enters a team: its name, a squad of 4 to 8 of its players, a captain
+    (one of them). A league manager or the club's manager."""
+    league = competition.league
+    if actor is not None and not (
+        league_permissions.is_manager(actor, league) or can_club(actor, club, "manage")
+    ):
+        raise CompetitionError("forbidden_team")
+    name = _name(name)
+    players = list(dict.fromkeys(players))
+    if not SQUAD_MIN <= len(players) <= SQUAD_MAX:
+        raise CompetitionError("squad_size", field="players")
+    if any(p.club_id != club.pk or p.merged_into_id is not None for p in players):
+        raise CompetitionError("squad_club", field="players")
+    if captain is not None and captain not in players:
+        raise CompetitionError("captain_not_in_squad", field="captain")
+    if division is not None:
+        if division.competition_id != competition.pk:
+            raise CompetitionError("division_other", field="division")
+        if division.fixtures_at is not None:
+            raise CompetitionError("fixtures_made", field="division")
+    with transaction.atomic():
+        if not LeagueClub.objects.filter(
+            league=league, club=club, accepted_at__isnull=False
+        ).exists():
+            raise CompetitionError("not_member", field="club", club=club.name)
+        if competition.teams.filter(name=name).exists():
+            raise CompetitionError("name_taken", field="name")
+        if competition.is_cup and competition.bracket is not None:
+            raise CompetitionError("drawn_already")
+        seed = competition.teams.count() + 1
+        team = Team.objects.create(
+            competition=competition,
+            club=club,
+            name=name,
+            captain=captain,
+            division=division,
+            seed=seed,
+        )
+        team.squad.set(players)
+        _record(
+            league,
+            actor,
+            "team_entered",
+            f"{competition.name}: {name}",
+            {"club": club.name, "squad": [p.name for p in players]},
+        )
+    return team
+
+
+def generate_fixtures(division, *, actor=None) -> list[Match]:
+    """The division's round robin by Berger's tables, the teams in their seed order."""
+    competition = division.competition
+    _require_manager(actor, competition.league)
+    with transaction.atomic():
+        division = Division.objects.select_for_update().get(pk=division.pk)
+        if division.fixtures_at is not None:
+            raise CompetitionError("fixtures_made")
+        teams = list(division.teams.order_by("seed", "pk"))
+        if len(teams) < 2:
+            raise CompetitionError("too_few_teams")
+        days = berger.round_robin(teams, double=competition.double_round)
+        matches = Match.objects.bulk_create(
+            Match(
+                competition=competition,
+                division=division,
+                day=day.number,
+                slot=slot,
+                home=fixture.home,
+                away=fixture.away,
+            )
+            for day in days
+            for slot, fixture in enumerate(day.fixtures)
+        )
+        division.fixtures_at = timezone.now()
+        division.save(update_fields=["fixtures_at"])
+        _record(
+            competition.league,
+            actor,
+            "fixtures_generated",
+            f"{competition.name}: {division.name}",
+            {"days": len(days), "matches": len(matches)},
+        )
+    return matches
+
+
+def draw_cup(competition, *, seed=None, seeded=None, actor=None) -> Competition:
+    """The cup's bracket: the teams by seed (``seeded`` of them keep their seed, the others
+    drawn by ``seed``, reproducibly); the first round's ties made (byes go through)."""
+    _require_manager(actor, competition.league)
+    if not competition.is_cup:
+        raise CompetitionError("cup_only")
+    with transaction.atomic():
+        competition = Competition.objects.select_for_update().get(pk=competition.pk)
+        if competition.bracket is not None:
+            raise CompetitionError("drawn_already")
+        teams = list(competition.teams.order_by("seed", "pk"))
+        if len(teams) < 2:
+            raise CompetitionError("too_few_teams")
+        if seed is None:
+            seed = random.SystemRandom().randrange(1, 1_000_000)
+        drawn = brackets.draw_bracket([t.pk for t in teams], seeded=seeded, seed=seed)
+        competition.bracket = list(drawn.places)
+        competition.draw_seed = seed
+        competition.save(update_fields=["bracket", "draw_seed"])
+        _sync_cup(competition)
+        _record(
+            competition.league,
+            actor,
+            "cup_drawn",
+            competition.name,
+            {"seed": seed, "places": competition.bracket},
+        )
+    return competition
+
+
+def bracket_of(competition) -> brackets.Bracket | None:
+    if competition.bracket is None:
+        return None
+    return brackets.Bracket(tuple(competition.bracket))
+
+
+def _sync_cup(competition) -> None:
+    """Make the matches of every tie whose two teams are known (a played tie's winner
+    goes on); a tie whose side changed is refused once played."""
+    matches = {m.tie_key: m for m in competition.matches.all()}
+    winners = {key: m.winner_id for key, m in matches.items() if m.winner_id is not None}
+    for ties in bracket_of(competition).rounds(winners):
+        for tie in ties:
+            if tie.bye or tie.top is None or tie.bottom is None:
+                continue
+            match = matches.get(tie.key)
+            if match is None:
+                Match.objects.create(
+                    competition=competition,
+                    day=tie.round,
+                    slot=tie.slot,
+                    home_id=tie.top,
+                    away_id=tie.bottom,
+                )
+            elif (match.home_id, match.away_id) != (tie.top, tie.bottom):
+                if match.played:
+                    raise CompetitionError("cup_next_played")
+                match.line_up.all().delete()
+                match.home_id, match.away_id = tie.top, tie.bottom
+                match.save(update_fields=["home", "away"])
+
+
+# ---------------------------------------------------------------- a match
+
+
+def _may_act_for(actor, team) -> bool:
+    return actor is None or (
+        league_permissions.is_manager(actor, team.competition.league)
+        or can_club(actor, team.club, "manage")
+    )
+
+
+def submit_line_up(match, team, players, *, actor=None) -> list[LineUpSeat]:
+    """The team's four players for the match, in order (1 and 2 at table 1, 3 and 4 at
+    table 2); handed in again to change it, until the match's results are recorded."""
+    if team.pk not in (match.home_id, match.away_id):
+        raise CompetitionError("not_in_match", field="team")
+    if not _may_act_for(actor, team):
+        raise CompetitionError("forbidden_team")
+    players = list(players)
+    if len(players) != LINE_UP or len({p.pk for p in players}) != LINE_UP:
+        raise CompetitionError("line_up_size", field="players")
+    with transaction.atomic():
+        match = Match.objects.select_for_update().get(pk=match.pk)
+        if match.played:
+            raise CompetitionError("locked")
+        squad = set(team.squad.values_list("pk", flat=True))
+        if any(p.pk not in squad for p in players):
+            raise CompetitionError("line_up_squad", field="players")
+        LineUpSeat.objects.filter(match=match, team=team).delete()
+        seats = LineUpSeat.objects.bulk_create(
+            LineUpSeat(match=match, team=team, order=order, player=player)
+            for order, player in enumerate(players, start=1)
+        )
+        _record(
+            match.competition.league,
+            actor,
+            "line_up_submitted",
+            f"{match}: {team.name}",
+            {"players": [p.name for p in players]},
+        )
+    return seats
+
+
+#: who sits where, by line-up order: (table, seat) of home's and of away's players
+HOME_SEATS = {1: (1, "N"), 2: (1, "S"), 3: (2, "E"), 4: (2, "W")}
+AWAY_SEATS = {1: (1, "E"), 2: (1, "W"), 3: (2, "N"), 4: (2, "S")}
+
+
+def record_results(match, deals, *, actor=None) -> Match:
+    """The marques of both tables: ``deals`` is a list, one item a deal, of
+    ``(table 1's marques, table 2's marques)`` by seat (``{"N": …, "E": …, "S": …,
+    "W": …}``); a free-deal match gives one item, the players' totals. Recorded again to
+    correct. The result is computed here and kept on the match."""
+    competition = match.competition
+    _require_manager(actor, competition.league)
+    deals = list(deals)
+    free = competition.mode == Competition.Mode.FREE
+    expected = 1 if free else competition.deals
+    if len(deals) != expected:
+        raise CompetitionError("deal_count", field="deals", count=expected)
+    first = 0 if free else 1
+    for number, tables in enumerate(deals, start=first):
+        if len(tables) != len(teammatch.DEFAULT_SEATING):
+            raise CompetitionError("tables", field="deals")
+        for table, marques in enumerate(tables, start=1):
+            if set(marques) != set(teammatch.SEATS) or sum(marques.values()) != 0:
+                raise CompetitionError("zero_sum", field="deals", deal=number, table=table)
+    results = [
+        teammatch.deal_result(number, tables) for number, tables in enumerate(deals, start=first)
+    ]
+    if free:
+        outcome = teammatch.free_match(
+            [results[0].team_a],
+            [results[0].team_b],
+            scale_of(competition),
+            league_points_of(competition),
+        )
+    else:
+        outcome = teammatch.match_result(
+            results, scale_of(competition), league_points_of(competition)
+        )
+    with transaction.atomic():
+        match = Match.objects.select_for_update().select_related("competition").get(pk=match.pk)
+        seated = set(match.line_up.values_list("team_id", flat=True))
+        if seated != {match.home_id, match.away_id}:
+            raise CompetitionError("line_up_missing")
+        tables = {}
+        for number in (1, 2):
+            tables[number], _ = MatchTable.objects.get_or_create(match=match, number=number)
+        TableDeal.objects.filter(table__match=match).delete()
+        TableDeal.objects.bulk_create(
+            TableDeal(
+                table=tables[index],
+                number=result.number,
+                north=marques["N"],
+                east=marques["E"],
+                south=marques["S"],
+                west=marques["W"],
+            )
+            for result, pair in zip(results, deals)
+            for index, marques in enumerate(pair, start=1)
+        )
+        match.points_home, match.points_away = outcome.points_a, outcome.points_b
+        match.mp_home, match.mp_away = outcome.match_points
+        match.lp_home, match.lp_away = outcome.league_points
+        match.winner_id = _winner(match, outcome)
+        match.recorded_at = timezone.now()
+        match.save()
+        if competition.is_cup:
+            _sync_cup(competition)
+        _record(
+            competition.league,
+            actor,
+            "match_recorded",
+            str(match),
+            {
+                "points": [outcome.points_a, outcome.points_b],
+                "match_points": list(outcome.match_points),
+            },
+        )
+    return match
+
+
+def _winner(match, outcome):
+    """More match points wins; level, a championship's match is a draw, while a cup's tie
+    goes to more points, then (level again) to the better seed."""
+    home, away = outcome.match_points
+    if home != away:
+        return match.home_id if home > away else match.away_id
+    if not match.competition.is_cup:
+        return None
+    if outcome.points_a != outcome.points_b:
+        return match.home_id if outcome.points_a > outcome.points_b else match.away_id
+    return min((match.home, match.away), key=lambda t: (t.seed, t.pk)).pk
+
+
+def edit_match(match, *, date=None, venue="", actor=None) -> Match:
+    """A fixture's date and venue."""
+    _require_manager(actor, match.competition.league)
+    with transaction.atomic():
+        match.date = date
+        match.venue = (venue or "").strip()[:120]
+        match.save(update_fields=["date", "venue"])
+        _record(match.competition.league, actor, "match_scheduled", str(match))
+    return match
+
+
+def next_season(competition, *, name, season=None, actor=None) -> Competition:
+    """The next season's championship: the same settings and divisions, the teams (their
+    squads and captains) moved by the final tables, the first ``promoted`` of each division
+    up one and the last ``relegated`` down one (``table.next_divisions``); no fixtures
+    yet, so the manager can still adjust."""
+    _require_manager(actor, competition.league)
+    if competition.is_cup:
+        raise CompetitionError("championship_only")
+    with transaction.atomic():
+        if competition.matches.filter(recorded_at__isnull=True).exists():
+            raise CompetitionError("season_unfinished")
+        divisions = list(competition.divisions.all())
+        teams = list(competition.teams.filter(division__isnull=False).order_by("seed", "pk"))
+        played = [
+            division_tables.Played(
+                m.home_id,
+                m.away_id,
+                (m.mp_home, m.mp_away),
+                (m.lp_home, m.lp_away),
+                (m.points_home, m.points_away),
+            )
+            for m in competition.matches.all()
+        ]
+        ranked = []
+        for division in divisions:
+            members = [t.pk for t in teams if t.division_id == division.pk]
+            inside = [p for p in played if p.home in members]
+            lines = division_tables.division_table(members, inside, competition.tie_breaks)
+            ranked.append([line.team for line in lines])
+        moved = division_tables.next_divisions(
+            ranked, up=competition.promoted, down=competition.relegated
+        )
+        following = create_competition(
+            competition.league,
+            name=name,
+            kind=competition.kind,
+            season=season,
+            mode=competition.mode,
+            deals=competition.deals,
+            scale=competition.scale,
+            win_points=competition.win_points,
+            draw_points=competition.draw_points,
+            loss_points=competition.loss_points,
+            tie_breaks=competition.tie_breaks,
+            double_round=competition.double_round,
+            promoted=competition.promoted,
+            relegated=competition.relegated,
+            actor=actor,
+        )
+        by_pk = {t.pk: t for t in teams}
+        seed = 0
+        for division, members in zip(divisions, moved):
+            new = Division.objects.create(
+                competition=following, name=division.name, level=division.level
+            )
+            for pk in members:
+                seed += 1
+                old = by_pk[pk]
+                copy = Team.objects.create(
+                    competition=following,
+                    division=new,
+                    club_id=old.club_id,
+                    name=old.name,
+                    captain_id=old.captain_id,
+                    seed=seed,
+                )
+                copy.squad.set(old.squad.all())
+        _record(
+            competition.league,
+            actor,
+            "next_season",
+            f"{competition.name} → {following.name}",
+            {"divisions": [[by_pk[pk].name for pk in members] for members in moved]},
+        )
+    return following
+
+
+def squad_players(team) -> list[Player]:
+    return list(team.squad.order_by("sort_key", "name"))

@@ -1,0 +1,19 @@
+"""The team competitions' pages, under a league: ``leagues/<league>/competitions/``."""
+
+from django.urls import path
+
+from competitions import views
+
+app_name = "competitions"
+BASE = "leagues/<slug:league>/competitions/"
+ONE = BASE + "<int:competition_id>/"
+urlpatterns = [
+    path(BASE, views.competition_list, name="list"),
+    path(BASE + "new/", views.create, name="create"),
+    path(ONE, views.detail, name="detail"),
+    path(ONE + "manage/", views.manage, name="manage"),
+    path(ONE + "teams/<int:team_id>/", views.team, name="team"),
+    path(ONE + "matches/<int:match_id>/", views.match, name="match"),
+    path(ONE + "matches/<int:match_id>/results/", views.results, name="results"),
+    path(ONE + "matches/<int:match_id>/line-up/<int:team_id>/", views.line_up, name="line_up"),
+]

@@ -1,0 +1,356 @@
+"""The team competitions' pages, under ``leagues/<league>/competitions/``: a competition
+(its division tables and fixtures, or its bracket), a team, a match's sheet; the league
+managers' set-up page and a match's results; a line-up, handed in by a league manager
+or the team's club manager.
+
+Views validate, call one service, render; reads come from ``competitions.queries``."""
+
+from functools import wraps
+
+from django.contrib import messages
+from django.contrib.auth.views import redirect_to_login
+from django.core.exceptions import PermissionDenied
+from django.http import Http404
+from django.shortcuts import get_object_or_404, redirect, render
+from django.views.decorators.http import require_GET, require_http_methods
+
+from clubs.models import Club, Player
+from clubs.permissions import can as can_club
+from competitions import queries, services
+from competitions.forms import (
+    CompetitionForm,
+    DivisionForm,
+    DrawForm,
+    LineUpForm,
+    MatchEditForm,
+    NextSeasonForm,
+    ResultsForm,
+    TeamForm,
+)
+from competitions.models import Competition, Match, Team
+from competitions.services import CompetitionError
+from leagues.models import League
+from leagues.permissions import is_manager as is_league_manager
+from leagues.permissions import league_view
+
+
+def _competition(request, competition_id) -> Competition:
+    return get_object_or_404(
+        Competition.objects.select_related("league", "season"),
+        pk=competition_id,
+        league=request.league,
+    )
+
+
+def _match(competition, match_id) -> Match:
+    match = get_object_or_404(
+        Match.objects.select_related("home__club", "away__club", "division"),
+        pk=match_id,
+        competition=competition,
+    )
+    match.competition = competition
+    return match
+
+
+def _refused(request, error, form=None):
+    if form is not None and error.field in form.fields:
+        form.add_error(error.field, error.message)
+    elif form is not None:
+        form.add_error(None, error.message)
+    else:
+        messages.error(request, error.message)
+
+
+@league_view("read")
+@require_GET
+def competition_list(request, league):
+    competitions = request.league.competitions.select_related("season").order_by("-created_at")
+    return render(
+        request,
+        "competitions/list.html",
+        {"league": request.league, "competitions": competitions},
+    )
+
+
+@league_view("read")
+@require_GET
+def detail(request, league, competition_id):
+    competition = _competition(request, competition_id)
+    context = {"league": request.league, "competition": competition}
+    if competition.is_cup:
+        context["rounds"] = queries.cup_rounds(competition)
+    else:
+        context["divisions"] = queries.championship(competition)
+    return render(request, "competitions/detail.html", context)
+
+
+@league_view("read")
+@require_GET
+def team(request, league, competition_id, team_id):
+    competition = _competition(request, competition_id)
+    found = get_object_or_404(
+        Team.objects.select_related("club", "captain", "division"),
+        pk=team_id,
+        competition=competition,
+    )
+    found.competition = competition
+    return render(
+        request,
+        "competitions/team.html",
+        {
+            "league": request.league,
+            "competition": competition,
+            "team": found,
+            "squad": services.squad_players(found),
+            "matches": queries.team_matches(found),
+            "may_line_up": _may_line_up(request.user, found),
+        },
+    )
+
+
+def _may_line_up(user, team) -> bool:
+    return user.is_authenticated and (
+        is_league_manager(user, team.competition.league) or can_club(user, team.club, "manage")
+    )
+
+
+@league_view("read")
+@require_GET
+def match(request, league, competition_id, match_id):
+    competition = _competition(request, competition_id)
+    found = _match(competition, match_id)
+    sheet = queries.match_sheet(found)
+    return render(
+        request,
+        "competitions/match.html",
+        {
+            "league": request.league,
+            "competition": competition,
+            "match": found,
+            "sheet": sheet,
+            "line_up_home": _may_line_up(request.user, found.home) and not found.played,
+            "line_up_away": _may_line_up(request.user, found.away) and not found.played,
+        },
+    )
+
+
+@league_view("manage")
+@require_http_methods(["GET", "POST"])
+def create(request, league):
+    form = CompetitionForm(league=request.league)
+    if request.method == "POST":
+        form = CompetitionForm(request.POST, league=request.league)
+        if form.is_valid():
+            try:
+                competition = services.create_competition(
+                    request.league, **form.cleaned_data, actor=request.user
+                )
+                return redirect("competitions:manage", request.league.slug, competition.pk)
+            except CompetitionError as error:
+                _refused(request, error, form)
+    return render(request, "competitions/create.html", {"league": request.league, "form": form})
+
+
+@league_view("manage")
+@require_http_methods(["GET", "POST"])
+def manage(request, league, competition_id):
+    competition = _competition(request, competition_id)
+    division_form = DivisionForm(prefix="division")
+    team_form = TeamForm(prefix="team", competition=competition)
+    draw_form = DrawForm(prefix="draw")
+    next_form = NextSeasonForm(prefix="next")
+    if request.method == "POST":
+        action = request.POST.get("action")
+        try:
+            if action == "division":
+                division_form = DivisionForm(request.POST, prefix="division")
+                if division_form.is_valid():
+                    services.add_division(
+                        competition, division_form.cleaned_data["name"], actor=request.user
+                    )
+                    return redirect("competitions:manage", request.league.slug, competition.pk)
+            elif action == "team":
+                team_form = TeamForm(request.POST, prefix="team", competition=competition)
+                if team_form.is_valid() and _enter_team(request, competition, team_form):
+                    return redirect("competitions:manage", request.league.slug, competition.pk)
+            elif action == "fixtures":
+                division = competition.divisions.filter(pk=_int(request.POST.get("division")))
+                division = division.first()
+                if division is None:
+                    messages.error(request, str(services.error_messages["division_other"]))
+                else:
+                    services.generate_fixtures(division, actor=request.user)
+                    return redirect(competition.get_absolute_url())
+            elif action == "draw":
+                draw_form = DrawForm(request.POST, prefix="draw")
+                if draw_form.is_valid():
+                    services.draw_cup(
+                        competition,
+                        seed=draw_form.cleaned_data["seed"],
+                        seeded=draw_form.cleaned_data["seeded"],
+                        actor=request.user,
+                    )
+                    return redirect(competition.get_absolute_url())
+            elif action == "next":
+                next_form = NextSeasonForm(request.POST, prefix="next")
+                if next_form.is_valid():
+                    following = services.next_season(
+                        competition, name=next_form.cleaned_data["name"], actor=request.user
+                    )
+                    return redirect("competitions:manage", request.league.slug, following.pk)
+        except CompetitionError as error:
+            forms = {"division": division_form, "team": team_form, "draw": draw_form}
+            form = {**forms, "next": next_form}.get(action)
+            _refused(request, error, form)
+    return render(
+        request,
+        "competitions/manage.html",
+        {
+            "league": request.league,
+            "competition": competition,
+            "divisions": competition.divisions.all(),
+            "teams": competition.teams.select_related("club", "division"),
+            "division_form": division_form,
+            "team_form": team_form,
+            "draw_form": draw_form,
+            "next_form": next_form,
+        },
+    )
+
+
+def _int(value):
+    """An id from a form, or None (anything but 1 to 2³¹ − 1 ASCII digits)."""
+    if not isinstance(value, str) or not value.isascii() or not value.isdigit():
+        return None
+    number = int(value)
+    return number if 0 < number < 2**31 else None
+
+
+def _enter_team(request, competition, form) -> bool:
+    data = form.cleaned_data
+    club = Club.objects.filter(slug=data["club"]).first()
+    if club is None:
+        form.add_error("club", str(services.error_messages["not_member"]) % {"club": data["club"]})
+        return False
+    found = {
+        p.name: p
+        for p in Player.objects.filter(club=club, name__in=data["players"], merged_into=None)
+    }
+    unknown = [name for name in data["players"] if name not in found]
+    if unknown:
+        form.add_error("players", str(services.error_messages["squad_club"]))
+        return False
+    players = [found[name] for name in data["players"]]
+    services.enter_team(
+        competition,
+        club,
+        name=data["name"],
+        players=players,
+        captain=players[0] if players else None,
+        division=data.get("division"),
+        actor=request.user,
+    )
+    return True
+
+
+def _line_up_allowed(view):
+    """Read the league (a stranger to a members-only league sees 404, as anywhere), then
+    only a league manager or the team's club manager; others 403 (anonymous: the login)."""
+
+    @wraps(view)
+    def wrapped(request, league, competition_id, match_id, team_id):
+        competition = _competition(request, competition_id)
+        found = _match(competition, match_id)
+        if team_id not in (found.home_id, found.away_id):
+            raise Http404
+        side = found.home if team_id == found.home_id else found.away
+        side.competition = competition
+        if not _may_line_up(request.user, side):
+            if not request.user.is_authenticated:
+                return redirect_to_login(request.get_full_path())
+            raise PermissionDenied
+        return view(request, competition, found, side)
+
+    return wrapped
+
+
+def _league_or_login(view):
+    """``league_view("read")``, but an anonymous visitor of a members-only league is sent to
+    the login (a write's answer) instead of a 404."""
+    read = league_view("read")(view)
+
+    @wraps(view)
+    def wrapped(request, league, *args, **kwargs):
+        if not request.user.is_authenticated:
+            found = get_object_or_404(League, slug=league)
+            if not found.is_public:
+                return redirect_to_login(request.get_full_path())
+        return read(request, league, *args, **kwargs)
+
+    return wrapped
+
+
+@_league_or_login
+@require_http_methods(["GET", "POST"])
+@_line_up_allowed
+def line_up(request, competition, found, side):
+    squad = services.squad_players(side)
+    current = {s.order: s.player_id for s in found.line_up.filter(team=side)}
+    form = LineUpForm(initial={f"player_{order}": pk for order, pk in current.items()}, squad=squad)
+    if request.method == "POST":
+        form = LineUpForm(request.POST, squad=squad)
+        if form.is_valid():
+            try:
+                services.submit_line_up(
+                    found, side, form.cleaned_data["players"], actor=request.user
+                )
+                return redirect(found.get_absolute_url())
+            except CompetitionError as error:
+                _refused(request, error, form)
+    return render(
+        request,
+        "competitions/line_up.html",
+        {
+            "league": competition.league,
+            "competition": competition,
+            "match": found,
+            "team": side,
+            "form": form,
+        },
+    )
+
+
+@league_view("manage")
+@require_http_methods(["GET", "POST"])
+def results(request, league, competition_id, match_id):
+    competition = _competition(request, competition_id)
+    found = _match(competition, match_id)
+    form = ResultsForm(
+        initial=ResultsForm.initial_of(queries.match_sheet(found)), competition=competition
+    )
+    edit = MatchEditForm(initial={"date": found.date, "venue": found.venue}, prefix="edit")
+    if request.method == "POST":
+        try:
+            if request.POST.get("action") == "schedule":
+                edit = MatchEditForm(request.POST, prefix="edit")
+                if edit.is_valid():
+                    services.edit_match(found, **edit.cleaned_data, actor=request.user)
+                    return redirect(found.get_absolute_url())
+            else:
+                form = ResultsForm(request.POST, competition=competition)
+                if form.is_valid():
+                    services.record_results(found, form.deals(), actor=request.user)
+                    return redirect(found.get_absolute_url())
+        except CompetitionError as error:
+            _refused(request, error, form)
+    return render(
+        request,
+        "competitions/results.html",
+        {
+            "league": request.league,
+            "competition": competition,
+            "match": found,
+            "form": form,
+            "edit": edit,
+        },
+    )
