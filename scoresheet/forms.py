@@ -22,6 +22,7 @@ from django.utils.text import capfirst
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext, pgettext_lazy
 
+from core.jsonnumbers import json_number
 from scoresheet import services
 from scoresheet.vocabulary import (
     POIGNEE_LABELS,
@@ -248,12 +249,18 @@ class HandForm(SeatedHandForm):
         return json.dumps(self.deck.as_dict())
 
     def offline_rules_json(self) -> str:
-        """The rules for the page's own scoring with no network (static/js/tarot_engine.js),
-        "" where the page cannot score alone: a sheet with pools needs the pools before the
-        hand, which only the server holds (the preview then says "score on save")."""
-        if self.rules.has_pools:
-            return ""
+        """The rules for the page's own scoring with no network (static/js/tarot_engine.js)."""
         return json.dumps(self.rules.as_dict())
+
+    def offline_pools_json(self) -> str:
+        """Mouches: the pools before this hand as the server holds them now (a new hand:
+        those the last live hand left; a correction: those before the hand), for the
+        page's own scoring with no network; the page carries them through the hands
+        waiting in its queue. "[]" for rules without pools."""
+        if not self.rules.has_pools:
+            return "[]"
+        pools = services.pools_before(self.sheet, self.hand)
+        return json.dumps([json_number(pool) for pool in pools])
 
     def names_json(self) -> str:
         """The seated players in seat order: the form posts positions, the engine names."""

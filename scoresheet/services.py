@@ -502,6 +502,11 @@ def _score(sheet, table, data, pools):
         raise LedgerError.from_scoring(error) from None
 
 
+def pools_before(sheet: Sheet, hand: Hand | None = None) -> tuple:
+    """Mouches: the pools a new hand (or ``hand``, corrected) is scored with now; a read."""
+    return _pools_before(sheet, hand)
+
+
 def _pools_before(sheet, hand):
     """The pools left by the last live hand before ``hand`` (or before the end)."""
     hands = sheet.hands.live()

@@ -265,8 +265,11 @@ def table_hand_preview(request, table):
 
 
 @table_link
+@idempotent
 @GET_POST
 def table_hand_edit(request, table, number):
+    """A deal's correction, once per form key (``once``: from the phone's queue, it may
+    arrive twice)."""
     hand = live_hand(table, number)
     refused = _writable_or_back(request, table)
     if refused:
@@ -278,13 +281,22 @@ def table_hand_edit(request, table, number):
         save = request.POST.get("action") == "save"
         form = form_class(request.POST, sheet=sheet, table=seating, hand=hand, previews=not save)
         if save and form.is_valid():
+            target = _url(request, "sheet") + f"#deal-{hand.number}"
             try:
-                services.edit_table_hand(table, hand, form.hand_data, seating=seating)
+                once(
+                    request,
+                    lambda: services.edit_table_hand(table, hand, form.hand_data, seating=seating),
+                    url=target,
+                )
             except TournamentError as error:
                 form.add_ledger_error(error)
             else:
+                if request.headers.get("X-Requested-With") == "fetch":
+                    return JsonResponse({"saved": hand.number, "url": target})
                 messages.success(request, _("Deal %(n)d corrected.") % {"n": hand.number})
-                return redirect(_url(request, "sheet") + f"#deal-{hand.number}")
+                return redirect(target)
+        if save and queued(request):  # a correction from the phone's queue: why
+            return queue_refusal(form)
     else:
         form = form_class(sheet=sheet, table=seating, hand=hand)
     return _form_page(request, table, form, hand)

@@ -12,7 +12,7 @@ import datetime
 import json
 
 from django.contrib import messages
-from django.http import Http404, HttpResponse
+from django.http import Http404, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils import timezone
@@ -26,8 +26,9 @@ from clubs.permissions import can, club_view
 from clubs.rules_forms import describe_rules
 from clubs.services import name_key
 from core.exports import SafeTableExport, bad_request
+from core.idempotency import idempotent, once
 from core.jsonnumbers import json_number
-from scoresheet.hand_forms import form_class_for
+from scoresheet.hand_forms import form_class_for, queue_refusal, queued
 from scoresheet.handmap import Table, sheet_json
 from tournaments import queries, services, tokens
 from tournaments.filters import RankingFilter
@@ -623,10 +624,12 @@ def table_revoke(request, slug, tournament_id, round_number, table_number):
 
 
 @club_view("manage")
+@idempotent
 @GET_POST
 def table_hand(request, slug, tournament_id, round_number, table_number, number):
     """The organiser's correction of one deal of a table (handed in, disputed or
-    confirmed): the hand form, then ``services.correct_table_hand``."""
+    confirmed): the hand form, then ``services.correct_table_hand``, once per form key
+    (``once``: saved with no network, it waits in the phone's queue)."""
     tournament = _tournament(request, tournament_id)
     table = _table(tournament, round_number, table_number)
     hand = live_hand(table, number)
@@ -644,14 +647,22 @@ def table_hand(request, slug, tournament_id, round_number, table_number, number)
         form = form_class(request.POST, sheet=sheet, table=seating, hand=hand, previews=not save)
         if save and form.is_valid():
             try:
-                services.correct_table_hand(
-                    table, hand, form.hand_data, actor=request.user, seating=seating
+                once(
+                    request,
+                    lambda: services.correct_table_hand(
+                        table, hand, form.hand_data, actor=request.user, seating=seating
+                    ),
+                    url=back,
                 )
             except TournamentError as error:
                 add_club_error(form, error)
             else:
                 messages.success(request, _("Deal %(n)d corrected.") % {"n": hand.number})
+                if request.headers.get("X-Requested-With") == "fetch":
+                    return JsonResponse({"saved": hand.number, "url": back})
                 return redirect(back)
+        if save and queued(request):  # a correction from the phone's queue: why
+            return queue_refusal(form)
     else:
         form = form_class(sheet=sheet, table=seating, hand=hand)
     preview_url = reverse("scoresheet:hand_preview", args=[request.club.slug, sheet.pk])

@@ -179,10 +179,15 @@ def hand_detail(request, slug, sheet_id, number):
 
 
 @club_view("score")
+@idempotent
 def hand_edit(request, slug, sheet_id, number):
+    """A hand's correction (``services.correct_hand``), once per form key (``once``): a
+    correction saved with no network waits in the phone's queue and may arrive twice."""
     sheet = _sheet(request, sheet_id)
     hand = _hand(sheet, number)
     if hand.is_deleted:
+        if queued(request):
+            return JsonResponse({"errors": [str(services.RESTORE_FIRST)]}, status=422)
         messages.error(request, services.RESTORE_FIRST)
         return redirect(hand.get_absolute_url())
     table = services.Table.of(sheet)
@@ -192,13 +197,24 @@ def hand_edit(request, slug, sheet_id, number):
             request.POST, sheet=sheet, table=table, hand=hand, previews=not save
         )
         if save and form.is_valid():
+            url = hand.get_absolute_url()
             try:
-                services.correct_hand(hand, form.hand_data, actor=request.user, table=table)
+                once(
+                    request,
+                    lambda: services.correct_hand(
+                        hand, form.hand_data, actor=request.user, table=table
+                    ),
+                    url=url,
+                )
             except services.LedgerError as error:
                 form.add_ledger_error(error)
             else:
                 messages.success(request, _("Hand %(number)s corrected.") % {"number": hand.number})
-                return redirect(hand.get_absolute_url())
+                if request.headers.get("X-Requested-With") == "fetch":
+                    return JsonResponse({"saved": hand.number, "url": url})
+                return redirect(url)
+        if save and queued(request):  # a correction from the phone's queue: why
+            return queue_refusal(form)
     else:
         form = form_class_for(sheet)(sheet=sheet, table=table, hand=hand)
     return _form_page(request, sheet, form, hand)

@@ -15,10 +15,21 @@
      saving a hand whose buttons are still to be tapped;
    - offlineHand(form) and offlineScores(form): with no network, the French Tarot
      form's hand in the JSON format and its scores worked out in the page by
-     static/js/tarot_engine.js (the engine's port, tested against it); a form
-     without data-offline-rules (the Savoyard rules, a sheet with pools) says
-     "score on save" instead;
-   - the first scores of a page bring the preview and Save into view (once). */
+     static/js/tarot_engine.js (the engine's port, tested against it), mouches
+     with the pools before the hand (data-offline-pools, carried through the
+     sheet's hands waiting in the queue); a form without data-offline-rules (the
+     Savoyard rules) says "score on save" instead;
+   - the first scores of a page bring the preview and Save into view (once);
+   - queueOnSave(form, describe): Save puts the hand (a new one, or a correction) in
+     the phone's queue (static/js/offline.js, IndexedDB) with the form's idempotency
+     key, then sends it in its turn, after the hands waiting before it: saved, on to
+     the page the server names; refused, the server's page shows the field to fix; no
+     network, it stays in the form and in the queue (shown on the sheet, counted in
+     the header) and goes as soon as the network is back, from any page, stored once
+     however many times it arrives. Each opening of the form takes a new key, so a
+     form page kept by the service worker enters a new hand each time;
+     #queued=<key> in the address (the sheet's Fix): a refused hand back in the form
+     to fix. describe() says what the sheet shows of it: {label, scores}. */
 (function () {
   "use strict";
 
@@ -68,6 +79,7 @@
     var shown = 0;
 
     if (previewButton) previewButton.hidden = true; // the preview is live
+    preparePools(form);
 
     function requestPreview() {
       var mine = ++sequence;
@@ -190,6 +202,42 @@
     return number > 0 ? "+" + text : number < 0 ? "\u2212" + text : "0";
   }
 
+  /* Mouches: the pools before the form's hand. The page states the server's (a new hand:
+     after the sheet's last hand; a correction: before the hand); a new hand comes after
+     the sheet's hands still waiting in the queue, so their pools carry on (each scored
+     here, in its turn). Worked out once the queue is read; the server's until then. */
+  var poolsOf = typeof WeakMap === "function" ? new WeakMap() : null;
+
+  function preparePools(form) {
+    var engine = window.TarotEngine;
+    var queue = window.TarotQueue;
+    if (!poolsOf || !engine || !form.dataset.offlineRules) return;
+    var rules = JSON.parse(form.dataset.offlineRules);
+    if (!engine.hasPools(rules)) return;
+    var pools = JSON.parse(form.dataset.offlinePools || "[]");
+    poolsOf.set(form, pools);
+    if (form.dataset.queueLabel || !queue) return; // a correction: its own place
+    var keyInput = form.elements.namedItem("idempotency_key");
+    queue
+      .all()
+      .then(function (entries) {
+        entries.forEach(function (entry) {
+          var mine = keyInput && entry.key === keyInput.value;
+          if (mine || entry.status !== "waiting" || !entry.hand) return;
+          if (entry.sheet !== form.dataset.queueSheet) return;
+          try {
+            pools = engine.scoreHand(rules, entry.hand, pools).pools || pools;
+          } catch (error) {
+            /* refused here: the server will say why; its pools are not carried */
+          }
+        });
+        poolsOf.set(form, pools);
+      })
+      .catch(function () {
+        /* no queue: the server's pools */
+      });
+  }
+
   /* [[name, "+240"], …] from the page's own scoring, null when it cannot score,
      {refused: code} when the engine refuses the hand. */
   function offlineScores(form) {
@@ -198,7 +246,8 @@
     var hand = offlineHand(form);
     if (!hand) return null;
     try {
-      var result = engine.scoreHand(JSON.parse(form.dataset.offlineRules), hand, []);
+      var pools = (poolsOf && poolsOf.get(form)) || [];
+      var result = engine.scoreHand(JSON.parse(form.dataset.offlineRules), hand, pools);
       return hand.players.map(function (name, i) {
         return [name, signed(result.halves[i]), result.halves[i]];
       });
@@ -248,7 +297,135 @@
     });
   }
 
+  // ------------------------------------------------------------ saving, offline or not
+
+  /* A new key for each opening of the form: a page kept by the service worker holds
+     the key it was first served with, and two hands entered offline are two hands. */
+  function freshKey() {
+    var bytes = new Uint8Array(24);
+    window.crypto.getRandomValues(bytes);
+    return btoa(String.fromCharCode.apply(null, bytes))
+      .replace(/\+/g, "-")
+      .replace(/\//g, "_")
+      .replace(/=+$/, "");
+  }
+
+  function fields(form) {
+    var pairs = [];
+    new FormData(form).forEach(function (value, name) {
+      if (name !== "csrfmiddlewaretoken") pairs.push([name, String(value)]);
+    });
+    return pairs;
+  }
+
+  /* The form filled in with posted pairs (a queued hand back to fix). */
+  function restore(form, pairs) {
+    form.querySelectorAll("input, select, textarea").forEach(function (el) {
+      if (el.type === "radio" || el.type === "checkbox") el.checked = false;
+    });
+    pairs.forEach(function (pair) {
+      var els = form.querySelectorAll('[name="' + CSS.escape(pair[0]) + '"]');
+      els.forEach(function (el) {
+        if (el.type === "radio" || el.type === "checkbox") {
+          if (el.value === pair[1]) el.checked = true;
+        } else if (el.tagName === "SELECT" || el.type !== "submit") {
+          el.value = pair[1];
+        }
+      });
+    });
+  }
+
+  function queueOnSave(form, describe, refreshForm) {
+    var queue = window.TarotQueue; // static/js/offline.js, on every page
+    var keyInput = form.elements.namedItem("idempotency_key");
+    var notice = form.querySelector("[data-offline]");
+    var sending = false;
+    if (!keyInput || !queue || !window.crypto || !window.crypto.getRandomValues) return;
+    keyInput.value = freshKey();
+
+    function say(message) {
+      if (!notice) return;
+      notice.textContent = message || "";
+      notice.hidden = !message;
+    }
+
+    function entryOf(pairs) {
+      var csrf = form.elements.namedItem("csrfmiddlewaretoken");
+      var about = describe();
+      var label = form.dataset.queueLabel;
+      return {
+        key: keyInput.value,
+        // form.action would be the buttons named "action": read the attribute
+        action: form.getAttribute("action") || window.location.pathname,
+        csrf: csrf ? csrf.value : "",
+        fields: pairs,
+        sheet: form.dataset.queueSheet || "",
+        form: window.location.pathname,
+        label: [label, about.label].filter(Boolean).join(" · "),
+        scores: about.scores || "",
+        hand: about.hand || null,
+        pools: about.pools || null,
+      };
+    }
+
+    function nativeSubmit() {
+      form.dataset.native = "1";
+      HTMLFormElement.prototype.submit.call(form);
+    }
+
+    form.addEventListener("submit", function (event) {
+      var submitter = event.submitter;
+      if (form.dataset.native === "1") return;
+      if (!submitter || submitter.value !== "save") return;
+      event.preventDefault();
+      if (sending) return;
+      sending = true;
+      var entry = entryOf(fields(form));
+      // kept on the phone first (once per key), then sent in its turn
+      queue
+        .submit(entry)
+        .then(function (answer) {
+          if (answer.outcome === "saved") {
+            window.location.assign(answer.url);
+            return null;
+          }
+          if (answer.outcome === "refused") {
+            // a field to fix: the server's own page shows it on the field
+            return queue.remove(entry.key).then(nativeSubmit);
+          }
+          // no network: it waits in the queue, on the sheet, and goes when the network is back
+          sending = false;
+          say(form.dataset.offlineMessage);
+          return null;
+        })
+        .catch(function () {
+          // no IndexedDB (a private window): the plain form
+          sending = false;
+          nativeSubmit();
+        });
+    });
+
+    // The hand of this form sent from the queue once the network came back: on to its page.
+    document.addEventListener("tarot-queue:saved", function (event) {
+      if (event.detail.key === keyInput.value) window.location.assign(event.detail.url);
+    });
+
+    // Fix a hand the server refused (the sheet's Fix link): the form filled in again,
+    // with the hand's own key; saving it puts it back in the queue, in its place.
+    var queued = /^#queued=(.+)$/.exec(window.location.hash);
+    if (queued) {
+      queue.get(decodeURIComponent(queued[1])).then(function (entry) {
+        if (!entry) return;
+        restore(form, entry.fields);
+        keyInput.value = entry.key;
+        say(entry.reason);
+        if (refreshForm) refreshForm();
+      });
+    }
+  }
+
   window.TarotHandForm = {
+    queueOnSave: queueOnSave,
     checked: checked,
     labelOf: labelOf,
     showSeating: showSeating,

@@ -14,17 +14,10 @@
    - Enter in a field closes the phone's keyboard instead of saving;
    - the points may be the defence's (the toggle beside them): the other side's
      points shown are then the attack's, and the server converts them too;
-   - Save puts the hand in the phone's queue (static/js/offline.js, IndexedDB)
-     with the form's idempotency key, then sends it: saved, on to the sheet;
-     refused, the server's page shows the field to fix; no network, it stays in
-     the form and in the queue (shown on the sheet, counted in the header) and
-     goes as soon as the network is back, from any page, stored once whatever
-     how many times it arrives. Each opening of the form takes a new key, so a
-     form page kept by the service worker enters a new hand each time;
-   - #queued=<key> in the address (the sheet's Fix): a refused hand back in the
-     form to fix.
-   The summary, the preview and Enter are static/js/form_common.js's, shared
-   with the Savoyard form. */
+   - Save puts the hand in the phone's queue, sent in its turn (form_common.js's
+     queueOnSave, shared with the Savoyard form; a correction too).
+   The summary, the preview, Enter and the queue are static/js/form_common.js's,
+   shared with the Savoyard form. */
 (function () {
   "use strict";
 
@@ -45,9 +38,6 @@
   var chelemHint = form.querySelector("[data-chelem-hint]");
   var ATTACK_CHELEM = ["announced_made", "made"];
   var DEFENCE_CHELEM = ["defence", "announced_defence"];
-  var offline = form.querySelector("[data-offline]");
-  var keyInput = form.elements.namedItem("idempotency_key");
-  var sending = false;
 
   var schedule = common.livePreview(form, panel);
 
@@ -163,49 +153,6 @@
 
   // ------------------------------------------------------------ saving, offline or not
 
-  /* A new key for each opening of the form: a page kept by the service worker holds
-     the key it was first served with, and two hands entered offline are two hands. */
-  function freshKey() {
-    var bytes = new Uint8Array(24);
-    window.crypto.getRandomValues(bytes);
-    return btoa(String.fromCharCode.apply(null, bytes))
-      .replace(/\+/g, "-")
-      .replace(/\//g, "_")
-      .replace(/=+$/, "");
-  }
-
-  function fields() {
-    var pairs = [];
-    new FormData(form).forEach(function (value, name) {
-      if (name !== "csrfmiddlewaretoken") pairs.push([name, String(value)]);
-    });
-    return pairs;
-  }
-
-  function restore(pairs) {
-    form.querySelectorAll("input, select, textarea").forEach(function (el) {
-      if (el.type === "radio" || el.type === "checkbox") el.checked = false;
-    });
-    pairs.forEach(function (pair) {
-      var name = pair[0];
-      var value = pair[1];
-      var els = form.querySelectorAll('[name="' + CSS.escape(name) + '"]');
-      els.forEach(function (el) {
-        if (el.type === "radio" || el.type === "checkbox") {
-          if (el.value === value) el.checked = true;
-        } else if (el.tagName === "SELECT" || el.type !== "submit") {
-          el.value = value;
-        }
-      });
-    });
-  }
-
-  function say(message) {
-    if (!offline) return;
-    offline.textContent = message || "";
-    offline.hidden = !message;
-  }
-
   /* What the sheet shows of a hand waiting to be sent: who took what, and the
      scores the page worked out (when it can score alone). */
   function describe() {
@@ -218,116 +165,53 @@
       if (bouts !== null) parts.push(bouts + " / " + (points ? points.value : ""));
     }
     var scores = common.offlineScores(form);
+    var scored = scores && !scores.refused;
     return {
       label: parts.filter(Boolean).join(" · "),
-      scores:
-        scores && !scores.refused
-          ? scores
-              .map(function (row) {
-                return row[0] + " " + row[1];
-              })
-              .join(" · ")
-          : "",
+      scores: scored
+        ? scores
+            .map(function (row) {
+              return row[0] + " " + row[1];
+            })
+            .join(" · ")
+        : "",
+      // a new hand of a sheet with pools: the pools it leaves, for the next one's preview
+      hand: scored && !form.dataset.queueLabel ? common.offlineHand(form) : null,
     };
   }
 
-  function entryOf(pairs) {
-    var csrf = form.elements.namedItem("csrfmiddlewaretoken");
-    var about = describe();
-    return {
-      key: keyInput.value,
-      // form.action would be the buttons named "action": read the attribute
-      action: form.getAttribute("action") || window.location.pathname,
-      csrf: csrf ? csrf.value : "",
-      fields: pairs,
-      sheet: form.dataset.queueSheet || "",
-      form: window.location.pathname,
-      label: about.label,
-      scores: about.scores,
-    };
-  }
-
-  function nativeSubmit() {
-    form.dataset.native = "1";
-    HTMLFormElement.prototype.submit.call(form);
-  }
-
-  var queue = window.TarotQueue; // static/js/offline.js, on every page
-
-  form.addEventListener("submit", function (event) {
-    var submitter = event.submitter;
-    if (form.dataset.native === "1") return;
-    if (!submitter || submitter.value !== "save" || !keyInput || !queue) return;
-    event.preventDefault();
-    if (sending) return;
-    sending = true;
-    var entry = entryOf(fields());
-    // kept on the phone first (once per key), then sent
-    queue
-      .add(entry)
-      .then(function () {
-        return queue.send(entry);
-      })
-      .then(function (answer) {
-        if (answer.outcome === "saved") {
-          return queue.settle(entry, answer).then(function () {
-            window.location.assign(answer.url);
-          });
-        }
-        if (answer.outcome === "refused") {
-          // a field to fix: the server's own page shows it on the field
-          return queue.remove(entry.key).then(nativeSubmit);
-        }
-        // no network: it waits in the queue, on the sheet, and goes when the network is back
-        sending = false;
-        say(form.dataset.offlineMessage);
-        return null;
-      })
-      .catch(function () {
-        // no IndexedDB (a private window): the plain form
-        sending = false;
-        nativeSubmit();
-      });
+  common.queueOnSave(form, describe, function () {
+    updateLayout();
+    schedule();
   });
-
-  // The hand of this form sent from the queue once the network came back: on to the sheet.
-  document.addEventListener("tarot-queue:saved", function (event) {
-    if (keyInput && event.detail.key === keyInput.value) window.location.assign(event.detail.url);
-  });
-
-  if (keyInput && window.crypto && window.crypto.getRandomValues) keyInput.value = freshKey();
 
   // A hand kept by an earlier version of this page (localStorage): into the queue.
   var OLD_PENDING = "tarot-ledger:pending:" + window.location.pathname;
+  var queue = window.TarotQueue;
   try {
     var old = JSON.parse(window.localStorage.getItem(OLD_PENDING) || "null");
-    if (old && Array.isArray(old.fields) && queue && keyInput) {
+    if (old && Array.isArray(old.fields) && queue) {
       var oldKey = old.fields.filter(function (pair) {
         return pair[0] === "idempotency_key";
       })[0];
       if (oldKey) {
-        var kept = entryOf(old.fields);
-        kept.key = oldKey[1];
-        queue.add(kept).then(queue.flush);
+        queue
+          .add({
+            key: oldKey[1],
+            action: form.getAttribute("action") || window.location.pathname,
+            csrf: (form.elements.namedItem("csrfmiddlewaretoken") || {}).value || "",
+            fields: old.fields,
+            sheet: form.dataset.queueSheet || "",
+            form: window.location.pathname,
+            label: "",
+            scores: "",
+          })
+          .then(queue.flush);
       }
       window.localStorage.removeItem(OLD_PENDING);
     }
   } catch (error) {
     /* nothing kept */
-  }
-
-  // Fix a hand the server refused (the sheet's Fix link): the form filled in again,
-  // with the hand's own key; saving it puts it back in the queue, in its place.
-  var queued = /^#queued=(.+)$/.exec(window.location.hash);
-  if (queued && queue && keyInput) {
-    queue.get(decodeURIComponent(queued[1])).then(function (entry) {
-      if (!entry) return;
-      restore(entry.fields);
-      keyInput.value = entry.key;
-      say(entry.reason);
-      updateLayout();
-      schedule();
-    });
   }
 
   updateLayout();

@@ -1,13 +1,18 @@
 /* The table terminal: the app works with no network (loaded on every page).
    - registers the service worker (/sw.js, static/js/sw.js) and asks it to keep a
      copy of the pages a scorer needs offline: the links marked data-offline-warm
-     (the hand form, from the sheet);
+     (the hand form, from the sheet, fetched again at each visit), and says when
+     the page works offline: <html data-works-offline="ready">;
    - keeps the hands saved without network in a queue (IndexedDB "tarot-ledger",
      store "hands"), one entry per idempotency key, so a hand is queued once and
      stored once however often it is sent; window.TarotQueue is its interface
-     (hand_form.js adds to it);
-   - sends the queue in order, oldest first, from any page: at load, when the
-     network comes back, and every 15 s while something waits. The server's answer
+     (form_common.js's Save goes through it: new hands and corrections, French
+     Tarot and Savoyard);
+   - sends the queue in order, oldest first, from any page, one pass at a time (a
+     Web Lock across tabs; a request for a pass while one runs gets another right
+     after it): at load, when the network comes back, and every 15 s while
+     something waits; <html data-queue="idle" data-queue-passes="n"> says where
+     it is (the browser tests wait on it). The server's answer
      decides: saved (or saved before: the same key) → the entry goes; refused (a
      field, a rule, a sheet closed meanwhile, a link revoked) → the entry stays,
      marked refused with the server's reason, until the scorer fixes or discards
@@ -22,33 +27,62 @@
   var STORE = "hands";
   var RETRY_MS = 15000;
   var dbPromise = null;
-  var flushing = null;
+  var SEND_TIMEOUT_MS = 30000; // a request the network swallowed: tried again later
 
   // ------------------------------------------------------------ the service worker
 
-  /* The pages to keep: the links marked data-offline-warm (once), and this page
-     itself when the worker did not serve it (the first visit: the worker came after). */
+  /* The pages to keep: the links marked data-offline-warm, and this page itself when
+     the worker did not serve it (the first visit: the worker came after). The worker
+     answers on a MessageChannel once the copies are kept: then, and only then, with
+     the worker controlling the page, <html data-works-offline="ready"> says the page and the
+     ones it leads to open with no network (what the browser tests wait for). */
   function warm(worker, firstVisit) {
     var urls = [];
     document.querySelectorAll("a[data-offline-warm]").forEach(function (link) {
       urls.push(link.href);
     });
-    if (worker && urls.length) worker.postMessage({ warm: urls });
-    if (worker && firstVisit) worker.postMessage({ warm: [window.location.href], fresh: true });
+    var asks = [];
+    // fetched again at each visit: the copy kept is as of the sheet's last hand (its
+    // number, the dealer it suggests, the mouches pools of the offline preview)
+    if (urls.length) asks.push({ warm: urls, fresh: true });
+    if (firstVisit) asks.push({ warm: [window.location.href], fresh: true });
+    return Promise.all(
+      asks.map(function (message) {
+        return new Promise(function (resolve) {
+          var channel = new MessageChannel();
+          channel.port1.onmessage = function () {
+            resolve();
+          };
+          worker.postMessage(message, [channel.port2]);
+        });
+      })
+    );
+  }
+
+  function controlled() {
+    if (navigator.serviceWorker.controller) return Promise.resolve();
+    return new Promise(function (resolve) {
+      navigator.serviceWorker.addEventListener("controllerchange", resolve, { once: true });
+    });
   }
 
   if ("serviceWorker" in navigator && window.isSecureContext) {
     var firstVisit = !navigator.serviceWorker.controller;
+    document.documentElement.dataset.worksOffline = "installing";
     navigator.serviceWorker
       .register("/sw.js", { scope: "/" })
       .then(function () {
         return navigator.serviceWorker.ready;
       })
       .then(function (registration) {
-        warm(registration.active, firstVisit);
+        return Promise.all([warm(registration.active, firstVisit), controlled()]);
+      })
+      .then(function () {
+        document.documentElement.dataset.worksOffline = "ready";
       })
       .catch(function () {
         /* no worker: the pages still work online */
+        document.documentElement.dataset.worksOffline = "none";
       });
   }
 
@@ -116,9 +150,13 @@
     });
   }
 
+  /* Discard: between two sends, never during one (a hand on its way is either stored,
+     and then it shows on the sheet, or still here to discard). */
   function remove(key) {
-    return run("readwrite", function (store) {
-      store.delete(key);
+    return exclusive(function () {
+      return run("readwrite", function (store) {
+        store.delete(key);
+      });
     }).then(refresh);
   }
 
@@ -157,12 +195,20 @@
     });
     body.set("idempotency_key", entry.key);
     body.set("action", "save");
-    return fetch(entry.action, {
+    var options = {
       method: "POST",
       body: body,
       credentials: "same-origin",
       headers: { "X-Requested-With": "fetch", "X-Tarot-Queue": "1", Accept: "application/json" },
-    }).then(
+    };
+    if (window.AbortController) {
+      var stop = new AbortController();
+      window.setTimeout(function () {
+        stop.abort();
+      }, SEND_TIMEOUT_MS);
+      options.signal = stop.signal;
+    }
+    return fetch(entry.action, options).then(
       function (response) {
         var type = response.headers.get("Content-Type") || "";
         if (type.indexOf("application/json") === 0) {
@@ -187,37 +233,106 @@
     );
   }
 
-  /* Send what waits, oldest first; stops at the first hand the network does not take. */
-  function flush() {
-    if (flushing) return flushing;
-    flushing = all()
-      .then(function (entries) {
-        var waiting = entries.filter(function (entry) {
-          return entry.status === "waiting";
-        });
+  /* One pass at a time, across this browser's tabs too (a Web Lock where there is
+     one): two passes would send the same hand twice (stored once, by its key, but the
+     later hands could overtake it) and a discard could land in the middle of one. */
+  function exclusive(work) {
+    if (navigator.locks && navigator.locks.request) {
+      return navigator.locks.request("tarot-ledger-queue", work);
+    }
+    return work();
+  }
+
+  var passes = 0;
+
+  function signal(state) {
+    var root = document.documentElement;
+    root.dataset.queue = state;
+    root.dataset.queuePasses = String(passes);
+  }
+
+  /* Send what waits, oldest first; stops at the first hand the network does not take.
+     Each entry is read again just before it goes: one discarded or refused meanwhile
+     stays where the scorer left it. Answers {outcomes: {key: answer}}. */
+  function pass() {
+    var outcomes = {};
+    return exclusive(function () {
+      return all().then(function (entries) {
         var chain = Promise.resolve(true);
-        waiting.forEach(function (entry) {
+        entries.forEach(function (listed) {
           chain = chain.then(function (goOn) {
             if (!goOn) return false;
-            return send(entry).then(function (answer) {
-              return settle(entry, answer).then(function () {
-                return answer.outcome !== "offline";
+            return get(listed.key).then(function (entry) {
+              if (!entry || entry.status !== "waiting") return true;
+              return send(entry).then(function (answer) {
+                outcomes[entry.key] = answer;
+                return settle(entry, answer).then(function () {
+                  return answer.outcome !== "offline";
+                });
               });
             });
           });
         });
         return chain;
-      })
+      });
+    })
       .catch(function () {
         return false;
       })
-      .then(function (result) {
-        flushing = null;
+      .then(function () {
+        return { outcomes: outcomes };
+      });
+  }
+
+  /* flush(): a pass now, or, when one runs, one more right after it (a pass that began
+     offline misses the network coming back: the "online" event must not be lost in it). */
+  var active = null;
+  var pending = null;
+  function flush() {
+    if (!active) {
+      signal("sending");
+      active = pass().then(function (result) {
+        active = null;
+        passes += 1;
         return refresh().then(function () {
+          if (!pending) signal("idle");
           return result;
         });
       });
-    return flushing;
+      return active;
+    }
+    if (!pending) {
+      pending = active.then(function () {
+        pending = null;
+        return flush();
+      });
+    }
+    return pending;
+  }
+
+  /* Settled when no pass runs or waits to run (the tests wait on it). */
+  function idle() {
+    return (pending || active || Promise.resolve()).then(function () {
+      return active || pending ? idle() : undefined;
+    });
+  }
+
+  /* A form's Save: the hand into the queue (once per key), then sent in its turn after
+     the hands waiting before it. Answers {outcome: "saved" | "refused" | "offline"}. */
+  function submit(entry) {
+    return add(entry)
+      .then(function () {
+        return flush();
+      })
+      .then(function (result) {
+        if (result.outcomes[entry.key]) return result.outcomes[entry.key];
+        return get(entry.key).then(function (left) {
+          // sent by another tab's pass: gone from the queue once saved
+          if (!left) return { outcome: "saved", url: entry.sheet };
+          if (left.status === "refused") return { outcome: "refused", reason: left.reason };
+          return { outcome: "offline" };
+        });
+      });
   }
 
   function settle(entry, answer) {
@@ -332,7 +447,9 @@
     all: all,
     send: send,
     settle: settle,
+    submit: submit,
     flush: flush,
+    idle: idle,
     refresh: refresh,
   };
 
@@ -375,5 +492,6 @@
       });
     }
   }, RETRY_MS);
+  signal("loading");
   refresh().then(flush).then(heartbeat);
 })();

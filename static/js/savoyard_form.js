@@ -6,9 +6,11 @@
    - keeps the summary "Dealer: Dora · Bert sits out" in step, and at six seats
      moves the sitter-out (the dealer's left) along with the dealer;
    - asks the server for the scores (debounced) whenever the form changes;
-   - Enter in a field closes the phone's keyboard instead of saving.
-   The summary, the preview and Enter are static/js/form_common.js's, shared
-   with the French Tarot form. */
+   - Enter in a field closes the phone's keyboard instead of saving;
+   - Save puts the hand (or the correction) in the phone's queue, sent in its turn;
+     with no network it waits there, shown on the sheet.
+   The summary, the preview, Enter and the queue are static/js/form_common.js's,
+   shared with the French Tarot form. */
 (function () {
   "use strict";
 
@@ -77,6 +79,22 @@
     }
   });
   common.blurOnEnter(form);
+
+  /* What the sheet shows of a hand waiting to be sent: the game, who played it, the
+     count (its scores are worked out on save). */
+  function describe() {
+    var mode = checked("mode");
+    var parts = [mode === null ? "" : common.labelOf(form, "mode", mode)];
+    var declarer = form.querySelector('input[name="declarer"]:checked:not(:disabled)');
+    if (declarer) parts.push(common.labelOf(form, "declarer", declarer.value));
+    if (count && !count.disabled && String(count.value).trim()) parts.push(count.value.trim());
+    return { label: parts.filter(Boolean).join(" · "), scores: "" };
+  }
+
+  common.queueOnSave(form, describe, function () {
+    updateLayout();
+    schedule();
+  });
 
   updateLayout();
   if (checked("mode")) schedule();

@@ -55,14 +55,22 @@ self.addEventListener("activate", function (event) {
   );
 });
 
+/* Keep a copy of a page (a promise, settled once the copy is stored or left out). */
 function keepPage(request, response) {
-  if (!response || !response.ok || response.redirected || response.type !== "basic") return;
+  if (!response || !response.ok || response.redirected || response.type !== "basic") {
+    return Promise.resolve();
+  }
   var type = response.headers.get("Content-Type") || "";
-  if (type.indexOf("text/html") !== 0) return;
+  if (type.indexOf("text/html") !== 0) return Promise.resolve();
   var copy = response.clone();
-  caches.open(PAGES_CACHE).then(function (cache) {
-    return cache.put(request.url, copy);
-  });
+  return caches
+    .open(PAGES_CACHE)
+    .then(function (cache) {
+      return cache.put(request.url, copy);
+    })
+    .catch(function () {
+      /* a full disk: the page still shows, online */
+    });
 }
 
 function offlineAnswer() {
@@ -78,8 +86,11 @@ function offlineAnswer() {
 function page(request) {
   return fetch(request)
     .then(function (response) {
-      keepPage(request, response);
-      return response;
+      // kept before it shows: a page seen online opens offline from then on (its scripts
+      // may cut the network the moment it shows: the browser tests do)
+      return keepPage(request, response).then(function () {
+        return response;
+      });
     })
     .catch(function () {
       return caches
@@ -122,7 +133,8 @@ self.addEventListener("fetch", function (event) {
 });
 
 /* offline.js: {warm: [urls], fresh} keeps a copy of pages the scorer will need
-   offline: fetched when not kept yet (or always, with fresh). */
+   offline: fetched when not kept yet (or always, with fresh); answered on the
+   message's port once they are kept. */
 function warmOne(href, fresh) {
   var url = new URL(href, self.location.origin);
   url.hash = "";
@@ -133,7 +145,7 @@ function warmOne(href, fresh) {
       if (kept && !fresh) return null;
       return fetch(url.href, { credentials: "same-origin" })
           .then(function (response) {
-            keepPage({ url: url.href }, response);
+            return keepPage({ url: url.href }, response);
           })
           .catch(function () {
             /* offline: the copy kept earlier, if any, stays */
@@ -144,11 +156,15 @@ function warmOne(href, fresh) {
 self.addEventListener("message", function (event) {
   var data = event.data || {};
   if (!Array.isArray(data.warm)) return;
+  var port = event.ports && event.ports[0];
   event.waitUntil(
     Promise.all(
       data.warm.map(function (href) {
         return warmOne(href, !!data.fresh);
       })
-    )
+    ).then(function () {
+      // the page waits for this answer to say it works offline (offline.js)
+      if (port) port.postMessage({ warmed: data.warm.length });
+    })
   );
 });

@@ -8,6 +8,7 @@
    engine on 20,000 random hands (tarot.randomhands): the same numbers.
 
    TarotEngine.scoreHand(rules, hand, pools) → {halves: [...], pools: [...] | null}
+   (mouches: `pools` are the pools before the hand, the result's those after it)
    or throws {code, field, message}. `rules` is Rules.as_dict() (HAND_FORMAT.md),
    `hand` a hand of the JSON format with its "players". No DOM: it runs in Node. */
 (function (root) {
@@ -393,8 +394,15 @@
     return result;
   }
 
+  /* Whether the rules carry pools from hand to hand (mouches): the preview then needs
+     the pools before the hand (the server's, and the hands waiting in the queue). */
+  function hasPools(rules) {
+    return covers(rules) && RULESETS[rules.preset].pools;
+  }
+
   var api = {
     covers: covers,
+    hasPools: hasPools,
     scoreHand: scoreHand,
     presets: Object.keys(RULESETS),
     CHELEM_OUTCOME: CHELEM_OUTCOME,

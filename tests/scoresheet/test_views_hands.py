@@ -533,3 +533,30 @@ def test_every_hand_view_goes_through_the_gate():
     }
     for name, level in levels.items():
         assert getattr(hands, name).club_level == level
+
+
+QUEUE = {"HTTP_X_TAROT_QUEUE": "1", "HTTP_X_REQUESTED_WITH": "fetch"}
+
+
+def test_a_correction_from_the_phones_queue_is_stored_once_per_key(scorer_client, sheet):
+    """Issue 29: a correction saved with no network waits in the phone's queue with the
+    form's key and may arrive twice (a retry after a lost answer): one correction; the
+    queue reads the answer as JSON, and a refusal as its reasons (422), kept to fix."""
+    scorer_client.post(url("hand_create", sheet), {**SEED_POSTS[0], "action": "save"})
+    edit = url("hand_edit", sheet, 1)
+    post = {**SEED_POSTS[1], "action": "save", "idempotency_key": "k" * 32}
+    for _ in range(2):
+        response = scorer_client.post(edit, post, **QUEUE)
+        assert response.status_code == 200
+        assert response.json()["url"] == sheet.hands.get(number=1).get_absolute_url()
+    actions = HandRevision.objects.filter(hand__sheet=sheet).values_list("action", flat=True)
+    assert sorted(actions) == ["corrected", "created"]
+    assert "idempotency_key" in scorer_client.get(edit).content.decode()
+
+    refused = {**post, "idempotency_key": "r" * 32, "bouts": "1", "points": "90"}
+    response = scorer_client.post(edit, refused, **QUEUE)
+    assert response.status_code == 422
+    assert response.json()["errors"] == [
+        "Points (attack) — With 1 bout the attack has 4 to 83 points."
+    ]
+    assert HandRevision.objects.filter(hand__sheet=sheet).count() == 2

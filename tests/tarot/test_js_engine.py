@@ -141,3 +141,42 @@ def test_a_ruleset_not_ported_is_said_so():
         check=True,
     )
     assert json.loads(done.stdout) == {"code": "rules_invalid"}
+
+
+#: Mouches sheets scored whole: the pools the page carries from hand to hand.
+SHEETS = 300
+SHEET_HANDS = 12
+
+
+def test_the_page_carries_the_mouches_pools_as_the_engine_along_whole_sheets():
+    """The offline preview of a mouches hand scores it with the pools the sheet's hands
+    before it left (the server's, then the hands waiting in the queue, each scored by
+    the page): 300 sheets of 12 random hands, every option variant of the preset, each
+    hand's half points and pools equal to ``score_sheet``'s, the pools never a copy of
+    the first hand's (they move: taken, doubled, paid into)."""
+    from tarot import Sheet, score_sheet
+
+    rng = random.Random(2930)
+    variants = rule_variants(REGISTRY["mouches"])
+    items, expected = [], []
+    for _ in range(SHEETS):
+        rules = rng.choice(variants)
+        players, sits_out = random_seating(rng, rules, THOROUGH)
+        hands = []
+        for _ in range(SHEET_HANDS):
+            dealer = rng.choice([p for p in players if p != sits_out])
+            hands.append(
+                random_hand(rng, rules, players, sits_out, dealer=dealer, profile=THOROUGH)
+            )
+        result = score_sheet(Sheet(rules=rules, players=tuple(players), hands=tuple(hands)))
+        expected.append([{"halves": list(h.halves), "pools": list(h.pools)} for h in result.hands])
+        items.append(
+            {"rules": rules.as_dict(), "sheet": [hand_to_dict(h, with_players=True) for h in hands]}
+        )
+    answers = run_node(items)
+    assert len(answers) == SHEETS
+    moved = 0
+    for item, answer, want in zip(items, answers, expected):
+        assert answer == {"sheet": want}, json.dumps(item)
+        moved += len({tuple(h["pools"]) for h in want}) > 1
+    assert moved > SHEETS * 0.9
