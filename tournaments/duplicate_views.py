@@ -30,9 +30,10 @@ from tarot.cards import deal_cards
 from tarot.duplicate import SEATS, dealer_seat, json_score
 from tournaments import duplicate_results, duplicate_services
 from tournaments.duplicate_forms import DecisionForm, DuplicateForm
-from tournaments.duplicate_services import SERIES, DuplicateEventError
+from tournaments.duplicate_services import SERIES
 from tournaments.models import DealDecision, RoundTable, Tournament
 from tournaments.movement import MovementError
+from tournaments.services import TournamentError
 
 GET_POST = require_http_methods(["GET", "POST"])
 
@@ -79,7 +80,7 @@ def create(request, slug):
     if form.is_bound and form.is_valid():
         try:
             event = duplicate_services.create_duplicate(club, **form.settings(), actor=request.user)
-        except DuplicateEventError as error:
+        except TournamentError as error:
             add_club_error(form, error, DuplicateForm.ERROR_FIELDS)
         else:
             messages.success(request, _("Duplicate event created. Enter its players."))
@@ -96,7 +97,7 @@ def edit(request, slug, tournament_id):
         settings = form.settings()
         try:
             duplicate_services.update_duplicate(event, **settings, actor=request.user)
-        except DuplicateEventError as error:
+        except TournamentError as error:
             add_club_error(form, error, DuplicateForm.ERROR_FIELDS)
         else:
             messages.success(request, _("The tournament's settings are saved."))
@@ -151,7 +152,7 @@ def draw(request, slug, tournament_id):
     event = _event(request, tournament_id)
     try:
         plan = duplicate_services.draw_movement(event, actor=request.user)
-    except DuplicateEventError as error:
+    except TournamentError as error:
         messages.error(request, error.message)
     else:
         messages.success(
@@ -172,7 +173,7 @@ def series(request, slug, tournament_id):
         values = {e.number: request.POST.get(f"series_{e.number}", e.series) for e in entries}
         try:
             changed = duplicate_services.set_series(event, values, actor=request.user)
-        except DuplicateEventError as error:
+        except TournamentError as error:
             messages.error(request, error.message)
         else:
             messages.success(request, _("Séries saved (%(n)d changed).") % {"n": changed})
@@ -314,7 +315,7 @@ def etuis_by_hand(request, slug, tournament_id):
     by_hand = request.POST.get("by_hand") == "1"
     try:
         duplicate_services.set_etuis_by_hand(event, by_hand, actor=request.user)
-    except DuplicateEventError as error:
+    except TournamentError as error:
         messages.error(request, error.message)
     else:
         messages.success(
@@ -521,7 +522,7 @@ def arbitre(request, slug, tournament_id):
                         data["reason"],
                         actor=request.user,
                     )
-            except DuplicateEventError as error:
+            except TournamentError as error:
                 form.add_error(error.field if error.field in form.fields else None, error.message)
             else:
                 messages.success(request, _("The arbitre's decision is recorded."))
@@ -537,8 +538,38 @@ def arbitre(request, slug, tournament_id):
             decision.seat_letter = SEATS[decision.seat]
             decision.entry = entries.get(decision.round_table.seats[decision.seat])
             decision.shown = _score_text(decision.score, event.method)
-    context = _context(request, event, "duplicate", form=form, decisions=decisions)
+    context = _context(
+        request,
+        event,
+        "duplicate",
+        form=form,
+        decisions=decisions,
+        may_remove=not event.is_closed,
+    )
     return render(request, "tournaments/duplicate/arbitre.html", context)
+
+
+@club_view("manage")
+@require_POST
+def remove_decision(request, slug, tournament_id, decision_id):
+    """Take back one of the arbitre's decisions (asked to confirm on the page)."""
+    event = _event(request, tournament_id)
+    decision = get_object_or_404(
+        DealDecision.objects.select_related("round_table__round__tournament"),
+        round_table__round__tournament=event,
+        pk=decision_id,
+    )
+    try:
+        duplicate_services.remove_decision(decision, actor=request.user)
+    except TournamentError as error:  # the event closed, or the decision gone meanwhile
+        messages.error(request, error.message)
+    else:
+        messages.success(
+            request,
+            _("The decision on deal %(deal)d at table %(table)d is removed.")
+            % {"deal": decision.deal, "table": decision.round_table.number},
+        )
+    return redirect("tournaments:duplicate_arbitre", request.club.slug, event.pk)
 
 
 # ---------------------------------------------------------------- exports

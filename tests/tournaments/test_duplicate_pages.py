@@ -209,3 +209,65 @@ def test_french_pages_write_west_as_o(client, played):
     ).content.decode()
     assert '<th class="num">O</th>' in page and '<th class="num">W</th>' not in page
     assert "Feuilles de donne" in page
+
+
+def test_the_arbitre_page_removes_a_decision_after_asking(organiser, played, client):
+    table = RoundTable.objects.get(round__tournament=played, round__number=1, number=2)
+    deal = (table.set_number - 1) * 3 + 1
+    kept = duplicate_services.cancel_deal(table, deal, "étui mélangé")
+    wrong = duplicate_services.give_arbitral_score(table, deal + 1, "N", "30", "erreur")
+    page = organiser.get(url("duplicate_arbitre", played)).content.decode()
+    remove = url("duplicate_decision_remove", played, wrong.pk)
+    # each decision has its button, which asks before removing
+    assert f'action="{remove}"' in page
+    assert f'data-remove-decision="{wrong.pk}" data-confirm="Remove the decision on deal' in page
+    assert organiser.get(remove).status_code == 405  # a GET removes nothing
+    response = organiser.post(remove)
+    assert response.status_code == 302
+    assert response["Location"] == url("duplicate_arbitre", played)
+    assert list(DealDecision.objects.values_list("pk", flat=True)) == [kept.pk]
+    page = organiser.get(url("duplicate_arbitre", played)).content.decode()
+    assert f"The decision on deal {deal + 1} at table 2 is removed." in page
+    assert "erreur" not in page and "étui mélangé" in page
+    # gone already: not found
+    response = organiser.post(remove)
+    assert response.status_code == 404
+    # a decision of another event answers 404 under this one
+    assert (
+        organiser.post(url("duplicate_decision_remove", played, kept.pk + 999)).status_code == 404
+    )
+
+
+def test_a_closed_event_shows_no_remove_button_and_refuses_the_post(organiser, played, manager):
+    table = RoundTable.objects.get(round__tournament=played, round__number=1, number=2)
+    decision = duplicate_services.cancel_deal(table, (table.set_number - 1) * 3 + 1, "étui")
+    Tournament.objects.filter(pk=played.pk).update(state=Tournament.State.CLOSED)
+    page = organiser.get(url("duplicate_arbitre", played)).content.decode()
+    assert "data-remove-decision" not in page
+    response = organiser.post(url("duplicate_decision_remove", played, decision.pk), follow=True)
+    assert "The tournament is closed" in response.content.decode()
+    assert DealDecision.objects.filter(pk=decision.pk).exists()
+
+
+def test_a_closed_event_refuses_the_organisers_posts_with_a_message(organiser, played):
+    """The services refuse a closed event with the tournament's own error: every page
+    shows it as a message, none answers 500."""
+    table = RoundTable.objects.get(round__tournament=played, round__number=1, number=2)
+    Tournament.objects.filter(pk=played.pk).update(state=Tournament.State.CLOSED)
+    posts = {
+        "duplicate_etuis_by_hand": {"by_hand": "1"},
+        "duplicate_series": {"series_1": "1ère"},
+        "duplicate_draw": {},
+        "duplicate_arbitre": {
+            "kind": "cancel",
+            "round": 1,
+            "table": 2,
+            "deal": (table.set_number - 1) * 3 + 1,
+            "reason": "étui",
+        },
+    }
+    for name, data in posts.items():
+        response = organiser.post(url(name, played), data, follow=True)
+        assert response.status_code == 200, name
+        assert "The tournament is closed" in response.content.decode(), name
+    assert not DealDecision.objects.exists()
