@@ -27,7 +27,6 @@ from clubs.rules_forms import describe_rules
 from clubs.services import name_key
 from core.exports import SafeTableExport, bad_request
 from core.jsonnumbers import json_number
-from scoresheet.hand_forms import form_class_for
 from scoresheet.handmap import Table, sheet_json
 from tournaments import queries, services, tokens
 from tournaments.filters import RankingFilter
@@ -42,7 +41,7 @@ from tournaments.forms import (
 )
 from tournaments.models import Entry, Round, RoundTable, Tournament
 from tournaments.services import TournamentError
-from tournaments.table_views import hand_form_page, live_hand
+from tournaments.table_views import hand_form_page, live_hand, table_hand_form
 from tournaments.tables import RankingTable, display_rows
 
 GET_POST = require_http_methods(["GET", "POST"])
@@ -636,10 +635,9 @@ def table_hand(request, slug, tournament_id, round_number, table_number, number)
         return redirect(back)
     sheet = table.sheet
     seating = Table.of(sheet)
-    form_class = form_class_for(sheet)
     if request.method == "POST":
         save = request.POST.get("action") == "save"
-        form = form_class(request.POST, sheet=sheet, table=seating, hand=hand, previews=not save)
+        form = table_hand_form(table, request.POST, table=seating, hand=hand, previews=not save)
         if save and form.is_valid():
             try:
                 services.correct_table_hand(
@@ -651,7 +649,7 @@ def table_hand(request, slug, tournament_id, round_number, table_number, number)
                 messages.success(request, _("Deal %(n)d corrected.") % {"n": hand.number})
                 return redirect(back)
     else:
-        form = form_class(sheet=sheet, table=seating, hand=hand)
+        form = table_hand_form(table, table=seating, hand=hand)
     preview_url = reverse("scoresheet:hand_preview", args=[request.club.slug, sheet.pk])
     return hand_form_page(request, table, form, hand, preview_url=preview_url, back_url=back)
 

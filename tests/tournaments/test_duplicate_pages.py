@@ -271,3 +271,45 @@ def test_a_closed_event_refuses_the_organisers_posts_with_a_message(organiser, p
         assert response.status_code == 200, name
         assert "The tournament is closed" in response.content.decode(), name
     assert not DealDecision.objects.exists()
+
+
+def test_the_hand_form_at_a_duplicate_table_does_not_ask_for_the_dealer(
+    client, organiser, club, members24, manager
+):
+    """The étui fixes the dealer (§1: deal d by N, E, S, W at (d − 1) mod 4): the form
+    shows it, has no dealer buttons, and a dealer posted anyway changes nothing."""
+    event = make_event(club, members24, manager, players=20, rounds=2, deals=3)
+    duplicate_services.draw_movement(event, actor=manager)
+    services.start_round(Round.objects.get(tournament=event, number=1))
+    table = RoundTable.objects.select_related("sheet").get(
+        round__tournament=event, round__number=1, set_number=2
+    )
+    names = [s.player.name for s in table.sheet.seats.select_related("player")]
+    create = reverse("table:hand_create", args=[tokens.token(table)])
+    page = client.get(create).content.decode()
+    # set 2 holds deals 4, 5, 6: deal 4 is dealt by W (index 3), deal 5 by N
+    assert 'data-fixed-dealer="W" data-deal="4"' in page
+    assert f'<strong data-show="dealer">{names[3]}</strong>' in page
+    assert 'name="dealer"' not in page
+    posted = {"taker": "1", "contract": "garde", "bouts": "2", "points": "56", "action": "save"}
+    assert client.post(create, {**posted, "dealer": "0"}).status_code == 302
+    hand = table.sheet.hands.get(number=1)
+    assert hand.dealer.name == names[3]
+    page = client.get(create).content.decode()
+    assert 'data-fixed-dealer="N" data-deal="5"' in page
+    edit = reverse("table:hand_edit", args=[tokens.token(table), 1])
+    assert 'data-fixed-dealer="W" data-deal="4"' in client.get(edit).content.decode()
+    # the organiser's correction shows it fixed too
+    correction = url("table_hand", event, 1, table.number, 1)
+    page = organiser.get(correction).content.decode()
+    assert 'data-fixed-dealer="W" data-deal="4"' in page and 'name="dealer"' not in page
+
+
+def test_the_hand_form_of_a_free_deal_table_still_asks_for_the_dealer(client, make_tournament):
+    tournament = make_tournament(players=16, rounds=1, deals=4)
+    rnd = tournament.round_set.get(number=1)
+    services.draw_round(rnd)
+    services.start_round(rnd)
+    table = rnd.tables.order_by("number").first()
+    page = client.get(reverse("table:hand_create", args=[tokens.token(table)])).content.decode()
+    assert 'name="dealer"' in page and "data-fixed-dealer" not in page
