@@ -10,6 +10,7 @@ The tables' own pages are the tournament's (``tournaments.table_views``).
 """
 
 import json
+from functools import partial
 from html import escape
 
 import tablib
@@ -21,9 +22,7 @@ from django.utils.text import slugify
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST
 
-from clubs.forms import add_club_error
 from clubs.permissions import can, club_view
-from clubs.rules_forms import describe_rules
 from core.exports import bad_request, csv_separator, neutralise
 from core.jsonnumbers import json_number
 from tarot.cards import deal_cards
@@ -34,28 +33,13 @@ from tournaments.duplicate_services import SERIES
 from tournaments.models import DealDecision, RoundTable, Tournament
 from tournaments.movement import MovementError
 from tournaments.services import TournamentError
+from tournaments.views import page_context, settings_page, tournament_of
 
 GET_POST = require_http_methods(["GET", "POST"])
 
 
 def _event(request, tournament_id) -> Tournament:
-    return get_object_or_404(
-        Tournament.objects.select_related("season", "club"),
-        club=request.club,
-        pk=tournament_id,
-        kind=Tournament.Kind.DUPLICATE,
-    )
-
-
-def _context(request, tournament, section, **more):
-    return {
-        "club": request.club,
-        "tournament": tournament,
-        "section": section,
-        "may_manage": can(request.user, request.club, "manage"),
-        "rules_text": describe_rules(tournament.rules),
-        **more,
-    }
+    return tournament_of(request, tournament_id, kind=Tournament.Kind.DUPLICATE)
 
 
 def _plan(tournament):
@@ -75,35 +59,30 @@ def _seat(index) -> str:
 @club_view("manage")
 @GET_POST
 def create(request, slug):
-    club = request.club
-    form = DuplicateForm(request.POST if request.method == "POST" else None)
-    if form.is_bound and form.is_valid():
-        try:
-            event = duplicate_services.create_duplicate(club, **form.settings(), actor=request.user)
-        except TournamentError as error:
-            add_club_error(form, error, DuplicateForm.ERROR_FIELDS)
-        else:
-            messages.success(request, _("Duplicate event created. Enter its players."))
-            return redirect("tournaments:players", club.slug, event.pk)
-    return render(request, "tournaments/duplicate/form.html", {"club": club, "form": form})
+    return settings_page(
+        request,
+        DuplicateForm,
+        partial(duplicate_services.create_duplicate, request.club),
+        template="tournaments/duplicate/form.html",
+        done=_("Duplicate event created. Enter its players."),
+        then="tournaments:players",
+    )
 
 
 @club_view("manage")
 @GET_POST
 def edit(request, slug, tournament_id):
     event = _event(request, tournament_id)
-    form = DuplicateForm(request.POST if request.method == "POST" else None, tournament=event)
-    if form.is_bound and form.is_valid():
-        settings = form.settings()
-        try:
-            duplicate_services.update_duplicate(event, **settings, actor=request.user)
-        except TournamentError as error:
-            add_club_error(form, error, DuplicateForm.ERROR_FIELDS)
-        else:
-            messages.success(request, _("The tournament's settings are saved."))
-            return redirect("tournaments:duplicate", request.club.slug, event.pk)
-    context = _context(request, event, "duplicate", form=form)
-    return render(request, "tournaments/duplicate/form.html", context)
+    return settings_page(
+        request,
+        DuplicateForm,
+        partial(duplicate_services.update_duplicate, event),
+        tournament=event,
+        template="tournaments/duplicate/form.html",
+        done=_("The tournament's settings are saved."),
+        then="tournaments:duplicate",
+        section="duplicate",
+    )
 
 
 @club_view("read")
@@ -132,7 +111,7 @@ def overview(request, slug, tournament_id):
         }
         for r in rounds
     ]
-    context = _context(
+    context = page_context(
         request,
         event,
         "duplicate",
@@ -178,7 +157,7 @@ def series(request, slug, tournament_id):
         else:
             messages.success(request, _("Séries saved (%(n)d changed).") % {"n": changed})
             return redirect("tournaments:duplicate_series", request.club.slug, event.pk)
-    context = _context(request, event, "duplicate", entries=entries, series_choices=SERIES)
+    context = page_context(request, event, "duplicate", entries=entries, series_choices=SERIES)
     return render(request, "tournaments/duplicate/series.html", context)
 
 
@@ -200,7 +179,7 @@ def route_cards(request, slug, tournament_id):
     if plan is not None:
         for entry in event.entries.all():
             cards.append({"entry": entry, "route": plan.route(entry.number)})
-    context = _context(request, event, "duplicate", cards=cards, plan=plan)
+    context = page_context(request, event, "duplicate", cards=cards, plan=plan)
     return render(request, "tournaments/duplicate/route_cards.html", context)
 
 
@@ -231,7 +210,7 @@ def table_cards(request, slug, tournament_id):
                     }
                 )
             cards.append({"table": number, "lines": lines})
-    context = _context(request, event, "duplicate", cards=cards, plan=plan)
+    context = page_context(request, event, "duplicate", cards=cards, plan=plan)
     return render(request, "tournaments/duplicate/table_cards.html", context)
 
 
@@ -250,7 +229,7 @@ def etuis(request, slug, tournament_id):
             ]
             way = [{"round": r, "table": plan.set_table(r, s)} for r in range(1, event.rounds + 1)]
             labels.append({"set": s, "deals": deals, "way": way})
-    context = _context(request, event, "duplicate", labels=labels, plan=plan)
+    context = page_context(request, event, "duplicate", labels=labels, plan=plan)
     return render(request, "tournaments/duplicate/etuis.html", context)
 
 
@@ -268,7 +247,7 @@ def deal_sheets(request, slug, tournament_id):
     plan = _drawn_plan(request, event)
     count = (plan.tables if plan else -(-event.entries.count() // 4)) * event.deals_per_round
     deals = [_deal_view(deal_cards(d, event.draw_seed)) for d in range(1, count + 1)]
-    context = _context(request, event, "duplicate", deals=deals)
+    context = page_context(request, event, "duplicate", deals=deals)
     return render(request, "tournaments/duplicate/deal_sheets.html", context)
 
 
@@ -376,7 +355,7 @@ def ranking(request, slug, tournament_id):
     final ranking once closed, per série and for the teams; ``?round=N``: after round N."""
     event = _event(request, tournament_id)
     until = _until(request, event)
-    context = _context(
+    context = page_context(
         request,
         event,
         "ranking",
@@ -390,7 +369,7 @@ def ranking(request, slug, tournament_id):
 def screen(request, slug, tournament_id):
     """The barometer on the room's projector, in large type, refreshed by the page."""
     event = _event(request, tournament_id)
-    context = _context(request, event, "screen", **_ranking_context(request, event))
+    context = page_context(request, event, "screen", **_ranking_context(request, event))
     response = render(request, "tournaments/duplicate/screen.html", context)
     response["Cache-Control"] = "no-store"
     return response
@@ -432,7 +411,7 @@ def travellers(request, slug, tournament_id):
     each seat's score."""
     event = _event(request, tournament_id)
     loaded = duplicate_results.load(event, hands=True)
-    context = _context(
+    context = page_context(
         request,
         event,
         "travellers",
@@ -454,7 +433,7 @@ def traveller(request, slug, tournament_id, deal):
     cards = None
     if _cards_public(request, event) and not event.etuis_by_hand:
         cards = _deal_view(deal_cards(deal, event.draw_seed))
-    context = _context(
+    context = page_context(
         request,
         event,
         "travellers",
@@ -478,7 +457,7 @@ def player(request, slug, tournament_id, number):
         line["shown"] = _score_text(line["score"], event.method)
         line["marque_shown"] = "" if line["marque"] is None else f"{float(line['marque']):g}"
     total = loaded.comparison.totals.get(number)
-    context = _context(
+    context = page_context(
         request,
         event,
         "ranking",
@@ -538,7 +517,7 @@ def arbitre(request, slug, tournament_id):
             decision.seat_letter = SEATS[decision.seat]
             decision.entry = entries.get(decision.round_table.seats[decision.seat])
             decision.shown = _score_text(decision.score, event.method)
-    context = _context(
+    context = page_context(
         request,
         event,
         "duplicate",
