@@ -17,6 +17,7 @@ import tablib
 from django.contrib import messages
 from django.http import Http404, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
 from django.utils.safestring import mark_safe
 from django.utils.text import slugify
 from django.utils.translation import gettext as _
@@ -25,6 +26,7 @@ from django.views.decorators.http import require_http_methods, require_POST
 from clubs.permissions import can, club_view
 from core.exports import bad_request, csv_separator, neutralise
 from core.jsonnumbers import json_number
+from scoresheet.vocabulary import Contract
 from tarot.cards import deal_cards
 from tarot.duplicate import SEATS, dealer_seat, json_score
 from tournaments import duplicate_results, duplicate_services
@@ -32,6 +34,7 @@ from tournaments.duplicate_forms import DecisionForm, DuplicateForm
 from tournaments.duplicate_services import SERIES
 from tournaments.models import DealDecision, RoundTable, Tournament
 from tournaments.movement import MovementError
+from tournaments.queries import SEAT_LETTERS
 from tournaments.services import TournamentError
 from tournaments.views import page_context, settings_page, tournament_of
 
@@ -376,32 +379,56 @@ def screen(request, slug, tournament_id):
 
 
 def _traveller_rows(event, loaded, only=None):
-    """The travellers with each row's seat cells rendered once here (``format_html``):
-    a traveller page has a cell per seat of every table's deal (1,536 at 64 players
-    over 8 rounds of 3 deals), which the template language would render ten times
-    slower."""
+    """The travellers with each one's rows rendered here, once (every name escaped, the
+    body marked safe once): a traveller page has a row per table of every deal and a
+    cell per seat (384 rows and 1,536 cells at 64 players over 8 rounds of 3 deals),
+    which the template language renders several times slower than this."""
     travellers = duplicate_results.travellers(loaded)
     if only is not None:
         travellers = [t for t in travellers if t["deal"] == only]
+    method = event.method
+    shown = {}  # score → its text (a few distinct values recur across the page)
+    names = {}  # entry number → the escaped name
+    cancelled = escape(_("cancelled by the arbitre"))
+    contracts = {c: escape(str(label)) for c, label in Contract.choices}
+    seats = {s: escape(str(SEAT_LETTERS[i])) for i, s in enumerate(SEATS)}
+    # deal 0's address less its "0/": each deal's link without a reverse() each
+    base = reverse("tournaments:duplicate_traveller", args=[event.club.slug, event.pk, 0])[:-2]
     for traveller in travellers:
+        traveller["url"] = f"{base}{traveller['deal']}/"
+        body = []
         for row in traveller["tables"]:
-            for seat in row["seats"]:
-                seat["shown"] = _score_text(seat["score"], event.method)
-                seat["marque_shown"] = (
-                    "" if seat["marque"] is None else f"{float(seat['marque']):g}"
-                )
-            # each name escaped here, the row marked safe once
             cells = []
             for seat in row["seats"]:
-                name = escape(seat["entry"].name) if seat["entry"] else ""
+                score = seat["score"]
+                text = shown.get(score)
+                if text is None:
+                    text = shown[score] = _score_text(score, method)
+                entry = seat["entry"]
+                if entry is None:
+                    name = ""
+                else:
+                    name = names.get(entry.number)
+                    if name is None:
+                        name = names[entry.number] = escape(entry.name)
+                marque = "" if seat["marque"] is None else f"{float(seat['marque']):g}"
                 arbitral = " A" if seat["arbitral"] else ""
                 cells.append(
-                    f'<td class="num" title="{name}">{seat["marque_shown"]} '
-                    f'<span class="muted">({seat["shown"]}{arbitral})</span></td>'
+                    f'<td class="num" title="{name}">{marque} '
+                    f'<span class="muted">({text}{arbitral})</span></td>'
                 )
-            row["cells"] = mark_safe("".join(cells))  # noqa: S308 (escaped just above)
-            points = row["points"]
-            row["points_shown"] = "" if points is None else f"{float(points):g}"
+            if row["cancelled"]:
+                middle = f'<td colspan="3">{cancelled}</td>'
+            else:
+                points = "" if row["points"] is None else f"{float(row['points']):g}"
+                contract = contracts.get(row["contract"], "—") if row["contract"] else "—"
+                taker = seats.get(row["taker"], "—")
+                middle = f'<td>{contract}</td><td>{taker}</td><td class="num">{points}</td>'
+            body.append(
+                f'<tr data-table="{row["table"]}"><td>{row["table"]}</td>{middle}'
+                f"{''.join(cells)}</tr>"
+            )
+        traveller["body"] = mark_safe("\n".join(body))  # noqa: S308 (escaped above)
     return travellers
 
 

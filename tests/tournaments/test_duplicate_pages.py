@@ -313,3 +313,41 @@ def test_the_hand_form_of_a_free_deal_table_still_asks_for_the_dealer(client, ma
     table = rnd.tables.order_by("number").first()
     page = client.get(reverse("table:hand_create", args=[tokens.token(table)])).content.decode()
     assert 'name="dealer"' in page and "data-fixed-dealer" not in page
+
+
+def test_the_results_pages_read_a_fixed_number_of_queries_whatever_the_size(
+    client, played, manager
+):
+    """The barometer, the screen and the travellers read the event in a fixed number of
+    queries (duplicate_results.load: tables, score rows, decisions, entries…): one
+    round more, as many queries. Pinned: a page that starts reading per table or per
+    deal fails here."""
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    pages = ("duplicate_ranking", "duplicate_screen", "duplicate_travellers")
+
+    def counts():
+        out = {}
+        for name in pages:
+            with CaptureQueriesContext(connection) as captured:
+                assert client.get(url(name, played)).status_code == 200
+            out[name] = len(captured)
+        return out
+
+    counts()  # the first request reads what the process then keeps (one query more)
+    before = counts()
+    assert before == {
+        "duplicate_ranking": 7,
+        "duplicate_screen": 7,
+        "duplicate_travellers": 8,
+    }
+    rnd = Round.objects.get(tournament=played, number=3)
+    services.start_round(rnd)
+    play_round(Round.objects.get(pk=rnd.pk))
+    services.close_round(Round.objects.get(pk=rnd.pk), actor=manager)
+    assert counts() == before
+    page = client.get(url("duplicate_travellers", played)).content.decode()
+    assert page.count("<tr data-table=") == 5 * 3 * 3  # each deal at 3 tables now
+    # contracts by their names, not their codes
+    assert "<td>garde sans</td>" in page and "garde_sans" not in page
