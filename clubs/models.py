@@ -296,6 +296,8 @@ class AuditEntry(models.Model):
         TOURNAMENT_CLOSED = "tournament_closed", _("tournament closed")
         DEAL_CANCELLED = "deal_cancelled", _("deal cancelled by the arbitre")
         ARBITRAL_SCORE = "arbitral_score", _("arbitral score")
+        DECISION_REMOVED = "decision_removed", _("arbitre's decision removed")
+        ETUIS_DEALT = "etuis_dealt", _("how the étuis are dealt")
         LEAGUE_JOINED = "league_joined", _("club joined a league")
         LEAGUE_EVENT = "league_event", _("tournament counted in a league")
         PERSON_LINKED = "person_linked", _("player linked to a licensed person")

@@ -151,24 +151,33 @@ def _difference(x, others) -> Fraction:
 
 def _seat_scorer(method: str, same_cards: list):
     """The score of a marque among ``same_cards`` (the seat's marques at every table
-    that played the deal, itself included): ``_matchpoints`` or ``_difference``,
-    with what they need computed once per deal and seat rather than once per table
-    (the sorted marques for matchpoints, their mean for the average)."""
+    that played the deal, itself included) as ``(numerator, denominator)``, whole
+    numbers not reduced: ``_matchpoints`` or ``_difference``, with what they need
+    computed once per deal and seat rather than once per table (the sorted marques
+    for matchpoints, their mean for the average). ``compare`` sums the pairs per
+    denominator, in whole numbers, and makes fractions once a player: a Fraction
+    addition per seat (its gcd) was most of a large event's comparison."""
     n = len(same_cards)
     if method == MATCHPOINTS:
         if n == 1:
-            return lambda x: NEUTRAL[MATCHPOINTS]
+            neutral = NEUTRAL[MATCHPOINTS]
+            return lambda x: (neutral.numerator, neutral.denominator)
         ordered = sorted(same_cards)
         top = 2 * (n - 1)
 
         def matchpoints(x):
             below = bisect_left(ordered, x)
             equal = bisect_right(ordered, x) - below
-            return Fraction(100 * (2 * below + equal - 1), top)
+            return 100 * (2 * below + equal - 1), top
 
         return matchpoints
     mean = Fraction(sum(same_cards, Fraction(0)), n)
-    return lambda x: Fraction(x) - mean
+
+    def difference(x):
+        score = Fraction(x) - mean
+        return score.numerator, score.denominator
+
+    return difference
 
 
 def compare(results, method: str = MATCHPOINTS) -> Comparison:
@@ -182,7 +191,10 @@ def compare(results, method: str = MATCHPOINTS) -> Comparison:
     for result in results:
         by_deal[result.deal].append(result)
     out = Comparison(method)
-    sums = defaultdict(Fraction)
+    neutral = NEUTRAL[method]
+    # player → denominator → the sum of the numerators of their scores over it
+    parts = defaultdict(lambda: defaultdict(int))
+    fractions = {}  # (numerator, denominator) → its Fraction, made once
     for deal, tables in by_deal.items():
         played = [t for t in tables if t.marques is not None]
         scorers = [
@@ -194,16 +206,22 @@ def compare(results, method: str = MATCHPOINTS) -> Comparison:
             for index, seat in enumerate(SEATS):
                 if index in arbitral:
                     score = Fraction(arbitral[index])
+                    pair = (score.numerator, score.denominator)
                 elif result.marques is None:
-                    score = NEUTRAL[method]
+                    score = neutral
+                    pair = (score.numerator, score.denominator)
                 else:
-                    score = scorers[index](result.marques[index])
+                    pair = scorers[index](result.marques[index])
+                    score = fractions.get(pair)
+                    if score is None:
+                        score = fractions[pair] = Fraction(*pair)
                 player = result.players[index]
                 marque = None if result.marques is None else result.marques[index]
                 out.seats.append(SeatScore(deal, result.table, seat, player, marque, score))
-                sums[player] += score
+                parts[player][pair[1]] += pair[0]
                 out.deals[player] = out.deals.get(player, 0) + 1
-    for player, total in sums.items():
+    for player, sums in parts.items():
+        total = sum((Fraction(num, den) for den, num in sums.items()), Fraction(0))
         out.totals[player] = total / out.deals[player] if method == MATCHPOINTS else total
     return out
 

@@ -129,6 +129,7 @@ CLUB_URLS = {
     "tournaments:duplicate_traveller": ("read", "G", ("duplicate", "dup_deal")),
     "tournaments:duplicate_player": ("read", "G", ("duplicate", "dup_entry")),
     "tournaments:duplicate_arbitre": ("manage", "GP", ("duplicate",)),
+    "tournaments:duplicate_decision_remove": ("manage", "P", ("duplicate", "decision")),
     "tournaments:duplicate_export": ("read", "G", ("duplicate",)),
     "league_club:leagues": ("manage", "GP", ()),
     "league_club:guests": ("manage", "GP", ("tournament",)),
@@ -240,13 +241,14 @@ class World:
             dup_entries = tournament_services.register(duplicate, [("member", p) for p in players])
             duplicate_services.draw_movement(duplicate)
             tournament_services.start_round(duplicate.round_set.get())
-            tournament_services.record_table_hand(
-                RoundTable.objects.get(round__tournament=duplicate), {**HAND, "dealer": None}
-            )
+            dup_table = RoundTable.objects.get(round__tournament=duplicate)
+            tournament_services.record_table_hand(dup_table, {**HAND, "dealer": None})
+            decision = duplicate_services.cancel_deal(dup_table, 2, "étui")
             self.clubs[slug] = {
                 "duplicate": duplicate,
                 "dup_entry": dup_entries[0],
                 "dup_deal": 1,
+                "decision": decision,
                 "table": table,
                 "table_hand": table_hand,
                 "tokens": {

@@ -43,6 +43,34 @@ def prepare_hand(table, data: dict, hand_number=None) -> tuple[str | None, dict]
     return None, {**data, "dealer": dealer_of(table, hand_number, names)}
 
 
+def fix_dealer(form, table, hand=None) -> None:
+    """The hand form at a duplicate table: the dealer is the deal's (§1), not asked.
+    The form's dealer field is preselected and disabled (Django then ignores whatever
+    is posted for it), and ``form.duplicate_deal`` says which deal of the étui the form
+    enters and who deals it, for the page. ``hand``: a correction of that hand; None:
+    the next deal (as ``prepare_hand`` numbers it). Nothing once the set is entered."""
+    if table.set_number is None or "dealer" not in form.fields:
+        return
+    k = table.round.tournament.deals_per_round
+    if hand is not None:
+        hand_number = hand.number
+    else:
+        hand_number = table.sheet.hands.live().count() + 1
+    if not 1 <= hand_number <= k:
+        return
+    deal = deal_of_hand(table, hand_number)
+    index = dealer_seat(deal)
+    form.initial["dealer"] = str(index)
+    form.fields["dealer"].disabled = True
+    form.fields["dealer"].required = True
+    form.duplicate_deal = {
+        "deal": deal,
+        "set": table.set_number,
+        "seat": SEATS[index],
+        "name": form.names[index],
+    }
+
+
 def next_deal(table, played: int) -> dict | None:
     """What a duplicate table's page says: the set, the next deal to play and its
     dealer's seat (None once the set is played), and where the étui goes after."""

@@ -5,20 +5,17 @@ decisions. They check the shape of the input; the rules are
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
-from clubs.rules_forms import RulesFields
-from core.widgets import DateInput
 from tarot.duplicate import SEATS
 from tournaments.duplicate_services import MAX_DEALS_PER_SET, MAX_ROUNDS
+from tournaments.forms import EventForm
 from tournaments.models import Tournament
 
 TEAM_CHOICES = [("", _("No teams")), ("3", _("Triplettes (3)")), ("4", _("Quadrettes (4)"))]
 
 
-class DuplicateForm(RulesFields):
+class DuplicateForm(EventForm):
     """A duplicate event's settings and its rules (FFT by default)."""
 
-    name = forms.CharField(label=_("Name"), max_length=80)
-    date = forms.DateField(label=_("Date"), widget=DateInput())
     rounds = forms.IntegerField(
         label=_("Rounds"),
         min_value=1,
@@ -38,45 +35,22 @@ class DuplicateForm(RulesFields):
     team_size = forms.TypedChoiceField(
         label=_("Teams"), choices=TEAM_CHOICES, coerce=int, empty_value=None, required=False
     )
-    confirm_by = forms.ChoiceField(
-        label=_("A table's sheet is confirmed by a second entry of"),
-        choices=Tournament.ConfirmBy.choices,
-        widget=forms.RadioSelect,
-        initial=Tournament.ConfirmBy.TOTALS,
-        required=False,
-    )
 
-    ERROR_FIELDS = {
-        **RulesFields.ERROR_FIELDS,
-        "rules": "preset",
-        "deals_per_round": "deals_per_set",
-    }
+    ERROR_FIELDS = {**EventForm.ERROR_FIELDS, "deals_per_round": "deals_per_set"}
 
-    def __init__(self, *args, tournament=None, **kwargs):
-        super().__init__(*args, **kwargs)
-        if tournament is not None:
-            self.initial.update(
-                name=tournament.name,
-                date=tournament.date,
-                rounds=tournament.rounds,
-                deals_per_set=tournament.deals_per_round,
-                method=tournament.method,
-                team_size=str(tournament.team_size or ""),
-                confirm_by=tournament.confirm_by,
-            )
-            self.set_rules_initial(tournament.rules)
+    def initial_of(self, tournament) -> dict:
+        return {
+            **super().initial_of(tournament),
+            "deals_per_set": tournament.deals_per_round,
+            "method": tournament.method,
+        }
 
     def settings(self) -> dict:
         data = self.cleaned_data
         return {
-            "name": data["name"],
-            "date": data["date"],
-            "rules": data["rules"],
-            "rounds": data["rounds"],
+            **super().settings(),
             "deals_per_set": data["deals_per_set"],
             "method": data["method"],
-            "team_size": data.get("team_size"),
-            "confirm_by": data.get("confirm_by") or Tournament.ConfirmBy.TOTALS,
         }
 
 

@@ -52,6 +52,7 @@ error_messages = {
     "score_invalid": _lazy("Type the arbitral score as a number."),
     "series_too_long": _lazy("A série's name has at most 40 characters."),
     "already_cancelled": _lazy("This deal is already cancelled at this table."),
+    "decision_gone": _lazy("This decision was already removed."),
 }
 
 
@@ -290,7 +291,7 @@ def set_etuis_by_hand(tournament, by_hand: bool, *, actor=None) -> Tournament:
         audit.record(
             tournament.club_id,
             actor,
-            audit.Action.SEASON_UPDATED,
+            audit.Action.ETUIS_DEALT,
             tournament,
             after={"etuis_by_hand": tournament.etuis_by_hand},
         )
@@ -398,3 +399,39 @@ def give_arbitral_score(
             },
         )
     return decision
+
+
+def remove_decision(decision: DealDecision, *, actor=None) -> None:
+    """The arbitre takes back one decision (a cancellation, an arbitral score): the
+    deal's scores at that table are compared again as the table entered them. The
+    history keeps what was removed, by whom and when; refused once the event is
+    closed (its final ranking is frozen)."""
+    services._require(actor, decision.round_table)
+    with transaction.atomic():
+        table = services._lock_table(decision.round_table)
+        tournament = table.round.tournament
+        if not tournament.is_duplicate:
+            raise DuplicateEventError("not_duplicate")
+        services._refuse_closed(tournament)
+        decision = DealDecision.objects.filter(pk=decision.pk, round_table=table).first()
+        if decision is None:
+            raise DuplicateEventError("decision_gone")
+        before = {
+            "table": services.table_label(table.round.number, table.number),
+            "deal": decision.deal,
+            "decision": decision.kind,
+            "reason": decision.reason,
+        }
+        if decision.kind == DealDecision.Kind.ARBITRAL:
+            seat_entry = Entry.objects.get(tournament=tournament, number=table.seats[decision.seat])
+            before.update(
+                seat=SEATS[decision.seat], entry=str(seat_entry), score=str(decision.score)
+            )
+        decision.delete()
+        audit.record(
+            tournament.club_id,
+            actor,
+            audit.Action.DECISION_REMOVED,
+            tournament,
+            before=before,
+        )

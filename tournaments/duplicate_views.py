@@ -10,51 +10,39 @@ The tables' own pages are the tournament's (``tournaments.table_views``).
 """
 
 import json
+from functools import partial
 from html import escape
 
 import tablib
 from django.contrib import messages
 from django.http import Http404, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
 from django.utils.safestring import mark_safe
 from django.utils.text import slugify
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST
 
-from clubs.forms import add_club_error
 from clubs.permissions import can, club_view
-from clubs.rules_forms import describe_rules
 from core.exports import bad_request, csv_text, neutralise
 from core.jsonnumbers import json_number
+from scoresheet.vocabulary import Contract
 from tarot.cards import deal_cards
 from tarot.duplicate import SEATS, dealer_seat, json_score
 from tournaments import duplicate_results, duplicate_services
 from tournaments.duplicate_forms import DecisionForm, DuplicateForm
-from tournaments.duplicate_services import SERIES, DuplicateEventError
+from tournaments.duplicate_services import SERIES
 from tournaments.models import DealDecision, RoundTable, Tournament
 from tournaments.movement import MovementError
+from tournaments.queries import SEAT_LETTERS
+from tournaments.services import TournamentError
+from tournaments.views import page_context, settings_page, tournament_of
 
 GET_POST = require_http_methods(["GET", "POST"])
 
 
 def _event(request, tournament_id) -> Tournament:
-    return get_object_or_404(
-        Tournament.objects.select_related("season", "club"),
-        club=request.club,
-        pk=tournament_id,
-        kind=Tournament.Kind.DUPLICATE,
-    )
-
-
-def _context(request, tournament, section, **more):
-    return {
-        "club": request.club,
-        "tournament": tournament,
-        "section": section,
-        "may_manage": can(request.user, request.club, "manage"),
-        "rules_text": describe_rules(tournament.rules),
-        **more,
-    }
+    return tournament_of(request, tournament_id, kind=Tournament.Kind.DUPLICATE)
 
 
 def _plan(tournament):
@@ -74,35 +62,30 @@ def _seat(index) -> str:
 @club_view("manage")
 @GET_POST
 def create(request, slug):
-    club = request.club
-    form = DuplicateForm(request.POST if request.method == "POST" else None)
-    if form.is_bound and form.is_valid():
-        try:
-            event = duplicate_services.create_duplicate(club, **form.settings(), actor=request.user)
-        except DuplicateEventError as error:
-            add_club_error(form, error, DuplicateForm.ERROR_FIELDS)
-        else:
-            messages.success(request, _("Duplicate event created. Enter its players."))
-            return redirect("tournaments:players", club.slug, event.pk)
-    return render(request, "tournaments/duplicate/form.html", {"club": club, "form": form})
+    return settings_page(
+        request,
+        DuplicateForm,
+        partial(duplicate_services.create_duplicate, request.club),
+        template="tournaments/duplicate/form.html",
+        done=_("Duplicate event created. Enter its players."),
+        then="tournaments:players",
+    )
 
 
 @club_view("manage")
 @GET_POST
 def edit(request, slug, tournament_id):
     event = _event(request, tournament_id)
-    form = DuplicateForm(request.POST if request.method == "POST" else None, tournament=event)
-    if form.is_bound and form.is_valid():
-        settings = form.settings()
-        try:
-            duplicate_services.update_duplicate(event, **settings, actor=request.user)
-        except DuplicateEventError as error:
-            add_club_error(form, error, DuplicateForm.ERROR_FIELDS)
-        else:
-            messages.success(request, _("The tournament's settings are saved."))
-            return redirect("tournaments:duplicate", request.club.slug, event.pk)
-    context = _context(request, event, "duplicate", form=form)
-    return render(request, "tournaments/duplicate/form.html", context)
+    return settings_page(
+        request,
+        DuplicateForm,
+        partial(duplicate_services.update_duplicate, event),
+        tournament=event,
+        template="tournaments/duplicate/form.html",
+        done=_("The tournament's settings are saved."),
+        then="tournaments:duplicate",
+        section="duplicate",
+    )
 
 
 @club_view("read")
@@ -131,7 +114,7 @@ def overview(request, slug, tournament_id):
         }
         for r in rounds
     ]
-    context = _context(
+    context = page_context(
         request,
         event,
         "duplicate",
@@ -151,7 +134,7 @@ def draw(request, slug, tournament_id):
     event = _event(request, tournament_id)
     try:
         plan = duplicate_services.draw_movement(event, actor=request.user)
-    except DuplicateEventError as error:
+    except TournamentError as error:
         messages.error(request, error.message)
     else:
         messages.success(
@@ -172,12 +155,12 @@ def series(request, slug, tournament_id):
         values = {e.number: request.POST.get(f"series_{e.number}", e.series) for e in entries}
         try:
             changed = duplicate_services.set_series(event, values, actor=request.user)
-        except DuplicateEventError as error:
+        except TournamentError as error:
             messages.error(request, error.message)
         else:
             messages.success(request, _("Séries saved (%(n)d changed).") % {"n": changed})
             return redirect("tournaments:duplicate_series", request.club.slug, event.pk)
-    context = _context(request, event, "duplicate", entries=entries, series_choices=SERIES)
+    context = page_context(request, event, "duplicate", entries=entries, series_choices=SERIES)
     return render(request, "tournaments/duplicate/series.html", context)
 
 
@@ -199,7 +182,7 @@ def route_cards(request, slug, tournament_id):
     if plan is not None:
         for entry in event.entries.all():
             cards.append({"entry": entry, "route": plan.route(entry.number)})
-    context = _context(request, event, "duplicate", cards=cards, plan=plan)
+    context = page_context(request, event, "duplicate", cards=cards, plan=plan)
     return render(request, "tournaments/duplicate/route_cards.html", context)
 
 
@@ -230,7 +213,7 @@ def table_cards(request, slug, tournament_id):
                     }
                 )
             cards.append({"table": number, "lines": lines})
-    context = _context(request, event, "duplicate", cards=cards, plan=plan)
+    context = page_context(request, event, "duplicate", cards=cards, plan=plan)
     return render(request, "tournaments/duplicate/table_cards.html", context)
 
 
@@ -249,7 +232,7 @@ def etuis(request, slug, tournament_id):
             ]
             way = [{"round": r, "table": plan.set_table(r, s)} for r in range(1, event.rounds + 1)]
             labels.append({"set": s, "deals": deals, "way": way})
-    context = _context(request, event, "duplicate", labels=labels, plan=plan)
+    context = page_context(request, event, "duplicate", labels=labels, plan=plan)
     return render(request, "tournaments/duplicate/etuis.html", context)
 
 
@@ -267,7 +250,7 @@ def deal_sheets(request, slug, tournament_id):
     plan = _drawn_plan(request, event)
     count = (plan.tables if plan else -(-event.entries.count() // 4)) * event.deals_per_round
     deals = [_deal_view(deal_cards(d, event.draw_seed)) for d in range(1, count + 1)]
-    context = _context(request, event, "duplicate", deals=deals)
+    context = page_context(request, event, "duplicate", deals=deals)
     return render(request, "tournaments/duplicate/deal_sheets.html", context)
 
 
@@ -314,7 +297,7 @@ def etuis_by_hand(request, slug, tournament_id):
     by_hand = request.POST.get("by_hand") == "1"
     try:
         duplicate_services.set_etuis_by_hand(event, by_hand, actor=request.user)
-    except DuplicateEventError as error:
+    except TournamentError as error:
         messages.error(request, error.message)
     else:
         messages.success(
@@ -375,7 +358,7 @@ def ranking(request, slug, tournament_id):
     final ranking once closed, per série and for the teams; ``?round=N``: after round N."""
     event = _event(request, tournament_id)
     until = _until(request, event)
-    context = _context(
+    context = page_context(
         request,
         event,
         "ranking",
@@ -389,39 +372,63 @@ def ranking(request, slug, tournament_id):
 def screen(request, slug, tournament_id):
     """The barometer on the room's projector, in large type, refreshed by the page."""
     event = _event(request, tournament_id)
-    context = _context(request, event, "screen", **_ranking_context(request, event))
+    context = page_context(request, event, "screen", **_ranking_context(request, event))
     response = render(request, "tournaments/duplicate/screen.html", context)
     response["Cache-Control"] = "no-store"
     return response
 
 
 def _traveller_rows(event, loaded, only=None):
-    """The travellers with each row's seat cells rendered once here (``format_html``):
-    a traveller page has a cell per seat of every table's deal (1,536 at 64 players
-    over 8 rounds of 3 deals), which the template language would render ten times
-    slower."""
+    """The travellers with each one's rows rendered here, once (every name escaped, the
+    body marked safe once): a traveller page has a row per table of every deal and a
+    cell per seat (384 rows and 1,536 cells at 64 players over 8 rounds of 3 deals),
+    which the template language renders several times slower than this."""
     travellers = duplicate_results.travellers(loaded)
     if only is not None:
         travellers = [t for t in travellers if t["deal"] == only]
+    method = event.method
+    shown = {}  # score → its text (a few distinct values recur across the page)
+    names = {}  # entry number → the escaped name
+    cancelled = escape(_("cancelled by the arbitre"))
+    contracts = {c: escape(str(label)) for c, label in Contract.choices}
+    seats = {s: escape(str(SEAT_LETTERS[i])) for i, s in enumerate(SEATS)}
+    # deal 0's address less its "0/": each deal's link without a reverse() each
+    base = reverse("tournaments:duplicate_traveller", args=[event.club.slug, event.pk, 0])[:-2]
     for traveller in travellers:
+        traveller["url"] = f"{base}{traveller['deal']}/"
+        body = []
         for row in traveller["tables"]:
-            for seat in row["seats"]:
-                seat["shown"] = _score_text(seat["score"], event.method)
-                seat["marque_shown"] = (
-                    "" if seat["marque"] is None else f"{float(seat['marque']):g}"
-                )
-            # each name escaped here, the row marked safe once
             cells = []
             for seat in row["seats"]:
-                name = escape(seat["entry"].name) if seat["entry"] else ""
+                score = seat["score"]
+                text = shown.get(score)
+                if text is None:
+                    text = shown[score] = _score_text(score, method)
+                entry = seat["entry"]
+                if entry is None:
+                    name = ""
+                else:
+                    name = names.get(entry.number)
+                    if name is None:
+                        name = names[entry.number] = escape(entry.name)
+                marque = "" if seat["marque"] is None else f"{float(seat['marque']):g}"
                 arbitral = " A" if seat["arbitral"] else ""
                 cells.append(
-                    f'<td class="num" title="{name}">{seat["marque_shown"]} '
-                    f'<span class="muted">({seat["shown"]}{arbitral})</span></td>'
+                    f'<td class="num" title="{name}">{marque} '
+                    f'<span class="muted">({text}{arbitral})</span></td>'
                 )
-            row["cells"] = mark_safe("".join(cells))  # noqa: S308 (escaped just above)
-            points = row["points"]
-            row["points_shown"] = "" if points is None else f"{float(points):g}"
+            if row["cancelled"]:
+                middle = f'<td colspan="3">{cancelled}</td>'
+            else:
+                points = "" if row["points"] is None else f"{float(row['points']):g}"
+                contract = contracts.get(row["contract"], "—") if row["contract"] else "—"
+                taker = seats.get(row["taker"], "—")
+                middle = f'<td>{contract}</td><td>{taker}</td><td class="num">{points}</td>'
+            body.append(
+                f'<tr data-table="{row["table"]}"><td>{row["table"]}</td>{middle}'
+                f"{''.join(cells)}</tr>"
+            )
+        traveller["body"] = mark_safe("\n".join(body))  # noqa: S308 (escaped above)
     return travellers
 
 
@@ -431,7 +438,7 @@ def travellers(request, slug, tournament_id):
     each seat's score."""
     event = _event(request, tournament_id)
     loaded = duplicate_results.load(event, hands=True)
-    context = _context(
+    context = page_context(
         request,
         event,
         "travellers",
@@ -453,7 +460,7 @@ def traveller(request, slug, tournament_id, deal):
     cards = None
     if _cards_public(request, event) and not event.etuis_by_hand:
         cards = _deal_view(deal_cards(deal, event.draw_seed))
-    context = _context(
+    context = page_context(
         request,
         event,
         "travellers",
@@ -477,7 +484,7 @@ def player(request, slug, tournament_id, number):
         line["shown"] = _score_text(line["score"], event.method)
         line["marque_shown"] = "" if line["marque"] is None else f"{float(line['marque']):g}"
     total = loaded.comparison.totals.get(number)
-    context = _context(
+    context = page_context(
         request,
         event,
         "ranking",
@@ -521,7 +528,7 @@ def arbitre(request, slug, tournament_id):
                         data["reason"],
                         actor=request.user,
                     )
-            except DuplicateEventError as error:
+            except TournamentError as error:
                 form.add_error(error.field if error.field in form.fields else None, error.message)
             else:
                 messages.success(request, _("The arbitre's decision is recorded."))
@@ -537,8 +544,38 @@ def arbitre(request, slug, tournament_id):
             decision.seat_letter = SEATS[decision.seat]
             decision.entry = entries.get(decision.round_table.seats[decision.seat])
             decision.shown = _score_text(decision.score, event.method)
-    context = _context(request, event, "duplicate", form=form, decisions=decisions)
+    context = page_context(
+        request,
+        event,
+        "duplicate",
+        form=form,
+        decisions=decisions,
+        may_remove=not event.is_closed,
+    )
     return render(request, "tournaments/duplicate/arbitre.html", context)
+
+
+@club_view("manage")
+@require_POST
+def remove_decision(request, slug, tournament_id, decision_id):
+    """Take back one of the arbitre's decisions (asked to confirm on the page)."""
+    event = _event(request, tournament_id)
+    decision = get_object_or_404(
+        DealDecision.objects.select_related("round_table__round__tournament"),
+        round_table__round__tournament=event,
+        pk=decision_id,
+    )
+    try:
+        duplicate_services.remove_decision(decision, actor=request.user)
+    except TournamentError as error:  # the event closed, or the decision gone meanwhile
+        messages.error(request, error.message)
+    else:
+        messages.success(
+            request,
+            _("The decision on deal %(deal)d at table %(table)d is removed.")
+            % {"deal": decision.deal, "table": decision.round_table.number},
+        )
+    return redirect("tournaments:duplicate_arbitre", request.club.slug, event.pk)
 
 
 # ---------------------------------------------------------------- exports

@@ -14,11 +14,56 @@ LENGTH_CHOICES = [("deals", _("A number of deals")), ("time", _("A time"))]
 TEAM_CHOICES = [("", _("No teams")), ("2", _("Teams of 2")), ("4", _("Teams of 4"))]
 
 
-class TournamentForm(RulesFields):
-    """A tournament's settings and its rules (the fields of a season's house rules)."""
+class EventForm(RulesFields):
+    """What a free-deal tournament's settings and a duplicate event's share: the name,
+    the date, the rules (the fields of a season's house rules), the rounds, the teams
+    and how a table's sheet is confirmed. A subclass gives ``rounds`` and
+    ``team_size`` (their bounds and choices differ), its own fields, and adds them
+    to ``initial_of`` and ``settings``."""
 
     name = forms.CharField(label=_("Name"), max_length=80)
     date = forms.DateField(label=_("Date"), widget=DateInput())
+    confirm_by = forms.ChoiceField(
+        label=_("A table's sheet is confirmed by a second entry of"),
+        choices=Tournament.ConfirmBy.choices,
+        widget=forms.RadioSelect,
+        initial=Tournament.ConfirmBy.TOTALS,
+        required=False,
+    )
+
+    ERROR_FIELDS = {**RulesFields.ERROR_FIELDS, "rules": "preset"}
+
+    def __init__(self, *args, tournament=None, **kwargs):
+        super().__init__(*args, **kwargs)
+        if tournament is not None:
+            self.initial.update(self.initial_of(tournament))
+            self.set_rules_initial(tournament.rules)
+
+    def initial_of(self, tournament) -> dict:
+        return {
+            "name": tournament.name,
+            "date": tournament.date,
+            "rounds": tournament.rounds,
+            "team_size": str(tournament.team_size or ""),
+            "confirm_by": tournament.confirm_by,
+        }
+
+    def settings(self) -> dict:
+        """The keyword arguments of the service that creates or updates the event."""
+        data = self.cleaned_data
+        return {
+            "name": data["name"],
+            "date": data["date"],
+            "rules": data["rules"],
+            "rounds": data["rounds"],
+            "team_size": data.get("team_size"),
+            "confirm_by": data.get("confirm_by") or Tournament.ConfirmBy.TOTALS,
+        }
+
+
+class TournamentForm(EventForm):
+    """A free-deal tournament's settings and its rules."""
+
     rounds = forms.IntegerField(
         label=_("Rounds"),
         min_value=1,
@@ -66,31 +111,15 @@ class TournamentForm(RulesFields):
         required=False,
         help_text=_("Teammates never sit at the same table; a team ranking adds their totals."),
     )
-    confirm_by = forms.ChoiceField(
-        label=_("A table's sheet is confirmed by a second entry of"),
-        choices=Tournament.ConfirmBy.choices,
-        widget=forms.RadioSelect,
-        initial=Tournament.ConfirmBy.TOTALS,
-        required=False,
-    )
 
-    ERROR_FIELDS = {**RulesFields.ERROR_FIELDS, "rules": "preset"}
-
-    def __init__(self, *args, tournament=None, **kwargs):
-        super().__init__(*args, **kwargs)
-        if tournament is not None:
-            self.initial.update(
-                name=tournament.name,
-                date=tournament.date,
-                rounds=tournament.rounds,
-                length="time" if tournament.is_timed else "deals",
-                deals_per_round=tournament.deals_per_round or 5,
-                minutes_per_round=tournament.minutes_per_round or 45,
-                five_tables=tournament.five_tables,
-                team_size=str(tournament.team_size or ""),
-                confirm_by=tournament.confirm_by,
-            )
-            self.set_rules_initial(tournament.rules)
+    def initial_of(self, tournament) -> dict:
+        return {
+            **super().initial_of(tournament),
+            "length": "time" if tournament.is_timed else "deals",
+            "deals_per_round": tournament.deals_per_round or 5,
+            "minutes_per_round": tournament.minutes_per_round or 45,
+            "five_tables": tournament.five_tables,
+        }
 
     def clean(self):
         cleaned = super().clean()
@@ -107,15 +136,10 @@ class TournamentForm(RulesFields):
     def settings(self) -> dict:
         data = self.cleaned_data
         return {
-            "name": data["name"],
-            "date": data["date"],
-            "rules": data["rules"],
-            "rounds": data["rounds"],
+            **super().settings(),
             "deals_per_round": data["deals_per_round"],
             "minutes_per_round": data["minutes_per_round"],
             "five_tables": data["five_tables"],
-            "team_size": data.get("team_size"),
-            "confirm_by": data.get("confirm_by") or Tournament.ConfirmBy.TOTALS,
         }
 
 

@@ -189,6 +189,17 @@ def hand_form_page(request, table, form, hand=None, *, preview_url, back_url):
     )
 
 
+def table_hand_form(round_table, /, *args, hand=None, **kwargs):
+    """The hand form of a table's sheet (``form_class_for``; ``table=``: the sheet's
+    seating); at a duplicate table with the dealer fixed by the deal
+    (``duplicate_deals.fix_dealer``), not asked."""
+    sheet = round_table.sheet
+    form = form_class_for(sheet)(*args, sheet=sheet, hand=hand, **kwargs)
+    if round_table.round.tournament.is_duplicate:
+        duplicate_deals.fix_dealer(form, round_table, hand)
+    return form
+
+
 def live_hand(table, number) -> Hand:
     """Deal ``number`` of the table's sheet, not deleted (404 otherwise, or without a sheet)."""
     if table.sheet_id is None:
@@ -219,12 +230,10 @@ def table_hand_create(request, table):
     refused = _writable_or_back(request, table)
     if refused:
         return refused
-    sheet = table.sheet
-    seating = sheets.Table.of(sheet)
-    form_class = form_class_for(sheet)
+    seating = sheets.Table.of(table.sheet)
     if request.method == "POST":
         save = request.POST.get("action") == "save"
-        form = form_class(request.POST, sheet=sheet, table=seating, previews=not save)
+        form = table_hand_form(table, request.POST, table=seating, previews=not save)
         if save and form.is_valid():
             back = _url(request, "sheet")
             try:
@@ -244,7 +253,7 @@ def table_hand_create(request, table):
         if save and queued(request):  # a deal from the phone's queue: why, for the queue
             return queue_refusal(form)
     else:
-        form = form_class(sheet=sheet, table=seating)
+        form = table_hand_form(table, table=seating)
     return _form_page(request, table, form)
 
 
@@ -261,7 +270,7 @@ def table_hand_preview(request, table):
         if not param.isascii() or not param.isdigit() or len(param) > 9:
             return JsonResponse({"errors": {"__all__": [_("Unknown hand.")]}}, status=404)
         hand = get_object_or_404(Hand, sheet=sheet, number=int(param))
-    return preview_response(request, form_class_for(sheet)(request.POST, sheet=sheet, hand=hand))
+    return preview_response(request, table_hand_form(table, request.POST, hand=hand))
 
 
 @table_link
@@ -274,12 +283,10 @@ def table_hand_edit(request, table, number):
     refused = _writable_or_back(request, table)
     if refused:
         return refused
-    sheet = table.sheet
-    seating = sheets.Table.of(sheet)
-    form_class = form_class_for(sheet)
+    seating = sheets.Table.of(table.sheet)
     if request.method == "POST":
         save = request.POST.get("action") == "save"
-        form = form_class(request.POST, sheet=sheet, table=seating, hand=hand, previews=not save)
+        form = table_hand_form(table, request.POST, table=seating, hand=hand, previews=not save)
         if save and form.is_valid():
             target = _url(request, "sheet") + f"#deal-{hand.number}"
             try:
@@ -298,7 +305,7 @@ def table_hand_edit(request, table, number):
         if save and queued(request):  # a correction from the phone's queue: why
             return queue_refusal(form)
     else:
-        form = form_class(sheet=sheet, table=seating, hand=hand)
+        form = table_hand_form(table, table=seating, hand=hand)
     return _form_page(request, table, form, hand)
 
 

@@ -58,5 +58,10 @@ urlpatterns = [
     path(dup + "deals/<int:deal>/", duplicate_views.traveller, name="duplicate_traveller"),
     path(dup + "players/<int:number>/", duplicate_views.player, name="duplicate_player"),
     path(dup + "arbitre/", duplicate_views.arbitre, name="duplicate_arbitre"),
+    path(
+        dup + "arbitre/<int:decision_id>/remove/",
+        duplicate_views.remove_decision,
+        name="duplicate_decision_remove",
+    ),
     path(dup + "export/", duplicate_views.export, name="duplicate_export"),
 ]

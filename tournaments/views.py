@@ -10,6 +10,7 @@ scorers and managers may use. Every write is a POST calling
 
 import datetime
 import json
+from functools import partial
 
 from django.contrib import messages
 from django.http import Http404, HttpResponse, JsonResponse
@@ -28,7 +29,7 @@ from clubs.services import name_key
 from core.exports import SafeTableExport, bad_request
 from core.idempotency import idempotent, once
 from core.jsonnumbers import json_number
-from scoresheet.hand_forms import form_class_for, queue_refusal, queued
+from scoresheet.hand_forms import queue_refusal, queued
 from scoresheet.handmap import Table, sheet_json
 from tournaments import queries, services, tokens
 from tournaments.filters import RankingFilter
@@ -43,16 +44,21 @@ from tournaments.forms import (
 )
 from tournaments.models import Entry, Round, RoundTable, Tournament
 from tournaments.services import TournamentError
-from tournaments.table_views import hand_form_page, live_hand
+from tournaments.table_views import hand_form_page, live_hand, table_hand_form
 from tournaments.tables import RankingTable, display_rows
 
 GET_POST = require_http_methods(["GET", "POST"])
 EXPORTS = (TableExport.CSV, TableExport.XLSX)
 
 
-def _tournament(request, tournament_id) -> Tournament:
+def tournament_of(request, tournament_id, **kind) -> Tournament:
+    """The club's tournament ``tournament_id`` (404 otherwise); ``kind=``: only of that
+    kind (the duplicate pages')."""
     return get_object_or_404(
-        Tournament.objects.select_related("season", "club"), club=request.club, pk=tournament_id
+        Tournament.objects.select_related("season", "club"),
+        club=request.club,
+        pk=tournament_id,
+        **kind,
     )
 
 
@@ -60,7 +66,8 @@ def _round(tournament, number) -> Round:
     return get_object_or_404(Round, tournament=tournament, number=number)
 
 
-def _context(request, tournament, section, **more):
+def page_context(request, tournament, section, **more):
+    """What every page of a tournament (free-deal or duplicate) gives its template."""
     return {
         "club": request.club,
         "tournament": tournament,
@@ -70,6 +77,30 @@ def _context(request, tournament, section, **more):
         "rules_text": describe_rules(tournament.rules),
         **more,
     }
+
+
+def settings_page(
+    request, form_class, save, *, tournament=None, template, done, then, section="edit"
+):
+    """A tournament's settings form (new when ``tournament`` is None): valid, it calls
+    ``save(**form.settings(), actor=…)`` (a service creating or updating the event),
+    says ``done`` and goes to the page ``then`` of the saved event; refused, the
+    error lands on its field."""
+    post = request.POST if request.method == "POST" else None
+    form = form_class(post, tournament=tournament)
+    if form.is_bound and form.is_valid():
+        try:
+            saved = save(**form.settings(), actor=request.user)
+        except TournamentError as error:
+            add_club_error(form, error, form_class.ERROR_FIELDS)
+        else:
+            messages.success(request, done)
+            return redirect(then, request.club.slug, saved.pk)
+    if tournament is None:
+        context = {"club": request.club, "form": form}
+    else:
+        context = page_context(request, tournament, section, form=form)
+    return render(request, template, context)
 
 
 def _refused(request, error):
@@ -97,48 +128,43 @@ def tournament_list(request, slug):
 @club_view("manage")
 @GET_POST
 def tournament_create(request, slug):
-    club = request.club
-    form = TournamentForm(request.POST if request.method == "POST" else None)
-    if form.is_bound and form.is_valid():
-        try:
-            tournament = services.create_tournament(club, **form.settings(), actor=request.user)
-        except TournamentError as error:
-            add_club_error(form, error, TournamentForm.ERROR_FIELDS)
-        else:
-            messages.success(request, _("Tournament created. Enter its players."))
-            return redirect("tournaments:players", club.slug, tournament.pk)
-    return render(request, "tournaments/form.html", {"club": club, "form": form})
+    return settings_page(
+        request,
+        TournamentForm,
+        partial(services.create_tournament, request.club),
+        template="tournaments/form.html",
+        done=_("Tournament created. Enter its players."),
+        then="tournaments:players",
+    )
 
 
 @club_view("manage")
 @GET_POST
 def tournament_edit(request, slug, tournament_id):
-    tournament = _tournament(request, tournament_id)
+    tournament = tournament_of(request, tournament_id)
     if tournament.is_duplicate:  # its own settings: tournaments.duplicate_views
         return redirect("tournaments:duplicate_edit", request.club.slug, tournament.pk)
-    form = TournamentForm(request.POST if request.method == "POST" else None, tournament=tournament)
-    if form.is_bound and form.is_valid():
-        try:
-            services.update_tournament(tournament, **form.settings(), actor=request.user)
-        except TournamentError as error:
-            add_club_error(form, error, TournamentForm.ERROR_FIELDS)
-        else:
-            messages.success(request, _("The tournament's settings are saved."))
-            return redirect("tournaments:detail", request.club.slug, tournament.pk)
-    context = _context(request, tournament, "edit", form=form)
-    return render(request, "tournaments/form.html", context)
+    return settings_page(
+        request,
+        TournamentForm,
+        partial(services.update_tournament, tournament),
+        tournament=tournament,
+        template="tournaments/form.html",
+        done=_("The tournament's settings are saved."),
+        then="tournaments:detail",
+    )
 
 
 @club_view("read")
 def tournament_detail(request, slug, tournament_id):
-    tournament = _tournament(request, tournament_id)
+    tournament = tournament_of(request, tournament_id)
     if tournament.is_duplicate:  # its movement is its overview: tournaments.duplicate_views
         return redirect("tournaments:duplicate", request.club.slug, tournament.pk)
     rounds = list(tournament.round_set.order_by("number"))
     entries = list(tournament.entries.all())
     for rnd in rounds:
         rnd.players = sum(1 for e in entries if e.plays_in(rnd.number))
-    context = _context(
+    context = page_context(
         request,
         tournament,
         "detail",
@@ -157,7 +183,7 @@ def tournament_detail(request, slug, tournament_id):
 @club_view("manage")
 @GET_POST
 def players(request, slug, tournament_id):
-    tournament = _tournament(request, tournament_id)
+    tournament = tournament_of(request, tournament_id)
     club = request.club
     entered = tournament.entries.values("player_id")
     candidates = club.players.exclude(pk__in=entered).order_by("sort_key", "name")
@@ -200,7 +226,7 @@ def players(request, slug, tournament_id):
         for e in entries
         if tournament.team_size and e.team_id is None and e.withdrawn_after_round is None
     ]
-    context = _context(
+    context = page_context(
         request,
         tournament,
         "players",
@@ -222,7 +248,7 @@ def entry_withdraw(request, slug, tournament_id, number):
     """A withdrawal, confirmed: the page says what happens to the later rounds (those
     drawn keep their draw, re-balanced only where the player sat, unless the
     organiser has them drawn again)."""
-    tournament = _tournament(request, tournament_id)
+    tournament = tournament_of(request, tournament_id)
     entry = get_object_or_404(Entry, tournament=tournament, number=number)
     if request.method == "POST":
         redraw = request.POST.get("later") == "redraw"
@@ -242,7 +268,7 @@ def entry_withdraw(request, slug, tournament_id, number):
         messages.error(request, _("This player has already withdrawn."))
         return redirect("tournaments:players", request.club.slug, tournament.pk)
     effect = services.withdrawal_effect(entry)
-    context = _context(request, tournament, "players", entry=entry, effect=effect)
+    context = page_context(request, tournament, "players", entry=entry, effect=effect)
     return render(request, "tournaments/withdraw.html", context)
 
 
@@ -250,7 +276,7 @@ def entry_withdraw(request, slug, tournament_id, number):
 @require_http_methods(["GET", "POST"])
 def entry_detail(request, slug, tournament_id, number):
     """One player's tournament: their table and seat each round, their sheets, scores."""
-    tournament = _tournament(request, tournament_id)
+    tournament = tournament_of(request, tournament_id)
     entry = get_object_or_404(Entry, tournament=tournament, number=number)
     route = queries.routes(tournament, {entry.number: entry})[0]
     row = next(r for r in queries.ranking(tournament) if r["number"] == number)
@@ -279,7 +305,7 @@ def entry_detail(request, slug, tournament_id, number):
                 else:
                     messages.success(request, _("The adjustment is recorded."))
                     return redirect("tournaments:entry", request.club.slug, tournament.pk, number)
-    context = _context(
+    context = page_context(
         request,
         tournament,
         "ranking",
@@ -298,7 +324,7 @@ def entry_detail(request, slug, tournament_id, number):
 @club_view("manage")
 @require_POST
 def schedule(request, slug, tournament_id):
-    tournament = _tournament(request, tournament_id)
+    tournament = tournament_of(request, tournament_id)
     try:
         drawn = services.draw_schedule(tournament, actor=request.user)
     except TournamentError as error:
@@ -313,7 +339,7 @@ def schedule(request, slug, tournament_id):
 
 @club_view("read")
 def round_detail(request, slug, tournament_id, round_number):
-    tournament = _tournament(request, tournament_id)
+    tournament = tournament_of(request, tournament_id)
     rounds = list(tournament.round_set.order_by("number"))
     rnd = next((r for r in rounds if r.number == round_number), None)
     if rnd is None:
@@ -333,7 +359,7 @@ def round_detail(request, slug, tournament_id, round_number):
     swap_form = None
     if may_manage and rnd.state == Round.State.DRAWN:
         swap_form = SwapForm(entries=present)
-    context = _context(
+    context = page_context(
         request,
         tournament,
         f"round{rnd.number}",
@@ -376,7 +402,7 @@ def table_devices(tables) -> list[dict]:
 
 
 def _round_action(request, tournament_id, round_number, action, done):
-    tournament = _tournament(request, tournament_id)
+    tournament = tournament_of(request, tournament_id)
     rnd = _round(tournament, round_number)
     try:
         action(rnd, actor=request.user)
@@ -397,7 +423,7 @@ def round_draw(request, slug, tournament_id, round_number):
 @club_view("manage")
 @require_POST
 def round_swap(request, slug, tournament_id, round_number):
-    tournament = _tournament(request, tournament_id)
+    tournament = tournament_of(request, tournament_id)
     rnd = _round(tournament, round_number)
     present = [e for e in tournament.entries.all() if e.plays_in(rnd.number)]
     form = SwapForm(request.POST, entries=present)
@@ -434,7 +460,7 @@ def round_close(request, slug, tournament_id, round_number):
 @club_view("read")
 def table_cards(request, slug, tournament_id, round_number):
     """A card per table of the round (A4, one a page): seats and a blank score grid."""
-    tournament = _tournament(request, tournament_id)
+    tournament = tournament_of(request, tournament_id)
     rnd = _round(tournament, round_number)
     tables = queries.round_tables(tournament, rnd)
     if request.GET.get("changed"):  # only the cards a withdrawal changed, to print again
@@ -444,16 +470,16 @@ def table_cards(request, slug, tournament_id, round_number):
         for view in tables:
             view.link = tokens.url(view.table, request)
             view.qr = tokens.qr_svg(view.link)
-    context = _context(request, tournament, f"round{rnd.number}", round=rnd, tables=tables)
+    context = page_context(request, tournament, f"round{rnd.number}", round=rnd, tables=tables)
     return render(request, "tournaments/table_cards.html", context)
 
 
 @club_view("read")
 def route_cards(request, slug, tournament_id):
     """Each player's card: their table and seat in every drawn round."""
-    tournament = _tournament(request, tournament_id)
+    tournament = tournament_of(request, tournament_id)
     routes = queries.routes(tournament)
-    context = _context(request, tournament, "routes", routes=routes)
+    context = page_context(request, tournament, "routes", routes=routes)
     return render(request, "tournaments/route_cards.html", context)
 
 
@@ -462,7 +488,7 @@ def route_cards(request, slug, tournament_id):
 
 @club_view("read")
 def ranking(request, slug, tournament_id):
-    tournament = _tournament(request, tournament_id)
+    tournament = tournament_of(request, tournament_id)
     if tournament.is_duplicate:  # the barometer: tournaments.duplicate_views
         return redirect("tournaments:duplicate_ranking", request.club.slug, tournament.pk)
     club = request.club
@@ -482,7 +508,7 @@ def ranking(request, slug, tournament_id):
     queries.mark_provisional(all_rows, pending)
     teams = queries.team_ranking(tournament, all_rows) if tournament.team_size else []
     display = display_rows(rows, club=club, tournament=tournament)
-    context = _context(
+    context = page_context(
         request,
         tournament,
         "ranking",
@@ -513,7 +539,7 @@ def _table(tournament, round_number, table_number) -> RoundTable:
 def table_detail(request, slug, tournament_id, round_number, table_number):
     """The organiser's view of one table: its deals, its entries and their differences,
     its link and QR code, and what to do (confirm, send back, correct a deal, new link)."""
-    tournament = _tournament(request, tournament_id)
+    tournament = tournament_of(request, tournament_id)
     table = _table(tournament, round_number, table_number)
     entries = queries.entries_by_number(tournament)
     seated = [(letter, entries.get(n)) for letter, n in zip(queries.SEAT_LETTERS, table.seats)]
@@ -524,7 +550,7 @@ def table_detail(request, slug, tournament_id, round_number, table_number):
         deals = [{"number": n, "scores": row} for n, row in zip(numbers, rows)]
         totals = [by_number.get(str(n)) for n in table.seats]
     link = tokens.url(table, request)
-    context = _context(
+    context = page_context(
         request,
         tournament,
         f"round{round_number}",
@@ -543,7 +569,7 @@ def table_detail(request, slug, tournament_id, round_number, table_number):
 
 
 def _table_action(request, tournament_id, round_number, table_number, action, done):
-    tournament = _tournament(request, tournament_id)
+    tournament = tournament_of(request, tournament_id)
     table = _table(tournament, round_number, table_number)
     try:
         action(table, actor=request.user)
@@ -583,7 +609,7 @@ def _back_to_round(request, tournament, round_number, table_number):
 @require_POST
 def table_totals(request, slug, tournament_id, round_number, table_number):
     """The organiser types a table's totals alone (the table could not use its link)."""
-    tournament = _tournament(request, tournament_id)
+    tournament = tournament_of(request, tournament_id)
     table = _table(tournament, round_number, table_number)
     values = [request.POST.get(f"total_{k}", "") for k in range(len(table.seats))]
     try:
@@ -600,7 +626,7 @@ def table_totals(request, slug, tournament_id, round_number, table_number):
 @club_view("manage")
 @require_POST
 def table_totals_cancel(request, slug, tournament_id, round_number, table_number):
-    tournament = _tournament(request, tournament_id)
+    tournament = tournament_of(request, tournament_id)
     table = _table(tournament, round_number, table_number)
     try:
         services.cancel_table_totals(table, actor=request.user)
@@ -630,7 +656,7 @@ def table_hand(request, slug, tournament_id, round_number, table_number, number)
     """The organiser's correction of one deal of a table (handed in, disputed or
     confirmed): the hand form, then ``services.correct_table_hand``, once per form key
     (``once``: saved with no network, it waits in the phone's queue)."""
-    tournament = _tournament(request, tournament_id)
+    tournament = tournament_of(request, tournament_id)
     table = _table(tournament, round_number, table_number)
     hand = live_hand(table, number)
     back = reverse(
@@ -641,10 +667,9 @@ def table_hand(request, slug, tournament_id, round_number, table_number, number)
         return redirect(back)
     sheet = table.sheet
     seating = Table.of(sheet)
-    form_class = form_class_for(sheet)
     if request.method == "POST":
         save = request.POST.get("action") == "save"
-        form = form_class(request.POST, sheet=sheet, table=seating, hand=hand, previews=not save)
+        form = table_hand_form(table, request.POST, table=seating, hand=hand, previews=not save)
         if save and form.is_valid():
             try:
                 once(
@@ -664,7 +689,7 @@ def table_hand(request, slug, tournament_id, round_number, table_number, number)
         if save and queued(request):  # a correction from the phone's queue: why
             return queue_refusal(form)
     else:
-        form = form_class(sheet=sheet, table=seating, hand=hand)
+        form = table_hand_form(table, table=seating, hand=hand)
     preview_url = reverse("scoresheet:hand_preview", args=[request.club.slug, sheet.pk])
     return hand_form_page(request, table, form, hand, preview_url=preview_url, back_url=back)
 
@@ -675,7 +700,7 @@ def table_hand(request, slug, tournament_id, round_number, table_number, number)
 @club_view("manage")
 @require_POST
 def tournament_close(request, slug, tournament_id):
-    tournament = _tournament(request, tournament_id)
+    tournament = tournament_of(request, tournament_id)
     try:
         services.close_tournament(tournament, actor=request.user)
     except TournamentError as error:
@@ -689,7 +714,7 @@ def tournament_close(request, slug, tournament_id):
 def export_json(request, slug, tournament_id):
     """The whole tournament as JSON: settings, rankings (players, teams), every round's
     tables with their state and their sheet in HAND_FORMAT.md's sheet format."""
-    tournament = _tournament(request, tournament_id)
+    tournament = tournament_of(request, tournament_id)
     if tournament.final_ranking:
         players, teams = tournament.final_ranking["players"], tournament.final_ranking["teams"]
     else:
@@ -784,7 +809,7 @@ def screen(request, slug, tournament_id):
     """The room's screen, a page of its own: the ranking in large type, paged, the team
     ranking in turn, the round's tables still playing; a script
     (``tournament_screen.js``) pages it and refreshes the live part every ten seconds."""
-    tournament = _tournament(request, tournament_id)
+    tournament = tournament_of(request, tournament_id)
     if tournament.is_duplicate:  # the barometer's screen: tournaments.duplicate_views
         return redirect("tournaments:duplicate_screen", request.club.slug, tournament.pk)
     context = _screen_context(request, tournament)
@@ -802,7 +827,7 @@ def screen(request, slug, tournament_id):
 @club_view("read")
 def screen_live(request, slug, tournament_id):
     """The screen's live part, an HTML fragment (polled)."""
-    tournament = _tournament(request, tournament_id)
+    tournament = tournament_of(request, tournament_id)
     response = render(
         request, "tournaments/includes/screen_live.html", _screen_context(request, tournament)
     )
@@ -814,7 +839,7 @@ def screen_live(request, slug, tournament_id):
 def find_table(request, slug, tournament_id):
     """A player finds their table for the round under way or the next one, by their
     number or their name."""
-    tournament = _tournament(request, tournament_id)
+    tournament = tournament_of(request, tournament_id)
     query = (request.GET.get("q") or "").strip()[:80]
     rounds = list(tournament.round_set.order_by("number"))
     rnd = _current_round(rounds)
@@ -832,7 +857,7 @@ def find_table(request, slug, tournament_id):
                 where[number] = (table.number, queries.SEAT_LETTERS[position])
         for entry in matches[:10]:
             found.append({"entry": entry, "where": where.get(entry.number)})
-    context = _context(
+    context = page_context(
         request, tournament, "find", round=rnd, query=query, found=found, searched=bool(query)
     )
     return render(request, "tournaments/find.html", context)

@@ -223,6 +223,6 @@ def test_the_per_seat_scorer_is_the_per_table_definition(marques):
     each score is still exactly §3's definition, computed table by table."""
     from tarot.duplicate import _difference, _matchpoints, _seat_scorer
 
-    for x in marques:
-        assert _seat_scorer(MATCHPOINTS, marques)(x) == _matchpoints(x, marques)
-        assert _seat_scorer(AVERAGE, marques)(x) == _difference(x, marques)
+    for x in marques:  # the scorer gives (numerator, denominator), not reduced
+        assert F(*_seat_scorer(MATCHPOINTS, marques)(x)) == _matchpoints(x, marques)
+        assert F(*_seat_scorer(AVERAGE, marques)(x)) == _difference(x, marques)

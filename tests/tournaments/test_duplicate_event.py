@@ -241,3 +241,69 @@ def test_teams_and_licences_in_the_event_json(club, members20, manager):
         total = sum(loaded.comparison.totals[n] for n in row["players"])
         assert row["score"] == total
         assert {members[n].team.name for n in row["players"]} == {row["team"]}
+
+
+def test_the_arbitre_removes_a_decision_and_the_deal_is_compared_again(
+    club, members20, manager, scorer
+):
+    # Deal d at tables A (round 1) and B (round 2), matchpoints with n = 2. Cancelled at B,
+    # every seat of A and B scores 50; the cancellation removed, both tables are compared
+    # again as they entered the deal (100/0 or 50/50 by seat), exactly as before it.
+    event = make_event(club, members20, manager, players=20, rounds=2, deals=2)
+    duplicate_services.draw_movement(event, actor=manager)
+    for number in (1, 2):
+        rnd = event.round_set.get(number=number)
+        start(rnd)
+        play_round(rnd)
+        services.close_round(Round.objects.get(pk=rnd.pk), actor=manager)
+    first = RoundTable.objects.get(round__tournament=event, round__number=1, number=1)
+    second = RoundTable.objects.get(
+        round__tournament=event, round__number=2, set_number=first.set_number
+    )
+    deal = (first.set_number - 1) * 2 + 1
+
+    def scores():
+        loaded = duplicate_results.load(event)
+        return {(s.deal, s.table, s.seat): s.score for s in loaded.comparison.seats}
+
+    before = scores()
+    cancelled = duplicate_services.cancel_deal(second, deal, "étui mélangé", actor=manager)
+    arbitral = duplicate_services.give_arbitral_score(
+        first, deal + 1, "W", 75, "art. 12", actor=manager
+    )
+    assert {scores()[(deal, first.number, seat)] for seat in SEATS} == {50}
+    with pytest.raises(TournamentError) as error:
+        duplicate_services.remove_decision(cancelled, actor=scorer)
+    assert error.value.code == "forbidden"
+    duplicate_services.remove_decision(cancelled, actor=manager)
+    after = scores()
+    assert after[(deal, first.number, "N")] == before[(deal, first.number, "N")]
+    assert {k: v for k, v in after.items() if k[0] == deal} == {
+        k: v for k, v in before.items() if k[0] == deal
+    }
+    assert after[(deal + 1, first.number, "W")] == 75  # the other decision stays
+    entry = AuditEntry.objects.filter(club=club, action="decision_removed").get()
+    assert entry.actor == manager
+    assert entry.before == {
+        "table": f"R2 T{second.number}",
+        "deal": deal,
+        "decision": "cancelled",
+        "reason": "étui mélangé",
+    }
+    with pytest.raises(DuplicateEventError) as error:
+        duplicate_services.remove_decision(cancelled, actor=manager)
+    assert error.value.code == "decision_gone"
+    # once the event is closed its ranking is frozen: the arbitral score stays
+    services.close_tournament(Tournament.objects.get(pk=event.pk), actor=manager)
+    with pytest.raises(TournamentError) as error:
+        duplicate_services.remove_decision(arbitral, actor=manager)
+    assert error.value.code == "tournament_closed"
+    assert scores()[(deal + 1, first.number, "W")] == 75
+
+
+def test_recording_how_the_etuis_are_dealt_has_its_own_audit_action(club, members20, manager):
+    event = make_event(club, members20, manager, players=8, rounds=2, deals=2)
+    duplicate_services.set_etuis_by_hand(event, True, actor=manager)
+    entry = AuditEntry.objects.filter(club=club).order_by("-pk").first()
+    assert (entry.action, entry.after) == ("etuis_dealt", {"etuis_by_hand": True})
+    assert str(entry.get_action_display()) == "how the étuis are dealt"

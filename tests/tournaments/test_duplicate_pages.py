@@ -216,3 +216,145 @@ def test_french_pages_write_west_as_o(client, played):
     ).content.decode()
     assert '<th class="num">O</th>' in page and '<th class="num">W</th>' not in page
     assert "Feuilles de donne" in page
+
+
+def test_the_arbitre_page_removes_a_decision_after_asking(organiser, played, client):
+    table = RoundTable.objects.get(round__tournament=played, round__number=1, number=2)
+    deal = (table.set_number - 1) * 3 + 1
+    kept = duplicate_services.cancel_deal(table, deal, "étui mélangé")
+    wrong = duplicate_services.give_arbitral_score(table, deal + 1, "N", "30", "erreur")
+    page = organiser.get(url("duplicate_arbitre", played)).content.decode()
+    remove = url("duplicate_decision_remove", played, wrong.pk)
+    # each decision has its button, which asks before removing
+    assert f'action="{remove}"' in page
+    assert f'data-remove-decision="{wrong.pk}" data-confirm="Remove the decision on deal' in page
+    assert organiser.get(remove).status_code == 405  # a GET removes nothing
+    response = organiser.post(remove)
+    assert response.status_code == 302
+    assert response["Location"] == url("duplicate_arbitre", played)
+    assert list(DealDecision.objects.values_list("pk", flat=True)) == [kept.pk]
+    page = organiser.get(url("duplicate_arbitre", played)).content.decode()
+    assert f"The decision on deal {deal + 1} at table 2 is removed." in page
+    assert "erreur" not in page and "étui mélangé" in page
+    # gone already: not found
+    response = organiser.post(remove)
+    assert response.status_code == 404
+    # a decision of another event answers 404 under this one
+    assert (
+        organiser.post(url("duplicate_decision_remove", played, kept.pk + 999)).status_code == 404
+    )
+
+
+def test_a_closed_event_shows_no_remove_button_and_refuses_the_post(organiser, played, manager):
+    table = RoundTable.objects.get(round__tournament=played, round__number=1, number=2)
+    decision = duplicate_services.cancel_deal(table, (table.set_number - 1) * 3 + 1, "étui")
+    Tournament.objects.filter(pk=played.pk).update(state=Tournament.State.CLOSED)
+    page = organiser.get(url("duplicate_arbitre", played)).content.decode()
+    assert "data-remove-decision" not in page
+    response = organiser.post(url("duplicate_decision_remove", played, decision.pk), follow=True)
+    assert "The tournament is closed" in response.content.decode()
+    assert DealDecision.objects.filter(pk=decision.pk).exists()
+
+
+def test_a_closed_event_refuses_the_organisers_posts_with_a_message(organiser, played):
+    """The services refuse a closed event with the tournament's own error: every page
+    shows it as a message, none answers 500."""
+    table = RoundTable.objects.get(round__tournament=played, round__number=1, number=2)
+    Tournament.objects.filter(pk=played.pk).update(state=Tournament.State.CLOSED)
+    posts = {
+        "duplicate_etuis_by_hand": {"by_hand": "1"},
+        "duplicate_series": {"series_1": "1ère"},
+        "duplicate_draw": {},
+        "duplicate_arbitre": {
+            "kind": "cancel",
+            "round": 1,
+            "table": 2,
+            "deal": (table.set_number - 1) * 3 + 1,
+            "reason": "étui",
+        },
+    }
+    for name, data in posts.items():
+        response = organiser.post(url(name, played), data, follow=True)
+        assert response.status_code == 200, name
+        assert "The tournament is closed" in response.content.decode(), name
+    assert not DealDecision.objects.exists()
+
+
+def test_the_hand_form_at_a_duplicate_table_does_not_ask_for_the_dealer(
+    client, organiser, club, members24, manager
+):
+    """The étui fixes the dealer (§1: deal d by N, E, S, W at (d − 1) mod 4): the form
+    shows it, has no dealer buttons, and a dealer posted anyway changes nothing."""
+    event = make_event(club, members24, manager, players=20, rounds=2, deals=3)
+    duplicate_services.draw_movement(event, actor=manager)
+    services.start_round(Round.objects.get(tournament=event, number=1))
+    table = RoundTable.objects.select_related("sheet").get(
+        round__tournament=event, round__number=1, set_number=2
+    )
+    names = [s.player.name for s in table.sheet.seats.select_related("player")]
+    create = reverse("table:hand_create", args=[tokens.token(table)])
+    page = client.get(create).content.decode()
+    # set 2 holds deals 4, 5, 6: deal 4 is dealt by W (index 3), deal 5 by N
+    assert 'data-fixed-dealer="W" data-deal="4"' in page
+    assert f'<strong data-show="dealer">{names[3]}</strong>' in page
+    assert 'name="dealer"' not in page
+    posted = {"taker": "1", "contract": "garde", "bouts": "2", "points": "56", "action": "save"}
+    assert client.post(create, {**posted, "dealer": "0"}).status_code == 302
+    hand = table.sheet.hands.get(number=1)
+    assert hand.dealer.name == names[3]
+    page = client.get(create).content.decode()
+    assert 'data-fixed-dealer="N" data-deal="5"' in page
+    edit = reverse("table:hand_edit", args=[tokens.token(table), 1])
+    assert 'data-fixed-dealer="W" data-deal="4"' in client.get(edit).content.decode()
+    # the organiser's correction shows it fixed too
+    correction = url("table_hand", event, 1, table.number, 1)
+    page = organiser.get(correction).content.decode()
+    assert 'data-fixed-dealer="W" data-deal="4"' in page and 'name="dealer"' not in page
+
+
+def test_the_hand_form_of_a_free_deal_table_still_asks_for_the_dealer(client, make_tournament):
+    tournament = make_tournament(players=16, rounds=1, deals=4)
+    rnd = tournament.round_set.get(number=1)
+    services.draw_round(rnd)
+    services.start_round(rnd)
+    table = rnd.tables.order_by("number").first()
+    page = client.get(reverse("table:hand_create", args=[tokens.token(table)])).content.decode()
+    assert 'name="dealer"' in page and "data-fixed-dealer" not in page
+
+
+def test_the_results_pages_read_a_fixed_number_of_queries_whatever_the_size(
+    client, played, manager
+):
+    """The barometer, the screen and the travellers read the event in a fixed number of
+    queries (duplicate_results.load: tables, score rows, decisions, entries…): one
+    round more, as many queries. Pinned: a page that starts reading per table or per
+    deal fails here."""
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    pages = ("duplicate_ranking", "duplicate_screen", "duplicate_travellers")
+
+    def counts():
+        out = {}
+        for name in pages:
+            with CaptureQueriesContext(connection) as captured:
+                assert client.get(url(name, played)).status_code == 200
+            out[name] = len(captured)
+        return out
+
+    counts()  # the first request reads what the process then keeps (one query more)
+    before = counts()
+    assert before == {
+        "duplicate_ranking": 7,
+        "duplicate_screen": 7,
+        "duplicate_travellers": 8,
+    }
+    rnd = Round.objects.get(tournament=played, number=3)
+    services.start_round(rnd)
+    play_round(Round.objects.get(pk=rnd.pk))
+    services.close_round(Round.objects.get(pk=rnd.pk), actor=manager)
+    assert counts() == before
+    page = client.get(url("duplicate_travellers", played)).content.decode()
+    assert page.count("<tr data-table=") == 5 * 3 * 3  # each deal at 3 tables now
+    # contracts by their names, not their codes
+    assert "<td>garde sans</td>" in page and "garde_sans" not in page
