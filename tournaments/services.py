@@ -127,6 +127,10 @@ error_messages = {
     # a duplicate event (tournaments.duplicate_services has the rest of its refusals)
     "set_complete": _lazy("This table has entered every deal of its set."),
     "no_set": _lazy("This table has no set in this round."),
+    "duplicate_no_delete": _lazy(
+        "A duplicate table's deal is corrected, not deleted: its place in the étui "
+        "says which deal it is."
+    ),
     "duplicate_started": _lazy(
         "A duplicate event's players are fixed once a round has started: the arbitre "
         "gives arbitral scores instead."
@@ -998,6 +1002,9 @@ def delete_table_hand(table: RoundTable, hand: Hand, *, actor=None) -> Hand:
     """The table deletes one of its deals (its private link) while its sheet is open for
     entries: checked under the table's lock, then ``scoresheet.services.delete_hand``."""
     _require(actor, table)
+    if table.set_number is not None:
+        # a hand entered again would take the sheet's next number, not the deal's place
+        raise TournamentError("duplicate_no_delete")
     with transaction.atomic():
         table = _lock_table(table)
         writable(table)

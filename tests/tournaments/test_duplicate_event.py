@@ -7,10 +7,11 @@ import json
 from fractions import Fraction
 
 import pytest
+from django.urls import reverse
 
 from clubs.models import AuditEntry, Player
 from tarot.duplicate import SEATS, dealer_seat
-from tournaments import duplicate_results, duplicate_services, services
+from tournaments import duplicate_results, duplicate_services, services, tokens
 from tournaments.duplicate import score_event
 from tournaments.duplicate_services import DuplicateEventError
 from tournaments.models import Round, RoundTable, Tournament
@@ -94,6 +95,26 @@ def test_a_table_enters_only_its_set_with_the_dealer_of_the_deal(club, members20
         services.record_table_hand(table, {"taker": None})
     assert error.value.code == "set_complete"
     assert table.sheet.hands.count() == 3
+
+
+def test_a_duplicate_table_corrects_a_deal_and_never_deletes_it(club, members20, manager, client):
+    """A deal entered again after a deletion would take the sheet's next hand number,
+    not its place in the étui, and the comparison would leave it out: a duplicate
+    table corrects its deals, and its sheet offers no deletion."""
+    event = make_event(club, members20, manager, rounds=2, deals=3)
+    duplicate_services.draw_movement(event, actor=manager)
+    start(event.round_set.get(number=1))
+    table = RoundTable.objects.filter(round__tournament=event, round__number=1).first()
+    enter_table(table)
+    last = table.sheet.hands.order_by("number").last()
+    with pytest.raises(TournamentError) as error:
+        services.delete_table_hand(table, last)
+    assert error.value.code == "duplicate_no_delete"
+    assert "corrected, not deleted" in error.value.message
+    assert table.sheet.hands.live().count() == 3
+    page = client.get(reverse("table:sheet", args=[tokens.token(table)]))
+    assert page.status_code == 200
+    assert "Delete deal" not in page.content.decode()
 
 
 def test_results_equal_score_duplicate_on_the_event_json(club, members20, manager):
