@@ -191,8 +191,7 @@ class Command(bench_standings.Command):
             result["hands"] = counts["scoresheet.hand"]
         elif step == "restore":
             with open(file, "rb") as source:
-                data = source.read()
-            backups.restore(data)
+                backups.restore(source)  # a stream, as the job and the command read it
         elif step in ("jsonl", "csv"):
             season = club.seasons.order_by("-start_date").first()
             chunks = (
