@@ -22,6 +22,12 @@ username exists is reused, others are created without privileges (with their
 old id when free). It is one transaction, with an audit entry; it refuses
 (``BackupError``: ``backup_invalid`` naming the first bad row, ``club_exists``,
 ``not_empty``) without writing anything.
+
+The file (version 3) holds a row a line, so the restore reads it as a stream and
+holds only a batch of rows at a time: no model instances, each row a tuple of
+column values (COPY on PostgreSQL), the links between rows checked in SQL against
+a temporary table of the file's keys, the hands scored again a batch of sheets at
+a time. Files of versions 1 and 2 (one JSON document) are read whole, as before.
 """
 
 import hashlib
