@@ -401,6 +401,7 @@ def _restore(source, actor) -> Club:
                 for number, row in enumerate(source.rows(), start=1):
                     writer.add(number, row)
                 writer.finish()
+            writer.analyse()
             _check_counts(data["version"], source.counts, writer.found)
             writer.check()
             writer.check_links()
@@ -709,6 +710,17 @@ class _Writer:
 
     def finish(self) -> None:
         self.flush()
+
+    def analyse(self) -> None:
+        """PostgreSQL: fresh statistics of the tables written (and the temporary ones,
+        which autovacuum never reads): the checks that follow join them, and a plan
+        made for the empty tables they were would loop over every row."""
+        if not self.postgres:
+            return
+        quote = connection.ops.quote_name
+        tables = [model._meta.db_table for model in self.written] + [KEYS_TABLE, REFS_TABLE]
+        for table in tables:
+            self.cursor.execute(f"ANALYZE {quote(table)}")
 
     def check(self) -> None:
         """After the rows (and their counts): the file's one club, and the seats."""
