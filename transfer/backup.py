@@ -22,14 +22,21 @@ username exists is reused, others are created without privileges (with their
 old id when free). It is one transaction, with an audit entry; it refuses
 (``BackupError``: ``backup_invalid`` naming the first bad row, ``club_exists``,
 ``not_empty``) without writing anything.
+
+The file (version 3) holds a row a line, so the restore reads it as a stream and
+holds only a batch of rows at a time: no model instances, each row a tuple of
+column values (COPY on PostgreSQL), the links between rows checked in SQL against
+a temporary table of the file's keys, the hands scored again a batch of sheets at
+a time. Files of versions 1 and 2 (one JSON document) are read whole, as before.
 """
 
 import hashlib
-import itertools
+import io
 import json
 import os
 import re
 import uuid
+from collections.abc import Iterator
 from decimal import Decimal
 
 from django.apps import apps
@@ -37,28 +44,29 @@ from django.contrib.auth import get_user_model
 from django.core import serializers
 from django.core.exceptions import ValidationError
 from django.core.management.color import no_style
-from django.core.serializers.base import DeserializationError
-from django.db import DatabaseError, connection, transaction
+from django.db import DatabaseError, IntegrityError, connection, models, transaction
 from django.db.models import OuterRef, Q, Subquery
 from django.db.models.functions import Coalesce
 from django.utils.translation import gettext as _
+from psycopg.types.json import Jsonb
 
 from clubs import audit
-from clubs.models import Club, Person, Season
+from clubs.models import Club, Person
 from clubs.ranking import RankingError, parse_ranking
 from clubs.refusals import message_of
 from core.errors import ServiceError
 from scoresheet import signals
-from scoresheet.handmap import Table, hand_data, score_rows
-from scoresheet.models import Hand, ScoreRow, Sheet
+from scoresheet.handmap import ROW_INPUTS, Table, hand_data, score_row_fields
+from scoresheet.models import Hand, ScoreRow, Seat, Sheet
 from scoresheet.totals import rebuild_season_totals
 from tarot import ScoringError, score_hand
 from tarot.jsonformat import parse_hand, parse_rules
 
 FORMAT = "tarot-ledger-club-backup"
 #: 2: the file ends with ``counts``; a file of version 1 (without) is still read.
-VERSION = 2
-VERSIONS = (1, 2)
+#: 3: one line per row (the persons in the head): the restore reads it as a stream.
+VERSION = 3
+VERSIONS = (1, 2, 3)
 APPS = ("clubs", "scoresheet", "tournaments")
 USER_FIELDS = ("username", "first_name", "last_name", "email", "is_active", "date_joined")
 
@@ -152,7 +160,11 @@ def backup(club) -> dict:
 
 
 def chunks(club, progress=None, counts=None):
-    """The club's backup as text, in chunks (``transfer.backup``'s format, version 2).
+    """The club's backup as text, in chunks (``transfer.backup``'s format, version 3).
+
+    One line for the head (format, version, club, users, persons), then one line per
+    row, then one line for the counts: still one JSON document, which the restore
+    reads line by line, in memory that does not grow with the club.
 
     Not a snapshot: it reads each model in turn, outside any transaction (so the
     job's progress, written meanwhile, shows at once); a hand recorded while it
@@ -162,16 +174,26 @@ def chunks(club, progress=None, counts=None):
     counts = {} if counts is None else counts
     progress = progress or _nothing
     tables = club_rows(club)
-    user_ids, total = set(), 0
+    user_ids, person_ids, total = set(), set(), 0
     for model, rows in tables.items():
         total += rows.count()
         for field in _user_fields(model):
             found = rows.order_by().exclude(**{field.attname: None})
             user_ids.update(found.values_list(field.attname, flat=True).distinct())
+        # the persons its players and entries name (``PERSON_KEYS``): name, licence,
+        # série; never their login nor another club's players
+        attname = PERSON_KEYS.get(model._meta.label)
+        if attname:
+            found = rows.order_by().exclude(**{attname: None})
+            person_ids.update(found.values_list(attname, flat=True).distinct())
     users = get_user_model().objects.filter(pk__in=user_ids).order_by("pk")
     head = {"format": FORMAT, "version": VERSION, "club": club.slug}
     head["users"] = [
         {"id": user.pk, **{f: _plain(getattr(user, f)) for f in USER_FIELDS}} for user in users
+    ]
+    head["persons"] = [
+        {"id": p.pk, "name": p.name, "licence": p.licence, "serie": p.serie}
+        for p in Person.objects.filter(pk__in=person_ids).order_by("pk")
     ]
     text = json.dumps(head, ensure_ascii=False)
     yield text[:-1] + ', "objects": ['
@@ -184,26 +206,13 @@ def chunks(club, progress=None, counts=None):
                 json.dumps(row, ensure_ascii=False, default=_text)
                 for row in serializers.serialize("python", chunk)
             ]
-            yield ("" if first else ", ") + ", ".join(lines)
+            yield ("\n" if first else ",\n") + ",\n".join(lines)
             first = False
             count += len(lines)
             done += len(lines)
             progress(done, total)
         counts[model._meta.label_lower] = count
-    # the persons its players and entries name (``PERSON_KEYS``): name, licence, série;
-    # never their login nor another club's players (before the counts, which end the file)
-    person_ids = set()
-    for model, rows in tables.items():
-        attname = PERSON_KEYS.get(model._meta.label)
-        if attname:
-            found = rows.order_by().exclude(**{attname: None})
-            person_ids.update(found.values_list(attname, flat=True).distinct())
-    persons = [
-        {"id": p.pk, "name": p.name, "licence": p.licence, "serie": p.serie}
-        for p in Person.objects.filter(pk__in=person_ids).order_by("pk")
-    ]
-    yield '], "persons": ' + json.dumps(persons, ensure_ascii=False)
-    yield ', "counts": ' + json.dumps(counts) + "}"
+    yield '\n], "counts": ' + json.dumps(counts) + "}\n"
 
 
 def write(club, out, progress=None) -> tuple[dict, str]:
@@ -268,75 +277,169 @@ def summary(counts: dict) -> str:
 
 
 def restore(data, *, actor=None) -> Club:
-    """Write a backup (a dict, or its JSON text) into this instance; returns the club.
+    """Write a backup (a dict, its JSON text, or a binary file open on it) into this
+    instance; returns the club.
 
     A validated import, all or nothing: every row must belong to the file's club
     (each of its keys names a row of the file, and its path leads to the club);
     logins are matched by username or created without any privilege; rules are
     read by the engine; every live hand is scored again and must give its score
     rows; the standings' totals and facts are counted again from the ledger, never
-    taken from the file. The first row refused is named in the ``BackupError``."""
+    taken from the file. The first row refused is named in the ``BackupError``.
+
+    Without model instances: each row becomes a tuple of column values (converters
+    and checks made once per model, ``_Spec``), written in batches (COPY on
+    PostgreSQL, ``executemany`` on SQLite) with its key, in the file's order; the
+    keys of the file go to a temporary table, against which one query per model
+    finds a key naming no row of the file. A file of version 3 is read line by
+    line: the memory it takes does not grow with the club."""
     try:
-        return _restore(data, actor)
+        return _restore(_Source.of(data), actor)
     except RecursionError:
         raise _invalid(_("nested too deeply")) from None
 
 
-def _restore(data, actor) -> Club:
-    digest = None
-    if isinstance(data, (bytes, str)):
-        raw = data.encode() if isinstance(data, str) else data
-        digest = hashlib.sha256(raw).hexdigest()
-        try:
-            data = json.loads(data)
-        except (ValueError, UnicodeDecodeError):
-            raise _invalid(_("not JSON")) from None
+class _Source:
+    """A backup being read: its head (format, version, club, users, persons), its
+    rows (an iterator, read once) and, once they are read, its ``counts``."""
+
+    def __init__(self, head, rows, digest=None):
+        self.head, self._rows, self._digest = head, rows, digest
+        self.counts = head.get("counts") if isinstance(head, dict) else None
+
+    @classmethod
+    def of(cls, data) -> "_Source":
+        if isinstance(data, dict):
+            return cls(data, data.get("objects"))
+        if isinstance(data, str):
+            data = data.encode()
+        if isinstance(data, (bytes, bytearray)):
+            data = io.BytesIO(data)
+        digest = hashlib.sha256()
+        first = data.readline()
+        digest.update(first)
+        text = first.decode("utf-8", "replace").rstrip("\r\n")
+        if text.endswith(OBJECTS):  # version 3: a row a line
+            head = _loads(text[: -len(OBJECTS)].rstrip().rstrip(",") + "}")
+            if isinstance(head, dict) and head.get("version") == 3:
+                source = cls(head, None, digest)
+                source._rows = source._lines(data)
+                return source
+        rest = data.read()
+        digest.update(rest)
+        whole = _loads(first + rest)
+        return cls(whole, whole.get("objects") if isinstance(whole, dict) else None, digest)
+
+    def _lines(self, data):
+        for line in data:
+            self._digest.update(line)
+            text = line.decode("utf-8").rstrip("\r\n")
+            if text.startswith("]"):  # the end: the counts
+                tail = _loads("{" + text[1:].strip().lstrip(","))
+                if not isinstance(tail, dict):
+                    break
+                self.counts = tail.get("counts")
+                self._ended = True
+                for line in data:
+                    self._digest.update(line)
+                    if line.strip():
+                        raise _invalid(_("text after the end of the backup"))
+                return
+            yield _loads(text[:-1] if text.endswith(",") else text)
+        raise _invalid(_("the counts of rows are missing at the end"))
+
+    @property
+    def digest(self):
+        return self._digest.hexdigest() if self._digest is not None else None
+
+    def rows(self):
+        return self._rows
+
+
+#: where a head of version 3 ends and its rows begin
+OBJECTS = '"objects": ['
+
+
+def _loads(text):
+    try:
+        return json.loads(text)
+    except (ValueError, UnicodeDecodeError):
+        raise _invalid(_("not JSON")) from None
+
+
+def _restore(source, actor) -> Club:
+    data = source.head
     if not isinstance(data, dict) or data.get("format") != FORMAT:
         raise _invalid(_("not a Tarot Ledger club backup"))
     if data.get("version") not in VERSIONS:
         raise _invalid(_("version %(v)s is not one this site reads") % {"v": data.get("version")})
-    if not isinstance(data.get("users"), list) or not isinstance(data.get("objects"), list):
+    if not isinstance(data.get("users"), list) or not isinstance(source.rows(), (list, Iterator)):
         raise _invalid(_("users and objects: lists"))
-    _check_counts(data)
-    if Club.objects.filter(slug=str(data.get("club"))).exists():
+    persons = data.get("persons", [])
+    if not isinstance(persons, list) or not all(
+        isinstance(p, dict) and isinstance(p.get("id"), int) and isinstance(p.get("name"), str)
+        for p in persons
+    ):
+        raise _invalid(_("persons: a list of ids and names"))
+    user_ids = _user_ids(data["users"])
+    slug = str(data.get("club"))
+    if Club.objects.filter(slug=slug).exists():
         raise BackupError(
-            "club_exists", _("This site already has the club %(slug)s.") % {"slug": data["club"]}
+            "club_exists", _("This site already has the club %(slug)s.") % {"slug": slug}
         )
+    if isinstance(source.rows(), list):  # read whole: its counts checked before anything
+        found = {}
+        for row in source.rows():
+            label = row.get("model") if isinstance(row, dict) else None
+            found[label] = found.get(label, 0) + 1
+        _check_counts(data["version"], source.counts, found)
+    writer = None
     try:
-        objects = _deserialize(data["objects"])
-        links = _take_person_links(objects, data.get("persons", []))
         with transaction.atomic():
-            _check_not_held(objects)
-            club = _check_rows(objects, data["club"], _user_ids(data["users"]))
             users = _restore_users(data["users"])
-            _restore_person_links(links, data.get("persons", []))
-            _restore_objects(objects, users)
+            writer = _Writer(slug, user_ids, users, _restore_persons(persons))
+            with connection.constraint_checks_disabled():
+                for number, row in enumerate(source.rows(), start=1):
+                    writer.add(number, row)
+                writer.finish()
+            writer.analyse()
+            _check_counts(data["version"], source.counts, writer.found)
+            writer.check()
+            writer.check_links()
+            club = Club.objects.get(pk=writer.club_pk)
+            connection.check_constraints(table_names=[m._meta.db_table for m in writer.written])
+            _reset_sequences(list(writer.written) + [get_user_model()])
             _renumber(club)
             _check_hands(club)
+            writer.drop()
             for season in club.seasons.all():
                 rebuild_season_totals(season)
             signals.changed(club.pk)
-            after = {"sha256": digest, "rows": len(objects), "users": len(data["users"])}
+            after = {"sha256": source.digest, "rows": writer.rows, "users": len(data["users"])}
             audit.record(club, actor, audit.Action.CLUB_RESTORED, club, after=after)
-    except (DeserializationError, DatabaseError, KeyError, TypeError, ValueError) as error:
-        raise _invalid(str(error).splitlines()[0] if str(error) else type(error).__name__) from None
+    except IntegrityError as error:
+        if writer is not None and writer.failed is not None:
+            writer.refuse_held(*writer.failed)
+        raise _invalid(_first_line(error)) from None
+    except (DatabaseError, KeyError, TypeError, ValueError, ValidationError) as error:
+        raise _invalid(_first_line(error)) from None
     return club
 
 
-def _check_counts(data) -> None:
-    """A file of version 2 ends with the rows of each model: a file cut short, or rows
-    added or taken out by hand, do not add up."""
-    if data["version"] == 1:
+def _first_line(error) -> str:
+    text = str(getattr(error, "message", None) or error)
+    return text.splitlines()[0] if text else type(error).__name__
+
+
+def _check_counts(version, counts, found) -> None:
+    """A file of version 2 or 3 ends with the rows of each model: a file cut short,
+    or rows added or taken out by hand, do not add up."""
+    if version == 1:
         return
-    counts = data.get("counts")
     if not isinstance(counts, dict) or not all(
         isinstance(c, int) and not isinstance(c, bool) for c in counts.values()
     ):
         raise _invalid(_("the counts of rows are missing at the end"))
-    found = {}
-    for row in data["objects"]:
-        label = row.get("model") if isinstance(row, dict) else None
-        found[label] = found.get(label, 0) + 1
     for label in sorted(set(found) | set(counts), key=str):
         if found.get(label, 0) != counts.get(label, 0):
             raise _invalid(
@@ -348,44 +451,359 @@ def _check_counts(data) -> None:
 #: Rows the restore counts again from the ledger (``rebuild_season_totals``) rather
 #: than write from the file.
 REBUILT = ("scoresheet.SheetTotal", "scoresheet.SheetFacts", "scoresheet.SeasonTotal")
+#: The models whose rules the engine reads (``tarot.jsonformat.parse_rules``).
+RULES = ("clubs.Season", "scoresheet.Sheet", "tournaments.Tournament")
+#: rows of one COPY or INSERT of a restore
+INSERT_BATCH = 5000
+#: the temporary tables of a restore: every key of the file (``model``: its place in
+#: ``PATHS``), and the keys the rows it does not write (``REBUILT``) name
+KEYS_TABLE = "transfer_restore_keys"
+REFS_TABLE = "transfer_restore_refs"
+#: field classes whose values SQLite takes through ``get_db_prep_save`` (text dates,
+#: JSON text, decimals); the others go as they are
+_PREPARED_ON_SQLITE = (
+    models.DateTimeField,
+    models.DateField,
+    models.DecimalField,
+    models.JSONField,
+    models.UUIDField,
+    models.TimeField,
+)
 
 
-def _label(item) -> str:
-    return f"{item.object._meta.label_lower} {item.object.pk}"
+def _refused(row, field, reason) -> BackupError:
+    return _invalid(
+        _("%(row)s, %(field)s: %(reason)s") % {"row": row, "field": field, "reason": reason}
+    )
 
 
-def _deserialize(rows) -> list:
-    """The file's rows as unsaved models, each of a model of ``PATHS``."""
-    labels = {label.lower() for label in PATHS}
-    for number, row in enumerate(rows, start=1):
+class _Spec:
+    """What the restore does with a model's rows, made once per model: each column's
+    converter (``to_python``), default, checks (null, choices, validators), and what
+    its key names (a login, a person, a row of the file)."""
+
+    def __init__(self, model, number):
+        User = get_user_model()
+        meta = model._meta
+        self.model, self.number = model, number
+        self.label, self.lower = meta.label, meta.label_lower
+        self.rebuilt = meta.label in REBUILT
+        self.rules = meta.label in RULES
+        self.pk = meta.pk
+        self.fields = list(meta.concrete_fields)
+        self.columns = [f.column for f in self.fields]
+        self.m2m = {f.name for f in meta.many_to_many}
+        self.slots = []  # (name, kind, converter, default, null, choices, blank, validators)
+        self.links = []  # (index, field, target spec label): keys naming rows of the file
+        self.json = []
+        self.prepared = []
+        person = PERSON_KEYS.get(meta.label)
+        for index, field in enumerate(self.fields):
+            if field.primary_key:
+                continue
+            kind = "value"
+            convert = field.to_python
+            if field.is_relation:
+                target = field.remote_field.model._meta.get_field(field.remote_field.field_name)
+                convert = target.to_python
+                if field.related_model is User:
+                    kind = "user"
+                elif field.attname == person:
+                    kind = "person"
+                else:
+                    kind = "link"
+                    self.links.append((index, field, field.related_model._meta.label))
+            elif isinstance(field, models.JSONField):
+                self.json.append(index)
+            if not field.is_relation and isinstance(field, _PREPARED_ON_SQLITE):
+                self.prepared.append((index, field))
+            choices = None
+            if kind == "value" and field.choices:
+                choices = {choice for choice, _label in field.flatchoices}
+            validators = field.validators if kind == "value" and field.validators else None
+            self.slots.append(
+                (
+                    index,
+                    field,
+                    kind,
+                    convert,
+                    field.null,
+                    choices,
+                    field.blank,
+                    validators,
+                )
+            )
+        self.names = {field.name for field in self.fields}
+
+
+class _Writer:
+    """The rows of a backup, checked one by one and written in batches."""
+
+    def __init__(self, slug, user_ids, users, persons):
+        self.slug, self.user_ids, self.users, self.persons = slug, user_ids, users, persons
+        self.labels = {label.lower(): number for number, label in enumerate(PATHS)}
+        self.specs = {}
+        self.found = {}  # label → rows read
+        self.last = {}  # label → the last key read (keys rise within a model)
+        self.written = {}  # model → True, in the order written
+        self.rows = 0
+        self.club_pk = self.club_slug = None
+        self.batch, self.batch_spec, self.refs = [], None, []
+        self.rounds, self.entries, self.tables = {}, {}, []
+        self.failed = None
+        self.cursor = connection.cursor()
+        self.postgres = connection.vendor == "postgresql"
+        quote = connection.ops.quote_name
+        for name, columns in (
+            (KEYS_TABLE, "model integer NOT NULL, id bigint NOT NULL, PRIMARY KEY (model, id)"),
+            (
+                REFS_TABLE,
+                "model integer NOT NULL, id bigint NOT NULL, field varchar(100) NOT NULL, "
+                "target integer NOT NULL, target_id bigint NOT NULL",
+            ),
+        ):
+            self.cursor.execute(f"DROP TABLE IF EXISTS {quote(name)}")
+            self.cursor.execute(f"CREATE TEMPORARY TABLE {quote(name)} ({columns})")
+
+    def spec(self, label):
+        spec = self.specs.get(label)
+        if spec is None:
+            number = self.labels[label]
+            spec = self.specs[label] = _Spec(apps.get_model(label), number)
+        return spec
+
+    def add(self, number, row) -> None:
         if not isinstance(row, dict) or not isinstance(row.get("fields"), dict):
             raise _invalid(_("row %(n)s is not a row of a model") % {"n": number})
-        if row.get("model") not in labels:
-            raise _invalid(_("%(model)s is not club data") % {"model": row.get("model")})
-    return list(serializers.deserialize("python", rows))
+        label = row.get("model")
+        if label not in self.labels:
+            raise _invalid(_("%(model)s is not club data") % {"model": label})
+        self.found[label] = self.found.get(label, 0) + 1
+        spec = self.spec(label)
+        given = row["fields"]
+        try:
+            pk = spec.pk.to_python(row.get("pk"))
+        except ValidationError:
+            pk = None
+        where = f"{label} {row.get('pk')}"
+        if pk is None or (label in self.last and pk <= self.last[label] and self._read(spec, pk)):
+            raise _invalid(_("%(row)s: its key is missing or twice") % {"row": where})
+        self.last[label] = max(pk, self.last.get(label, pk))
+        for name in given:
+            if name not in spec.names and name not in spec.m2m:
+                raise _refused(where, name, _("not a field"))
+        values = [None] * len(spec.fields)
+        values[0] = pk
+        for index, field, kind, convert, null, choices, blank, validators in spec.slots:
+            name = field.name
+            if name in given:
+                try:
+                    value = convert(given[name])
+                except ValidationError as error:
+                    raise _refused(where, name, " ".join(error.messages)) from None
+            else:
+                value = field.get_default()
+            if value is None:
+                if not null:
+                    raise _refused(where, name, _("empty"))
+            elif kind == "user":
+                if value not in self.user_ids:
+                    raise _refused(where, name, _("a login not in the file"))
+                value = self.users[value]
+            elif kind == "person":
+                if value not in self.persons:
+                    raise _refused(where, "person", _("a row not in the file"))
+                value = self.persons[value]
+            elif kind == "link":
+                if spec.rebuilt:
+                    target = self.labels.get(field.related_model._meta.label_lower, -1)
+                    self.refs.append((spec.number, pk, name, target, value))
+            elif not spec.rebuilt and not hasattr(value, "resolve_expression"):
+                if choices is not None and value not in choices and not (blank and value == ""):
+                    raise _refused(where, name, _("not one of its choices"))
+                if validators is not None:
+                    try:
+                        field.run_validators(value)
+                    except ValidationError as error:
+                        raise _refused(where, name, " ".join(error.messages)) from None
+            values[index] = value
+        if spec.rules:
+            self._check_rules(spec, where, values)
+        if spec.label == "clubs.Club":
+            if self.club_pk is not None:
+                raise _invalid(_("the file must hold one club, %(slug)s") % {"slug": self.slug})
+            self.club_pk, self.club_slug = pk, given.get("slug")
+        elif spec.label == "tournaments.Round":
+            self.rounds[pk] = values[spec.columns.index("tournament_id")]
+        elif spec.label == "tournaments.Entry":
+            tournament = values[spec.columns.index("tournament_id")]
+            self.entries.setdefault(tournament, set()).add(values[spec.columns.index("number")])
+        elif spec.label == "tournaments.RoundTable":
+            index = spec.columns.index
+            self.tables.append((where, values[index("round_id")], values[index("seats")]))
+        if spec is not self.batch_spec:
+            self.flush()
+            self.batch_spec = spec
+        self.batch.append(values)
+        if len(self.batch) >= INSERT_BATCH or len(self.refs) >= INSERT_BATCH:
+            self.flush()
 
+    def _read(self, spec, pk) -> bool:
+        """Whether the file had a row of ``spec`` under ``pk`` already: asked only of
+        a key below the model's last (a backup writes them rising)."""
+        self.flush()
+        self.cursor.execute(
+            f"SELECT 1 FROM {connection.ops.quote_name(KEYS_TABLE)} WHERE model = %s AND id = %s",
+            [spec.number, pk],
+        )
+        return self.cursor.fetchone() is not None
 
-def _check_not_held(objects) -> None:
-    """Refuse a row whose key this site holds already (one query per model and 900
-    keys, not one per row: SQLite and PostgreSQL both cap a query's parameters)."""
-    pks = {}  # model → the primary keys of its rows in the backup, in order
-    for item in objects:
-        pks.setdefault(type(item.object), []).append(item.object.pk)
-    held = {model: set() for model in pks}
-    for model, keys in pks.items():
-        if model._meta.label in REBUILT:
-            continue
-        for start in range(0, len(keys), 900):
-            found = model._default_manager.filter(pk__in=keys[start : start + 900]).order_by()
-            held[model].update(found.values_list("pk", flat=True))
-    for item in objects:
-        model = type(item.object)
-        if item.object.pk in held[model]:
-            raise BackupError(
-                "not_empty",
-                _("This site already holds %(model)s %(pk)s: restore into an empty site.")
-                % {"model": model._meta.label, "pk": item.object.pk},
+    def _check_rules(self, spec, where, values) -> None:
+        index = spec.columns.index
+        try:
+            parse_rules(values[index("rules")])
+            if spec.label == "clubs.Season":
+                parse_ranking(values[index("ranking")])
+        except ScoringError as error:
+            raise _refused(where, "rules", message_of(error)) from None
+        except RankingError as error:
+            raise _refused(where, "rules", error.message) from None
+
+    def flush(self) -> None:
+        spec, batch = self.batch_spec, self.batch
+        if batch:
+            self.batch = []
+            keys = [(spec.number, values[0]) for values in batch]
+            self.failed = (spec, [values[0] for values in batch])
+            if not spec.rebuilt:
+                self._write(spec.model._meta.db_table, spec.columns, self._prepared(spec, batch))
+                self.written[spec.model] = True
+            self.rows += len(batch)
+            self._write(KEYS_TABLE, ["model", "id"], keys)
+            self.failed = None
+        if self.refs:
+            refs, self.refs = self.refs, []
+            self._write(REFS_TABLE, ["model", "id", "field", "target", "target_id"], refs)
+
+    def _prepared(self, spec, batch):
+        if self.postgres:
+            if spec.json:
+                for values in batch:
+                    for index in spec.json:
+                        if values[index] is not None:
+                            values[index] = Jsonb(values[index])
+            return batch
+        if spec.prepared:
+            for values in batch:
+                for index, field in spec.prepared:
+                    values[index] = field.get_db_prep_save(values[index], connection)
+        return batch
+
+    def _write(self, table, columns, rows) -> None:
+        quote = connection.ops.quote_name
+        names = ", ".join(quote(c) for c in columns)
+        if self.postgres:
+            statement = f"COPY {quote(table)} ({names}) FROM STDIN"
+            with connection.wrap_database_errors, self.cursor.cursor.copy(statement) as copy:
+                for row in rows:
+                    copy.write_row(row)
+        else:
+            marks = ", ".join(["%s"] * len(columns))
+            self.cursor.executemany(f"INSERT INTO {quote(table)} ({names}) VALUES ({marks})", rows)
+
+    def finish(self) -> None:
+        self.flush()
+
+    def analyse(self) -> None:
+        """PostgreSQL: fresh statistics of the tables written (and the temporary ones,
+        which autovacuum never reads): the checks that follow join them, and a plan
+        made for the empty tables they were would loop over every row."""
+        if not self.postgres:
+            return
+        quote = connection.ops.quote_name
+        tables = [model._meta.db_table for model in self.written] + [KEYS_TABLE, REFS_TABLE]
+        for table in tables:
+            self.cursor.execute(f"ANALYZE {quote(table)}")
+
+    def check(self) -> None:
+        """After the rows (and their counts): the file's one club, and the seats."""
+        if self.club_pk is None or self.club_slug != self.slug:
+            raise _invalid(_("the file must hold one club, %(slug)s") % {"slug": self.slug})
+        # a tournament table's seats are entry numbers of its own tournament
+        for where, round_id, seats in self.tables:
+            numbers = self.entries.get(self.rounds.get(round_id), set())
+            if not isinstance(seats, list) or not all(
+                type(n) is int and n in numbers for n in seats
+            ):
+                raise _refused(where, "seats", _("not entries of its tournament"))
+
+    def check_links(self) -> None:
+        """Every key of every row names a row of the file: one query per model (and
+        one for the rows rebuilt). With one club in the file, every row's path
+        (``PATHS``) then leads to it: no row names, nor belongs to, another club."""
+        quote = connection.ops.quote_name
+        keys = quote(KEYS_TABLE)
+        for spec in self.specs.values():
+            if spec.rebuilt or not spec.links:
+                continue
+            table, pk = quote(spec.model._meta.db_table), quote(spec.pk.column)
+            missing = [
+                f"(t.{quote(field.column)} IS NOT NULL AND NOT EXISTS (SELECT 1 FROM {keys} r"
+                f" WHERE r.model = {self.labels.get(target.lower(), -1)}"
+                f" AND r.id = t.{quote(field.column)}))"
+                for _index, field, target in spec.links
+            ]
+            columns = ", ".join(f"t.{quote(field.column)}" for _i, field, _t in spec.links)
+            self.cursor.execute(
+                f"SELECT t.{pk}, {columns} FROM {table} t JOIN {keys} k"
+                f" ON k.model = %s AND k.id = t.{pk} WHERE {' OR '.join(missing)}"
+                f" ORDER BY t.{pk} LIMIT 1",
+                [spec.number],
             )
+            found = self.cursor.fetchone()
+            if found is not None:
+                field = self._missing(spec, found)
+                raise _refused(f"{spec.lower} {found[0]}", field, _("a row not in the file"))
+        self.cursor.execute(
+            f"SELECT f.model, f.id, f.field FROM {quote(REFS_TABLE)} f WHERE NOT EXISTS"
+            f" (SELECT 1 FROM {keys} r WHERE r.model = f.target AND r.id = f.target_id)"
+            " ORDER BY f.model, f.id LIMIT 1"
+        )
+        found = self.cursor.fetchone()
+        if found is not None:
+            label = list(PATHS)[found[0]].lower()
+            raise _refused(f"{label} {found[1]}", found[2], _("a row not in the file"))
+
+    def _missing(self, spec, found) -> str:
+        """The first key of a refused row that names no row of the file."""
+        for (_index, field, target), value in zip(spec.links, found[1:]):
+            if value is None:
+                continue
+            self.cursor.execute(
+                f"SELECT 1 FROM {connection.ops.quote_name(KEYS_TABLE)}"
+                " WHERE model = %s AND id = %s",
+                [self.labels.get(target.lower(), -1), value],
+            )
+            if self.cursor.fetchone() is None:
+                return field.name
+        return "?"
+
+    def drop(self) -> None:
+        for name in (KEYS_TABLE, REFS_TABLE):
+            self.cursor.execute(f"DROP TABLE IF EXISTS {connection.ops.quote_name(name)}")
+
+    def refuse_held(self, spec, keys) -> None:
+        """After a batch refused by the database (the transaction rolled back): a key
+        this site holds already refuses the file as ``not_empty``."""
+        for start in range(0, len(keys), 900):
+            held = spec.model._default_manager.filter(pk__in=keys[start : start + 900])
+            first = held.order_by("pk").values_list("pk", flat=True).first()
+            if first is not None:
+                raise BackupError(
+                    "not_empty",
+                    _("This site already holds %(model)s %(pk)s: restore into an empty site.")
+                    % {"model": spec.label, "pk": first},
+                )
 
 
 def _user_ids(rows) -> set:
@@ -400,130 +818,9 @@ def _user_ids(rows) -> set:
     return ids
 
 
-def _check_rows(objects, slug, user_ids) -> Club:
-    """Every row belongs to the file's one club: its keys name rows of the file (or
-    logins of its users), its path (``PATHS``) leads to the club, its fields hold
-    what their model allows; rules are read by the engine. Returns the club (unsaved)."""
-    User = get_user_model()
-    index = {}
-    for item in objects:
-        key = (type(item.object), item.object.pk)
-        if item.object.pk is None or key in index:
-            raise _invalid(_("%(row)s: its key is missing or twice") % {"row": _label(item)})
-        index[key] = item.object
-    clubs = [item.object for item in objects if isinstance(item.object, Club)]
-    if len(clubs) != 1 or clubs[0].slug != slug:
-        raise _invalid(_("the file must hold one club, %(slug)s") % {"slug": slug})
-    club = clubs[0]
-    paths = club_paths()
-    for item in objects:
-        row = item.object
-        model = type(row)
-        for field in model._meta.concrete_fields:
-            value = getattr(row, field.attname)
-            if value is None:
-                if not field.null:
-                    raise _refused(item, field.name, _("empty"))
-                continue
-            if field.is_relation:
-                if field.related_model is User:
-                    if value not in user_ids:
-                        raise _refused(item, field.name, _("a login not in the file"))
-                elif (field.related_model, value) not in index:
-                    raise _refused(item, field.name, _("a row not in the file"))
-                continue
-            if model._meta.label not in REBUILT:  # written from the ledger, not the file
-                _check_value(item, field, value)
-        target = row
-        for field in path_fields(model, paths[model]):
-            target = index[(field.related_model, getattr(target, field.attname))]
-        if target is not club:
-            raise _refused(item, "club", _("another club"))
-        if model._meta.label in RULES:
-            _check_rules(item)
-    _check_seats(objects, index)
-    return club
-
-
-def _check_seats(objects, index) -> None:
-    """A tournament table's seats are entry numbers of its own tournament (the pages
-    read them as such)."""
-    entries = {}
-    for item in objects:
-        if item.object._meta.label == "tournaments.Entry":
-            entries.setdefault(item.object.tournament_id, set()).add(item.object.number)
-    for item in objects:
-        table = item.object
-        if table._meta.label != "tournaments.RoundTable":
-            continue
-        rnd = index[(apps.get_model("tournaments.Round"), table.round_id)]
-        numbers = entries.get(rnd.tournament_id, set())
-        seats = table.seats
-        if not isinstance(seats, list) or not all(type(n) is int and n in numbers for n in seats):
-            raise _refused(item, "seats", _("not entries of its tournament"))
-
-
-#: The models whose rules the engine reads (``tarot.jsonformat.parse_rules``).
-RULES = ("clubs.Season", "scoresheet.Sheet", "tournaments.Tournament")
-
-
-def _check_value(item, field, value) -> None:
-    """A field's own checks: its choices, its length, its bounds."""
-    if hasattr(value, "resolve_expression"):  # a database default, for a field the file lacks
-        return
-    choices = {choice for choice, _label in field.flatchoices} if field.choices else None
-    if choices is not None and value not in choices and not (field.blank and value == ""):
-        raise _refused(item, field.name, _("not one of its choices"))
-    try:
-        field.run_validators(value)
-    except ValidationError as error:
-        raise _refused(item, field.name, " ".join(error.messages)) from None
-
-
-def _check_rules(item) -> None:
-    row = item.object
-    try:
-        parse_rules(row.rules)
-        if isinstance(row, Season):
-            parse_ranking(row.ranking)
-    except ScoringError as error:
-        raise _refused(item, "rules", message_of(error)) from None
-    except RankingError as error:
-        raise _refused(item, "rules", error.message) from None
-
-
-def _refused(item, field, reason) -> BackupError:
-    return _invalid(
-        _("%(row)s, %(field)s: %(reason)s")
-        % {"row": _label(item), "field": field, "reason": reason}
-    )
-
-
-def _take_person_links(objects, persons) -> list:
-    """The rows naming a shared person (``PERSON_KEYS``), with the person's id in the
-    file, their key emptied until the persons are restored (it names no row of the file)."""
-    if not isinstance(persons, list) or not all(
-        isinstance(p, dict) and isinstance(p.get("id"), int) and isinstance(p.get("name"), str)
-        for p in persons
-    ):
-        raise _invalid(_("persons: a list of ids and names"))
-    ids = {p["id"] for p in persons}
-    links = []
-    for item in objects:
-        attname = PERSON_KEYS.get(type(item.object)._meta.label)
-        old = getattr(item.object, attname) if attname else None
-        if old is None:
-            continue
-        if old not in ids:
-            raise _refused(item, "person", _("a row not in the file"))
-        setattr(item.object, attname, None)
-        links.append((item, attname, old))
-    return links
-
-
-def _restore_person_links(links, persons) -> None:
-    """Each person of the file found by their licence, else created; the rows naming
-    them linked again."""
+def _restore_persons(persons) -> dict:
+    """Each person of the file found by their licence, else created: their id in the
+    file → their id here."""
     mapping = {}
     for row in persons:
         licence = str(row.get("licence") or "")[:20] or None
@@ -533,8 +830,7 @@ def _restore_person_links(links, persons) -> None:
                 name=row["name"][:80], licence=licence, serie=str(row.get("serie") or "")[:30]
             )
         mapping[row["id"]] = person.pk
-    for item, attname, old in links:
-        setattr(item.object, attname, mapping[old])
+    return mapping
 
 
 def _restore_users(rows) -> dict:
@@ -563,86 +859,147 @@ def _restore_users(rows) -> dict:
     return mapping
 
 
-def _restore_objects(objects, users) -> None:
-    models_seen = []
-    for item in objects:
-        model = type(item.object)
-        if model not in models_seen:
-            models_seen.append(model)
-        for field in _user_fields(model):
-            old = getattr(item.object, field.attname)
-            if old is not None:
-                setattr(item.object, field.attname, users[old])
-    with connection.constraint_checks_disabled():
-        _insert([item.object for item in objects if type(item.object)._meta.label not in REBUILT])
-    connection.check_constraints(table_names=[m._meta.db_table for m in models_seen])
-    _reset_sequences(models_seen + [get_user_model()])
+#: sheets whose hands ``_check_hands`` reads at a time
+CHECK_SHEETS = 200
 
 
-def _insert(rows) -> None:
-    """Insert the rows as they are (their keys, their dates: a raw insert, as a
-    deserialised row's ``save`` makes, ``auto_now`` left alone), in multi-row
-    statements of a model each, in the order given (a row's targets first)."""
-    for model, group in itertools.groupby(rows, key=type):
-        group = list(group)
-        fields = list(model._meta.concrete_fields)
-        size = connection.ops.bulk_batch_size(fields, group) or len(group)
-        size = max(1, min(size, INSERT_BATCH))
-        manager = model._base_manager
-        for start in range(0, len(group), size):
-            manager._insert(group[start : start + size], fields=fields, raw=True, using="default")
+class _Player:
+    __slots__ = ("pk", "name")
+
+    def __init__(self, pk, name):
+        self.pk, self.name = pk, name
 
 
-#: rows of one INSERT statement of a restore
-INSERT_BATCH = 2000
+class _Hand:
+    """A stored hand's columns, read as attributes (``hand_data`` reads them so)."""
+
+    def __init__(self, values):
+        self.__dict__.update(values)
+
+
+#: the hand columns ``_check_hands`` reads
+HAND_COLUMNS = (
+    "id",
+    "sheet_id",
+    "number",
+    "is_deleted",
+    "dealer_id",
+    "taker_id",
+    "partner_id",
+    "sits_out_id",
+    "contract",
+    "bouts",
+    "points",
+    "petit_au_bout",
+    "poignees",
+    "chelem",
+    "petit_chelem",
+    "miseres",
+    "pools",
+    "extra",
+)
 
 
 def _check_hands(club) -> None:
     """Every live hand of a live sheet scored again by the engine under its sheet's
     rules (pools carried along the sheet), and its score rows compared with what
     the engine gives, every column; deleted hands and the hands of deleted sheets
-    read by the engine too, and without score rows."""
+    read by the engine too, and without score rows. From plain values, a batch of
+    sheets at a time (``CHECK_SHEETS``): no model instances."""
     fields = [f.attname for f in ScoreRow._meta.concrete_fields if f.attname != "id"]
+    defaults = {
+        f.attname: f.get_default() for f in ScoreRow._meta.concrete_fields if f.attname != "id"
+    }
+    order = (fields.index("position"), fields.index("player_id"))
     stray = ScoreRow.objects.filter(hand__sheet__club=club).filter(
         Q(hand__is_deleted=True) | Q(hand__sheet__deleted_at__isnull=False)
     )
-    for row in stray.order_by("pk")[:1]:
-        raise _invalid(_("scoresheet.scorerow %(pk)s: a row of no live hand") % {"pk": row.pk})
-    for sheet in club.sheets.order_by("pk"):
-        table = Table.of(sheet)
-        ruleset = sheet.ruleset
-        pools = ()
-        hands = sheet.hands.order_by("number").prefetch_related("scores")
-        for hand in hands:
-            where = f"scoresheet.hand {hand.pk}"
-            try:
-                engine_hand = parse_hand(hand_data(hand, table), ruleset, table.names)[1]
-                if hand.is_deleted or sheet.deleted_at is not None:
-                    continue
-                result = score_hand(ruleset, engine_hand, pools)
-            except KeyError:
-                raise _invalid(
-                    _("%(row)s: a player not seated at its sheet") % {"row": where}
-                ) from None
-            except ScoringError as error:
-                raise _invalid(f"{where}: {message_of(error)}") from None
-            except (TypeError, ValueError, AttributeError) as error:
-                raise _invalid(f"{where}: {error}") from None
-            if result.pools is not None:
-                pools = result.pools
-                if list(result.pools) != list(hand.pools or ()):
-                    raise _invalid(_("%(row)s: its pools are not the engine's") % {"row": where})
-            expected = sorted(
-                tuple(getattr(row, name) for name in fields)
-                for row in score_rows(hand, sheet, table, result)
+    for pk in stray.order_by("pk").values_list("pk", flat=True)[:1]:
+        raise _invalid(_("scoresheet.scorerow %(pk)s: a row of no live hand") % {"pk": pk})
+    sheets = Sheet.objects.filter(club=club).order_by("pk")
+    last = 0
+    while True:
+        batch = list(
+            sheets.filter(pk__gt=last).values_list(
+                "pk", "rules", "season_id", "date", "deleted_at"
+            )[:CHECK_SHEETS]
+        )
+        if not batch:
+            return
+        last = batch[-1][0]
+        ids = [row[0] for row in batch]
+        seated = {}
+        seats = Seat.objects.filter(sheet_id__in=ids).order_by("sheet_id", "position")
+        for sheet_id, player_id, name in seats.values_list("sheet_id", "player_id", "player__name"):
+            seated.setdefault(sheet_id, []).append(_Player(player_id, name))
+        hands = {}
+        for values in Hand.objects.filter(sheet_id__in=ids).values(*HAND_COLUMNS):
+            hands.setdefault(values["sheet_id"], []).append(values)
+        stored = {}
+        rows = ScoreRow.objects.filter(hand__sheet_id__in=ids).values_list("hand_id", *fields)
+        for row in rows.order_by():
+            stored.setdefault(row[0], []).append(row[1:])
+        for pk, rules, season_id, date, deleted_at in batch:
+            table = Table.seating(seated.get(pk, []))
+            sheet = {
+                "sheet_id": pk,
+                "season_id": season_id,
+                "date": date,
+                "seats": len(table.names),
+            }
+            _check_sheet_hands(
+                parse_rules(rules),
+                table,
+                sorted(hands.get(pk, ()), key=lambda h: h["number"]),
+                deleted_at is not None,
+                sheet,
+                stored,
+                fields,
+                defaults,
+                order,
             )
-            stored = sorted(
-                tuple(getattr(row, name) for name in fields) for row in hand.scores.all()
+        if stored:
+            hand = min(stored)
+            raise _invalid(
+                _("%(row)s: its score rows are not what the engine gives")
+                % {"row": f"scoresheet.hand {hand}"}
             )
-            if stored != expected:
-                raise _invalid(
-                    _("%(row)s: its score rows are not what the engine gives") % {"row": where}
-                )
+
+
+def _check_sheet_hands(ruleset, table, hands, deleted, sheet, stored, fields, defaults, order):
+    pools = ()
+    key = lambda row: (row[order[0]], row[order[1]])  # noqa: E731
+    for values in hands:
+        where = f"scoresheet.hand {values['id']}"
+        hand = _Hand(values)
+        try:
+            engine_hand = parse_hand(hand_data(hand, table), ruleset, table.names)[1]
+            if hand.is_deleted or deleted:
+                continue
+            result = score_hand(ruleset, engine_hand, pools)
+        except KeyError:
+            raise _invalid(
+                _("%(row)s: a player not seated at its sheet") % {"row": where}
+            ) from None
+        except ScoringError as error:
+            raise _invalid(f"{where}: {message_of(error)}") from None
+        except (TypeError, ValueError, AttributeError) as error:
+            raise _invalid(f"{where}: {error}") from None
+        if result.pools is not None:
+            pools = result.pools
+            if list(result.pools) != list(hand.pools or ()):
+                raise _invalid(_("%(row)s: its pools are not the engine's") % {"row": where})
+        inputs = {name: values[name] for name in ROW_INPUTS}
+        expected = []
+        for row in score_row_fields(inputs, hand.number, table, result):
+            full = dict(defaults, hand_id=hand.id, **sheet)
+            full.update(row)
+            expected.append(tuple(full[name] for name in fields))
+        found = stored.pop(hand.id, [])
+        if sorted(found, key=key) != sorted(expected, key=key):
+            raise _invalid(
+                _("%(row)s: its score rows are not what the engine gives") % {"row": where}
+            )
 
 
 def _renumber(club) -> None:

@@ -257,8 +257,7 @@ def _upload(job, progress):
 def _restore(job, progress):
     progress(0, 1)
     with open(path_of(job.source), "rb") as source:
-        data = source.read()
-    club = backups.restore(data, actor=job.user)
+        club = backups.restore(source, actor=job.user)  # read as a stream (version 3)
     job.club = club
     progress(1, 1)
 

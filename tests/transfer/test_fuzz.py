@@ -72,7 +72,7 @@ def wrong_header(data, ids, rng):
     if doctor == 0:
         data["format"] = "tarot-ledger-club-backup-x"
     elif doctor == 1:
-        data["version"] = rng.choice([0, 3, "2", None])
+        data["version"] = rng.choice([0, 4, "2", None])
     elif doctor == 2:
         data["club"] = "someone-else"
     elif doctor == 3:

@@ -10,9 +10,11 @@ its resident memory's high-water mark), not what an earlier step left behind:
 
 * ``baseline``: the process with Django loaded and a query made, nothing else;
 * ``backup``: ``transfer.backup.write`` to a file (as the job and the download do);
-* ``restore``: that file restored into an empty copy of the database (PostgreSQL:
-  ``CREATE DATABASE … TEMPLATE``, taken before any club was loaded; SQLite: a copy of
-  the file), every check included; hands per second;
+* ``restore``: that file restored (read as a stream, as the job and the command
+  read it) into an empty copy of the database (PostgreSQL: ``CREATE DATABASE …
+  TEMPLATE``, taken before any club was loaded; SQLite: a copy of the file), every
+  check included; hands per second, and the share of the ratings' recompute the
+  restore asks for (``signals.changed``, another app's work) printed apart;
 * ``jsonl``, ``xlsx``, ``csv``: the season's exports (``transfer.streams``) to a file.
 
 Printed per size and step: seconds (inside the child, Django's start-up left out),
@@ -183,16 +185,28 @@ class Command(bench_standings.Command):
         club = Club.objects.get(slug=slug) if step not in ("restore", "baseline") else None
         if step == "baseline":
             Club.objects.exists()
-        started = time.perf_counter()
+        started, cpu = time.perf_counter(), time.process_time()
         result = {}
         if step == "backup":
             with open(file, "wb") as out:
                 counts, _digest = backups.write(club, out)
             result["hands"] = counts["scoresheet.hand"]
         elif step == "restore":
-            with open(file, "rb") as source:
-                data = source.read()
-            backups.restore(data)
+            # the ratings' recompute the restore asks for (``signals.changed``), timed apart
+            changed, spent = backups.signals.changed, [0.0]
+
+            def timed_changed(*args, **kwargs):
+                begun = time.perf_counter()
+                changed(*args, **kwargs)
+                spent[0] += time.perf_counter() - begun
+
+            backups.signals.changed = timed_changed
+            try:
+                with open(file, "rb") as source:
+                    backups.restore(source)  # a stream, as the job and the command read it
+            finally:
+                backups.signals.changed = changed
+            result["ratings_seconds"] = spent[0]
         elif step in ("jsonl", "csv"):
             season = club.seasons.order_by("-start_date").first()
             chunks = (
@@ -207,6 +221,9 @@ class Command(bench_standings.Command):
             season = club.seasons.order_by("-start_date").first()
             streams.write_xlsx(season, file)
         result["seconds"] = time.perf_counter() - started
+        # this process's own CPU time (the database's not counted): on a shared machine
+        # the wall-clock seconds also count the time others took
+        result["cpu_seconds"] = time.process_time() - cpu
         if step == "restore":
             result["hands"] = Hand.objects.count()  # outside the timing
         if file and os.path.exists(file) and step != "baseline":
@@ -228,6 +245,10 @@ class Command(bench_standings.Command):
                 if step in ("backup", "restore") and r.get("seconds"):
                     rate = f"{r.get('hands', n_hands) / r['seconds']:9,.0f}"
                 line = f"{n_hands:>10,} {step:<9} {r['seconds']:8.1f} {r['peak_mib']:9.1f}"
+                if "cpu_seconds" in r:
+                    rate += f"  (cpu {r['cpu_seconds']:.1f} s)"
+                if "ratings_seconds" in r:  # the ratings' share (signals.changed)
+                    rate += f"  (ratings recompute {r['ratings_seconds']:.1f} s of it)"
                 w(f"{line} {size} {rate}")
         if len(results) > 1:
             (small, first), (big, last) = results[0], results[-1]

@@ -13,12 +13,12 @@ class Command(BaseCommand):
 
     def handle(self, *args, file, **options):
         try:
-            with open(file, "rb") as source:
-                data = source.read()
+            source = open(file, "rb")  # noqa: SIM115 (read as a stream, closed below)
         except OSError as error:
             raise CommandError(f"{file}: {error.strerror}") from None
         try:
-            club = restore(data)
+            with source:
+                club = restore(source)
         except BackupError as error:
             raise CommandError(f"{error.code}: {error.message}") from None
         counts = {m._meta.label_lower: rows.count() for m, rows in club_rows(club).items()}
