@@ -189,14 +189,29 @@ class LinkClaim(models.Model):
 
 class LeagueAuditEntry(models.Model):
     """A change to a league (its clubs, seasons, scales, séries, events, links): who,
-    when, what (``clubs.models.AuditEntry`` keeps a club's side)."""
+    when, what (``clubs.models.AuditEntry`` keeps a club's side). The league's managers
+    read them on the league's history page."""
+
+    class Action(models.TextChoices):
+        LEAGUE_CREATED = "league_created", _("league created")
+        SERIES_CHANGED = "series_changed", _("séries changed")
+        CLUB_INVITED = "club_invited", _("club invited")
+        CLUB_JOINED = "club_joined", _("club joined")
+        CLUB_LEFT = "club_left", _("club left the league")
+        SEASON_SAVED = "season_saved", _("season saved")
+        EVENT_ADDED = "event_added", _("event counted")
+        COEFFICIENT_CHANGED = "coefficient_changed", _("coefficient changed")
+        EVENT_WITHDRAWN = "event_withdrawn", _("event withdrawn")
+        PLAYER_LINKED = "player_linked", _("player linked by licence")
+        CLAIM_ACCEPTED = "claim_accepted", _("player linked by a confirmed claim")
+        PERSON_CHANGED = "person_changed", _("licence or série changed")
 
     league = models.ForeignKey(League, on_delete=models.CASCADE, related_name="audit_entries")
     actor = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, related_name="+"
     )
     at = models.DateTimeField(auto_now_add=True)
-    action = models.CharField(max_length=30)
+    action = models.CharField(max_length=30, choices=Action.choices)
     label = models.CharField(max_length=200, blank=True)
     after = models.JSONField(null=True, blank=True)
 

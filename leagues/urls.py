@@ -27,6 +27,7 @@ urlpatterns = [
         name="season_edit",
     ),
     path("leagues/<slug:league>/manage/link/", views.link, name="link"),
+    path("leagues/<slug:league>/manage/history/", views.history, name="history"),
     path(
         "leagues/<slug:league>/manage/events/<int:event_id>/", views.event_edit, name="event_edit"
     ),

@@ -18,6 +18,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
+from clubhouse.history import describe_change
 from clubs.models import Club, Person, Player
 from clubs.permissions import can as can_club
 from clubs.permissions import club_view
@@ -32,7 +33,15 @@ from leagues.forms import (
     SeasonForm,
     SeriesForm,
 )
-from leagues.models import EventResult, League, LeagueClub, LeagueEvent, LeagueSeason, LinkClaim
+from leagues.models import (
+    EventResult,
+    League,
+    LeagueAuditEntry,
+    LeagueClub,
+    LeagueEvent,
+    LeagueSeason,
+    LinkClaim,
+)
 from leagues.permissions import can as can_league
 from leagues.permissions import league_view
 from leagues.services import LeagueError
@@ -414,6 +423,40 @@ def event_edit(request, league, event_id):
     return redirect("leagues:manage", request.league.slug)
 
 
+#: audit entries a page of the league's history
+HISTORY_PER_PAGE = 50
+
+
+@league_view("manage")
+@require_GET
+def history(request, league):
+    """The league's audit trail for its managers, newest first, a page at a time: who
+    changed what (clubs, séries, seasons, events, links, persons' licences)."""
+    entries = (
+        LeagueAuditEntry.objects.filter(league=request.league)
+        .select_related("actor")
+        .order_by("-at", "-pk")
+    )
+    number = bounded_int(request.GET.get("page"), 1, 1, MAX_PAGE)
+    page = Paginator(entries, HISTORY_PER_PAGE).get_page(number)
+    rows = [{"entry": entry, "details": _details(entry)} for entry in page.object_list]
+    return render(
+        request,
+        "leagues/history.html",
+        {"league": request.league, "page": page, "rows": rows},
+    )
+
+
+def _details(entry) -> list[str]:
+    """The entry's change in short lines ("field: before → after", as a club's history)."""
+    after = entry.after if isinstance(entry.after, dict) else {}
+    if set(after) == {"before", "after"}:  # a change with what was
+        was, now = after["before"] or {}, after["after"] or {}
+    else:
+        was, now = {}, after
+    return describe_change({"kind": entry.action, "was": was, "now": now})
+
+
 # ---------------------------------------------------------------- exports
 
 
@@ -542,7 +585,7 @@ def mine(request):
                 return redirect("leagues:mine")
             form = PersonForm(request.POST)
             if form.is_valid():
-                services.set_person(request.user, **form.cleaned_data)
+                services.set_person(request.user, **form.cleaned_data, actor=request.user)
                 return redirect("leagues:mine")
         except LeagueError as error:
             _refused(request, error)

@@ -554,6 +554,7 @@ LEAGUE_URLS = {
     "leagues:season_edit": ("manage", "GP", ("season",)),
     "leagues:link": ("manage", "P", ()),
     "leagues:event_edit": ("manage", "P", ("event",)),
+    "leagues:history": ("manage", "G", ()),
 }
 LEAGUE_USERS = ("anonymous", "outsider", "member", "manager")
 
