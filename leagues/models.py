@@ -225,20 +225,28 @@ class LeagueAuditEntry(models.Model):
 class Standing(models.Model):
     """A person's sum in a league season, kept on write (``leagues.ranking.restand``) from
     the stored per-event results whenever they change: their best N weighted points of
-    the events not withdrawn, how many counted, how many played. The ranking ranks these
-    rows (one window query); it never sums the results at read time."""
+    the events not withdrawn, how many counted, how many played, and their ranks, overall
+    and within their série (``leagues.ranking.rerank``, in the same write, and when a
+    person's série changes). A page reads these rows in rank order; it never sums nor
+    ranks at read time."""
 
     season = models.ForeignKey(LeagueSeason, on_delete=models.CASCADE, related_name="standings")
     person = models.ForeignKey(Person, on_delete=models.CASCADE, related_name="+")
     total = models.DecimalField(max_digits=14, decimal_places=3)
     counted = models.PositiveIntegerField()
     played = models.PositiveIntegerField()
+    #: the rank in the season (1, 2, 2, 4) and within the person's série, kept on write
+    place = models.PositiveIntegerField(default=0)
+    serie_place = models.PositiveIntegerField(default=0)
 
     class Meta:
         constraints = [
             models.UniqueConstraint(fields=["season", "person"], name="one_standing_per_person"),
         ]
-        indexes = [models.Index(fields=["season", "-total"], name="league_standing_total")]
+        indexes = [
+            models.Index(fields=["season", "-total"], name="league_standing_total"),
+            models.Index(fields=["season", "place"], name="league_standing_place"),
+        ]
 
     def __str__(self):
         return f"{self.season_id} {self.person_id} {self.total}"

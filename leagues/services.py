@@ -448,9 +448,10 @@ def link_by_licence(league, player: Player, licence, *, name="", serie="", actor
             person = Person.objects.create(
                 licence=licence, name=(name or player.name).strip()[:80], serie=serie[:30]
             )
-        elif serie:
+        elif serie and person.serie != serie[:30]:
             person.serie = serie[:30]
             person.save(update_fields=["serie"])
+            ranking_of.rerank_persons([person.pk])  # the série's ranks are kept
         _link(player, person, actor)
         _record(league, actor, "player_linked", f"{player.name} → {person}")
     return person
@@ -485,6 +486,8 @@ def set_person(user, *, name, licence="", serie="", actor=None) -> Person:
         person.save()
         if before is not None:
             _record_person_change(person, before, after, actor)
+            if before["serie"] != after["serie"]:
+                ranking_of.rerank_persons([person.pk])  # the série's ranks are kept
     return person
 
 

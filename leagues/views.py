@@ -122,14 +122,7 @@ def season_ranking(request, league, season_id):
     serie = request.GET.get("serie") or None
     if serie is not None and serie not in season.league.series:
         serie = None
-    clubs = list(
-        Club.objects.filter(
-            league_links__league=season.league, league_links__accepted_at__isnull=False
-        ).only("pk", "name")
-    )
-    club_id = _int(request.GET.get("club")) or None
-    if club_id is not None and club_id not in {c.pk for c in clubs}:
-        club_id = None
+    club_id, club_text, club_matches = _club_filter(season.league, request.GET.get("club"))
     order = request.GET.get("sort") or "rank"
     if order not in ranking.ORDERS:
         order = "rank"
@@ -164,10 +157,41 @@ def season_ranking(request, league, season_id):
             "count": count,
             "serie": serie,
             "club_id": club_id,
-            "clubs": clubs,
+            "club_text": club_text,
+            "club_matches": club_matches,
             "order": order,
         },
     )
+
+
+#: member clubs offered when a typed club name matches several
+CLUB_MATCHES = 20
+
+
+def _club_filter(league, value):
+    """``?club=``: a member club's id (the club links of the rows), or a name typed in
+    the filter (a part of it): ``(club_id, the text to show, the clubs to choose from
+    when several match)``. One query, none without a filter (no list of every club: a
+    federation has hundreds)."""
+    text = "".join(ch for ch in str(value or "") if ch.isprintable()).strip()[:80]
+    if not text:
+        return None, "", []
+    members = Club.objects.filter(
+        league_links__league=league, league_links__accepted_at__isnull=False
+    )
+    if text.isdigit():
+        found = list(members.filter(pk=int(text)).values_list("pk", "name")[:1])
+    else:
+        found = list(
+            members.filter(name__icontains=text)
+            .order_by("name")
+            .values_list("pk", "name")[: CLUB_MATCHES + 1]
+        )
+        exact = [c for c in found if c[1].casefold() == text.casefold()]
+        found = exact or found
+    if len(found) == 1:
+        return found[0][0], found[0][1], []
+    return None, text, [{"id": pk, "name": name} for pk, name in found[:CLUB_MATCHES]]
 
 
 def _ranking_cells(rows):
