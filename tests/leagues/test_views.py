@@ -153,3 +153,30 @@ def test_the_history_page_lists_the_leagues_audit_newest_first_for_its_managers(
     last = client.get(url, {"page": "999"}, HTTP_ACCEPT_LANGUAGE="en").content.decode()
     assert "Page 2 of 2" in last and "series_changed" in last and "league_created" in last
     assert client.get(url, {"page": "x"}).status_code == 200
+
+
+def test_the_ranking_filters_by_a_club_typed_or_followed_in_few_queries(
+    client, clubs, lseason, ranked, django_assert_num_queries
+):
+    from clubs.models import Club  # noqa: PLC0415
+
+    for name in ("Club Azur", "Club Azalée"):
+        club = Club.objects.create(name=name, slug=name.lower().replace(" ", "-"))
+        services.accept_invitation(services.invite_club(lseason.league, club))
+    url = reverse("leagues:ranking", args=["comite", lseason.pk])
+    with django_assert_num_queries(4):  # league, season, the ranked rows, their clubs
+        page = client.get(url).content.decode()
+    assert "Club B</option>" not in page  # no list of every member club
+    assert f'href="?club={clubs["a"].pk}"' in page  # a row's club filters by it
+    with django_assert_num_queries(5):  # and the club named
+        page = client.get(url, {"club": "club a"}).content.decode()
+    assert 'value="Club A"' in page and "Anne" in page and "data-club-matches" not in page
+    page = client.get(url, {"club": "az"}).content.decode()
+    assert "Several member clubs match" in page and "Club Azalée" in page and "Club Azur" in page
+    assert "Anne" in page  # not filtered while ambiguous
+    page = client.get(url, {"club": clubs["b"].pk}).content.decode()
+    assert "No result yet." in page  # nobody of club B ranked
+    page = client.get(url, {"club": "nowhere"}).content.decode()
+    assert "No member club matches this name." in page
+    assert client.get(url, {"club": "Club\tA", "page": "-3"}).status_code == 200
+    assert client.get(url, {"club": "\x00"}).status_code == 400  # refused before the view
