@@ -189,14 +189,40 @@ class LinkClaim(models.Model):
 
 class LeagueAuditEntry(models.Model):
     """A change to a league (its clubs, seasons, scales, séries, events, links): who,
-    when, what (``clubs.models.AuditEntry`` keeps a club's side)."""
+    when, what (``clubs.models.AuditEntry`` keeps a club's side). The league's managers
+    read them on the league's history page."""
+
+    class Action(models.TextChoices):
+        LEAGUE_CREATED = "league_created", _("league created")
+        SERIES_CHANGED = "series_changed", _("séries changed")
+        CLUB_INVITED = "club_invited", _("club invited")
+        CLUB_JOINED = "club_joined", _("club joined")
+        CLUB_LEFT = "club_left", _("club left the league")
+        SEASON_SAVED = "season_saved", _("season saved")
+        EVENT_ADDED = "event_added", _("event counted")
+        COEFFICIENT_CHANGED = "coefficient_changed", _("coefficient changed")
+        EVENT_WITHDRAWN = "event_withdrawn", _("event withdrawn")
+        PLAYER_LINKED = "player_linked", _("player linked by licence")
+        CLAIM_ACCEPTED = "claim_accepted", _("player linked by a confirmed claim")
+        PERSON_CHANGED = "person_changed", _("licence or série changed")
+        LICENCES_IMPORTED = "licences_imported", _("licence list imported")
+        # the league's team competitions (competitions.services)
+        COMPETITION_CREATED = "competition_created", _("team competition created")
+        DIVISION_ADDED = "division_added", _("division added")
+        TEAM_ENTERED = "team_entered", _("team entered")
+        FIXTURES_GENERATED = "fixtures_generated", _("fixtures made")
+        CUP_DRAWN = "cup_drawn", _("cup drawn")
+        LINE_UP_SUBMITTED = "line_up_submitted", _("line-up handed in")
+        MATCH_RECORDED = "match_recorded", _("match result recorded")
+        MATCH_SCHEDULED = "match_scheduled", _("match date or venue changed")
+        NEXT_SEASON = "next_season", _("next season's championship made")
 
     league = models.ForeignKey(League, on_delete=models.CASCADE, related_name="audit_entries")
     actor = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, related_name="+"
     )
     at = models.DateTimeField(auto_now_add=True)
-    action = models.CharField(max_length=30)
+    action = models.CharField(max_length=30, choices=Action.choices)
     label = models.CharField(max_length=200, blank=True)
     after = models.JSONField(null=True, blank=True)
 
@@ -210,20 +236,28 @@ class LeagueAuditEntry(models.Model):
 class Standing(models.Model):
     """A person's sum in a league season, kept on write (``leagues.ranking.restand``) from
     the stored per-event results whenever they change: their best N weighted points of
-    the events not withdrawn, how many counted, how many played. The ranking ranks these
-    rows (one window query); it never sums the results at read time."""
+    the events not withdrawn, how many counted, how many played, and their ranks, overall
+    and within their série (``leagues.ranking.rerank``, in the same write, and when a
+    person's série changes). A page reads these rows in rank order; it never sums nor
+    ranks at read time."""
 
     season = models.ForeignKey(LeagueSeason, on_delete=models.CASCADE, related_name="standings")
     person = models.ForeignKey(Person, on_delete=models.CASCADE, related_name="+")
     total = models.DecimalField(max_digits=14, decimal_places=3)
     counted = models.PositiveIntegerField()
     played = models.PositiveIntegerField()
+    #: the rank in the season (1, 2, 2, 4) and within the person's série, kept on write
+    place = models.PositiveIntegerField(default=0)
+    serie_place = models.PositiveIntegerField(default=0)
 
     class Meta:
         constraints = [
             models.UniqueConstraint(fields=["season", "person"], name="one_standing_per_person"),
         ]
-        indexes = [models.Index(fields=["season", "-total"], name="league_standing_total")]
+        indexes = [
+            models.Index(fields=["season", "-total"], name="league_standing_total"),
+            models.Index(fields=["season", "place"], name="league_standing_place"),
+        ]
 
     def __str__(self):
         return f"{self.season_id} {self.person_id} {self.total}"

@@ -59,6 +59,8 @@ error_messages = {
     "not_league_player": _lazy("This player is not of a member club of the league."),
     "already_claimed": _lazy("You have already claimed this player."),
     "merged_player": _lazy("This player was merged into another."),
+    "not_yours": _lazy("Only this login may change its own licence."),
+    "login_required": _lazy("Log in to claim a player."),
 }
 
 
@@ -73,6 +75,15 @@ def _record(league, actor, action, label="", after=None):
         action=action,
         label=str(label)[:200],
         after=after,
+    )
+
+
+def _leagues_of_clubs(club_ids) -> list[League]:
+    """The leagues any of ``club_ids`` is a member of (one query)."""
+    return list(
+        League.objects.filter(
+            club_links__club_id__in=list(club_ids), club_links__accepted_at__isnull=False
+        ).distinct()
     )
 
 
@@ -402,7 +413,7 @@ def _relink_results(player, person):
         ranking_of.restand(season, {p for s, p in seasons if s == season.pk} | {person.pk})
 
 
-def _link(player, person, actor):
+def _link(player, person, actor, action=audit.Action.PERSON_LINKED, **after):
     if player.merged_into_id is not None:
         raise LeagueError("merged_player", field="player")
     if player.person_id not in (None, person.pk):
@@ -413,9 +424,9 @@ def _link(player, person, actor):
     audit.record(
         player.club_id,
         actor,
-        audit.Action.PERSON_LINKED,
+        action,
         player,
-        after={"person": person.name, "licence": person.licence},
+        after={"person": person.name, "licence": person.licence, **after},
     )
 
 
@@ -444,16 +455,28 @@ def link_by_licence(league, player: Player, licence, *, name="", serie="", actor
             person = Person.objects.create(
                 licence=licence, name=(name or player.name).strip()[:80], serie=serie[:30]
             )
-        elif serie:
+        elif serie and person.serie != serie[:30]:
             person.serie = serie[:30]
             person.save(update_fields=["serie"])
+            ranking_of.rerank_persons([person.pk])  # the série's ranks are kept
         _link(player, person, actor)
         _record(league, actor, "player_linked", f"{player.name} → {person}")
     return person
 
 
-def set_person(user, *, name, licence="", serie="") -> Person:
-    """My account: the login's own person (its name, licence and série), created once."""
+PERSON_FIELDS = ("name", "licence", "serie")
+
+
+def set_person(user, *, name, licence="", serie="", actor=None) -> Person:
+    """My account: the login's own person (its name, licence and série), created once.
+
+    ``actor``: the login themself (``None``: code). A change is an audit entry of each
+    club holding one of the person's players (``PERSON_CHANGED``, before and after) and
+    of each league those clubs belong to, since the licence and the série are what the
+    league reads; a person linked to no player yet is in no club's or league's data,
+    so nothing of theirs is recorded until a link is (``PERSON_LINKED``, with the licence)."""
+    if actor is not None and actor.pk != user.pk and not actor.is_superuser:
+        raise LeagueError("not_yours", field="licence")
     name = _name(name)
     licence = (licence or "").strip()[:20] or None
     with transaction.atomic():
@@ -462,24 +485,64 @@ def set_person(user, *, name, licence="", serie="") -> Person:
             raise LeagueError("licence_taken", field="licence", licence=licence)
         if person is None:
             person = Person(user=user)
+        before = {f: getattr(person, f) for f in PERSON_FIELDS} if person.pk else None
         person.name, person.licence, person.serie = name, licence, (serie or "").strip()[:30]
+        after = {f: getattr(person, f) for f in PERSON_FIELDS}
+        if before == after:
+            return person
         person.save()
+        if before is not None:
+            _record_person_change(person, before, after, actor)
+            if before["serie"] != after["serie"]:
+                ranking_of.rerank_persons([person.pk])  # the série's ranks are kept
     return person
 
 
+def _record_person_change(person, before, after, actor):
+    changed = [f for f in PERSON_FIELDS if before[f] != after[f]]
+    before = {f: before[f] for f in changed}
+    after = {f: after[f] for f in changed}
+    clubs = set(person.players.values_list("club_id", flat=True))
+    for club_id in sorted(clubs):
+        audit.record(
+            club_id,
+            actor,
+            audit.Action.PERSON_CHANGED,
+            person,
+            label=str(person),
+            before=before,
+            after=after,
+        )
+    for league in _leagues_of_clubs(clubs):
+        _record(league, actor, "person_changed", str(person), {"before": before, "after": after})
+
+
 def claim_player(player: Player, *, actor) -> LinkClaim:
-    """The login claims one of a club's players as theirs; the club's manager confirms."""
+    """The login claims one of a club's players as theirs; the club's manager confirms.
+    The claim is an entry of the club's audit (``CLAIM_MADE``)."""
+    if actor is None or not actor.is_authenticated:
+        raise LeagueError("login_required", field="player")
     if player.merged_into_id is not None:
         raise LeagueError("merged_player", field="player")
     with transaction.atomic():
         if LinkClaim.objects.filter(player=player, user=actor).exists():
             raise LeagueError("already_claimed", field="player")
-        return LinkClaim.objects.create(player=player, user=actor)
+        claim = LinkClaim.objects.create(player=player, user=actor)
+        audit.record(
+            player.club_id,
+            actor,
+            audit.Action.CLAIM_MADE,
+            player,
+            after={"login": actor.get_username()},
+        )
+    return claim
 
 
 def confirm_claim(claim: LinkClaim, *, actor=None) -> Person:
     """The club's manager confirms a claim: the player is linked to the claimant's person
-    (made from the login's name when they have none yet)."""
+    (made from the login's name when they have none yet). The club's audit entry is the
+    link's (``CLAIM_ACCEPTED``, naming the login); each of the club's leagues records it
+    too, since the player's stored results now count for that person."""
     require_club(actor, claim.player.club_id, "manage", LeagueError)
     with transaction.atomic():
         person = Person.objects.filter(user=claim.user).first()
@@ -488,14 +551,24 @@ def confirm_claim(claim: LinkClaim, *, actor=None) -> Person:
                 user=claim.user, name=claim.user.get_full_name() or claim.player.name
             )
         player = Player.objects.select_for_update().get(pk=claim.player_id)
-        _link(player, person, actor)
+        _link(player, person, actor, audit.Action.CLAIM_ACCEPTED, login=claim.user.get_username())
+        for league in _leagues_of_clubs([player.club_id]):
+            _record(league, actor, "claim_accepted", f"{player.name} → {person}")
         claim.delete()
     return person
 
 
 def reject_claim(claim: LinkClaim, *, actor=None) -> None:
+    """The club's manager refuses a claim (``CLAIM_REFUSED`` in the club's audit)."""
     require_club(actor, claim.player.club_id, "manage", LeagueError)
     with transaction.atomic():
+        audit.record(
+            claim.player.club_id,
+            actor,
+            audit.Action.CLAIM_REFUSED,
+            claim.player,
+            after={"login": claim.user.get_username()},
+        )
         claim.delete()
 
 

@@ -28,6 +28,7 @@ urlpatterns = [
     ),
     path("leagues/<slug:league>/manage/link/", views.link, name="link"),
     path("leagues/<slug:league>/manage/licences/", views.licence_import, name="licences"),
+    path("leagues/<slug:league>/manage/history/", views.history, name="history"),
     path(
         "leagues/<slug:league>/manage/events/<int:event_id>/", views.event_edit, name="event_edit"
     ),

@@ -17,6 +17,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
+from clubhouse.history import describe_change
 from clubs.models import Club, Person, Player
 from clubs.permissions import can as can_club
 from clubs.permissions import club_view
@@ -32,7 +33,15 @@ from leagues.forms import (
     SeasonForm,
     SeriesForm,
 )
-from leagues.models import EventResult, League, LeagueClub, LeagueEvent, LeagueSeason, LinkClaim
+from leagues.models import (
+    EventResult,
+    League,
+    LeagueAuditEntry,
+    LeagueClub,
+    LeagueEvent,
+    LeagueSeason,
+    LinkClaim,
+)
 from leagues.permissions import can as can_league
 from leagues.permissions import league_view
 from leagues.services import LeagueError
@@ -110,14 +119,7 @@ def season_ranking(request, league, season_id):
     serie = request.GET.get("serie") or None
     if serie is not None and serie not in season.league.series:
         serie = None
-    clubs = list(
-        Club.objects.filter(
-            league_links__league=season.league, league_links__accepted_at__isnull=False
-        ).only("pk", "name")
-    )
-    club_id = _int(request.GET.get("club")) or None
-    if club_id is not None and club_id not in {c.pk for c in clubs}:
-        club_id = None
+    club_id, club_text, club_matches = _club_filter(season.league, request.GET.get("club"))
     order = request.GET.get("sort") or "rank"
     if order not in ranking.ORDERS:
         order = "rank"
@@ -152,10 +154,41 @@ def season_ranking(request, league, season_id):
             "count": count,
             "serie": serie,
             "club_id": club_id,
-            "clubs": clubs,
+            "club_text": club_text,
+            "club_matches": club_matches,
             "order": order,
         },
     )
+
+
+#: member clubs offered when a typed club name matches several
+CLUB_MATCHES = 20
+
+
+def _club_filter(league, value):
+    """``?club=``: a member club's id (the club links of the rows), or a name typed in
+    the filter (a part of it): ``(club_id, the text to show, the clubs to choose from
+    when several match)``. One query, none without a filter (no list of every club: a
+    federation has hundreds)."""
+    text = "".join(ch for ch in str(value or "") if ch.isprintable()).strip()[:80]
+    if not text:
+        return None, "", []
+    members = Club.objects.filter(
+        league_links__league=league, league_links__accepted_at__isnull=False
+    )
+    if text.isdigit():
+        found = list(members.filter(pk=int(text)).values_list("pk", "name")[:1])
+    else:
+        found = list(
+            members.filter(name__icontains=text)
+            .order_by("name")
+            .values_list("pk", "name")[: CLUB_MATCHES + 1]
+        )
+        exact = [c for c in found if c[1].casefold() == text.casefold()]
+        found = exact or found
+    if len(found) == 1:
+        return found[0][0], found[0][1], []
+    return None, text, [{"id": pk, "name": name} for pk, name in found[:CLUB_MATCHES]]
 
 
 def _ranking_cells(rows):
@@ -417,6 +450,40 @@ def licence_import(request, league):
     )
 
 
+#: audit entries a page of the league's history
+HISTORY_PER_PAGE = 50
+
+
+@league_view("manage")
+@require_GET
+def history(request, league):
+    """The league's audit trail for its managers, newest first, a page at a time: who
+    changed what (clubs, séries, seasons, events, links, persons' licences)."""
+    entries = (
+        LeagueAuditEntry.objects.filter(league=request.league)
+        .select_related("actor")
+        .order_by("-at", "-pk")
+    )
+    number = bounded_int(request.GET.get("page"), 1, 1, MAX_PAGE)
+    page = Paginator(entries, HISTORY_PER_PAGE).get_page(number)
+    rows = [{"entry": entry, "details": _details(entry)} for entry in page.object_list]
+    return render(
+        request,
+        "leagues/history.html",
+        {"league": request.league, "page": page, "rows": rows},
+    )
+
+
+def _details(entry) -> list[str]:
+    """The entry's change in short lines ("field: before → after", as a club's history)."""
+    after = entry.after if isinstance(entry.after, dict) else {}
+    if set(after) == {"before", "after"}:  # a change with what was
+        was, now = after["before"] or {}, after["after"] or {}
+    else:
+        was, now = {}, after
+    return describe_change({"kind": entry.action, "was": was, "now": now})
+
+
 # ---------------------------------------------------------------- exports
 
 
@@ -545,7 +612,7 @@ def mine(request):
                 return redirect("leagues:mine")
             form = PersonForm(request.POST)
             if form.is_valid():
-                services.set_person(request.user, **form.cleaned_data)
+                services.set_person(request.user, **form.cleaned_data, actor=request.user)
                 return redirect("leagues:mine")
         except LeagueError as error:
             _refused(request, error)

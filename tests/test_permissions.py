@@ -569,6 +569,7 @@ LEAGUE_URLS = {
     "competitions:results": ("manage", "GP", ("competition", "match")),
     # a league manager, or the team's club manager (test_a_line_up_is_its_club_managers)
     "competitions:line_up": ("manage", "GP", ("competition", "match", "team")),
+    "leagues:history": ("manage", "G", ()),
 }
 LEAGUE_USERS = ("anonymous", "outsider", "member", "manager")
 

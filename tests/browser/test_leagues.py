@@ -152,3 +152,48 @@ def test_a_league_season_across_two_clubs(page, live_server, log_in, django_user
     expect(page.locator("[data-person-club='club-b']")).to_contain_text("Zoé D.")
     expect(page.locator("[data-person-club='club-b']")).to_contain_text("2026")
     assert league.pk
+
+
+@pytest.mark.parametrize("browser_locale", ["fr-FR"])
+def test_the_league_managers_read_its_history(page, live_server, log_in, django_user_model):
+    """The league's manager reaches the history from the league's page and reads, newest
+    first and in French, the changes made by others: a club joining, a claim confirmed, a
+    licence changed; a club's manager neither sees the link nor opens the page, and reads
+    the claim on the club's own history."""
+    base = live_server.url
+    boss = django_user_model.objects.create_user("boss", password="pw-long-12345")
+    league = leagues.create_league("Comité du Rhône", "comite", managers=[boss])
+    a, manager_a = club_with_manager(django_user_model, "A")
+    leagues.accept_invitation(leagues.invite_club(league, a, actor=boss), actor=manager_a)
+    zoe = django_user_model.objects.create_user("zoe", password="pw-long-12345")
+    Membership.objects.create(club=a, user=zoe, role=Role.MEMBER)
+    leagues.set_person(zoe, name="Zoé", licence="777", serie="2ème", actor=zoe)
+    claim = leagues.claim_player(Player.objects.create(club=a, name="Zoé"), actor=zoe)
+    leagues.confirm_claim(claim, actor=manager_a)
+    leagues.set_person(zoe, name="Zoé", licence="778", serie="1ère", actor=zoe)
+
+    log_in(page, boss)
+    page.goto(f"{base}/leagues/comite/")
+    page.locator("[data-history]").click()
+    expect(page.locator("h1")).to_have_text("Historique de Comité du Rhône")
+    rows = page.locator("[data-league-history] tbody tr")
+    expect(rows).to_have_count(5)
+    expect(rows.nth(0)).to_contain_text("licence ou série modifiée")
+    expect(rows.nth(0)).to_contain_text("zoe")
+    expect(rows.nth(0)).to_contain_text("licence: 777 → 778")
+    expect(rows.nth(1)).to_contain_text("joueur relié par une demande confirmée")
+    expect(rows.nth(1)).to_contain_text("manager_A")
+    expect(rows.nth(2)).to_contain_text("club entré dans la ligue")
+    expect(rows.nth(3)).to_contain_text("club invité")
+    expect(rows.nth(4)).to_contain_text("ligue créée")
+
+    log_in(page, manager_a)
+    page.goto(f"{base}/leagues/comite/")
+    expect(page.locator("[data-league-name]")).to_be_visible()
+    expect(page.locator("[data-history]")).to_have_count(0)
+    response = page.goto(f"{base}/leagues/comite/manage/history/")
+    assert response.status == 403
+    page.goto(f"{base}/clubs/club-a/manage/history/")
+    expect(page.locator("main")).to_contain_text("demande confirmée")
+    expect(page.locator("main")).to_contain_text("joueur réclamé par un compte")
+    expect(page.locator("main")).to_contain_text("licence ou série d’un licencié modifiée")

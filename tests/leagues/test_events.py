@@ -130,3 +130,71 @@ def test_the_command_creates_a_league(django_user_model, capsys):
     django_user_model.objects.create_user("chief", password="pw-long-12345")
     call_command("create_league", "Ligue de l’Est", manager="chief")
     assert "ligue-de-lest created" in capsys.readouterr().out
+
+
+def test_claims_and_licence_edits_are_in_the_clubs_and_the_leagues_audit(
+    clubs, league, django_user_model
+):
+    from leagues.models import LeagueAuditEntry  # noqa: PLC0415
+
+    Action = AuditEntry.Action
+    user = django_user_model.objects.create_user("zoe", password="pw-long-12345")
+    services.set_person(user, name="Zoé", licence="777", serie="2ème", actor=user)
+    # a person linked to no player is in no club's data: nothing recorded yet
+    assert not AuditEntry.objects.filter(action=Action.PERSON_CHANGED).exists()
+    a = Player.objects.create(club=clubs["a"], name="Zoé")
+    b = Player.objects.create(club=clubs["b"], name="Zoé D.")
+    claim_a, claim_b = (services.claim_player(p, actor=user) for p in (a, b))
+    made = AuditEntry.objects.filter(action=Action.CLAIM_MADE).order_by("pk")
+    assert [(e.club_id, e.actor, e.object_id, e.after) for e in made] == [
+        (clubs["a"].pk, user, a.pk, {"login": "zoe"}),
+        (clubs["b"].pk, user, b.pk, {"login": "zoe"}),
+    ]
+    services.confirm_claim(claim_a, actor=clubs["a_manager"])
+    accepted = AuditEntry.objects.get(action=Action.CLAIM_ACCEPTED)
+    assert (accepted.club, accepted.actor, accepted.object_id) == (
+        clubs["a"],
+        clubs["a_manager"],
+        a.pk,
+    )
+    assert accepted.after == {"person": "Zoé", "licence": "777", "login": "zoe"}
+    entry = LeagueAuditEntry.objects.filter(league=league).first()  # newest first
+    assert (entry.action, entry.actor, entry.label) == (
+        "claim_accepted",
+        clubs["a_manager"],
+        "Zoé → Zoé (777)",
+    )
+    services.reject_claim(claim_b, actor=clubs["b_manager"])
+    refused = AuditEntry.objects.get(action=Action.CLAIM_REFUSED)
+    assert (refused.club, refused.actor, refused.object_id, refused.after) == (
+        clubs["b"],
+        clubs["b_manager"],
+        b.pk,
+        {"login": "zoe"},
+    )
+    assert not LinkClaim.objects.exists()
+
+    # the licence edited: the club holding her player and its league record it
+    services.set_person(user, name="Zoé", licence="778", serie="1ère", actor=user)
+    changed = AuditEntry.objects.get(action=Action.PERSON_CHANGED)
+    assert (changed.club, changed.actor) == (clubs["a"], user)
+    assert changed.before == {"licence": "777", "serie": "2ème"}
+    assert changed.after == {"licence": "778", "serie": "1ère"}
+    entry = LeagueAuditEntry.objects.filter(league=league).first()
+    assert (entry.action, entry.actor, entry.label) == ("person_changed", user, "Zoé (778)")
+    assert entry.after == {
+        "before": {"licence": "777", "serie": "2ème"},
+        "after": {"licence": "778", "serie": "1ère"},
+    }
+    # the same again changes nothing, records nothing
+    services.set_person(user, name="Zoé", licence="778", serie="1ère", actor=user)
+    assert AuditEntry.objects.filter(action=Action.PERSON_CHANGED).count() == 1
+    # nobody else edits her licence; a claim needs a login
+    other = django_user_model.objects.create_user("other", password="pw-long-12345")
+    with pytest.raises(LeagueError) as refused_edit:
+        services.set_person(user, name="Zoé", licence="999", actor=other)
+    assert refused_edit.value.code == "not_yours"
+    with pytest.raises(LeagueError) as anonymous:
+        services.claim_player(b, actor=None)
+    assert anonymous.value.code == "login_required"
+    assert Person.objects.get(user=user).licence == "778"

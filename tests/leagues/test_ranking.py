@@ -142,3 +142,28 @@ def test_the_ranking_reads_two_queries(lseason, season_of_four, django_assert_nu
     lseason = type(lseason).objects.select_related("league").get(pk=lseason.pk)
     with django_assert_num_queries(2):
         ranking.season_ranking(lseason)
+
+
+def test_a_serie_changed_ranks_the_person_in_their_new_serie(
+    lseason, season_of_four, league, boss, clubs, django_user_model
+):
+    services.withdraw_event(season_of_four)  # C 26, A 22, D 18, B 12, E 0
+    # the league's manager links D (1ère) in club A, giving the série Open
+    services.link_by_licence(
+        league, Player.objects.create(club=clubs["a"], name="D bis"), "L3", serie="Open", actor=boss
+    )
+    rows = by_name(ranking.season_ranking(lseason))
+    assert {n: (r["rank"], r["serie"], r["serie_rank"]) for n, r in rows.items()} == {
+        "C": (1, "1ère", 1),
+        "A": (2, "Open", 1),
+        "D": (3, "Open", 2),
+        "B": (4, "Open", 3),
+        "E": (5, "Vétéran", None),
+    }
+    # E gives their own série from My account: second of 1ère behind C
+    user = django_user_model.objects.create_user("e", password="pw-long-12345")
+    Person.objects.filter(name="E").update(user=user)
+    services.set_person(user, name="E", licence="L4", serie="1ère", actor=user)
+    rows = by_name(ranking.season_ranking(lseason, serie="1ère", order="serie"))
+    assert {n: r["serie_rank"] for n, r in rows.items()} == {"C": 1, "E": 2}
+    assert [r["name"] for r in ranking.season_ranking(lseason, serie="Open")] == ["A", "D", "B"]

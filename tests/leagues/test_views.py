@@ -106,3 +106,82 @@ def test_the_person_page_reads_in_few_queries(client, clubs, ranked, django_asse
     with django_assert_max_num_queries(12):
         page = client.get(url).content.decode()
     assert "Club A" in page and "Anne B" not in page  # club B is members-only
+
+
+def test_the_history_page_lists_the_leagues_audit_newest_first_for_its_managers(
+    client, boss, clubs, lseason, django_assert_num_queries
+):
+    from leagues.models import League, LeagueAuditEntry  # noqa: PLC0415
+    from leagues.views import HISTORY_PER_PAGE  # noqa: PLC0415
+
+    league = League.objects.get(slug="comite")
+    url = reverse("leagues:history", args=["comite"])
+    # a club's manager, even of a member club, is no manager of the league
+    client.force_login(clubs["a_manager"])
+    assert client.get(url).status_code == 403
+    assert reverse("leagues:history", args=["comite"]) not in (
+        client.get(reverse("leagues:home", args=["comite"])).content.decode()
+    )
+    client.force_login(boss)
+    home = client.get(reverse("leagues:home", args=["comite"])).content.decode()
+    assert f'href="{url}"' in home
+    services.set_series(league, ["Open", "Espoirs"], actor=boss)
+    with django_assert_num_queries(6):  # session, user, league, manager, count, page
+        page = client.get(url).content.decode()
+    rows = [
+        line.split('data-action="')[1].split('"')[0]
+        for line in page.splitlines()
+        if "data-action=" in line
+    ]
+    # newest first: the séries, the season, the clubs joined and invited, the league
+    assert rows == [
+        "series_changed",
+        "season_saved",
+        "club_joined",
+        "club_invited",
+        "club_joined",
+        "club_invited",
+        "league_created",
+    ]
+    assert "séries changed" in page and "series: Open, Espoirs" in page and "boss" in page
+    client.cookies["django_language"] = "fr"
+    page = client.get(url, HTTP_ACCEPT_LANGUAGE="fr").content.decode()
+    assert "séries modifiées" in page and "club invité" in page and "Historique" in page
+    # paged: a page of the newest, the rest on the next ones; a page past the end is the last
+    LeagueAuditEntry.objects.bulk_create(
+        LeagueAuditEntry(league=league, action="club_left", label=f"Club {i:03d}")
+        for i in range(HISTORY_PER_PAGE)
+    )
+    client.cookies["django_language"] = "en"
+    first = client.get(url, HTTP_ACCEPT_LANGUAGE="en").content.decode()
+    assert "57 changes" in first and "Page 1 of 2" in first and "series_changed" not in first
+    last = client.get(url, {"page": "999"}, HTTP_ACCEPT_LANGUAGE="en").content.decode()
+    assert "Page 2 of 2" in last and "series_changed" in last and "league_created" in last
+    assert client.get(url, {"page": "x"}).status_code == 200
+
+
+def test_the_ranking_filters_by_a_club_typed_or_followed_in_few_queries(
+    client, clubs, lseason, ranked, django_assert_num_queries
+):
+    from clubs.models import Club  # noqa: PLC0415
+
+    for name in ("Club Azur", "Club Azalée"):
+        club = Club.objects.create(name=name, slug=name.lower().replace(" ", "-"))
+        services.accept_invitation(services.invite_club(lseason.league, club))
+    url = reverse("leagues:ranking", args=["comite", lseason.pk])
+    with django_assert_num_queries(4):  # league, season, the ranked rows, their clubs
+        page = client.get(url).content.decode()
+    assert "Club B</option>" not in page  # no list of every member club
+    assert f'href="?club={clubs["a"].pk}"' in page  # a row's club filters by it
+    with django_assert_num_queries(5):  # and the club named
+        page = client.get(url, {"club": "club a"}).content.decode()
+    assert 'value="Club A"' in page and "Anne" in page and "data-club-matches" not in page
+    page = client.get(url, {"club": "az"}).content.decode()
+    assert "Several member clubs match" in page and "Club Azalée" in page and "Club Azur" in page
+    assert "Anne" in page  # not filtered while ambiguous
+    page = client.get(url, {"club": clubs["b"].pk}).content.decode()
+    assert "No result yet." in page  # nobody of club B ranked
+    page = client.get(url, {"club": "nowhere"}).content.decode()
+    assert "No member club matches this name." in page
+    assert client.get(url, {"club": "Club\tA", "page": "-3"}).status_code == 200
+    assert client.get(url, {"club": "\x00"}).status_code == 400  # refused before the view

@@ -117,18 +117,20 @@ class Command(BaseCommand):
         vendor = connection.vendor
         self.stdout.write(
             f"\n{vendor}, DEBUG={settings.DEBUG}, {self.options['requests']} requests a page "
-            "(median server time, ms; queries)"
+            "(median server time, ms; the median CPU time of this process, ms; queries)"
         )
         for label, _url in league_pages:
-            median, queries, _times = measured[label]
-            self.stdout.write(f"  {label:<32} {median:8.1f} ms  {queries:3d} queries")
+            median, queries, _times, cpu = measured[label]
+            self.stdout.write(
+                f"  {label:<32} {median:8.1f} ms  cpu {cpu:7.1f} ms  {queries:3d} queries"
+            )
         self.stdout.write(
             "\na club's own pages: the same data out of the league → in it, timed in the "
             "same rounds (ratio: the median of the rounds' ratios)"
         )
         for label, _url in inside:
-            out_median, q1, out_times = measured[f"out {label}"]
-            in_median, q2, in_times = measured[f"in {label}"]
+            out_median, q1, out_times, _cpu = measured[f"out {label}"]
+            in_median, q2, in_times, _cpu = measured[f"in {label}"]
             ratio = statistics.median(b / a for a, b in zip(out_times, in_times, strict=True))
             self.stdout.write(
                 f"  {label:<32} {out_median:7.1f} → {in_median:7.1f} ms  ×{ratio:4.2f}"
@@ -320,21 +322,29 @@ class Command(BaseCommand):
 
     def measure(self, pages):
         """Three warm-up requests a page, then rounds of one request per page: the median
-        (ms), the queries of one more request and the times, by label."""
+        (ms), the queries of one more request, the times and the median CPU time of this
+        process (ms: the database server's work is not in it), by label."""
         client = Client()
         out, times = {}, {label: [] for label, _ in pages}
+        cpus = {label: [] for label, _ in pages}
         with override_settings(ALLOWED_HOSTS=[*settings.ALLOWED_HOSTS, "testserver"]):
             for _label, url in pages:
                 for _ in range(3):
                     assert client.get(url).status_code == 200, url
             for _ in range(self.options["requests"]):
                 for label, url in pages:
-                    started = time.perf_counter()
+                    started, cpu = time.perf_counter(), time.process_time()
                     response = client.get(url)
                     times[label].append(time.perf_counter() - started)
+                    cpus[label].append(time.process_time() - cpu)
                     assert response.status_code == 200, url
             for label, url in pages:
                 with CaptureQueriesContext(connection) as queries:
                     client.get(url)
-                out[label] = (statistics.median(times[label]) * 1000, len(queries), times[label])
+                out[label] = (
+                    statistics.median(times[label]) * 1000,
+                    len(queries),
+                    times[label],
+                    statistics.median(cpus[label]) * 1000,
+                )
         return out
