@@ -437,6 +437,10 @@ def record_results(match, deals, *, actor=None) -> Match:
             results, scale_of(competition), league_points_of(competition)
         )
     with transaction.atomic():
+        if competition.is_cup:
+            # one cup's results one at a time: two sibling ties recorded at once would
+            # each see the other undecided and neither make the next tie
+            Competition.objects.select_for_update().get(pk=competition.pk)
         match = Match.objects.select_for_update().select_related("competition").get(pk=match.pk)
         seated = set(match.line_up.values_list("team_id", flat=True))
         if seated != {match.home_id, match.away_id}:

@@ -28,7 +28,7 @@ class SeasonForm(forms.Form):
     def clean_scale(self):
         try:
             return json.loads(self.cleaned_data["scale"])
-        except ValueError:
+        except (ValueError, RecursionError):  # RecursionError: nested too deeply
             raise forms.ValidationError(_("The scale is not JSON.")) from None
 
     @classmethod

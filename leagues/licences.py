@@ -17,6 +17,7 @@ only the lines of the clubs they manage.
 
 import csv
 import io
+from collections import defaultdict
 from dataclasses import dataclass, field
 
 from django.db import transaction
@@ -27,7 +28,7 @@ from clubs.models import Club, Person, Player
 from clubs.permissions import can as can_club
 from core.errors import ServiceError
 from core.text import sort_key
-from leagues import permissions
+from leagues import permissions, ranking
 from leagues import services as league_services
 from leagues.models import LeagueAuditEntry
 
@@ -52,6 +53,10 @@ error_messages = {
     "club_unknown": _lazy("%(club)s is not a member club of the league."),
     "club_not_yours": _lazy("You do not manage %(club)s."),
     "serie_unknown": _lazy("The série %(serie)s is not one of the league's."),
+    "person_not_yours": _lazy(
+        "The licence %(licence)s is held by a login or by players of other clubs: "
+        "ask the league's managers to change it."
+    ),
 }
 
 
@@ -231,12 +236,21 @@ def _read(league, rows, actor, only_club=None) -> tuple[list[Line], dict]:
     return lines, found
 
 
-def _plan(lines, clubs):
-    """Create, update or unchanged, and the player to link, for the lines not refused."""
+def _plan(lines, clubs, manager=True):
+    """Create, update or unchanged, and the player to link, for the lines not refused.
+    A person is shared by every club and league: a club's manager (not ``manager`` of
+    the league) changes only the persons of no login whose players are all of clubs
+    they import for."""
     pending = [line for line in lines if line.action == "pending"]
     persons = {
         p.licence: p for p in Person.objects.filter(licence__in=[line.licence for line in pending])
     }
+    elsewhere = defaultdict(set)  # person → the clubs of their players
+    if not manager:
+        for person_id, club_id in Player.objects.filter(
+            person__in=list(persons.values())
+        ).values_list("person_id", "club_id"):
+            elsewhere[person_id].add(club_id)
     players = {}
     for player in Player.objects.filter(
         club__in={clubs[line.number].pk for line in pending}, merged_into__isnull=True
@@ -253,6 +267,11 @@ def _plan(lines, clubs):
             if line.serie and person.serie != line.serie:
                 line.changes["serie"] = (person.serie, line.serie)
             line.action = "update" if line.changes else "unchanged"
+            theirs = person.user_id is not None or elsewhere[person.pk] - {clubs[line.number].pk}
+            if line.changes and not manager and theirs:
+                line.changes = {}
+                _refuse(line, "person_not_yours", licence=line.licence)
+                continue
         club = clubs[line.number]
         words = line.name.split()
         keys = {sort_key(line.name), sort_key(" ".join(words[1:] + words[:1]))}
@@ -295,13 +314,15 @@ def import_licences(league, text, *, actor, commit=False, only_club=None) -> Pre
     if not may_import(actor, league):
         raise LicenceError("forbidden")
     rows = _rows(text)
+    manager = actor is None or permissions.is_manager(actor, league)
     if not commit:
         lines, clubs = _read(league, rows, actor, only_club)
-        _plan(lines, clubs)
+        _plan(lines, clubs, manager)
         return Preview(lines)
     with transaction.atomic():
         lines, clubs = _read(league, rows, actor, only_club)
-        plan = _plan(lines, clubs)
+        plan = _plan(lines, clubs, manager)
+        moved = []  # persons whose série changed: their ranks in the league's seasons
         for line, person, player in plan:
             if person is None:
                 person = Person.objects.create(
@@ -311,9 +332,13 @@ def import_licences(league, text, *, actor, commit=False, only_club=None) -> Pre
                 person.name = line.name
                 person.serie = line.serie or person.serie
                 person.save(update_fields=["name", "serie"])
+                if "serie" in line.changes:
+                    moved.append(person.pk)
             if player is not None:
                 player = Player.objects.select_for_update().get(pk=player.pk)
                 league_services.link_player(player, person, actor=actor)
+        if moved:
+            ranking.rerank_persons(moved)
         preview = Preview(lines, committed=True)
         counts = preview.counts
         LeagueAuditEntry.objects.create(

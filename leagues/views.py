@@ -176,7 +176,7 @@ def _club_filter(league, value):
     members = Club.objects.filter(
         league_links__league=league, league_links__accepted_at__isnull=False
     )
-    if text.isdigit():
+    if text.isascii() and text.isdigit():
         found = list(members.filter(pk=int(text)).values_list("pk", "name")[:1])
     else:
         found = list(
@@ -694,7 +694,8 @@ def club_leagues(request, slug):
 
 
 def _int(value):
-    return int(value) if str(value or "").isdigit() else 0
+    text = str(value or "")
+    return int(text) if text.isascii() and text.isdigit() else 0
 
 
 @club_view("manage")

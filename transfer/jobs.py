@@ -87,7 +87,7 @@ def start(kind, *, club, actor, season=None, options=None, source="") -> Job:
             options={"language": translation.get_language(), **(options or {})},
         )
     enqueue(job)
-    prune()
+    transaction.on_commit(prune)  # never inside a transaction that may yet roll back
     return job
 
 
@@ -110,7 +110,7 @@ def prepare_restore(source: str, *, actor) -> Job:
     (``backup.preview``: the club and the rows of each model); nothing queued yet."""
     if actor is None or not actor.is_staff:
         raise JobError("not_staff", str(error_messages["not_staff"]))
-    prune()
+    transaction.on_commit(prune)
     with open(path_of(source), "rb") as data:
         found = backups.preview(data)
     return Job.objects.create(
@@ -290,23 +290,27 @@ def prune(now=None) -> dict:
         removed["downloads"] += 1
     stale = Job.objects.filter(state=Job.State.PENDING, created_at__lt=now - PENDING_KEPT)
     for job in stale.only("pk", "source"):
-        if job.source:
-            _remove(job.source)
-        Job.objects.filter(pk=job.pk, state=Job.State.PENDING).update(
+        failed = Job.objects.filter(pk=job.pk, state=Job.State.PENDING).update(
             state=Job.State.FAILED,
             source="",
             error=str(error_messages["not_confirmed"]),
             finished_at=now,
         )
-        removed["pending"] += 1
+        if failed:  # not confirmed meanwhile: its file is no one's
+            if job.source:
+                _remove(job.source)
+            removed["pending"] += 1
     named = set()
     for file, source in Job.objects.exclude(file="", source="").values_list("file", "source"):
         named.update((file, source))
     limit = (now - ORPHAN_KEPT).timestamp()
     for path in files_dir().iterdir():
-        if path.is_file() and path.name not in named and path.stat().st_mtime < limit:
-            path.unlink(missing_ok=True)
-            removed["orphans"] += 1
+        try:
+            if path.is_file() and path.name not in named and path.stat().st_mtime < limit:
+                path.unlink()
+                removed["orphans"] += 1
+        except FileNotFoundError:  # removed meanwhile (another prune)
+            continue
     return removed
 
 

@@ -16,6 +16,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 from django.views.decorators.http import require_POST
 
+from clubs.models import Season
 from clubs.names import display_names
 from clubs.permissions import can, club_view
 from core.idempotency import idempotent, once
@@ -225,6 +226,11 @@ def hand_edit(request, slug, sheet_id, number):
 def hand_delete(request, slug, sheet_id, number):
     sheet = _sheet(request, sheet_id)
     hand = _hand(sheet, number)
+    if sheet.season.kind == Season.Kind.TOURNAMENT:
+        # its table deletes through its link (a duplicate table never: a deal entered
+        # again would not be in its place in the étui); the organiser corrects
+        messages.error(request, _("This sheet belongs to a tournament: change it there."))
+        return redirect(hand.get_absolute_url())
     undo = request.POST.get("undo") == "1"  # the sheet's "Undo" right after saving
     try:
         services.delete_hand(hand, actor=request.user)

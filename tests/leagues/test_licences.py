@@ -132,3 +132,42 @@ def test_the_page_previews_then_imports(
     assert bad.status_code == 200 and Person.objects.count() == 3
     client.force_login(Player.objects.first().club.memberships.first().user)
     assert client.post(url, {"action": "commit", "text": LIST}).status_code == 403
+
+
+def test_a_club_manager_changes_no_person_of_another_club_or_login(
+    league, clubs, before, django_user_model
+):
+    """A person is shared by every club and league: club B's manager may not rename, by
+    a line naming their own club, a person whose players are of club A, nor a login's
+    own person; the league's managers may."""
+    Player.objects.create(club=clubs["a"], name="Lucie Martin-Old", person=before)
+    text = "Licence;Nom;Club;Série\n1002;Volée;club-b;1ère\n"
+    preview = licences.import_licences(league, text, actor=clubs["b_manager"], commit=True)
+    assert preview.lines[0].code == "person_not_yours"
+    before.refresh_from_db()
+    assert before.name == "Lucie Martin-Old" and before.serie == "2ème"
+    login = django_user_model.objects.create_user("lucie", password="pw-long-12345")
+    Person.objects.filter(pk=before.pk).update(user=login)
+    Player.objects.filter(person=before).delete()
+    preview = licences.import_licences(league, text, actor=clubs["b_manager"], commit=True)
+    assert preview.lines[0].code == "person_not_yours"
+
+
+def test_a_serie_changed_by_the_list_moves_the_person_in_the_ranking(league, boss, before):
+    """The ranking keeps each person's place in their série: a série changed by the
+    licence list ranks them again there, as a change on My account does."""
+    from leagues import ranking  # noqa: PLC0415
+
+    calls = []
+    original = ranking.rerank_persons
+    ranking.rerank_persons = lambda ids: calls.append(sorted(ids)) or original(ids)
+    try:
+        licences.import_licences(
+            league,
+            "Licence;Nom;Club;Série\n1002;Lucie Martin-Old;club-b;1ère\n",
+            actor=boss,
+            commit=True,
+        )
+    finally:
+        ranking.rerank_persons = original
+    assert calls == [[before.pk]]

@@ -115,6 +115,12 @@ def test_a_duplicate_table_corrects_a_deal_and_never_deletes_it(club, members20,
     page = client.get(reverse("table:sheet", args=[tokens.token(table)]))
     assert page.status_code == 200
     assert "Delete deal" not in page.content.decode()
+    # nor through the club's own sheet pages
+    client.force_login(manager)
+    url = reverse("scoresheet:hand_delete", args=[club.slug, table.sheet_id, last.number])
+    client.post(url)
+    last.refresh_from_db()
+    assert not last.is_deleted
 
 
 def test_results_equal_score_duplicate_on_the_event_json(club, members20, manager):
