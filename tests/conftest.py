@@ -13,6 +13,7 @@ from django.core.cache import caches
 from django.utils import translation
 
 from clubs.models import Club, Membership, Player, Role, Season
+from ratings import keeping
 from scoresheet import services
 from tests.data import NAMES, SEED_HANDS
 
@@ -36,6 +37,14 @@ def _an_empty_statistics_cache():
     caches["stats"].clear()
     yield
     caches["stats"].clear()
+
+
+@pytest.fixture(autouse=True)
+def _no_ratings_remembered():
+    """``ratings.keeping`` remembers the ratings this process wrote last (a sheet's next
+    hand updates them in one statement): each test starts as a new process would, so
+    no row of another test's database (its ids reused) is taken for one of its own."""
+    keeping._known.clear()
 
 
 #: The password of every user made by ``make_user``.

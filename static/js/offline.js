@@ -397,6 +397,7 @@
       item.dataset.queueKey = entry.key;
       var label = document.createElement("span");
       label.className = "queue-label";
+      label.dataset.queueEntryLabel = "";
       label.textContent = entry.label;
       item.appendChild(label);
       if (entry.scores) {

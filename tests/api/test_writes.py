@@ -163,7 +163,8 @@ READ_QUERIES = 6
 #: token 1, throttle 1, club 1, the sheet and its seats 2; record_hand: its savepoint
 #: (here, inside the test's transaction) 2, the sheet's lock and count 1, the hand, its
 #: rows, its history 3, the sheet's facts, sheet totals and season totals 3; the hand's
-#: rows read back for the answer 1; the players' ratings read and written 2
-WRITE_QUERIES = 17
+#: rows read back for the answer 1; the players' ratings in one compare-and-set UPDATE 1
+#: (the rows this process wrote last: ``ratings.keeping``)
+WRITE_QUERIES = 16
 #: the key's INSERT … ON CONFLICT DO NOTHING, and its result's URL
 KEYED_WRITE_QUERIES = WRITE_QUERIES + 2

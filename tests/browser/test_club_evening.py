@@ -127,7 +127,9 @@ def test_the_standings_csv_has_the_language_decimal_mark(
         page.get_by_role("link", name="CSV").click()
     text = Path(download.value.path()).read_text(encoding="utf-8-sig")
     separator = ";" if locale == "fr-FR" else ","
-    assert text.splitlines()[1].split(separator)[-1] == WORDS[locale]["number"]
+    header, first = (line.split(separator) for line in text.splitlines()[:2])
+    average = header.index("Moyenne" if locale == "fr-FR" else "Average")
+    assert first[average] == WORDS[locale]["number"]
 
 
 @pytest.mark.parametrize("locale", LOCALES)
@@ -249,7 +251,7 @@ def test_a_rule_refusal_on_the_sheet_form_is_in_the_page_language(
     for seat, player in enumerate(players[:4], start=1):
         page.locator(f"#id_seat_{seat}").select_option(label=player.name)
     page.get_by_role("button", name=WORDS[locale]["open"]).click()
-    summary = page.locator(".error-summary")
+    summary = page.locator("[data-error-summary]")
     expect(summary).to_contain_text(WORDS[locale]["season_rules"])
     error = page.locator("#id_season").locator("xpath=ancestor::div[contains(@class,'field')][1]")
     expect(error).to_contain_text(WORDS[locale]["season_rules"])
@@ -273,9 +275,9 @@ def test_a_rule_refusal_on_the_hand_form_is_in_the_page_language(
     page.locator("#id_points").fill("80")
     expect(page.locator("#hand-preview")).to_contain_text(WORDS[locale]["points_bouts"])
     page.locator("button[name=action][value=save]").click()
-    summary = page.locator(".error-summary")
+    summary = page.locator("[data-error-summary]")
     expect(summary).to_contain_text(WORDS[locale]["points_bouts"])
-    expect(page.locator(".hand-points")).to_contain_text(WORDS[locale]["points_bouts"])
+    expect(page.locator("[data-field=points]")).to_contain_text(WORDS[locale]["points_bouts"])
     text = summary.inner_text() + page.locator("#hand-preview").inner_text()
     assert "points_bouts_inconsistent" not in text and "_" not in text
     assert not sheet.hands.exists()

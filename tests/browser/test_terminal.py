@@ -387,7 +387,9 @@ def test_savoyard_hands_and_a_correction_with_no_network(
     page.reload()  # offline: the worker's copy, with the hands waiting
     waiting = page.locator("[data-queue-sheet] [data-queue-state='waiting']")
     expect(waiting).to_have_count(2)
-    expect(page.locator("[data-queue-sheet] .queue-label").first).to_contain_text("Call a king")
+    expect(page.locator("[data-queue-sheet] [data-queue-entry-label]").first).to_contain_text(
+        "Call a king"
+    )
     assert sheet.hands.count() == 0
 
     offline(page.context, False)
@@ -415,7 +417,9 @@ def test_savoyard_hands_and_a_correction_with_no_network(
     pass_ended(page, before)
     assert queue_size(page) == 1
     page.goto(sheet_url)
-    expect(page.locator("[data-queue-sheet] .queue-label")).to_contain_text("Correction of hand 1")
+    expect(page.locator("[data-queue-sheet] [data-queue-entry-label]")).to_contain_text(
+        "Correction of hand 1"
+    )
     assert services.hand_data(sheet.hands.get(number=1), table)["count"] == 40
 
     offline(page.context, False)
