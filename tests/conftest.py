@@ -17,6 +17,39 @@ from ratings import keeping
 from scoresheet import services
 from tests.data import NAMES, SEED_HANDS
 
+#: Test files of pure code (the engine, the draw, the movements, the pure halves of the
+#: apps): the same result on either database.
+PURE = (
+    "tests/tarot/",
+    "tests/tournaments/test_draw.py",
+    "tests/tournaments/test_duplicate.py",
+    "tests/competitions/test_bracket.py",
+    "tests/competitions/test_fixtures.py",
+    "tests/competitions/test_table.py",
+    "tests/clubs/test_refusals.py",
+    "tests/clubs/test_rules_forms.py",
+    "tests/leagues/test_scales.py",
+    "tests/core/test_jsonnumbers.py",
+    "tests/scoresheet/test_templatetags.py",
+    "tests/test_browser_selectors.py",
+    "tests/test_layers.py",
+    "tests/benchmarks/test_bench_backup.py",  # its own SQLite database, whatever the suite's
+)
+
+
+def pytest_collection_modifyitems(items):
+    """Mark ``nodb`` the tests of ``PURE`` files that reach no database (no ``django_db``
+    mark, no fixture leading to ``django_db_setup``): CI's PostgreSQL pass leaves them
+    to its SQLite pass (``.ci/run``)."""
+    for item in items:
+        path = item.nodeid.split("::")[0]
+        if (
+            path.startswith(PURE)
+            and item.get_closest_marker("django_db") is None
+            and "django_db_setup" not in getattr(item, "fixturenames", ())
+        ):
+            item.add_marker(pytest.mark.nodb)
+
 
 @pytest.fixture(autouse=True)
 def _each_test_in_the_default_language():

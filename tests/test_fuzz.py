@@ -190,6 +190,7 @@ def denied(name, slug, who):
     return expected(level, slug, who, "G") != "ok"
 
 
+@pytest.mark.fuzz
 @pytest.mark.parametrize("who", USERS)
 def test_hostile_input_never_breaks_a_page(world, _targets, client, who, settings):
     """A manager, who reaches every view past the gate, gets every value; the other

@@ -142,6 +142,7 @@ def fuzz(operation, who, token, base_url, world, failures, statuses):
         failures.append(f"{who} {operation.label}: {error}"[:1500])
 
 
+@pytest.mark.fuzz
 def test_the_api_survives_its_fuzzer(live_server, fuzz_world):
     raw = ninja_api.get_openapi_schema(path_prefix="/api/")
     schema = schemathesis.openapi.from_dict(raw)
