@@ -37,18 +37,25 @@ PURE = (
 )
 
 
+#: Test files whose database work is the same on either database: the permission matrix
+#: (every URL as every role: status codes decided in Python; PostgreSQL's own answers to
+#: hostile input are the fuzzers', which CI runs there).
+EITHER = ("tests/test_permissions.py",)
+
+
 def pytest_collection_modifyitems(items):
-    """Mark ``nodb`` the tests of ``PURE`` files that reach no database (no ``django_db``
-    mark, no fixture leading to ``django_db_setup``): CI's PostgreSQL pass leaves them
-    to its SQLite pass (``.ci/run``)."""
+    """Mark ``either_db`` the tests of ``PURE`` files that reach no database (no
+    ``django_db`` mark, no fixture leading to ``django_db_setup``) and those of
+    ``EITHER``: CI's PostgreSQL pass leaves them to its SQLite pass (``.ci/run``)."""
     for item in items:
         path = item.nodeid.split("::")[0]
-        if (
+        pure = (
             path.startswith(PURE)
             and item.get_closest_marker("django_db") is None
             and "django_db_setup" not in getattr(item, "fixturenames", ())
-        ):
-            item.add_marker(pytest.mark.nodb)
+        )
+        if pure or path.startswith(EITHER):
+            item.add_marker(pytest.mark.either_db)
 
 
 @pytest.fixture(autouse=True)
