@@ -39,14 +39,42 @@ PURE = (
 
 #: Test files whose database work is the same on either database: the permission matrix
 #: (every URL as every role: status codes decided in Python; PostgreSQL's own answers to
-#: hostile input are the fuzzers', which CI runs there).
-EITHER = ("tests/test_permissions.py",)
+#: hostile input are the fuzzers', which CI runs there), the migrations' check.
+EITHER = ("tests/test_permissions.py", "tests/test_migrations.py")
+
+#: Test files of the code that speaks to each database its own way (``connection.vendor``
+#: branches, raw SQL: COPY against executemany, the facts rebuilt in SQL, the rankings'
+#: and ratings' statements, commits without waiting), of what runs on SQLite on a
+#: developer's machine (``make run``'s demo, the benchmarks) and the ledger's writes
+#: themselves: CI runs them on both databases. CI runs every other database test on
+#: PostgreSQL, the production database, and the browser tests (the whole app, its
+#: raw SQL included, served on SQLite as ``make run`` serves it) on SQLite.
+BOTH = (
+    "tests/benchmarks/",
+    "tests/core/test_bulk.py",
+    "tests/core/test_db.py",
+    "tests/leagues/test_ranking.py",
+    "tests/ratings/test_keeping.py",
+    "tests/scoresheet/test_facts.py",
+    "tests/scoresheet/test_import_and_demo.py",
+    "tests/scoresheet/test_import_pipeline.py",
+    "tests/scoresheet/test_services.py",
+    "tests/standings/",
+    "tests/stats/test_facts_match_the_ledger.py",
+    "tests/test_makefile.py",
+    "tests/transfer/test_backup.py",
+    "tests/transfer/test_restore_checks.py",
+    "tests/transfer/test_restore_stream.py",
+    "tests/transfer/test_round_trip.py",
+)
 
 
 def pytest_collection_modifyitems(items):
-    """Mark ``either_db`` the tests of ``PURE`` files that reach no database (no
-    ``django_db`` mark, no fixture leading to ``django_db_setup``) and those of
-    ``EITHER``: CI's PostgreSQL pass leaves them to its SQLite pass (``.ci/run``)."""
+    """Mark where CI runs each test (``.ci/run``): ``either_db`` the tests of ``PURE``
+    files that reach no database (no ``django_db`` mark, no fixture leading to
+    ``django_db_setup``) and those of ``EITHER`` (its SQLite pass only), ``both_db``
+    those of ``BOTH`` (both passes). The browser tests run in its SQLite pass, every
+    other test in its PostgreSQL pass. ``make test`` runs them all."""
     for item in items:
         path = item.nodeid.split("::")[0]
         pure = (
@@ -56,6 +84,8 @@ def pytest_collection_modifyitems(items):
         )
         if pure or path.startswith(EITHER):
             item.add_marker(pytest.mark.either_db)
+        elif path.startswith(BOTH):
+            item.add_marker(pytest.mark.both_db)
 
 
 @pytest.fixture(autouse=True)
