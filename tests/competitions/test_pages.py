@@ -266,3 +266,29 @@ def test_the_export_url(championship):
     assert url("export", competition) == reverse(
         "competitions:export", args=[competition.league.slug, competition.pk]
     )
+
+
+def test_an_english_csv_and_hostile_queries(client, championship):
+    competition, _division, _teams = championship()
+    text = client.get(
+        url("export", competition), {"format": "csv"}, HTTP_ACCEPT_LANGUAGE="en"
+    ).content.decode()
+    assert text.startswith("\ufeffDivision,Rank,Team,Club,Played,")  # the writer's English
+    for query in (
+        {"format": "csv\x00"},
+        {"format": "csv", "part": "bracket"},
+        {"format": "csv", "part": "A" * 5000},
+        {"format": ["json", "pdf"]},
+    ):
+        assert client.get(url("export", competition), query).status_code in (200, 400)
+    assert client.get(url("export", competition), {"format": "csv\x00"}).status_code == 400
+    assert client.get(url("export", competition), {"part": "x"}).status_code == 400
+
+
+def test_the_screen_before_the_fixtures(client, league, boss):
+    competition = services.create_competition(league, name="Vide", kind="cup", actor=boss)
+    page = client.get(url("screen", competition))
+    assert page.status_code == 200 and "The fixtures are not made yet." in page.content.decode()
+    assert client.get(url("screen_live", competition)).status_code == 200
+    data = json.loads(client.get(url("export", competition)).content)
+    assert data["bracket"] == [] and data["teams"] == []
