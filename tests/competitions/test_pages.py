@@ -292,3 +292,13 @@ def test_the_screen_before_the_fixtures(client, league, boss):
     assert client.get(url("screen_live", competition)).status_code == 200
     data = json.loads(client.get(url("export", competition)).content)
     assert data["bracket"] == [] and data["teams"] == []
+
+
+def test_the_screen_and_the_links_in_french(client, championship, boss):
+    competition, division, _teams = championship()
+    line_ups(division.matches.get(day=1, slot=0), boss)
+    text = client.get(url("screen", competition), HTTP_ACCEPT_LANGUAGE="fr").content.decode()
+    assert "Journée 1" in text and "en cours" in text and "à jouer" in text
+    assert "Écran" in text and ">PM<" in text
+    text = client.get(url("detail", competition), HTTP_ACCEPT_LANGUAGE="fr").content.decode()
+    assert "Écran de la journée" in text and "Classements (CSV)" in text
