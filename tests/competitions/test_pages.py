@@ -212,7 +212,8 @@ def test_a_members_only_clubs_players_are_hidden(client, played, clubs):
     texts = shown_names(client, competition, b_teams, match)
     for text in texts:
         assert not any(name in text for name in names)
-    assert all(HIDDEN in text for text in texts[:2])  # the team page says who is hidden
+    # the team pages and the match sheet say who is hidden
+    assert all(HIDDEN in text for text in texts[: len(b_teams) + 1])
     assert HIDDEN in texts[-1]
     data = json.loads(texts[len(b_teams) + 1])
     b_squads = [t["squad"] for t in data["teams"] if t["club"] == "Club B"]
