@@ -20,9 +20,9 @@ from django.utils.translation import gettext as _
 from django.utils.translation import pgettext
 
 from competitions import matchday, queries
-from competitions.models import Competition, LineUpSeat
+from competitions.models import Competition, LineUpSeat, Team
 from competitions.privacy import Names
-from competitions.services import AWAY_SEATS, HOME_SEATS, squad_players
+from competitions.services import AWAY_SEATS, HOME_SEATS
 from core.exports import csv_text, neutralise
 from core.jsonnumbers import json_number
 
@@ -47,7 +47,15 @@ class Export:
             )
         )
         self.by_team = {t.pk: t for t in self.teams}
-        self.squad_of = {t.pk: self.names.shown(t.club, squad_players(t)) for t in self.teams}
+        # every squad in one query (``services.squad_players``' order)
+        squads = defaultdict(list)
+        for row in (
+            Team.squad.through.objects.filter(team__competition=competition)
+            .select_related("player")
+            .order_by("player__sort_key", "player__name")
+        ):
+            squads[row.team_id].append(row.player)
+        self.squad_of = {t.pk: self.names.shown(t.club, squads[t.pk]) for t in self.teams}
         self.matches = list(
             competition.matches.select_related("home", "away", "division").order_by(
                 "day", "division__level", "slot"

@@ -303,3 +303,17 @@ def test_the_screen_and_the_links_in_french(client, championship, boss):
     assert "Écran" in text and ">PM<" in text
     text = client.get(url("detail", competition), HTTP_ACCEPT_LANGUAGE="fr").content.decode()
     assert "Écran de la journée" in text and "Classements (CSV)" in text
+
+
+def test_an_export_reads_in_the_same_queries_whatever_the_size(client, championship, boss):
+    from django.db import connection  # noqa: PLC0415
+    from django.test.utils import CaptureQueriesContext  # noqa: PLC0415
+
+    counts = []
+    for teams in (4, 6):
+        competition, division, _teams = championship(teams=teams)
+        play_day_one(division, boss)
+        with CaptureQueriesContext(connection) as queries:
+            assert client.get(url("export", competition), {"format": "xlsx"}).status_code == 200
+        counts.append(len(queries))
+    assert counts[0] == counts[1] <= 12
