@@ -2,7 +2,7 @@
 
 from django.urls import path
 
-from competitions import views
+from competitions import pages, views
 
 app_name = "competitions"
 BASE = "leagues/<slug:league>/competitions/"
@@ -16,4 +16,8 @@ urlpatterns = [
     path(ONE + "matches/<int:match_id>/", views.match, name="match"),
     path(ONE + "matches/<int:match_id>/results/", views.results, name="results"),
     path(ONE + "matches/<int:match_id>/line-up/<int:team_id>/", views.line_up, name="line_up"),
+    # the match day's screen for the room, the exports (competitions.pages)
+    path(ONE + "screen/", pages.screen, name="screen"),
+    path(ONE + "screen/live/", pages.screen_live, name="screen_live"),
+    path(ONE + "export/", pages.export, name="export"),
 ]

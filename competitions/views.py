@@ -28,6 +28,7 @@ from competitions.forms import (
     TeamForm,
 )
 from competitions.models import Competition, Match, Team
+from competitions.privacy import Names, hide_sheet
 from competitions.services import CompetitionError
 from leagues.models import League
 from leagues.permissions import is_manager as is_league_manager
@@ -94,6 +95,7 @@ def team(request, league, competition_id, team_id):
         competition=competition,
     )
     found.competition = competition
+    names = Names(request.league, request.user)
     return render(
         request,
         "competitions/team.html",
@@ -101,7 +103,7 @@ def team(request, league, competition_id, team_id):
             "league": request.league,
             "competition": competition,
             "team": found,
-            "squad": services.squad_players(found),
+            "squad": names.shown(found.club, services.squad_players(found)),
             "matches": queries.team_matches(found),
             "may_line_up": _may_line_up(request.user, found),
         },
@@ -119,7 +121,7 @@ def _may_line_up(user, team) -> bool:
 def match(request, league, competition_id, match_id):
     competition = _competition(request, competition_id)
     found = _match(competition, match_id)
-    sheet = queries.match_sheet(found)
+    sheet = hide_sheet(queries.match_sheet(found), Names(request.league, request.user))
     return render(
         request,
         "competitions/match.html",

@@ -569,6 +569,10 @@ LEAGUE_URLS = {
     "competitions:results": ("manage", "GP", ("competition", "match")),
     # a league manager, or the team's club manager (test_a_line_up_is_its_club_managers)
     "competitions:line_up": ("manage", "GP", ("competition", "match", "team")),
+    # the match day's screen and the exports: read where the league's pages are read
+    "competitions:screen": ("read", "G", ("competition",)),
+    "competitions:screen_live": ("read", "G", ("competition",)),
+    "competitions:export": ("read", "G", ("competition",)),
     "leagues:history": ("manage", "G", ()),
 }
 LEAGUE_USERS = ("anonymous", "outsider", "member", "manager")

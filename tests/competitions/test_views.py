@@ -41,7 +41,9 @@ def test_the_match_and_team_pages(client, championship, boss, django_assert_num_
     match = division.matches.get(day=1, slot=0)
     line_ups(match, boss)
     services.record_results(match, [DEAL_1, DEAL_2], actor=boss)
-    with django_assert_num_queries(5):  # league, competition, match, line-up, deals
+    # league, competition, match, line-up, deals; the clubs naming their players (club B
+    # is members-only)
+    with django_assert_num_queries(6):
         page = client.get(url("match", competition, match_id=match.pk))
     text = page.content.decode()
     assert "−160" in text or "-160" in text
