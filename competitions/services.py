@@ -366,19 +366,24 @@ def _may_act_for(actor, team) -> bool:
     )
 
 
-def submit_line_up(match, team, players, *, actor=None) -> list[LineUpSeat]:
+def submit_line_up(match, team, players, *, actor=None, link=None) -> list[LineUpSeat]:
     """The team's four players for the match, in order (1 and 2 at table 1, 3 and 4 at
-    table 2); handed in again to change it, until the match's results are recorded."""
+    table 2); handed in again to change it, until the match starts (``start_match``)
+    or its results are recorded. ``link``: handed in by the captain from their private
+    link (``CaptainLink``, its view checked the token), without an account."""
     if team.pk not in (match.home_id, match.away_id):
         raise CompetitionError("not_in_match", field="team")
-    if not _may_act_for(actor, team):
+    if link is not None:
+        if (link.match_id, link.team_id) != (match.pk, team.pk):
+            raise CompetitionError("forbidden_team")
+    elif not _may_act_for(actor, team):
         raise CompetitionError("forbidden_team")
     players = list(players)
     if len(players) != LINE_UP or len({p.pk for p in players}) != LINE_UP:
         raise CompetitionError("line_up_size", field="players")
     with transaction.atomic():
         match = Match.objects.select_for_update().get(pk=match.pk)
-        if match.played:
+        if match.started:
             raise CompetitionError("locked")
         squad = set(team.squad.values_list("pk", flat=True))
         if any(p.pk not in squad for p in players):
@@ -393,7 +398,7 @@ def submit_line_up(match, team, players, *, actor=None) -> list[LineUpSeat]:
             actor,
             "line_up_submitted",
             f"{match}: {team.name}",
-            {"players": [p.name for p in players]},
+            {"players": [p.name for p in players], "by": "captain" if link else "manager"},
         )
     return seats
 
@@ -404,12 +409,21 @@ AWAY_SEATS = {1: (1, "E"), 2: (1, "W"), 3: (2, "N"), 4: (2, "S")}
 
 
 def record_results(match, deals, *, actor=None) -> Match:
-    """The marques of both tables: ``deals`` is a list, one item a deal, of
-    ``(table 1's marques, table 2's marques)`` by seat (``{"N": …, "E": …, "S": …,
-    "W": …}``); a free-deal match gives one item, the players' totals. Recorded again to
-    correct. The result is computed here and kept on the match."""
+    """The marques of both tables, entered by a league manager: ``deals`` is a list, one
+    item a deal, of ``(table 1's marques, table 2's marques)`` by seat (``{"N": …, "E":
+    …, "S": …, "W": …}``); a free-deal match gives one item, the players' totals.
+    Recorded again to correct. The result is computed and kept on the match
+    (``_record_outcome``, the one path of the tables' links too)."""
+    _require_manager(actor, match.competition.league)
+    return _record_outcome(match, deals, actor=actor)
+
+
+def _record_outcome(match, deals, *, actor=None, source="manager") -> Match:
+    """Check the deals, compute the result by ``tarot.teammatch`` and keep it on the
+    match, with its tables' marques: the manager's entry (``record_results``) and the
+    tables' links (``_tables_confirmed``) both come here. A recorded result is
+    provisional (``CLAIM_WINDOW``): a correction asks the captains again."""
     competition = match.competition
-    _require_manager(actor, competition.league)
     deals = list(deals)
     free = competition.mode == Competition.Mode.FREE
     expected = 1 if free else competition.deals
@@ -477,6 +491,7 @@ def record_results(match, deals, *, actor=None) -> Match:
             {
                 "points": [outcome.points_a, outcome.points_b],
                 "match_points": list(outcome.match_points),
+                "by": source,
             },
         )
     return match
