@@ -11,6 +11,7 @@ match row, which the division table and the bracket read.
 """
 
 import random
+from decimal import Decimal
 
 from django.db import transaction
 from django.utils import timezone
@@ -23,13 +24,16 @@ from competitions import bracket as brackets
 from competitions import fixtures as berger
 from competitions import table as division_tables
 from competitions.models import (
+    CLAIM_WINDOW,
     LINE_UP,
     SQUAD_MAX,
     SQUAD_MIN,
+    CaptainLink,
     Competition,
     Division,
     LineUpSeat,
     Match,
+    MatchClaim,
     MatchTable,
     TableDeal,
     Team,
@@ -39,6 +43,9 @@ from core.errors import ServiceError
 from leagues import permissions as league_permissions
 from leagues.models import LeagueAuditEntry, LeagueClub
 from tarot import teammatch
+from tournaments import services as tournaments
+from tournaments import tokens
+from tournaments.models import RoundTable, Tournament
 
 error_messages = {
     "forbidden": _lazy("Only a manager of the league may do this."),
@@ -78,7 +85,19 @@ error_messages = {
     "zero_sum": _lazy("Deal %(deal)s, table %(table)s: the marques do not sum to 0."),
     "season_unfinished": _lazy("Every match of the championship is played first."),
     "cup_next_played": _lazy("The next round's match of this winner is already played."),
+    "started": _lazy("The match has already started."),
+    "not_recorded": _lazy("The match's result is not recorded yet."),
+    "claim_late": _lazy("The 24 hours for a claim are over: the result is final."),
+    "claim_open": _lazy("Your claim awaits the league's decision."),
+    "claim_text": _lazy("Say what your claim is about."),
+    "claim_long": _lazy("A claim is at most %(n)s characters."),
+    "claim_decided": _lazy("This claim is already decided."),
 }
+
+#: the captains' links' own key (``competitions.links``)
+CAPTAIN_LINK_KEY = "competitions.captain-link"
+#: the longest claim a captain may file
+CLAIM_TEXT_MAX = 2000
 
 
 #: bounds of what the set-up stores (a barème's lines and points, league points, movers)
@@ -600,3 +619,206 @@ def next_season(competition, *, name, season=None, actor=None) -> Competition:
 
 def squad_players(team) -> list[Player]:
     return list(team.squad.order_by("sort_key", "name"))
+
+
+# ---------------------------------------------------------------- captains, tables, claims
+
+
+def start_match(match, *, actor=None) -> Match:
+    """The match starts: its line-ups are locked; played in duplicate or free deals at
+    two tables, each table gets its private link for its deals, with double entry
+    (``_open_tables``: a one-round event of the tournaments, the home club's)."""
+    competition = match.competition
+    _require_manager(actor, competition.league)
+    with transaction.atomic():
+        match = Match.objects.select_for_update().select_related("competition").get(pk=match.pk)
+        if match.started:
+            raise CompetitionError("started")
+        seated = set(match.line_up.values_list("team_id", flat=True))
+        if seated != {match.home_id, match.away_id}:
+            raise CompetitionError("line_up_missing")
+        _open_tables(match)
+        match.started_at = timezone.now()
+        match.save(update_fields=["started_at"])
+        _record(competition.league, actor, "match_started", str(match))
+    return match
+
+
+def _open_tables(match) -> None:
+    """The match's two tables as a one-round event of the home club (its sheets, table
+    links and double entry: ``tournaments.services``), seated as ``HOME_SEATS`` and
+    ``AWAY_SEATS`` say; the away team's players enter as the home club's guests."""
+    competition = match.competition
+    seats = {
+        team_id: {s.order: s.player for s in match.line_up.filter(team_id=team_id)}
+        for team_id in (match.home_id, match.away_id)
+    }
+    event = tournaments.create_tournament(
+        match.home.club,
+        name=f"{competition.name}: {match}"[:80],
+        date=match.date or timezone.localdate(),
+        rules="fft",
+        rounds=1,
+        deals_per_round=1 if competition.mode == Competition.Mode.FREE else competition.deals,
+        confirm_by=Tournament.ConfirmBy.DEALS,
+    )
+    items = [("member", seats[match.home_id][order]) for order in range(1, LINE_UP + 1)]
+    for order in range(1, LINE_UP + 1):
+        player = seats[match.away_id][order]
+        items.append(("guest", (player.name, match.away.club.name, "", player.person)))
+    entries = tournaments.register(event, items)
+    number = {}
+    for order in range(1, LINE_UP + 1):
+        number[(match.home_id, order)] = entries[order - 1].number
+        number[(match.away_id, order)] = entries[LINE_UP + order - 1].number
+    layout = {1: {}, 2: {}}
+    for team_id, places in ((match.home_id, HOME_SEATS), (match.away_id, AWAY_SEATS)):
+        for order, (table, seat) in places.items():
+            layout[table][seat] = number[(team_id, order)]
+    rnd = event.round_set.get(number=1)
+    tournaments.seat_round(rnd, [[layout[t][s] for s in teammatch.SEATS] for t in (1, 2)])
+    tournaments.start_round(rnd)
+    for round_table in rnd.tables.all():
+        table, _made = MatchTable.objects.get_or_create(match=match, number=round_table.number)
+        table.round_table = round_table
+        table.save(update_fields=["round_table"])
+
+
+def _marques(row) -> dict:
+    return {seat: int(Decimal(value)) for seat, value in zip(teammatch.SEATS, row)}
+
+
+def table_confirmed(table) -> Match | None:
+    """A table of the tournaments is confirmed (``tournaments.signals.table_confirmed``):
+    when it is a team match's and both its tables are, the match's result is recorded
+    from their sheets (``_record_outcome``, as a manager's entry). A sheet the match
+    refuses (its deals' count) leaves the result to the league manager."""
+    found = MatchTable.objects.filter(round_table=table).select_related("match").first()
+    if found is None:
+        return None
+    match = found.match
+    tables = list(match.tables.select_related("round_table").order_by("number"))
+    if len(tables) != 2 or any(
+        t.round_table is None or t.round_table.state != RoundTable.State.CONFIRMED for t in tables
+    ):
+        return None
+    rows = [tournaments.snapshot(t.round_table)[1] for t in tables]
+    if match.competition.mode == Competition.Mode.FREE:
+        totals = [[sum(Decimal(v) for v in column) for column in zip(*deals)] for deals in rows]
+        deals = [tuple(_marques(one) for one in totals)]
+    else:
+        if len(rows[0]) != len(rows[1]):
+            return None
+        deals = [(_marques(one), _marques(two)) for one, two in zip(*rows)]
+    try:
+        with transaction.atomic():
+            return _record_outcome(match, deals, source="tables")
+    except CompetitionError:
+        return None
+
+
+def revoke_captain_link(link, *, actor=None):
+    """A new link for the captain: the old one answers 404 from now on."""
+    league = link.match.competition.league
+    _require_manager(actor, league)
+    with transaction.atomic():
+        tokens.issue(link, CAPTAIN_LINK_KEY)
+        link.save(update_fields=["token_salt", "token_hash"])
+        _record(league, actor, "captain_link_revoked", f"{link.match}: {link.team.name}")
+    return link
+
+
+def result_state(match, now=None) -> str:
+    """Where the match's result stands: ``"none"`` (not recorded), ``"claimed"`` (a claim
+    awaits the league's decision), ``"provisional"`` (within ``CLAIM_WINDOW``, not
+    confirmed by both captains) or ``"final"``."""
+    if match.recorded_at is None:
+        return "none"
+    if match.claims.filter(state=MatchClaim.State.OPEN).exists():
+        return "claimed"
+    confirmed = match.captain_links.filter(confirmed_at__gte=match.recorded_at).count()
+    now = now or timezone.now()
+    if confirmed >= 2 or now >= match.recorded_at + CLAIM_WINDOW:
+        return "final"
+    return "provisional"
+
+
+def _claimable(link, now):
+    match = link.match
+    if match.recorded_at is None:
+        raise CompetitionError("not_recorded")
+    if now >= match.recorded_at + CLAIM_WINDOW:
+        raise CompetitionError("claim_late")
+
+
+def confirm_result(link) -> CaptainLink:
+    """The captain (their link) confirms the recorded result."""
+    with transaction.atomic():
+        link = (
+            CaptainLink.objects.select_for_update().select_related("match", "team").get(pk=link.pk)
+        )
+        match = link.match
+        if match.recorded_at is None:
+            raise CompetitionError("not_recorded")
+        if match.claims.filter(team=link.team, state=MatchClaim.State.OPEN).exists():
+            raise CompetitionError("claim_open")
+        link.confirmed_at = timezone.now()
+        link.save(update_fields=["confirmed_at"])
+        _record(match.competition.league, None, "result_confirmed", f"{match}: {link.team.name}")
+    return link
+
+
+def file_claim(link, text) -> MatchClaim:
+    """The captain (their link) claims against the recorded result, within
+    ``CLAIM_WINDOW``: the result waits for the league manager's decision."""
+    text = (text or "").strip()
+    if not text:
+        raise CompetitionError("claim_text", field="text")
+    if len(text) > CLAIM_TEXT_MAX:
+        raise CompetitionError("claim_long", field="text", n=CLAIM_TEXT_MAX)
+    with transaction.atomic():
+        link = (
+            CaptainLink.objects.select_for_update().select_related("match", "team").get(pk=link.pk)
+        )
+        match = link.match
+        _claimable(link, timezone.now())
+        if match.claims.filter(team=link.team, state=MatchClaim.State.OPEN).exists():
+            raise CompetitionError("claim_open")
+        claim = MatchClaim.objects.create(match=match, team=link.team, text=text)
+        link.confirmed_at = None
+        link.save(update_fields=["confirmed_at"])
+        _record(
+            match.competition.league,
+            None,
+            "claim_filed",
+            f"{match}: {link.team.name}",
+            {"text": text},
+        )
+    return claim
+
+
+def decide_claim(claim, *, upheld, decision="", actor=None) -> MatchClaim:
+    """The league manager's decision on a claim: upheld (the result is then corrected on
+    the match's results page) or dismissed; in the league's history."""
+    league = claim.match.competition.league
+    _require_manager(actor, league)
+    decision = (decision or "").strip()[:200]
+    with transaction.atomic():
+        claim = (
+            MatchClaim.objects.select_for_update().select_related("match", "team").get(pk=claim.pk)
+        )
+        if claim.state != MatchClaim.State.OPEN:
+            raise CompetitionError("claim_decided")
+        claim.state = MatchClaim.State.UPHELD if upheld else MatchClaim.State.DISMISSED
+        claim.decision = decision
+        claim.decided_at = timezone.now()
+        claim.decided_by = actor_of(actor)
+        claim.save(update_fields=["state", "decision", "decided_at", "decided_by"])
+        _record(
+            league,
+            actor,
+            "claim_decided",
+            f"{claim.match}: {claim.team.name}",
+            {"claim": claim.text, "state": claim.state, "decision": decision},
+        )
+    return claim
