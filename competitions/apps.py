@@ -8,10 +8,4 @@ class CompetitionsConfig(AppConfig):
     verbose_name = _("team competitions")
 
     def ready(self):
-        from competitions import services  # noqa: PLC0415 (the apps are loaded now)
-        from tournaments import signals  # noqa: PLC0415
-
-        def confirmed(sender, table, **kwargs):
-            services.table_confirmed(table)
-
-        signals.table_confirmed.connect(confirmed, dispatch_uid="competitions.table_confirmed")
+        from competitions import receivers  # noqa: F401, PLC0415 (connects the signal receivers)

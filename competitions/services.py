@@ -734,11 +734,18 @@ def result_state(match, now=None) -> str:
     confirmed by both captains) or ``"final"``."""
     if match.recorded_at is None:
         return "none"
-    if match.claims.filter(state=MatchClaim.State.OPEN).exists():
-        return "claimed"
+    claimed = match.claims.filter(state=MatchClaim.State.OPEN).exists()
     confirmed = match.captain_links.filter(confirmed_at__gte=match.recorded_at).count()
-    now = now or timezone.now()
-    if confirmed >= 2 or now >= match.recorded_at + CLAIM_WINDOW:
+    return state_of(match.recorded_at, claimed, confirmed, now or timezone.now())
+
+
+def state_of(recorded_at, claimed: bool, confirmed: int, now) -> str:
+    """``result_state`` from what it reads (``queries.result_states`` reads it for many)."""
+    if recorded_at is None:
+        return "none"
+    if claimed:
+        return "claimed"
+    if confirmed >= 2 or now >= recorded_at + CLAIM_WINDOW:
         return "final"
     return "provisional"
 

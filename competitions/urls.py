@@ -16,4 +16,15 @@ urlpatterns = [
     path(ONE + "matches/<int:match_id>/", views.match, name="match"),
     path(ONE + "matches/<int:match_id>/results/", views.results, name="results"),
     path(ONE + "matches/<int:match_id>/line-up/<int:team_id>/", views.line_up, name="line_up"),
+    path(ONE + "matches/<int:match_id>/start/", views.start, name="start"),
+    path(
+        ONE + "matches/<int:match_id>/captain/<int:team_id>/revoke/",
+        views.captain_revoke,
+        name="captain_revoke",
+    ),
+    path(
+        ONE + "matches/<int:match_id>/claims/<int:claim_id>/",
+        views.claim_decide,
+        name="claim_decide",
+    ),
 ]
