@@ -659,7 +659,7 @@ def _open_tables(match) -> None:
         date=match.date or timezone.localdate(),
         rules="fft",
         rounds=1,
-        deals_per_round=1 if competition.mode == Competition.Mode.FREE else competition.deals,
+        deals_per_round=competition.deals,
         confirm_by=Tournament.ConfirmBy.DEALS,
     )
     items = [("member", seats[match.home_id][order]) for order in range(1, LINE_UP + 1)]
