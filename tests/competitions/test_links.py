@@ -200,3 +200,14 @@ def test_no_claim_after_24_hours(match, boss, monkeypatch):
     with pytest.raises(CompetitionError) as error:
         services.file_claim(home, "too late")
     assert error.value.code == "claim_late"
+
+
+def test_the_second_entries_of_both_tables_record_the_match(match, boss):
+    services.start_match(match, actor=boss)
+    one, two = [t.round_table for t in match.tables.order_by("number")]
+    check(one, enter(one, HANDS))
+    check(two, enter(two, HANDS))  # the last confirmation: a second entry, not the organiser
+    match.refresh_from_db()
+    assert match.played
+    # the same marques in the same seats at both tables: a difference of 0, a draw
+    assert match.points_home == match.points_away == 0 and match.winner_id is None
