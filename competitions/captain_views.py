@@ -21,6 +21,7 @@ from competitions.forms import LineUpForm
 from competitions.models import CLAIM_WINDOW, MatchClaim
 from competitions.services import CompetitionError
 from core.throttle import Limit, client_address, limited
+from tournaments import tokens
 
 #: Requests a captain's link may make a minute.
 LINK_LIMIT = Limit("captain-link", 120, 60)
@@ -87,6 +88,11 @@ def page(request, link):
         "claim_open": any(c.state == MatchClaim.State.OPEN for c in claims),
         "claim_until": match.recorded_at + CLAIM_WINDOW if match.recorded_at else None,
         "claim_max": services.CLAIM_TEXT_MAX,
+        "table_links": [
+            (table, tokens.url(table.round_table, request))
+            for table in match.tables.select_related("round_table").order_by("number")
+            if table.round_table is not None and not match.played
+        ],
         "links": {
             "confirm": reverse("captain:confirm", args=[request.captain_token]),
             "claim": reverse("captain:claim", args=[request.captain_token]),

@@ -12,6 +12,7 @@ from django.contrib.auth.views import redirect_to_login
 from django.core.exceptions import PermissionDenied
 from django.http import Http404
 from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
@@ -377,6 +378,12 @@ def _match_links(request, found) -> dict:
         for table in found.tables.select_related("round_table").order_by("number")
         if table.round_table is not None
     ]
+    if context["table_links"]:
+        played_at = context["table_links"][0][0].round_table.round
+        context["tables_round_url"] = reverse(
+            "tournaments:round",
+            args=[found.home.club.slug, played_at.tournament_id, played_at.number],
+        )
     context["claims"] = list(found.claims.select_related("team", "decided_by"))
     context["may_start"] = not found.started
     return context

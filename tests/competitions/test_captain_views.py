@@ -47,6 +47,11 @@ def test_a_captain_hands_in_the_line_up_from_the_link(client, match, boss):
     services.start_match(match, actor=boss)
     page = client.get(captain_url(link)).content.decode()
     assert "data-locked" in page and "data-captain-line-up" not in page
+    # the tables' links, for the captains at the venue
+    from tournaments import tokens  # noqa: PLC0415
+
+    for table in match.tables.all():
+        assert tokens.url(table.round_table) in page
     response = client.post(captain_url(link), line_up_data(match.home, reverse_order=True))
     assert response.status_code == 200  # the form is refused, the line-up stays
     order = list(
@@ -80,6 +85,9 @@ def test_the_start_opens_the_tables_links(client, match, boss):
     assert response.status_code == 302
     page = client.get(url("match", match.competition, match_id=match.pk)).content.decode()
     assert page.count("data-table-link=") == 2 and "data-start-match" not in page
+    tournament = match.tables.get(number=1).round_table.round.tournament
+    rounds = f"/clubs/{match.home.club.slug}/tournaments/{tournament.pk}/rounds/1/"
+    assert f'href="{rounds}" data-tables-round' in page
     table = match.tables.get(number=1).round_table
     from tournaments import tokens  # noqa: PLC0415
 

@@ -211,3 +211,26 @@ def test_the_second_entries_of_both_tables_record_the_match(match, boss):
     assert match.played
     # the same marques in the same seats at both tables: a difference of 0, a draw
     assert match.points_home == match.points_away == 0 and match.winner_id is None
+
+
+def test_a_free_deal_match_through_the_tables_sums_the_totals(championship, boss):
+    competition, _division, _teams = championship(deals=2, mode="free")
+    match = competition.matches.order_by("day", "slot").first()
+    line_ups(match, actor=boss)
+    services.start_match(match, actor=boss)
+    one, two = [t.round_table for t in match.tables.order_by("number")]
+    first = enter(one, HANDS)
+    check(one, first)
+    second = enter(two, HANDS[::-1])
+    check(two, second)
+    match.refresh_from_db()
+    assert match.played
+    [(table_one, table_two)] = [
+        tuple(
+            {s: sum(int(row[k]) for row in rows) for k, s in enumerate("NESW")}
+            for rows in (first, second)
+        )
+    ]
+    home = table_one["N"] + table_one["S"] + table_two["E"] + table_two["W"]
+    assert (match.points_home, match.points_away) == (home, -home)
+    assert match.tables.get(number=1).deals.get().number == 0  # one line: the totals
