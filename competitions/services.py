@@ -86,6 +86,7 @@ error_messages = {
     "season_unfinished": _lazy("Every match of the championship is played first."),
     "cup_next_played": _lazy("The next round's match of this winner is already played."),
     "started": _lazy("The match has already started."),
+    "tables_refused": _lazy("The match's tables could not open: %(reason)s"),
     "not_recorded": _lazy("The match's result is not recorded yet."),
     "claim_late": _lazy("The 24 hours for a claim are over: the result is final."),
     "claim_open": _lazy("Your claim awaits the league's decision."),
@@ -637,7 +638,10 @@ def start_match(match, *, actor=None) -> Match:
         seated = set(match.line_up.values_list("team_id", flat=True))
         if seated != {match.home_id, match.away_id}:
             raise CompetitionError("line_up_missing")
-        _open_tables(match)
+        try:
+            _open_tables(match)
+        except tournaments.TournamentError as error:
+            raise CompetitionError("tables_refused", reason=error.message) from None
         match.started_at = timezone.now()
         match.save(update_fields=["started_at"])
         _record(competition.league, actor, "match_started", str(match))
@@ -665,7 +669,11 @@ def _open_tables(match) -> None:
     items = [("member", seats[match.home_id][order]) for order in range(1, LINE_UP + 1)]
     for order in range(1, LINE_UP + 1):
         player = seats[match.away_id][order]
-        items.append(("guest", (player.name, match.away.club.name, "", player.person)))
+        if player.club_id == match.home.club_id:  # two teams of one club
+            items.append(("member", player))
+        else:
+            guest = (player.name[:60], match.away.club.name[:60], "", player.person)
+            items.append(("guest", guest))
     entries = tournaments.register(event, items)
     number = {}
     for order in range(1, LINE_UP + 1):

@@ -234,3 +234,26 @@ def test_a_free_deal_match_through_the_tables_sums_the_totals(championship, boss
     home = table_one["N"] + table_one["S"] + table_two["E"] + table_two["W"]
     assert (match.points_home, match.points_away) == (home, -home)
     assert match.tables.get(number=1).deals.get().number == 0  # one line: the totals
+
+
+def test_two_teams_of_one_club_play_as_members(championship, boss):
+    competition, _division, teams = championship(deals=2)
+    a1, a2 = (t for t in teams if t.club.slug == "club-a")
+    match = competition.matches.get(home__in=[a1, a2], away__in=[a1, a2])
+    line_ups(match, actor=boss)
+    services.start_match(match, actor=boss)
+    event = match.tables.get(number=1).round_table.round.tournament
+    assert not event.entries.filter(is_guest=True).exists()
+    assert event.entries.count() == 8
+
+
+def test_tables_refused_leave_the_match_not_started(match, boss, monkeypatch):
+    def refuse(*args, **kwargs):
+        raise tournaments.TournamentError("name_too_long")
+
+    monkeypatch.setattr(tournaments, "register", refuse)
+    with pytest.raises(CompetitionError) as error:
+        services.start_match(match, actor=boss)
+    assert error.value.code == "tables_refused"
+    match.refresh_from_db()
+    assert match.started_at is None and not match.tables.exists()
