@@ -68,6 +68,7 @@ def page(request, link):
                 services.submit_line_up(match, team, form.cleaned_data["players"], link=link)
             except CompetitionError as error:
                 form.add_error(None, error.message)
+                messages.error(request, error.message)
             else:
                 messages.success(request, _("The line-up is handed in."))
                 return _back(request)

@@ -93,6 +93,7 @@ error_messages = {
     "claim_text": _lazy("Say what your claim is about."),
     "claim_long": _lazy("A claim is at most %(n)s characters."),
     "claim_decided": _lazy("This claim is already decided."),
+    "confirmed_final": _lazy("Both captains confirmed the result: it is final."),
 }
 
 #: the captains' links' own key (``competitions.links``)
@@ -799,6 +800,8 @@ def file_claim(link, text) -> MatchClaim:
         _claimable(link, timezone.now())
         if match.claims.filter(team=link.team, state=MatchClaim.State.OPEN).exists():
             raise CompetitionError("claim_open")
+        if result_state(match) == "final":  # both captains confirmed it
+            raise CompetitionError("confirmed_final")
         claim = MatchClaim.objects.create(match=match, team=link.team, text=text)
         link.confirmed_at = None
         link.save(update_fields=["confirmed_at"])

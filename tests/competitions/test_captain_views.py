@@ -54,6 +54,7 @@ def test_a_captain_hands_in_the_line_up_from_the_link(client, match, boss):
         assert tokens.url(table.round_table) in page
     response = client.post(captain_url(link), line_up_data(match.home, reverse_order=True))
     assert response.status_code == 200  # the form is refused, the line-up stays
+    assert "The match has started: its line-ups are locked." in response.content.decode()
     order = list(
         LineUpSeat.objects.filter(match=match, team=match.home).values_list("player", flat=True)
     )
@@ -124,3 +125,17 @@ def test_confirm_claim_and_decision(client, match, boss):
     text = history.content.decode()
     assert 'data-action="claim_decided"' in text and 'data-action="claim_filed"' in text
     assert "data-open-claims" not in client.get(url("detail", match.competition)).content.decode()
+
+
+def test_wrong_captain_links_are_limited_by_address(client, match):
+    from django.core.cache import cache  # noqa: PLC0415
+
+    from competitions import captain_views  # noqa: PLC0415
+
+    cache.clear()
+    link = links.link_of(match, match.home)
+    for _ in range(captain_views.MISS_LIMIT.limit):
+        assert client.get(reverse("captain:page", args=["y" * 32])).status_code == 404
+    assert client.get(captain_url(link)).status_code == 429  # even a right link, for a while
+    cache.clear()
+    assert client.get(captain_url(link)).status_code == 200

@@ -156,6 +156,9 @@ def test_both_captains_confirm_the_result(match, boss):
     assert services.result_state(match) == "provisional"
     services.confirm_result(away)
     assert services.result_state(match) == "final"
+    with pytest.raises(CompetitionError) as error:  # confirmed by both: no claim
+        services.file_claim(home, "after all")
+    assert error.value.code == "confirmed_final"
     recorded(match, boss)  # a correction asks the captains again
     match.refresh_from_db()
     assert services.result_state(match) == "provisional"
