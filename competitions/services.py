@@ -700,8 +700,9 @@ def _marques(row) -> dict:
 def table_confirmed(table) -> Match | None:
     """A table of the tournaments is confirmed (``tournaments.signals.table_confirmed``):
     when it is a team match's and both its tables are, the match's result is recorded
-    from their sheets (``_record_outcome``, as a manager's entry). A sheet the match
-    refuses (its deals' count) leaves the result to the league manager."""
+    from their sheets (``_record_outcome``, as a manager's entry) and its event closes
+    (the tables' links answer "closed"). A sheet the match refuses (its deals' count)
+    leaves the result to the league manager."""
     found = MatchTable.objects.filter(round_table=table).select_related("match").first()
     if found is None:
         return None
@@ -721,9 +722,18 @@ def table_confirmed(table) -> Match | None:
         deals = [(_marques(one), _marques(two)) for one, two in zip(*rows)]
     try:
         with transaction.atomic():
-            return _record_outcome(match, deals, source="tables")
+            match = _record_outcome(match, deals, source="tables")
     except CompetitionError:
         return None
+    # the match is played: its event closes (the tables' links take no more deals)
+    rnd = tables[0].round_table.round
+    try:
+        with transaction.atomic():
+            tournaments.close_round(rnd)
+            tournaments.close_tournament(rnd.tournament)
+    except tournaments.TournamentError:
+        pass
+    return match
 
 
 def revoke_captain_link(link, *, actor=None):

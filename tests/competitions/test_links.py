@@ -128,6 +128,9 @@ def test_the_tables_links_record_the_match_after_double_entry(match, boss):
     assert Hand.objects.filter(sheet=one.sheet).count() == 2
     recorded = LeagueAuditEntry.objects.filter(action="match_recorded").first()
     assert recorded.after["by"] == "tables" and recorded.actor is None
+    # the match played, its event is closed: the tables' links take no more deals
+    event = RoundTable.objects.get(pk=one.pk).round.tournament
+    assert event.state == "closed" and event.round_set.get().state == "closed"
 
 
 def test_a_table_playing_a_wrong_count_leaves_the_result_to_the_manager(match, boss):
@@ -137,6 +140,7 @@ def test_a_table_playing_a_wrong_count_leaves_the_result_to_the_manager(match, b
     check(two, enter(two, HANDS + HANDS[:1]))  # three deals: not this match's two
     match.refresh_from_db()
     assert not match.played and RoundTable.objects.get(pk=two.pk).state == "confirmed"
+    assert RoundTable.objects.get(pk=two.pk).round.tournament.state == "running"
 
 
 def recorded(match, boss):
