@@ -93,12 +93,18 @@ def test_a_match_day_through_the_links(new_context, live_server, log_in, django_
     boss, competition = world(django_user_model)
     day_one = list(Match.objects.filter(day=1).select_related("home", "away"))
     assert len(day_one) == 2
-    manager = new_context().new_page()
+    manager = new_context(permissions=["clipboard-read", "clipboard-write"]).new_page()
     log_in(manager, boss)
 
     # the captains hand in their line-ups from their links (the manager sends them)
     for match in day_one:
         manager.goto(f"{base}{match.get_absolute_url()}")
+        # the manager copies a link to send it
+        copy = manager.locator(f"[data-captain-link='{match.home.name}'] [data-copy]")
+        copy.click()
+        expect(copy).to_have_text("Copied")
+        copied = manager.evaluate("navigator.clipboard.readText()")
+        assert copied.startswith(f"{base}/captain/")
         for team in (match.home, match.away):
             link = manager.locator(f"[data-captain-link='{team.name}'] [data-link-url]")
             captain = new_context().new_page()
