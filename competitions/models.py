@@ -13,6 +13,10 @@ points, match points, league points; the division table reads these rows only.
 A ``MatchTable`` carries an optional ``round_table``: a table of the tournaments'
 day (``tournaments.RoundTable``, its private link, double entry and confirmation),
 so a match played through table links reuses that mechanism rather than a second one.
+
+Each team of a match has a ``CaptainLink`` (``competitions.links``): the captain hands in
+the line-up until the match starts, then confirms the result or files a ``MatchClaim``
+within ``CLAIM_WINDOW``, which the league manager upholds or dismisses.
 """
 
 from datetime import timedelta
@@ -221,8 +225,9 @@ class LineUpSeat(models.Model):
 
 
 class MatchTable(models.Model):
-    """Table 1 or 2 of a match. ``round_table``: its table of a tournament day, when the
-    match is played through table links (not used yet: results are entered by hand)."""
+    """Table 1 or 2 of a match. ``round_table``: its table of the match's one-round event
+    (``services.start_match``), whose link enters the deals with double entry; both
+    tables confirmed, the result is recorded (``services.table_confirmed``)."""
 
     match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="tables")
     number = models.PositiveSmallIntegerField()

@@ -8,6 +8,15 @@ Who: a league manager does everything; a club's manager also enters the club's t
 and hands in their line-ups. A match's result is computed once, when its tables'
 marques are recorded (``record_results``, by ``tarot.teammatch``), and kept on the
 match row, which the division table and the bracket read.
+
+A match through the links: each captain hands in the line-up from their private link
+(``submit_line_up(link=…)``) until the league manager starts the match
+(``start_match``: the two tables open as a one-round event of the tournaments, their
+table links and double entry); both tables confirmed, the result is recorded by the
+same path as the manager's (``table_confirmed`` → ``_record_outcome``). A recorded
+result is provisional (``result_state``) until both captains confirm it
+(``confirm_result``) or 24 hours pass without a claim (``file_claim``), which the
+league manager decides (``decide_claim``).
 """
 
 import random
