@@ -6,3 +6,6 @@ class CompetitionsConfig(AppConfig):
     default_auto_field = "django.db.models.BigAutoField"
     name = "competitions"
     verbose_name = _("team competitions")
+
+    def ready(self):
+        from competitions import receivers  # noqa: F401, PLC0415 (connects the signal receivers)

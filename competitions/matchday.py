@@ -9,13 +9,12 @@ A match's state, one rule for every page that shows it (``match_states``):
 ``playing``
     its two line-ups are in and its date has come (or it has none), or its tables
     are played through table links, and no result is recorded yet;
-``provisional``
-    its result is recorded and the claim period (``CLAIM_HOURS`` after it) runs;
-``final``
-    its result is recorded and the claim period is over.
+``provisional``, ``claimed``, ``final``
+    its result is recorded: where it stands (``services.result_state``: within the claim
+    window and not confirmed by both captains, a claim awaiting the league's decision,
+    final).
 """
 
-import datetime
 from dataclasses import dataclass, field
 
 from django.db.models import Count
@@ -26,33 +25,42 @@ from django.utils.translation import pgettext_lazy
 from competitions import queries
 from competitions.models import LINE_UP, Competition, LineUpSeat, Match, MatchTable
 
-#: hours a recorded result stays open to a claim (issue 31: "24 hours without a claim")
-CLAIM_HOURS = 24
-
-TO_PLAY, PLAYING, PROVISIONAL, FINAL = "to_play", "playing", "provisional", "final"
+TO_PLAY, PLAYING, PROVISIONAL, CLAIMED, FINAL = (
+    "to_play",
+    "playing",
+    "provisional",
+    "claimed",
+    "final",
+)
 STATE_LABELS = {
     TO_PLAY: pgettext_lazy("match state", "to play"),
     PLAYING: pgettext_lazy("match state", "playing"),
     PROVISIONAL: pgettext_lazy("match state", "provisional"),
+    CLAIMED: pgettext_lazy("match state", "claimed"),
     FINAL: pgettext_lazy("match state", "final"),
 }
 
 
-def match_state(match: Match, *, seats: int, linked: bool, now=None) -> str:
+def match_state(match: Match, *, seats: int, linked: bool, result: str = "none", now=None) -> str:
     """``seats``: the line-up seats handed in (both teams); ``linked``: its tables are
-    played through table links."""
+    played through table links; ``result``: its recorded result's state
+    (``services.result_state``; ``"none"`` before)."""
+    if match.recorded_at is not None and result != "none":
+        return result
     now = now or timezone.now()
-    if match.recorded_at is not None:
-        open_until = match.recorded_at + datetime.timedelta(hours=CLAIM_HOURS)
-        return PROVISIONAL if now < open_until else FINAL
     today = timezone.localdate(now)
     started = seats >= 2 * LINE_UP and (match.date is None or match.date <= today)
-    return PLAYING if linked or started else TO_PLAY
+    return PLAYING if linked or started or match.started_at else TO_PLAY
 
 
 def match_states(matches, now=None) -> dict[int, str]:
-    """Each match's state by its id: two queries whatever the count."""
+    """Each match's state by its id: four queries whatever the count (two when the
+    matches come with their ``result_state``, as ``queries.championship`` reads them)."""
     ids = [m.pk for m in matches]
+    now = now or timezone.now()
+    unread = [m for m in matches if not hasattr(m, "result_state")]
+    if unread:
+        queries.result_states(unread, now)
     seats = dict(
         LineUpSeat.objects.filter(match_id__in=ids)
         .values("match_id")
@@ -64,9 +72,10 @@ def match_states(matches, now=None) -> dict[int, str]:
             "match_id", flat=True
         )
     )
-    now = now or timezone.now()
     return {
-        m.pk: match_state(m, seats=seats.get(m.pk, 0), linked=m.pk in linked, now=now)
+        m.pk: match_state(
+            m, seats=seats.get(m.pk, 0), linked=m.pk in linked, result=m.result_state, now=now
+        )
         for m in matches
     }
 

@@ -13,8 +13,15 @@ points, match points, league points; the division table reads these rows only.
 A ``MatchTable`` carries an optional ``round_table``: a table of the tournaments'
 day (``tournaments.RoundTable``, its private link, double entry and confirmation),
 so a match played through table links reuses that mechanism rather than a second one.
+
+Each team of a match has a ``CaptainLink`` (``competitions.links``): the captain hands in
+the line-up until the match starts, then confirms the result or files a ``MatchClaim``
+within ``CLAIM_WINDOW``, which the league manager upholds or dismisses.
 """
 
+from datetime import timedelta
+
+from django.conf import settings
 from django.db import models
 from django.urls import reverse
 from django.utils.translation import gettext_lazy as _
@@ -25,6 +32,8 @@ from leagues.models import League, LeagueSeason
 from tarot.teammatch import Scale
 from tournaments.models import RoundTable
 
+#: a recorded result stays provisional this long for the captains' claims
+CLAIM_WINDOW = timedelta(hours=24)
 #: players of a team at one match (two at each of the two tables)
 LINE_UP = 4
 SQUAD_MIN, SQUAD_MAX = 4, 8
@@ -158,6 +167,8 @@ class Match(models.Model):
         Team, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
     )
     recorded_at = models.DateTimeField(null=True, blank=True)
+    #: the match started (``services.start_match``): line-ups locked, tables' links open
+    started_at = models.DateTimeField(null=True, blank=True)
 
     class Meta:
         ordering = ["competition", "day", "slot", "pk"]
@@ -185,6 +196,10 @@ class Match(models.Model):
         return self.recorded_at is not None
 
     @property
+    def started(self) -> bool:
+        return self.started_at is not None or self.recorded_at is not None
+
+    @property
     def tie_key(self) -> str:
         return f"{self.day}-{self.slot}"
 
@@ -210,8 +225,9 @@ class LineUpSeat(models.Model):
 
 
 class MatchTable(models.Model):
-    """Table 1 or 2 of a match. ``round_table``: its table of a tournament day, when the
-    match is played through table links (not used yet: results are entered by hand)."""
+    """Table 1 or 2 of a match. ``round_table``: its table of the match's one-round event
+    (``services.start_match``), whose link enters the deals with double entry; both
+    tables confirmed, the result is recorded (``services.table_confirmed``)."""
 
     match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="tables")
     number = models.PositiveSmallIntegerField()
@@ -255,3 +271,52 @@ class TableDeal(models.Model):
     @property
     def marques(self) -> dict:
         return {"N": self.north, "E": self.east, "S": self.south, "W": self.west}
+
+
+class CaptainLink(models.Model):
+    """A team captain's private link to a match (``competitions.links``, by
+    ``tournaments.tokens``: only the salt and a hash of the token are kept): the
+    line-up until the match starts, then the result's confirmation or a claim."""
+
+    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="captain_links")
+    team = models.ForeignKey(Team, on_delete=models.CASCADE, related_name="+")
+    token_salt = models.CharField(max_length=40, blank=True)
+    token_hash = models.CharField(max_length=64, null=True, blank=True, unique=True)
+    #: the captain confirmed the result recorded at this time (a correction asks again)
+    confirmed_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["match", "pk"]
+        constraints = [
+            models.UniqueConstraint(fields=["match", "team"], name="captain_link_unique"),
+        ]
+
+    def __str__(self):
+        return f"{self.match_id} {self.team_id}"
+
+
+class MatchClaim(models.Model):
+    """A captain's claim against a recorded result, within ``CLAIM_WINDOW``; the league
+    manager upholds it (and corrects the result) or dismisses it."""
+
+    class State(models.TextChoices):
+        OPEN = "open", _("awaiting the league's decision")
+        UPHELD = "upheld", _("upheld")
+        DISMISSED = "dismissed", _("dismissed")
+
+    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="claims")
+    team = models.ForeignKey(Team, on_delete=models.CASCADE, related_name="+")
+    text = models.TextField(_("claim"), max_length=2000)
+    filed_at = models.DateTimeField(auto_now_add=True)
+    state = models.CharField(max_length=10, choices=State.choices, default=State.OPEN)
+    decision = models.CharField(_("decision"), max_length=200, blank=True)
+    decided_at = models.DateTimeField(null=True, blank=True)
+    decided_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
+    )
+
+    class Meta:
+        ordering = ["match", "filed_at", "pk"]
+
+    def __str__(self):
+        return f"{self.match_id} claim {self.pk}"

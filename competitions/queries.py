@@ -5,11 +5,21 @@ cup's rounds. No read computes a match again."""
 from collections import defaultdict
 from dataclasses import dataclass
 
-from django.db.models import Q
+from django.db.models import Count, F, Q
+from django.utils import timezone
 
 from competitions import table as tables
-from competitions.models import Competition, Division, LineUpSeat, Match, TableDeal, Team
-from competitions.services import AWAY_SEATS, HOME_SEATS, bracket_of
+from competitions.models import (
+    CaptainLink,
+    Competition,
+    Division,
+    LineUpSeat,
+    Match,
+    MatchClaim,
+    TableDeal,
+    Team,
+)
+from competitions.services import AWAY_SEATS, HOME_SEATS, bracket_of, state_of
 
 
 @dataclass
@@ -17,10 +27,12 @@ class DivisionView:
     division: Division
     lines: list  # table.Line, ranked; line.team a Team; line.move "up" / "down" / ""
     days: list  # (day number, [matches]) in order
+    provisional: bool = False  # a result of the table is still provisional or claimed
 
 
 def championship(competition: Competition) -> list[DivisionView]:
-    """Each division's table and fixtures: three queries whatever the size."""
+    """Each division's table and fixtures, the results' states: five queries whatever
+    the size."""
     divisions = list(competition.divisions.all())
     teams = defaultdict(list)
     for team in competition.teams.filter(division__isnull=False).order_by("seed", "pk"):
@@ -28,6 +40,7 @@ def championship(competition: Competition) -> list[DivisionView]:
     matches = defaultdict(list)
     for match in competition.matches.select_related("home", "away").order_by("day", "slot"):
         matches[match.division_id].append(match)
+    result_states([m for ms in matches.values() for m in ms])
     last = len(divisions) - 1
     views = []
     for index, division in enumerate(divisions):
@@ -53,7 +66,10 @@ def championship(competition: Competition) -> list[DivisionView]:
         days = defaultdict(list)
         for match in matches[division.pk]:
             days[match.day].append(match)
-        views.append(DivisionView(division, lines, sorted(days.items())))
+        provisional = any(
+            m.result_state in ("provisional", "claimed") for m in matches[division.pk]
+        )
+        views.append(DivisionView(division, lines, sorted(days.items()), provisional))
     return views
 
 
@@ -117,4 +133,35 @@ def team_matches(team: Team) -> list[Match]:
         team.competition.matches.filter(Q(home=team) | Q(away=team))
         .select_related("home", "away")
         .order_by("day", "slot")
+    )
+
+
+def result_states(matches, now=None) -> None:
+    """Set each match's ``result_state`` (``services.result_state``: provisional, claimed,
+    final), in two queries for all."""
+    ids = [m.pk for m in matches if m.recorded_at is not None]
+    claimed = set(
+        MatchClaim.objects.filter(match_id__in=ids, state=MatchClaim.State.OPEN).values_list(
+            "match_id", flat=True
+        )
+    )
+    confirmed = dict(
+        CaptainLink.objects.filter(match_id__in=ids, confirmed_at__gte=F("match__recorded_at"))
+        .values("match_id")
+        .annotate(n=Count("pk"))
+        .values_list("match_id", "n")
+    )
+    now = now or timezone.now()
+    for match in matches:
+        match.result_state = state_of(
+            match.recorded_at, match.pk in claimed, confirmed.get(match.pk, 0), now
+        )
+
+
+def open_claims(competition) -> list[MatchClaim]:
+    """The claims awaiting the league's decision, oldest first."""
+    return list(
+        MatchClaim.objects.filter(match__competition=competition, state=MatchClaim.State.OPEN)
+        .select_related("match__home", "match__away", "team")
+        .order_by("filed_at", "pk")
     )

@@ -8,9 +8,19 @@ Who: a league manager does everything; a club's manager also enters the club's t
 and hands in their line-ups. A match's result is computed once, when its tables'
 marques are recorded (``record_results``, by ``tarot.teammatch``), and kept on the
 match row, which the division table and the bracket read.
+
+A match through the links: each captain hands in the line-up from their private link
+(``submit_line_up(link=…)``) until the league manager starts the match
+(``start_match``: the two tables open as a one-round event of the tournaments, their
+table links and double entry); both tables confirmed, the result is recorded by the
+same path as the manager's (``table_confirmed`` → ``_record_outcome``). A recorded
+result is provisional (``result_state``) until both captains confirm it
+(``confirm_result``) or 24 hours pass without a claim (``file_claim``), which the
+league manager decides (``decide_claim``).
 """
 
 import random
+from decimal import Decimal
 
 from django.db import transaction
 from django.utils import timezone
@@ -23,13 +33,16 @@ from competitions import bracket as brackets
 from competitions import fixtures as berger
 from competitions import table as division_tables
 from competitions.models import (
+    CLAIM_WINDOW,
     LINE_UP,
     SQUAD_MAX,
     SQUAD_MIN,
+    CaptainLink,
     Competition,
     Division,
     LineUpSeat,
     Match,
+    MatchClaim,
     MatchTable,
     TableDeal,
     Team,
@@ -39,6 +52,9 @@ from core.errors import ServiceError
 from leagues import permissions as league_permissions
 from leagues.models import LeagueAuditEntry, LeagueClub
 from tarot import teammatch
+from tournaments import services as tournaments
+from tournaments import tokens
+from tournaments.models import RoundTable, Tournament
 
 error_messages = {
     "forbidden": _lazy("Only a manager of the league may do this."),
@@ -78,7 +94,21 @@ error_messages = {
     "zero_sum": _lazy("Deal %(deal)s, table %(table)s: the marques do not sum to 0."),
     "season_unfinished": _lazy("Every match of the championship is played first."),
     "cup_next_played": _lazy("The next round's match of this winner is already played."),
+    "started": _lazy("The match has already started."),
+    "tables_refused": _lazy("The match's tables could not open: %(reason)s"),
+    "not_recorded": _lazy("The match's result is not recorded yet."),
+    "claim_late": _lazy("The 24 hours for a claim are over: the result is final."),
+    "claim_open": _lazy("Your claim awaits the league's decision."),
+    "claim_text": _lazy("Say what your claim is about."),
+    "claim_long": _lazy("A claim is at most %(n)s characters."),
+    "claim_decided": _lazy("This claim is already decided."),
+    "confirmed_final": _lazy("Both captains confirmed the result: it is final."),
 }
+
+#: the captains' links' own key (``competitions.links``)
+CAPTAIN_LINK_KEY = "competitions.captain-link"
+#: the longest claim a captain may file
+CLAIM_TEXT_MAX = 2000
 
 
 #: bounds of what the set-up stores (a barème's lines and points, league points, movers)
@@ -366,19 +396,24 @@ def _may_act_for(actor, team) -> bool:
     )
 
 
-def submit_line_up(match, team, players, *, actor=None) -> list[LineUpSeat]:
+def submit_line_up(match, team, players, *, actor=None, link=None) -> list[LineUpSeat]:
     """The team's four players for the match, in order (1 and 2 at table 1, 3 and 4 at
-    table 2); handed in again to change it, until the match's results are recorded."""
+    table 2); handed in again to change it, until the match starts (``start_match``)
+    or its results are recorded. ``link``: handed in by the captain from their private
+    link (``CaptainLink``, its view checked the token), without an account."""
     if team.pk not in (match.home_id, match.away_id):
         raise CompetitionError("not_in_match", field="team")
-    if not _may_act_for(actor, team):
+    if link is not None:
+        if (link.match_id, link.team_id) != (match.pk, team.pk):
+            raise CompetitionError("forbidden_team")
+    elif not _may_act_for(actor, team):
         raise CompetitionError("forbidden_team")
     players = list(players)
     if len(players) != LINE_UP or len({p.pk for p in players}) != LINE_UP:
         raise CompetitionError("line_up_size", field="players")
     with transaction.atomic():
         match = Match.objects.select_for_update().get(pk=match.pk)
-        if match.played:
+        if match.started:
             raise CompetitionError("locked")
         squad = set(team.squad.values_list("pk", flat=True))
         if any(p.pk not in squad for p in players):
@@ -393,7 +428,7 @@ def submit_line_up(match, team, players, *, actor=None) -> list[LineUpSeat]:
             actor,
             "line_up_submitted",
             f"{match}: {team.name}",
-            {"players": [p.name for p in players]},
+            {"players": [p.name for p in players], "by": "captain" if link else "manager"},
         )
     return seats
 
@@ -404,12 +439,21 @@ AWAY_SEATS = {1: (1, "E"), 2: (1, "W"), 3: (2, "N"), 4: (2, "S")}
 
 
 def record_results(match, deals, *, actor=None) -> Match:
-    """The marques of both tables: ``deals`` is a list, one item a deal, of
-    ``(table 1's marques, table 2's marques)`` by seat (``{"N": …, "E": …, "S": …,
-    "W": …}``); a free-deal match gives one item, the players' totals. Recorded again to
-    correct. The result is computed here and kept on the match."""
+    """The marques of both tables, entered by a league manager: ``deals`` is a list, one
+    item a deal, of ``(table 1's marques, table 2's marques)`` by seat (``{"N": …, "E":
+    …, "S": …, "W": …}``); a free-deal match gives one item, the players' totals.
+    Recorded again to correct. The result is computed and kept on the match
+    (``_record_outcome``, the one path of the tables' links too)."""
+    _require_manager(actor, match.competition.league)
+    return _record_outcome(match, deals, actor=actor)
+
+
+def _record_outcome(match, deals, *, actor=None, source="manager") -> Match:
+    """Check the deals, compute the result by ``tarot.teammatch`` and keep it on the
+    match, with its tables' marques: the manager's entry (``record_results``) and the
+    tables' links (``_tables_confirmed``) both come here. A recorded result is
+    provisional (``CLAIM_WINDOW``): a correction asks the captains again."""
     competition = match.competition
-    _require_manager(actor, competition.league)
     deals = list(deals)
     free = competition.mode == Competition.Mode.FREE
     expected = 1 if free else competition.deals
@@ -477,6 +521,7 @@ def record_results(match, deals, *, actor=None) -> Match:
             {
                 "points": [outcome.points_a, outcome.points_b],
                 "match_points": list(outcome.match_points),
+                "by": source,
             },
         )
     return match
@@ -585,3 +630,232 @@ def next_season(competition, *, name, season=None, actor=None) -> Competition:
 
 def squad_players(team) -> list[Player]:
     return list(team.squad.order_by("sort_key", "name"))
+
+
+# ---------------------------------------------------------------- captains, tables, claims
+
+
+def start_match(match, *, actor=None) -> Match:
+    """The match starts: its line-ups are locked; played in duplicate or free deals at
+    two tables, each table gets its private link for its deals, with double entry
+    (``_open_tables``: a one-round event of the tournaments, the home club's)."""
+    competition = match.competition
+    _require_manager(actor, competition.league)
+    with transaction.atomic():
+        match = Match.objects.select_for_update().select_related("competition").get(pk=match.pk)
+        if match.started:
+            raise CompetitionError("started")
+        seated = set(match.line_up.values_list("team_id", flat=True))
+        if seated != {match.home_id, match.away_id}:
+            raise CompetitionError("line_up_missing")
+        try:
+            _open_tables(match)
+        except tournaments.TournamentError as error:
+            raise CompetitionError("tables_refused", reason=error.message) from None
+        match.started_at = timezone.now()
+        match.save(update_fields=["started_at"])
+        _record(competition.league, actor, "match_started", str(match))
+    return match
+
+
+def _open_tables(match) -> None:
+    """The match's two tables as a one-round event of the home club (its sheets, table
+    links and double entry: ``tournaments.services``), seated as ``HOME_SEATS`` and
+    ``AWAY_SEATS`` say; the away team's players enter as the home club's guests."""
+    competition = match.competition
+    seats = {
+        team_id: {s.order: s.player for s in match.line_up.filter(team_id=team_id)}
+        for team_id in (match.home_id, match.away_id)
+    }
+    event = tournaments.create_tournament(
+        match.home.club,
+        name=f"{competition.name}: {match}"[:80],
+        date=match.date or timezone.localdate(),
+        rules="fft",
+        rounds=1,
+        deals_per_round=competition.deals,
+        confirm_by=Tournament.ConfirmBy.DEALS,
+    )
+    items = [("member", seats[match.home_id][order]) for order in range(1, LINE_UP + 1)]
+    for order in range(1, LINE_UP + 1):
+        player = seats[match.away_id][order]
+        if player.club_id == match.home.club_id:  # two teams of one club
+            items.append(("member", player))
+        else:
+            guest = (player.name[:60], match.away.club.name[:60], "", player.person)
+            items.append(("guest", guest))
+    entries = tournaments.register(event, items)
+    number = {}
+    for order in range(1, LINE_UP + 1):
+        number[(match.home_id, order)] = entries[order - 1].number
+        number[(match.away_id, order)] = entries[LINE_UP + order - 1].number
+    layout = {1: {}, 2: {}}
+    for team_id, places in ((match.home_id, HOME_SEATS), (match.away_id, AWAY_SEATS)):
+        for order, (table, seat) in places.items():
+            layout[table][seat] = number[(team_id, order)]
+    rnd = event.round_set.get(number=1)
+    tournaments.seat_round(rnd, [[layout[t][s] for s in teammatch.SEATS] for t in (1, 2)])
+    tournaments.start_round(rnd)
+    for round_table in rnd.tables.all():
+        table, _made = MatchTable.objects.get_or_create(match=match, number=round_table.number)
+        table.round_table = round_table
+        table.save(update_fields=["round_table"])
+
+
+def _marques(row) -> dict:
+    return {seat: int(Decimal(value)) for seat, value in zip(teammatch.SEATS, row)}
+
+
+def table_confirmed(table) -> Match | None:
+    """A table of the tournaments is confirmed (``tournaments.signals.table_confirmed``):
+    when it is a team match's and both its tables are, the match's result is recorded
+    from their sheets (``_record_outcome``, as a manager's entry) and its event closes
+    (the tables' links answer "closed"). A sheet the match refuses (its deals' count)
+    leaves the result to the league manager."""
+    found = MatchTable.objects.filter(round_table=table).select_related("match").first()
+    if found is None:
+        return None
+    match = found.match
+    tables = list(match.tables.select_related("round_table").order_by("number"))
+    if len(tables) != 2 or any(
+        t.round_table is None or t.round_table.state != RoundTable.State.CONFIRMED for t in tables
+    ):
+        return None
+    rows = [tournaments.snapshot(t.round_table)[1] for t in tables]
+    if match.competition.mode == Competition.Mode.FREE:
+        totals = [[sum(Decimal(v) for v in column) for column in zip(*deals)] for deals in rows]
+        deals = [tuple(_marques(one) for one in totals)]
+    else:
+        if len(rows[0]) != len(rows[1]):
+            return None
+        deals = [(_marques(one), _marques(two)) for one, two in zip(*rows)]
+    try:
+        with transaction.atomic():
+            match = _record_outcome(match, deals, source="tables")
+    except CompetitionError:
+        return None
+    # the match is played: its event closes (the tables' links take no more deals)
+    rnd = tables[0].round_table.round
+    try:
+        with transaction.atomic():
+            tournaments.close_round(rnd)
+            tournaments.close_tournament(rnd.tournament)
+    except tournaments.TournamentError:
+        pass
+    return match
+
+
+def revoke_captain_link(link, *, actor=None):
+    """A new link for the captain: the old one answers 404 from now on."""
+    league = link.match.competition.league
+    _require_manager(actor, league)
+    with transaction.atomic():
+        tokens.issue(link, CAPTAIN_LINK_KEY)
+        link.save(update_fields=["token_salt", "token_hash"])
+        _record(league, actor, "captain_link_revoked", f"{link.match}: {link.team.name}")
+    return link
+
+
+def result_state(match, now=None) -> str:
+    """Where the match's result stands: ``"none"`` (not recorded), ``"claimed"`` (a claim
+    awaits the league's decision), ``"provisional"`` (within ``CLAIM_WINDOW``, not
+    confirmed by both captains) or ``"final"``."""
+    if match.recorded_at is None:
+        return "none"
+    claimed = match.claims.filter(state=MatchClaim.State.OPEN).exists()
+    confirmed = match.captain_links.filter(confirmed_at__gte=match.recorded_at).count()
+    return state_of(match.recorded_at, claimed, confirmed, now or timezone.now())
+
+
+def state_of(recorded_at, claimed: bool, confirmed: int, now) -> str:
+    """``result_state`` from what it reads (``queries.result_states`` reads it for many)."""
+    if recorded_at is None:
+        return "none"
+    if claimed:
+        return "claimed"
+    if confirmed >= 2 or now >= recorded_at + CLAIM_WINDOW:
+        return "final"
+    return "provisional"
+
+
+def _claimable(link, now):
+    match = link.match
+    if match.recorded_at is None:
+        raise CompetitionError("not_recorded")
+    if now >= match.recorded_at + CLAIM_WINDOW:
+        raise CompetitionError("claim_late")
+
+
+def confirm_result(link) -> CaptainLink:
+    """The captain (their link) confirms the recorded result."""
+    with transaction.atomic():
+        link = (
+            CaptainLink.objects.select_for_update().select_related("match", "team").get(pk=link.pk)
+        )
+        match = link.match
+        if match.recorded_at is None:
+            raise CompetitionError("not_recorded")
+        if match.claims.filter(team=link.team, state=MatchClaim.State.OPEN).exists():
+            raise CompetitionError("claim_open")
+        link.confirmed_at = timezone.now()
+        link.save(update_fields=["confirmed_at"])
+        _record(match.competition.league, None, "result_confirmed", f"{match}: {link.team.name}")
+    return link
+
+
+def file_claim(link, text) -> MatchClaim:
+    """The captain (their link) claims against the recorded result, within
+    ``CLAIM_WINDOW``: the result waits for the league manager's decision."""
+    text = (text or "").strip()
+    if not text:
+        raise CompetitionError("claim_text", field="text")
+    if len(text) > CLAIM_TEXT_MAX:
+        raise CompetitionError("claim_long", field="text", n=CLAIM_TEXT_MAX)
+    with transaction.atomic():
+        link = (
+            CaptainLink.objects.select_for_update().select_related("match", "team").get(pk=link.pk)
+        )
+        match = link.match
+        _claimable(link, timezone.now())
+        if match.claims.filter(team=link.team, state=MatchClaim.State.OPEN).exists():
+            raise CompetitionError("claim_open")
+        if result_state(match) == "final":  # both captains confirmed it
+            raise CompetitionError("confirmed_final")
+        claim = MatchClaim.objects.create(match=match, team=link.team, text=text)
+        link.confirmed_at = None
+        link.save(update_fields=["confirmed_at"])
+        _record(
+            match.competition.league,
+            None,
+            "claim_filed",
+            f"{match}: {link.team.name}",
+            {"text": text},
+        )
+    return claim
+
+
+def decide_claim(claim, *, upheld, decision="", actor=None) -> MatchClaim:
+    """The league manager's decision on a claim: upheld (the result is then corrected on
+    the match's results page) or dismissed; in the league's history."""
+    league = claim.match.competition.league
+    _require_manager(actor, league)
+    decision = (decision or "").strip()[:200]
+    with transaction.atomic():
+        claim = (
+            MatchClaim.objects.select_for_update().select_related("match", "team").get(pk=claim.pk)
+        )
+        if claim.state != MatchClaim.State.OPEN:
+            raise CompetitionError("claim_decided")
+        claim.state = MatchClaim.State.UPHELD if upheld else MatchClaim.State.DISMISSED
+        claim.decision = decision
+        claim.decided_at = timezone.now()
+        claim.decided_by = actor_of(actor)
+        claim.save(update_fields=["state", "decision", "decided_at", "decided_by"])
+        _record(
+            league,
+            actor,
+            "claim_decided",
+            f"{claim.match}: {claim.team.name}",
+            {"claim": claim.text, "state": claim.state, "decision": decision},
+        )
+    return claim

@@ -20,4 +20,15 @@ urlpatterns = [
     path(ONE + "screen/", pages.screen, name="screen"),
     path(ONE + "screen/live/", pages.screen_live, name="screen_live"),
     path(ONE + "export/", pages.export, name="export"),
+    path(ONE + "matches/<int:match_id>/start/", views.start, name="start"),
+    path(
+        ONE + "matches/<int:match_id>/captain/<int:team_id>/revoke/",
+        views.captain_revoke,
+        name="captain_revoke",
+    ),
+    path(
+        ONE + "matches/<int:match_id>/claims/<int:claim_id>/",
+        views.claim_decide,
+        name="claim_decide",
+    ),
 ]

@@ -12,11 +12,13 @@ from django.contrib.auth.views import redirect_to_login
 from django.core.exceptions import PermissionDenied
 from django.http import Http404
 from django.shortcuts import get_object_or_404, redirect, render
-from django.views.decorators.http import require_GET, require_http_methods
+from django.urls import reverse
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from clubs.models import Club, Player
 from clubs.permissions import can as can_club
-from competitions import queries, services
+from competitions import links, queries, services
 from competitions.forms import (
     CompetitionForm,
     DivisionForm,
@@ -27,12 +29,13 @@ from competitions.forms import (
     ResultsForm,
     TeamForm,
 )
-from competitions.models import Competition, Match, Team
+from competitions.models import Competition, Match, MatchClaim, Team
 from competitions.privacy import Names, hide_sheet
 from competitions.services import CompetitionError
 from leagues.models import League
 from leagues.permissions import is_manager as is_league_manager
 from leagues.permissions import league_view
+from tournaments import tokens as table_tokens
 
 
 def _competition(request, competition_id) -> Competition:
@@ -78,6 +81,8 @@ def competition_list(request, league):
 def detail(request, league, competition_id):
     competition = _competition(request, competition_id)
     context = {"league": request.league, "competition": competition}
+    if request.league_manager:
+        context["open_claims"] = queries.open_claims(competition)
     if competition.is_cup:
         context["rounds"] = queries.cup_rounds(competition)
     else:
@@ -130,8 +135,9 @@ def match(request, league, competition_id, match_id):
             "competition": competition,
             "match": found,
             "sheet": sheet,
-            "line_up_home": _may_line_up(request.user, found.home) and not found.played,
-            "line_up_away": _may_line_up(request.user, found.away) and not found.played,
+            "line_up_home": _may_line_up(request.user, found.home) and not found.started,
+            "line_up_away": _may_line_up(request.user, found.away) and not found.started,
+            **_match_links(request, found),
         },
     )
 
@@ -356,3 +362,86 @@ def results(request, league, competition_id, match_id):
             "edit": edit,
         },
     )
+
+
+# ---------------------------------------------------------------- captains' links, tables, claims
+
+
+def _match_links(request, found) -> dict:
+    """What the match page adds for the links (``match_links.html``): the result's state
+    for everybody; for a league manager, the captains' links, the tables' links once
+    the match has started, and the claims."""
+    context = {"result_state": services.result_state(found)}
+    if not getattr(request, "league_manager", False):
+        return context
+    context["captain_links"] = [(link, links.url(link, request)) for link in links.links_of(found)]
+    context["table_links"] = [
+        (table, table_tokens.url(table.round_table, request))
+        for table in found.tables.select_related("round_table").order_by("number")
+        if table.round_table is not None
+    ]
+    if context["table_links"]:
+        played_at = context["table_links"][0][0].round_table.round
+        context["tables_round_url"] = reverse(
+            "tournaments:round",
+            args=[found.home.club.slug, played_at.tournament_id, played_at.number],
+        )
+    context["claims"] = list(found.claims.select_related("team", "decided_by"))
+    context["may_start"] = not found.started
+    return context
+
+
+def _manager_match(request, competition_id, match_id):
+    competition = _competition(request, competition_id)
+    return _match(competition, match_id)
+
+
+@league_view("manage")
+@require_POST
+def start(request, league, competition_id, match_id):
+    found = _manager_match(request, competition_id, match_id)
+    try:
+        services.start_match(found, actor=request.user)
+    except CompetitionError as error:
+        messages.error(request, error.message)
+    else:
+        messages.success(
+            request, _("The match has started: each table enters its deals by its link.")
+        )
+    return redirect(found.get_absolute_url())
+
+
+@league_view("manage")
+@require_POST
+def captain_revoke(request, league, competition_id, match_id, team_id):
+    found = _manager_match(request, competition_id, match_id)
+    if team_id not in (found.home_id, found.away_id):
+        raise Http404
+    link = links.link_of(found, found.home if team_id == found.home_id else found.away)
+    try:
+        services.revoke_captain_link(link, actor=request.user)
+    except CompetitionError as error:
+        messages.error(request, error.message)
+    else:
+        messages.success(request, _("A new link is made: the old one no longer opens."))
+    return redirect(found.get_absolute_url())
+
+
+@league_view("manage")
+@require_POST
+def claim_decide(request, league, competition_id, match_id, claim_id):
+    found = _manager_match(request, competition_id, match_id)
+    claim = get_object_or_404(MatchClaim, pk=claim_id, match=found)
+    upheld = request.POST.get("decision") == "uphold"
+    try:
+        services.decide_claim(
+            claim, upheld=upheld, decision=request.POST.get("note", ""), actor=request.user
+        )
+    except CompetitionError as error:
+        messages.error(request, error.message)
+        return redirect(found.get_absolute_url())
+    if upheld:
+        messages.success(request, _("The claim is upheld: correct the result."))
+        return redirect("competitions:results", league, competition_id, match_id)
+    messages.success(request, _("The claim is dismissed."))
+    return redirect(found.get_absolute_url())

@@ -56,4 +56,6 @@ urlpatterns = [
     path("", include("competitions.urls")),
     # a tournament table's private link (no account): tournaments.table_views
     path("table/", include("tournaments.table_urls")),
+    # a team captain's private link to a match (no account): competitions.captain_views
+    path("captain/", include("competitions.captain_urls")),
 ]

@@ -216,6 +216,11 @@ class LeagueAuditEntry(models.Model):
         MATCH_RECORDED = "match_recorded", _("match result recorded")
         MATCH_SCHEDULED = "match_scheduled", _("match date or venue changed")
         NEXT_SEASON = "next_season", _("next season's championship made")
+        MATCH_STARTED = "match_started", _("match started")
+        CAPTAIN_LINK_REVOKED = "captain_link_revoked", _("captain's link revoked")
+        RESULT_CONFIRMED = "result_confirmed", _("result confirmed by a captain")
+        CLAIM_FILED = "claim_filed", _("claim filed against a result")
+        CLAIM_DECIDED = "claim_decided", _("claim decided")
 
     league = models.ForeignKey(League, on_delete=models.CASCADE, related_name="audit_entries")
     actor = models.ForeignKey(

@@ -18,7 +18,15 @@ from django.urls.resolvers import URLResolver
 
 from clubs import tokens as api_tokens
 from clubs.models import Club, Invitation, Membership, Player, Role, Season
-from competitions.models import Competition, Division, LineUpSeat, Match, TableDeal
+from competitions.models import (
+    CaptainLink,
+    Competition,
+    Division,
+    LineUpSeat,
+    Match,
+    MatchClaim,
+    TableDeal,
+)
 from competitions.models import Team as CompetitionTeam
 from scoresheet import services
 from scoresheet.models import Hand, HandRevision, ScoreRow, Sheet
@@ -483,9 +491,12 @@ def test_every_url_is_in_the_matrix():
     walk(get_resolver())
     missing = names - set(CLUB_URLS) - set(SITE_URLS) - set(TOKEN_URLS) - set(LEAGUE_URLS)
     missing -= set(API_URLS)
+    missing -= set(CAPTAIN_URLS)  # test_captain_link_matrix
     missing -= {"leagues:person"}  # test_person_page_shows_only_readable_clubs
     assert not missing, f"URLs without a permission check in the matrix: {sorted(missing)}"
-    stale = (set(CLUB_URLS) | set(SITE_URLS) | set(TOKEN_URLS) | set(API_URLS)) - names
+    stale = (
+        set(CLUB_URLS) | set(SITE_URLS) | set(TOKEN_URLS) | set(API_URLS) | set(CAPTAIN_URLS)
+    ) - names
     assert not stale, f"matrix names no longer routed: {sorted(stale)}"
 
 
@@ -573,6 +584,10 @@ LEAGUE_URLS = {
     "competitions:screen": ("read", "G", ("competition",)),
     "competitions:screen_live": ("read", "G", ("competition",)),
     "competitions:export": ("read", "G", ("competition",)),
+    # a match's start, a captain's new link, a claim's decision (tests/competitions/test_links.py)
+    "competitions:start": ("manage", "P", ("competition", "match")),
+    "competitions:captain_revoke": ("manage", "P", ("competition", "match", "team")),
+    "competitions:claim_decide": ("manage", "P", ("competition", "match", "claim")),
     "leagues:history": ("manage", "G", ()),
 }
 LEAGUE_USERS = ("anonymous", "outsider", "member", "manager")
@@ -623,7 +638,25 @@ def _a_team_match(league, club):
             competition, club, name=f"Team {number}", players=squad, division=division
         )
     [match] = competitions.generate_fixtures(division)
-    return {"competition": competition, "match": match, "team": match.home}
+    from competitions import links  # noqa: PLC0415 (tests only)
+    from competitions.models import MatchClaim  # noqa: PLC0415
+
+    home = links.link_of(match, match.home)
+    revoked = links.token(home)
+    competitions.revoke_captain_link(home)
+    claim = MatchClaim.objects.create(match=match, team=match.away, text="A claim")
+    return {
+        "competition": competition,
+        "match": match,
+        "team": match.home,
+        "claim": claim,
+        "captain_tokens": {
+            "valid": links.token(home),
+            "wrong": "x" * tokens.TOKEN_LENGTH,
+            "revoked": revoked,
+            "table": tokens.token_of(home.token_salt),  # a table's key: not a captain's
+        },
+    }
 
 
 def league_state():
@@ -641,6 +674,9 @@ def league_state():
         list(Match.objects.order_by("pk").values_list("pk", "recorded_at", "date", "venue")),
         list(LineUpSeat.objects.order_by("pk").values_list("pk", "player")),
         list(TableDeal.objects.order_by("pk").values_list("pk", "north")),
+        list(Match.objects.order_by("pk").values_list("pk", "started_at")),
+        list(CaptainLink.objects.order_by("pk").values_list("pk", "token_hash", "confirmed_at")),
+        list(MatchClaim.objects.order_by("pk").values_list("pk", "state", "decided_at")),
     )
 
 
@@ -714,6 +750,42 @@ def test_a_line_up_is_its_club_managers(league_world, client, visibility):
     assert client.get(url).status_code == 200
     assert client.post(url, data).status_code == 302
     assert LineUpSeat.objects.filter(match=match).count() == 4
+
+
+# A team captain's private link to a match (competitions.captain_views): no account, the
+# token is the key, the same for every user and whatever the league. name -> methods.
+CAPTAIN_URLS = {"captain:page": "GP", "captain:confirm": "P", "captain:claim": "P"}
+CAPTAIN_ANSWERS = {"valid": "ok", "wrong": 404, "revoked": 404, "table": 404}
+
+
+@pytest.mark.parametrize("visibility", ["pub", "priv"])
+@pytest.mark.parametrize("name", sorted(CAPTAIN_URLS))
+def test_captain_link_matrix(league_world, client, name, visibility):
+    """Anonymous, a stranger, a member, a club manager and a league manager, with the
+    captain's token, a wrong one, a revoked one and a table's token of the same salt:
+    the token alone decides; a refused write changes nothing."""
+    from django.core.cache import cache  # noqa: PLC0415
+
+    objects = league_world[visibility]
+    wrong = []
+    for who in ("anonymous", "outsider", "member", "club_manager", "manager"):
+        for kind, want in CAPTAIN_ANSWERS.items():
+            url = reverse(name, kwargs={"token": objects["captain_tokens"][kind]})
+            for method in CAPTAIN_URLS[name]:
+                cache.clear()  # the wrong-link limit is not this test's
+                client.logout()
+                if who != "anonymous":
+                    client.force_login(league_world["users"][who])
+                before = league_state()
+                with transaction.atomic():
+                    response = client.get(url) if method == "G" else client.post(url, {})
+                    changed = league_state() != before
+                    transaction.set_rollback(True)
+                if not check(response, want):
+                    wrong.append(f"{method} {who} {kind}: got {response.status_code}, want {want}")
+                if want != "ok" and changed:
+                    wrong.append(f"{method} {who} {kind}: refused but the database changed")
+    assert not wrong, f"{name} ({visibility}): " + "; ".join(wrong)
 
 
 def test_person_page_shows_only_readable_clubs(league_world, client, django_user_model):

@@ -102,6 +102,7 @@ error_messages = {
     "earlier_round": _lazy("Draw the rounds before this one first."),
     "no_round_left.withdraw": _lazy("Every round has started."),
     "too_few_players": _lazy("A draw needs at least 3 players."),
+    "seats_invalid": _lazy("Each seat is a different entry of the tournament."),
     "round_not_drawn": _lazy("Only a drawn round not started can change its seats."),
     "same_player": _lazy("Choose two different players."),
     "earlier_round.close_rounds_before_one": _lazy("Close the rounds before this one first."),
@@ -619,6 +620,30 @@ def _save_tables(rnd: Round, tables) -> None:
     RoundTable.objects.bulk_create(rows)
     rnd.state = Round.State.DRAWN
     rnd.save(update_fields=["state"])
+
+
+def seat_round(rnd: Round, tables, *, actor=None) -> Round:
+    """A round not started seated as given, not drawn: ``tables`` lists each table's
+    entry numbers in seat order (a team match's fixed seating,
+    ``competitions.services.start_match``); each table gets its private link."""
+    _require(actor, rnd)
+    with transaction.atomic():
+        tournament, _rounds_, rnd = _locked_round(rnd)
+        if not rnd.is_open:
+            raise TournamentError("round_started")
+        known = set(tournament.entries.values_list("number", flat=True))
+        seated = [n for seats in tables for n in seats]
+        if len(set(seated)) != len(seated) or not set(seated) <= known:
+            raise TournamentError("seats_invalid")
+        _save_tables(rnd, [list(seats) for seats in tables])
+        audit.record(
+            tournament.club_id,
+            actor,
+            audit.Action.ROUND_DRAWN,
+            tournament,
+            after={"rounds": [rnd.number], "tables": [list(seats) for seats in tables]},
+        )
+    return rnd
 
 
 def _locked_round(rnd: Round):
@@ -1218,6 +1243,8 @@ def check_table(
             raise TournamentError("already_confirmed") from None
         table.state = RoundTable.State.CONFIRMED if matches else RoundTable.State.DISPUTED
         table.save(update_fields=["state"])
+        if matches:
+            signals.table_confirmed.send(RoundTable, table=table)
     return result
 
 
@@ -1240,6 +1267,7 @@ def _confirm(table, kind, actor) -> TableResult:
     table.state = RoundTable.State.CONFIRMED
     table.save(update_fields=["state"])
     sheets.close_sheet(table.sheet, actor=actor)
+    signals.table_confirmed.send(RoundTable, table=table)
     return result
 
 

@@ -6,6 +6,11 @@ alone gives nobody a working link: it keeps the salt and a SHA-256 hash of the
 token, and a request's table is found by the hash of the token it shows. A new
 salt (``revoke``) makes a new link and kills the old one. A round drawn again
 makes new tables, hence new links; swapping two players keeps them.
+
+The same mechanism serves any row with ``token_salt`` and ``token_hash`` fields (a
+team competition's captains' links, ``competitions.links``): ``issue``, ``token_of``
+and ``find_in`` take the link's own ``key`` (an HMAC salt of its kind), so a token of
+one kind never opens a row of another.
 """
 
 import hashlib
@@ -26,8 +31,8 @@ def new_salt() -> str:
     return secrets.token_urlsafe(24)
 
 
-def token_of(salt: str) -> str:
-    digest = salted_hmac(KEY_SALT, salt, algorithm="sha256").digest()
+def token_of(salt: str, key: str = KEY_SALT) -> str:
+    digest = salted_hmac(key, salt, algorithm="sha256").digest()
     return urlsafe_b64encode(digest[:24]).decode("ascii")
 
 
@@ -35,10 +40,11 @@ def hash_of(token: str) -> str:
     return hashlib.sha256(token.encode("utf-8", "replace")).hexdigest()
 
 
-def issue(table: RoundTable) -> None:
-    """Give ``table`` a fresh link (salt and hash set; the caller saves)."""
+def issue(table, key: str = KEY_SALT) -> None:
+    """Give ``table`` (a ``RoundTable``, or any row with ``token_salt`` and
+    ``token_hash``) a fresh link: salt and hash set; the caller saves."""
     table.token_salt = new_salt()
-    table.token_hash = hash_of(token_of(table.token_salt))
+    table.token_hash = hash_of(token_of(table.token_salt, key))
 
 
 def token(table: RoundTable) -> str:
@@ -57,15 +63,17 @@ def url(table: RoundTable, request=None) -> str:
     return request.build_absolute_uri(path) if request is not None else path
 
 
+def find_in(queryset, raw: str):
+    """The row of ``queryset`` whose link shows ``raw``, or None (a wrong or revoked
+    token)."""
+    if not raw or not isinstance(raw, str) or len(raw) != TOKEN_LENGTH:
+        return None
+    return queryset.filter(token_hash=hash_of(raw)).first()
+
+
 def find(raw: str):
     """The table whose link shows ``raw``, or None (a wrong or revoked token)."""
-    if not raw or len(raw) != TOKEN_LENGTH:
-        return None
-    return (
-        RoundTable.objects.select_related("round__tournament__club", "sheet")
-        .filter(token_hash=hash_of(raw))
-        .first()
-    )
+    return find_in(RoundTable.objects.select_related("round__tournament__club", "sheet"), raw)
 
 
 def qr_svg(text: str) -> str:

@@ -5,7 +5,9 @@
    - in house-rules fields (templates/includes/rules_fields.html), shows a
      [data-only-kind="savoyard"] group only while the chosen preset's option says
      data-kind="savoyard", and a [data-only-pools] group only while it carries
-     data-pools: the page states each ruleset's facts, the script knows no name. */
+     data-pools: the page states each ruleset's facts, the script knows no name;
+   - copies a private link: a [data-copy] button (hidden without JavaScript) copies the
+     [data-link-url] field next to it and says so with its data-copied text. */
 (function () {
   "use strict";
   document.documentElement.classList.remove("no-js");
@@ -18,8 +20,24 @@
       if (notice) notice.remove();
       return;
     }
+    var copy = event.target.closest("[data-copy]");
+    if (copy) {
+      var field = copy.parentElement.querySelector("[data-link-url]");
+      if (field && navigator.clipboard) {
+        navigator.clipboard.writeText(field.value).then(function () {
+          copy.textContent = copy.dataset.copied;
+        });
+      } else if (field) {
+        field.select();
+      }
+      return;
+    }
     var link = event.target.closest("a[data-confirm]");
     if (link && !window.confirm(link.dataset.confirm)) event.preventDefault();
+  });
+
+  document.querySelectorAll("[data-copy]").forEach(function (button) {
+    button.hidden = false;
   });
 
   document.addEventListener("submit", function (event) {

@@ -23,3 +23,22 @@ def test_the_pages_in_french(client, championship, boss):
     wrong["d2_t1_N"] = 10
     text = client.post(results, wrong, HTTP_ACCEPT_LANGUAGE="fr").content.decode()
     assert f"Donne 2, table 1{NNBSP}: la somme des marques n’est pas 0." in text
+
+
+def test_the_captain_page_in_french(client, championship, boss):
+    from competitions import links, services  # noqa: PLC0415
+    from tests.competitions.test_views import DEAL_1, DEAL_2  # noqa: PLC0415
+
+    competition, division, _teams = championship()
+    match = division.matches.get(day=1, slot=0)
+    line_ups(match, boss)
+    services.record_results(match, [DEAL_1, DEAL_2], actor=boss)
+    link = links.link_of(match, match.home)
+    page = reverse("captain:page", args=[links.token(link)])
+    text = client.get(page, HTTP_ACCEPT_LANGUAGE="fr").content.decode()
+    assert "Le match a commencé\u00a0: les compositions sont verrouillées." in text
+    assert "Déposer la réclamation" in text and "Capitaine de" in text
+    claim = reverse("captain:claim", args=[links.token(link)])
+    client.post(claim, {"text": " "}, HTTP_ACCEPT_LANGUAGE="fr")
+    text = client.get(page, HTTP_ACCEPT_LANGUAGE="fr").content.decode()
+    assert "Dites sur quoi porte votre réclamation." in text

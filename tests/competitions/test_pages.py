@@ -14,7 +14,7 @@ from django.urls import reverse
 from django.utils import timezone
 
 from clubs.models import Membership, Person, Player, Role
-from competitions import matchday, services
+from competitions import links, matchday, services
 from competitions.models import Match
 from leagues.models import LeagueClub
 from tests.competitions.conftest import line_ups, team
@@ -122,10 +122,28 @@ def test_the_match_states():
     match.date = today + datetime.timedelta(days=3)  # line-ups in, the day to come
     assert matchday.match_state(match, seats=8, linked=False, now=now) == matchday.TO_PLAY
     assert matchday.match_state(match, seats=0, linked=True, now=now) == matchday.PLAYING
+    match.date = today
+    match.started_at = now  # started by the league manager: its tables play
+    assert matchday.match_state(match, seats=0, linked=False, now=now) == matchday.PLAYING
+    # recorded: where its result stands (services.result_state)
     match.recorded_at = now - datetime.timedelta(hours=23)
-    assert matchday.match_state(match, seats=8, linked=False, now=now) == matchday.PROVISIONAL
-    match.recorded_at = now - datetime.timedelta(hours=25)
-    assert matchday.match_state(match, seats=8, linked=False, now=now) == matchday.FINAL
+    for result in (matchday.PROVISIONAL, matchday.CLAIMED, matchday.FINAL):
+        assert matchday.match_state(match, seats=8, linked=False, result=result) == result
+
+
+def test_the_screen_and_exports_read_the_results_state(championship, boss):
+    """A claim holds a result at "claimed", both captains' confirmations make it final
+    before its 24 hours: the screen's and the exports' states are the match page's."""
+    competition, division, _teams = championship()
+    first, second = division.matches.filter(day=1).order_by("slot")[:2]
+    for match in (first, second):
+        line_ups(match, boss)
+        services.record_results(match, [DEAL_1, DEAL_2], actor=boss)
+    services.file_claim(links.link_of(first, first.home), "Deal 2 was misscored")
+    for side in (second.home, second.away):
+        services.confirm_result(links.link_of(second, side))
+    states = matchday.match_states([Match.objects.get(pk=m.pk) for m in (first, second)])
+    assert states == {first.pk: matchday.CLAIMED, second.pk: matchday.FINAL}
 
 
 def test_the_match_day_screen(client, championship, boss, django_assert_num_queries):
@@ -142,7 +160,7 @@ def test_the_match_day_screen(client, championship, boss, django_assert_num_quer
     assert 'data-state="playing"' in text and 'data-state="to_play"' in text
     assert "screen/live/?day=2" in text
     # day 1 on demand: its matches recorded, provisional; the live part alone
-    with django_assert_num_queries(9):
+    with django_assert_num_queries(11):
         live = client.get(url("screen_live", competition), {"day": 1})
     text = live.content.decode()
     assert live["Cache-Control"] == "no-store" and "<html" not in text
@@ -316,4 +334,5 @@ def test_an_export_reads_in_the_same_queries_whatever_the_size(client, champions
         with CaptureQueriesContext(connection) as queries:
             assert client.get(url("export", competition), {"format": "xlsx"}).status_code == 200
         counts.append(len(queries))
-    assert counts[0] == counts[1] <= 12
+    # the results' states (claims, confirmations) read for the fixtures and for the tables
+    assert counts[0] == counts[1] <= 16

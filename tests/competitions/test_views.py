@@ -23,8 +23,9 @@ def test_the_championship_page(client, championship, boss, django_assert_num_que
     for match in division.matches.filter(day=1):
         line_ups(match, boss)
         services.record_results(match, [DEAL_1, DEAL_2], actor=boss)
-    # the league, the competition, its divisions, teams and matches (the session: none)
-    with django_assert_num_queries(5):
+    # the league, the competition, its divisions, teams and matches, the open claims and
+    # the captains' confirmations (the results' states; the session: none)
+    with django_assert_num_queries(7):
         page = client.get(url("detail", competition))
     text = page.content.decode()
     assert page.status_code == 200
@@ -41,9 +42,9 @@ def test_the_match_and_team_pages(client, championship, boss, django_assert_num_
     match = division.matches.get(day=1, slot=0)
     line_ups(match, boss)
     services.record_results(match, [DEAL_1, DEAL_2], actor=boss)
-    # league, competition, match, line-up, deals; the clubs naming their players (club B
-    # is members-only)
-    with django_assert_num_queries(6):
+    # league, competition, match, line-up, deals, the result's claims and confirmations;
+    # the clubs naming their players (club B is members-only)
+    with django_assert_num_queries(8):
         page = client.get(url("match", competition, match_id=match.pk))
     text = page.content.decode()
     assert "−160" in text or "-160" in text
