@@ -54,6 +54,15 @@ over 4 rounds at most 2 (round, round) couples share a player of their tables
 of 5 and the 12 ordered couples cost at least 17 repeated meetings (the search
 reaches 17), while letting two players sit at the table of 5 every round
 brings 3. With 21 players (5 tables a round) the same count gives at least 12.
+For 13 players over 4 rounds (a table of 5 and two of 4) every schedule with an
+even spread was tried (``_even_spread_reaches``: the 25 plans of who sits at the
+table of 5, up to the order of the rounds, times the 35 splits of the others
+into two tables of 4 each round): none has fewer than 22 repeated meetings,
+against 14 without the rule. Those three least figures are in
+``EVEN_SPREAD_LEAST``, and the search stops when it reaches one. For 18 x 5
+(25), 22 x 5 (10) and 30 x 6 (1) nothing better is known with an even spread
+and nothing proves these the least: five times the search's effort, other
+seeds and a simulated annealing found no better (an exact solver neither).
 """
 
 from __future__ import annotations
@@ -67,6 +76,7 @@ __all__ = [
     "SEAT_NAMES",
     "DrawError",
     "DrawQuality",
+    "EVEN_SPREAD_LEAST",
     "draw_round",
     "draw_schedule",
     "least_repeats",
@@ -671,6 +681,110 @@ def least_repeats(round_sizes: Sequence[Sequence[int]], n_players: int | None = 
     return max(pigeonhole, per_player)
 
 
+#: The least repeated meetings of any schedule with an even spread (``spread=1``),
+#: where it is more than ``least_repeats`` says: for 17 x 4 and 21 x 5 by the
+#: count of the module's docstring, for 13 x 4 by ``_even_spread_reaches``
+#: (every schedule, 2 s). ``draw_schedule`` stops searching when it reaches it.
+EVEN_SPREAD_LEAST = {(13, 4): 22, (17, 4): 17, (21, 5): 12}
+
+
+def _even_spread_reaches(n_players: int, rounds: int, target: int) -> bool:
+    """Whether some schedule with an even spread has at most ``target`` repeated
+    meetings, tried exhaustively; for two tables of 4 and one of 3 or 5 a round
+    (11 and 13 players) and a few rounds only.
+
+    Repeated meetings are the pairs seated over all rounds less the distinct
+    pairs that met, so the question is whether ``meetings - target`` distinct
+    pairs can meet. A plan says which rounds each player sits at the odd table
+    (``low`` or ``high`` of them, ``odd_seat_bounds``); plans are taken up to an
+    order of the rounds. Given the plan, a round is the split of the other 8
+    players into two tables of 4 (35 ways); the first round's split is taken up
+    to players of the same rounds at the odd table, who are interchangeable.
+    The pairs met are bit sets: the first rounds' unions against the last
+    rounds', largest first, so most combinations are never looked at.
+    """
+    sizes = table_sizes(n_players)
+    odd_sizes = [s for s in sizes if s != 4]
+    if sizes.count(4) != 2 or len(odd_sizes) != 1 or rounds < 2:
+        raise DrawError("Only for two tables of 4 and one of 3 or 5, over 2 rounds or more.")
+    n, seats = n_players, odd_sizes[0]
+    low, high = odd_seat_bounds(n, rounds)
+    index = {pair: i for i, pair in enumerate(itertools.combinations(range(n), 2))}
+    need = rounds * sum(s * (s - 1) // 2 for s in sizes) - target
+
+    def met(table: Iterable[int]) -> int:
+        bits = 0
+        for pair in itertools.combinations(sorted(table), 2):
+            bits |= 1 << index[pair]
+        return bits
+
+    # A player's kind: the rounds he sits at the odd table.
+    kinds = [
+        frozenset(c) for k in sorted({low, high}) for c in itertools.combinations(range(rounds), k)
+    ]
+
+    def plans(i: int, left: int, room: list[int], chosen: list[int]) -> Iterable[list[int]]:
+        """How many players of each kind, filling every round's odd seats."""
+        if left == 0:
+            if not any(room):
+                yield list(chosen)
+            return
+        if i == len(kinds):
+            return
+        for k in range(min([left] + [room[r] for r in kinds[i]]), -1, -1):
+            for r in kinds[i]:
+                room[r] -= k
+            chosen.append(k)
+            yield from plans(i + 1, left - k, room, chosen)
+            chosen.pop()
+            for r in kinds[i]:
+                room[r] += k
+
+    seen = set()
+    for chosen in plans(0, n, [seats] * rounds, []):
+        key = min(
+            tuple(
+                sorted((tuple(sorted(order[r] for r in kind)), k) for kind, k in zip(kinds, chosen))
+            )
+            for order in itertools.permutations(range(rounds))
+        )
+        if key in seen:
+            continue
+        seen.add(key)
+        kind_of = [kind for kind, k in zip(kinds, chosen) for _ in range(k)]
+        options = []
+        for r in range(rounds):
+            odd_met = met(x for x in range(n) if r in kind_of[x])
+            rest = [x for x in range(n) if r not in kind_of[x]]
+            splits: dict[tuple, int] = {}
+            for others in itertools.combinations(rest[1:], 3):
+                first = (rest[0], *others)
+                second = [x for x in rest if x not in first]
+                shape = tuple(
+                    sorted(
+                        tuple(sorted(tuple(sorted(kind_of[x])) for x in t)) for t in (first, second)
+                    )
+                )
+                splits[shape if r == 0 else first] = odd_met | met(first) | met(second)
+            options.append(list(splits.values()))
+        halves = []
+        for part in (options[: rounds // 2], options[rounds // 2 :]):
+            unions = {0}
+            for round_options in part:
+                unions = {a | b for a in unions for b in round_options}
+            halves.append(sorted(((u.bit_count(), u) for u in unions), reverse=True))
+        left, right = halves
+        for count_x, x in left:
+            if count_x + right[0][0] < need:
+                break
+            for count_y, y in right:
+                if count_x + count_y < need:
+                    break
+                if (x | y).bit_count() >= need:
+                    return True
+    return False
+
+
 def draw_schedule(
     n_players: int,
     rounds: int,
@@ -706,6 +820,8 @@ def draw_schedule(
     else:
         low, high = odd_seat_bounds(n, rounds, spread)
         floor = least_repeats([sizes] * rounds, n)
+        if spread == 1:
+            floor = max(floor, EVEN_SPREAD_LEAST.get((n, rounds), 0))
         schedule = _search(n, sizes, rounds, rng, int(effort * SCHEDULE_WORK), low, high, floor)
     # Seats last, round after round, players numbered from 1.
     result: list[Round] = []

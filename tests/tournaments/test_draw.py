@@ -198,7 +198,8 @@ def test_few_repeats_where_none_is_impossible(n, rounds):
 #: sits at r''s table of 5, two pairs if none does; only 3 players have two seats
 #: at a table of 5, so at most 2 round pairs share one, and the 12 ordered couples
 #: of rounds cost at least 17 repeated meetings (tournaments/draw.py's docstring);
-#: the same count gives at least 12 for 21 x 5. Both are reached.
+#: the same count gives at least 12 for 21 x 5; for 13 x 4 every schedule was tried
+#: (at least 22). All three are reached.
 ISSUE_SIZES = {
     # (players, rounds): (issue's figure, with an even spread, without the rule)
     (12, 4): (13, 13, 13),
@@ -211,7 +212,7 @@ ISSUE_SIZES = {
     (30, 6): (0, 1, 0),
 }
 #: Reached with an even spread and proved the least possible (see above).
-PROVED_LEAST = {(17, 4): 17, (21, 5): 12}
+PROVED_LEAST = {(13, 4): 22, (17, 4): 17, (21, 5): 12}
 
 
 def odd_spread(schedule, n):
@@ -239,6 +240,21 @@ def test_issue_sizes_without_the_spread_rule(n, rounds):
     issue, _even, free = ISSUE_SIZES[n, rounds]
     schedule = draw_schedule(n, rounds, seed=1, spread=None)
     assert quality(schedule).repeated_meetings <= free <= issue
+
+
+@pytest.mark.slow
+def test_the_least_with_an_even_spread_for_13_players():
+    """Every schedule of 13 players over 4 rounds with an even spread has at least
+    22 repeated meetings (the draw reaches 22): the exhaustive count finds none
+    with 21, and finds one with 22. The search stops at these known least figures."""
+    assert not draw._even_spread_reaches(13, 4, 21)
+    assert draw._even_spread_reaches(13, 4, 22)
+    # Small cases the search reaches too: 2 rounds cost 8, 11 players over 4 rounds 12.
+    assert draw._even_spread_reaches(13, 2, 8) and not draw._even_spread_reaches(13, 2, 7)
+    assert draw._even_spread_reaches(11, 4, 12) and not draw._even_spread_reaches(11, 4, 11)
+    assert draw.EVEN_SPREAD_LEAST == PROVED_LEAST
+    with pytest.raises(DrawError):
+        draw._even_spread_reaches(18, 5, 25)  # two tables of 5: not exhaustive here
 
 
 def test_the_spread_bounds():
