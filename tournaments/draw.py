@@ -33,13 +33,15 @@ Two ways of drawing:
   of players is 4q for a prime power q >= 4, the first q rounds (5 for 16
   players) come from a finite-geometry construction (a resolvable transversal
   design; the affine plane of order 4 for 16 players) where nobody meets
-  anybody twice. Otherwise a plan first says who sits at the tables of 3 and 5
-  in each round (``_odd_plan``: an even spread, any two rounds sharing few of
-  those players), rounds are drawn one after the other along it, then a tabu
-  search over the whole schedule (``_ScheduleSearch``) swaps players within a
-  round, keeping the spread (``spread``; ``spread=None`` trades that fairness
-  for fewer meetings), and starts again from a new plan when it stalls.
-  ``least_repeats`` is a lower bound the pages show beside a draw.
+  anybody twice; so do 5 or 6 rounds of 30 players, with an even spread
+  (``_THIRTY_IN_SIX``, found once by an exact solver). Otherwise a plan first
+  says who sits at the tables of 3 and 5 in each round (``_odd_plan``: an even
+  spread, any two rounds sharing few of those players), rounds are drawn one
+  after the other along it, then a tabu search over the whole schedule
+  (``_ScheduleSearch``) swaps players within a round, keeping the spread
+  (``spread``; ``spread=None`` trades that fairness for fewer meetings), and
+  starts again from a new plan when it stalls. ``least_repeats`` is a lower
+  bound the pages show beside a draw.
 
 Everything is deterministic for a given ``seed``: randomness comes only from
 ``random.Random(seed)``, searches are bounded by iteration or move counts (never
@@ -60,9 +62,9 @@ table of 5, up to the order of the rounds, times the 35 splits of the others
 into two tables of 4 each round): none has fewer than 22 repeated meetings,
 against 14 without the rule. Those three least figures are in
 ``EVEN_SPREAD_LEAST``, and the search stops when it reaches one. For 18 x 5
-(25), 22 x 5 (10) and 30 x 6 (1) nothing better is known with an even spread
-and nothing proves these the least: five times the search's effort, other
-seeds and a simulated annealing found no better (an exact solver neither).
+(25) and 22 x 5 (10) nothing better is known with an even spread and nothing
+proves these the least: five times the search's effort, other seeds, a
+simulated annealing and an exact solver given a minute found no better.
 """
 
 from __future__ import annotations
@@ -607,8 +609,24 @@ def _field(q: int) -> tuple[list[list[int]], list[list[int]]] | None:
     return add, mul
 
 
+#: 30 players over 6 rounds (five tables of 4 and two of 5 a round), nobody
+#: meeting twice, everybody twice at a table of 5: player p sits at the tables of
+#: 5 in the two rounds of the (p mod 15)-th pair of rounds (0-1, 0-2, ..., 4-5),
+#: and an exact solver (CP-SAT, seconds) seated the rest; the local search stops
+#: at 1 repeated meeting. Any 5 of the rounds keep the spread even.
+_THIRTY_IN_SIX = (
+    "0 1 3 16 19 / 2 4 15 17 18 / 5 8 14 24 / 9 12 23 25 / 7 11 20 28 / 6 10 26 27 / 13 21 22 29",
+    "0 5 15 20 22 / 6 7 8 21 23 / 1 2 9 29 / 11 18 24 27 / 12 14 16 28 / 4 10 19 25 / 3 13 17 26",
+    "1 20 24 25 26 / 5 9 10 11 16 / 0 14 18 21 / 4 7 13 27 / 2 22 23 28 / 6 17 19 29 / 3 8 12 15",
+    "2 6 12 13 24 / 9 17 21 27 28 / 0 11 25 29 / 3 4 5 23 / 8 18 19 20 / 7 16 22 26 / 1 10 14 15",
+    "3 14 22 25 27 / 7 10 12 18 29 / 0 8 9 13 / 15 19 24 28 / 2 5 21 26 / 16 17 20 23 / 1 4 6 11",
+    "4 8 26 28 29 / 11 13 14 19 23 / 0 7 17 24 / 2 3 10 20 / 15 16 21 25 / 6 9 18 22 / 1 5 12 27",
+)
+
+
 def _constructed_rounds(n: int) -> list[list[list[int]]]:
-    """Rounds of tables of 4 where nobody meets twice, for n = 4q, q a prime power >= 4.
+    """Rounds where nobody meets twice: tables of 4 for n = 4q, q a prime power >= 4;
+    for 30 players, the six rounds of ``_THIRTY_IN_SIX``.
 
     Players (i, x), i in 0..3, x in GF(q), are numbered i * q + x. In round r,
     table t seats (i, t + i * r) for i = 0..3: two players (i, x) and (j, y)
@@ -616,6 +634,10 @@ def _constructed_rounds(n: int) -> list[list[list[int]]]:
     transversal design TD(4, q)). For q = 4 the four groups {(i, x)} make a
     fifth round (the affine plane of order 4).
     """
+    if n == 30:
+        return [
+            [[int(x) for x in table.split()] for table in r.split(" / ")] for r in _THIRTY_IN_SIX
+        ]
     if n % 4 or n < 16:
         return []
     q = n // 4
@@ -806,19 +828,22 @@ def draw_schedule(
         raise DrawError("The number of rounds cannot be negative.")
     rng = random.Random(seed)
     n = n_players
+    low, high = odd_seat_bounds(n, rounds, spread)
     built = _constructed_rounds(n) if constructions else []
+    schedule: list[Round] = []
     if rounds and len(built) >= rounds:
-        # Relabel the players at random, pick and shuffle rounds and tables.
+        # Relabel the players at random, pick and shuffle rounds and tables,
+        # if the rounds picked keep the spread (30 players: 5 or 6 rounds).
         label = list(range(n))
         rng.shuffle(label)
         chosen = rng.sample(built, rounds)
-        schedule = []
-        for r in chosen:
-            tables = [[label[x] for x in table] for table in r]
-            rng.shuffle(tables)
-            schedule.append(tables)
-    else:
-        low, high = odd_seat_bounds(n, rounds, spread)
+        odd = odd_table_counts(chosen)
+        if all(low <= odd.get(x, 0) <= high for x in range(n)):
+            for r in chosen:
+                tables = [[label[x] for x in table] for table in r]
+                rng.shuffle(tables)
+                schedule.append(tables)
+    if not schedule:
         floor = least_repeats([sizes] * rounds, n)
         if spread == 1:
             floor = max(floor, EVEN_SPREAD_LEAST.get((n, rounds), 0))
