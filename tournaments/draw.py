@@ -683,7 +683,12 @@ def odd_seat_bounds(n_players: int, rounds: int, spread: int | None = 1) -> tupl
     return max(0, low - room // 2), min(rounds, high + room - room // 2)
 
 
-def least_repeats(round_sizes: Sequence[Sequence[int]], n_players: int | None = None) -> int:
+def least_repeats(
+    round_sizes: Sequence[Sequence[int]],
+    n_players: int | None = None,
+    *,
+    even_spread: bool = False,
+) -> int:
     """A lower bound of the repeated meetings of any draw with these table sizes.
 
     ``round_sizes`` lists each round's table sizes (``[[4, 4, 5], ...]``).
@@ -691,7 +696,10 @@ def least_repeats(round_sizes: Sequence[Sequence[int]], n_players: int | None = 
     pairs of players that exist (pigeonhole), and, player by player, the
     players met beyond the others there are (each round seats a player with
     at least the smallest table's size minus one). Not always reachable: it
-    knows nothing of the tables of 5 that must spread over too few tables.
+    knows nothing of the tables of 5 that must spread over too few tables,
+    unless ``even_spread`` says the draw spreads them evenly and everybody
+    plays every round: then the least figures proved for that count too
+    (``EVEN_SPREAD_LEAST``).
     """
     if not round_sizes:
         return 0
@@ -700,13 +708,18 @@ def least_repeats(round_sizes: Sequence[Sequence[int]], n_players: int | None = 
     pigeonhole = max(0, seated - n * (n - 1) // 2)
     met = sum(min(sizes) - 1 for sizes in round_sizes)
     per_player = (n * max(0, met - (n - 1)) + 1) // 2
-    return max(pigeonhole, per_player)
+    least = max(pigeonhole, per_player)
+    full = all(sum(sizes) == n for sizes in round_sizes)
+    if even_spread and full:
+        least = max(least, EVEN_SPREAD_LEAST.get((n, len(round_sizes)), 0))
+    return least
 
 
 #: The least repeated meetings of any schedule with an even spread (``spread=1``),
 #: where it is more than ``least_repeats`` says: for 17 x 4 and 21 x 5 by the
 #: count of the module's docstring, for 13 x 4 by ``_even_spread_reaches``
-#: (every schedule, 2 s). ``draw_schedule`` stops searching when it reaches it.
+#: (every schedule, 2 s). ``least_repeats(..., even_spread=True)`` knows them, and
+#: ``draw_schedule`` stops searching when it reaches one.
 EVEN_SPREAD_LEAST = {(13, 4): 22, (17, 4): 17, (21, 5): 12}
 
 
@@ -844,9 +857,7 @@ def draw_schedule(
                 rng.shuffle(tables)
                 schedule.append(tables)
     if not schedule:
-        floor = least_repeats([sizes] * rounds, n)
-        if spread == 1:
-            floor = max(floor, EVEN_SPREAD_LEAST.get((n, rounds), 0))
+        floor = least_repeats([sizes] * rounds, n, even_spread=spread == 1)
         schedule = _search(n, sizes, rounds, rng, int(effort * SCHEDULE_WORK), low, high, floor)
     # Seats last, round after round, players numbered from 1.
     result: list[Round] = []

@@ -292,6 +292,11 @@ def test_least_repeats():
     assert least_repeats([[4, 4]] * 3) == 8  # 8 players meet 3 others 3 times: 9 > 7
     assert least_repeats([[4, 4, 4, 5]] * 4) == 0
     assert least_repeats([]) == 0
+    # With an even spread, the least figures proved for it.
+    assert least_repeats([[4, 4, 5]] * 4, 13) == 10
+    assert least_repeats([[4, 4, 5]] * 4, 13, even_spread=True) == 22
+    assert least_repeats([[4, 4, 4, 5]] * 4, even_spread=True) == 17
+    assert least_repeats([[4, 4, 4, 5]] * 3 + [[4, 4, 4, 4]], 17, even_spread=True) == 0
 
 
 def test_a_hundred_players_drawn():
