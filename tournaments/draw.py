@@ -33,13 +33,15 @@ Two ways of drawing:
   of players is 4q for a prime power q >= 4, the first q rounds (5 for 16
   players) come from a finite-geometry construction (a resolvable transversal
   design; the affine plane of order 4 for 16 players) where nobody meets
-  anybody twice. Otherwise a plan first says who sits at the tables of 3 and 5
-  in each round (``_odd_plan``: an even spread, any two rounds sharing few of
-  those players), rounds are drawn one after the other along it, then a tabu
-  search over the whole schedule (``_ScheduleSearch``) swaps players within a
-  round, keeping the spread (``spread``; ``spread=None`` trades that fairness
-  for fewer meetings), and starts again from a new plan when it stalls.
-  ``least_repeats`` is a lower bound the pages show beside a draw.
+  anybody twice; so do 5 or 6 rounds of 30 players, with an even spread
+  (``_THIRTY_IN_SIX``, found once by an exact solver). Otherwise a plan first
+  says who sits at the tables of 3 and 5 in each round (``_odd_plan``: an even
+  spread, any two rounds sharing few of those players), rounds are drawn one
+  after the other along it, then a tabu search over the whole schedule
+  (``_ScheduleSearch``) swaps players within a round, keeping the spread
+  (``spread``; ``spread=None`` trades that fairness for fewer meetings), and
+  starts again from a new plan when it stalls. ``least_repeats`` is a lower
+  bound the pages show beside a draw.
 
 Everything is deterministic for a given ``seed``: randomness comes only from
 ``random.Random(seed)``, searches are bounded by iteration or move counts (never
@@ -54,6 +56,15 @@ over 4 rounds at most 2 (round, round) couples share a player of their tables
 of 5 and the 12 ordered couples cost at least 17 repeated meetings (the search
 reaches 17), while letting two players sit at the table of 5 every round
 brings 3. With 21 players (5 tables a round) the same count gives at least 12.
+For 13 players over 4 rounds (a table of 5 and two of 4) every schedule with an
+even spread was tried (``_even_spread_reaches``: the 25 plans of who sits at the
+table of 5, up to the order of the rounds, times the 35 splits of the others
+into two tables of 4 each round): none has fewer than 22 repeated meetings,
+against 14 without the rule. Those three least figures are in
+``EVEN_SPREAD_LEAST``, and the search stops when it reaches one. For 18 x 5
+(25) and 22 x 5 (10) nothing better is known with an even spread and nothing
+proves these the least: five times the search's effort, other seeds, a
+simulated annealing and an exact solver given a minute found no better.
 """
 
 from __future__ import annotations
@@ -67,6 +78,7 @@ __all__ = [
     "SEAT_NAMES",
     "DrawError",
     "DrawQuality",
+    "EVEN_SPREAD_LEAST",
     "draw_round",
     "draw_schedule",
     "least_repeats",
@@ -597,8 +609,24 @@ def _field(q: int) -> tuple[list[list[int]], list[list[int]]] | None:
     return add, mul
 
 
+#: 30 players over 6 rounds (five tables of 4 and two of 5 a round), nobody
+#: meeting twice, everybody twice at a table of 5: player p sits at the tables of
+#: 5 in the two rounds of the (p mod 15)-th pair of rounds (0-1, 0-2, ..., 4-5),
+#: and an exact solver (CP-SAT, seconds) seated the rest; the local search stops
+#: at 1 repeated meeting. Any 5 of the rounds keep the spread even.
+_THIRTY_IN_SIX = (
+    "0 1 3 16 19 / 2 4 15 17 18 / 5 8 14 24 / 9 12 23 25 / 7 11 20 28 / 6 10 26 27 / 13 21 22 29",
+    "0 5 15 20 22 / 6 7 8 21 23 / 1 2 9 29 / 11 18 24 27 / 12 14 16 28 / 4 10 19 25 / 3 13 17 26",
+    "1 20 24 25 26 / 5 9 10 11 16 / 0 14 18 21 / 4 7 13 27 / 2 22 23 28 / 6 17 19 29 / 3 8 12 15",
+    "2 6 12 13 24 / 9 17 21 27 28 / 0 11 25 29 / 3 4 5 23 / 8 18 19 20 / 7 16 22 26 / 1 10 14 15",
+    "3 14 22 25 27 / 7 10 12 18 29 / 0 8 9 13 / 15 19 24 28 / 2 5 21 26 / 16 17 20 23 / 1 4 6 11",
+    "4 8 26 28 29 / 11 13 14 19 23 / 0 7 17 24 / 2 3 10 20 / 15 16 21 25 / 6 9 18 22 / 1 5 12 27",
+)
+
+
 def _constructed_rounds(n: int) -> list[list[list[int]]]:
-    """Rounds of tables of 4 where nobody meets twice, for n = 4q, q a prime power >= 4.
+    """Rounds where nobody meets twice: tables of 4 for n = 4q, q a prime power >= 4;
+    for 30 players, the six rounds of ``_THIRTY_IN_SIX``.
 
     Players (i, x), i in 0..3, x in GF(q), are numbered i * q + x. In round r,
     table t seats (i, t + i * r) for i = 0..3: two players (i, x) and (j, y)
@@ -606,6 +634,10 @@ def _constructed_rounds(n: int) -> list[list[list[int]]]:
     transversal design TD(4, q)). For q = 4 the four groups {(i, x)} make a
     fifth round (the affine plane of order 4).
     """
+    if n == 30:
+        return [
+            [[int(x) for x in table.split()] for table in r.split(" / ")] for r in _THIRTY_IN_SIX
+        ]
     if n % 4 or n < 16:
         return []
     q = n // 4
@@ -651,7 +683,12 @@ def odd_seat_bounds(n_players: int, rounds: int, spread: int | None = 1) -> tupl
     return max(0, low - room // 2), min(rounds, high + room - room // 2)
 
 
-def least_repeats(round_sizes: Sequence[Sequence[int]], n_players: int | None = None) -> int:
+def least_repeats(
+    round_sizes: Sequence[Sequence[int]],
+    n_players: int | None = None,
+    *,
+    even_spread: bool = False,
+) -> int:
     """A lower bound of the repeated meetings of any draw with these table sizes.
 
     ``round_sizes`` lists each round's table sizes (``[[4, 4, 5], ...]``).
@@ -659,7 +696,10 @@ def least_repeats(round_sizes: Sequence[Sequence[int]], n_players: int | None = 
     pairs of players that exist (pigeonhole), and, player by player, the
     players met beyond the others there are (each round seats a player with
     at least the smallest table's size minus one). Not always reachable: it
-    knows nothing of the tables of 5 that must spread over too few tables.
+    knows nothing of the tables of 5 that must spread over too few tables,
+    unless ``even_spread`` says the draw spreads them evenly and everybody
+    plays every round: then the least figures proved for that count too
+    (``EVEN_SPREAD_LEAST``).
     """
     if not round_sizes:
         return 0
@@ -668,7 +708,116 @@ def least_repeats(round_sizes: Sequence[Sequence[int]], n_players: int | None = 
     pigeonhole = max(0, seated - n * (n - 1) // 2)
     met = sum(min(sizes) - 1 for sizes in round_sizes)
     per_player = (n * max(0, met - (n - 1)) + 1) // 2
-    return max(pigeonhole, per_player)
+    least = max(pigeonhole, per_player)
+    full = all(sum(sizes) == n for sizes in round_sizes)
+    if even_spread and full:
+        least = max(least, EVEN_SPREAD_LEAST.get((n, len(round_sizes)), 0))
+    return least
+
+
+#: The least repeated meetings of any schedule with an even spread (``spread=1``),
+#: where it is more than ``least_repeats`` says: for 17 x 4 and 21 x 5 by the
+#: count of the module's docstring, for 13 x 4 by ``_even_spread_reaches``
+#: (every schedule, 2 s). ``least_repeats(..., even_spread=True)`` knows them, and
+#: ``draw_schedule`` stops searching when it reaches one.
+EVEN_SPREAD_LEAST = {(13, 4): 22, (17, 4): 17, (21, 5): 12}
+
+
+def _even_spread_reaches(n_players: int, rounds: int, target: int) -> bool:
+    """Whether some schedule with an even spread has at most ``target`` repeated
+    meetings, tried exhaustively; for two tables of 4 and one of 3 or 5 a round
+    (11 and 13 players) and a few rounds only.
+
+    Repeated meetings are the pairs seated over all rounds less the distinct
+    pairs that met, so the question is whether ``meetings - target`` distinct
+    pairs can meet. A plan says which rounds each player sits at the odd table
+    (``low`` or ``high`` of them, ``odd_seat_bounds``); plans are taken up to an
+    order of the rounds. Given the plan, a round is the split of the other 8
+    players into two tables of 4 (35 ways); the first round's split is taken up
+    to players of the same rounds at the odd table, who are interchangeable.
+    The pairs met are bit sets: the first rounds' unions against the last
+    rounds', largest first, so most combinations are never looked at.
+    """
+    sizes = table_sizes(n_players)
+    odd_sizes = [s for s in sizes if s != 4]
+    if sizes.count(4) != 2 or len(odd_sizes) != 1 or rounds < 2:
+        raise DrawError("Only for two tables of 4 and one of 3 or 5, over 2 rounds or more.")
+    n, seats = n_players, odd_sizes[0]
+    low, high = odd_seat_bounds(n, rounds)
+    index = {pair: i for i, pair in enumerate(itertools.combinations(range(n), 2))}
+    need = rounds * sum(s * (s - 1) // 2 for s in sizes) - target
+
+    def met(table: Iterable[int]) -> int:
+        bits = 0
+        for pair in itertools.combinations(sorted(table), 2):
+            bits |= 1 << index[pair]
+        return bits
+
+    # A player's kind: the rounds he sits at the odd table.
+    kinds = [
+        frozenset(c) for k in sorted({low, high}) for c in itertools.combinations(range(rounds), k)
+    ]
+
+    def plans(i: int, left: int, room: list[int], chosen: list[int]) -> Iterable[list[int]]:
+        """How many players of each kind, filling every round's odd seats."""
+        if left == 0:
+            if not any(room):
+                yield list(chosen)
+            return
+        if i == len(kinds):
+            return
+        for k in range(min([left] + [room[r] for r in kinds[i]]), -1, -1):
+            for r in kinds[i]:
+                room[r] -= k
+            chosen.append(k)
+            yield from plans(i + 1, left - k, room, chosen)
+            chosen.pop()
+            for r in kinds[i]:
+                room[r] += k
+
+    seen = set()
+    for chosen in plans(0, n, [seats] * rounds, []):
+        key = min(
+            tuple(
+                sorted((tuple(sorted(order[r] for r in kind)), k) for kind, k in zip(kinds, chosen))
+            )
+            for order in itertools.permutations(range(rounds))
+        )
+        if key in seen:
+            continue
+        seen.add(key)
+        kind_of = [kind for kind, k in zip(kinds, chosen) for _ in range(k)]
+        options = []
+        for r in range(rounds):
+            odd_met = met(x for x in range(n) if r in kind_of[x])
+            rest = [x for x in range(n) if r not in kind_of[x]]
+            splits: dict[tuple, int] = {}
+            for others in itertools.combinations(rest[1:], 3):
+                first = (rest[0], *others)
+                second = [x for x in rest if x not in first]
+                shape = tuple(
+                    sorted(
+                        tuple(sorted(tuple(sorted(kind_of[x])) for x in t)) for t in (first, second)
+                    )
+                )
+                splits[shape if r == 0 else first] = odd_met | met(first) | met(second)
+            options.append(list(splits.values()))
+        halves = []
+        for part in (options[: rounds // 2], options[rounds // 2 :]):
+            unions = {0}
+            for round_options in part:
+                unions = {a | b for a in unions for b in round_options}
+            halves.append(sorted(((u.bit_count(), u) for u in unions), reverse=True))
+        left, right = halves
+        for count_x, x in left:
+            if count_x + right[0][0] < need:
+                break
+            for count_y, y in right:
+                if count_x + count_y < need:
+                    break
+                if (x | y).bit_count() >= need:
+                    return True
+    return False
 
 
 def draw_schedule(
@@ -692,20 +841,23 @@ def draw_schedule(
         raise DrawError("The number of rounds cannot be negative.")
     rng = random.Random(seed)
     n = n_players
+    low, high = odd_seat_bounds(n, rounds, spread)
     built = _constructed_rounds(n) if constructions else []
+    schedule: list[Round] = []
     if rounds and len(built) >= rounds:
-        # Relabel the players at random, pick and shuffle rounds and tables.
+        # Relabel the players at random, pick and shuffle rounds and tables,
+        # if the rounds picked keep the spread (30 players: 5 or 6 rounds).
         label = list(range(n))
         rng.shuffle(label)
         chosen = rng.sample(built, rounds)
-        schedule = []
-        for r in chosen:
-            tables = [[label[x] for x in table] for table in r]
-            rng.shuffle(tables)
-            schedule.append(tables)
-    else:
-        low, high = odd_seat_bounds(n, rounds, spread)
-        floor = least_repeats([sizes] * rounds, n)
+        odd = odd_table_counts(chosen)
+        if all(low <= odd.get(x, 0) <= high for x in range(n)):
+            for r in chosen:
+                tables = [[label[x] for x in table] for table in r]
+                rng.shuffle(tables)
+                schedule.append(tables)
+    if not schedule:
+        floor = least_repeats([sizes] * rounds, n, even_spread=spread == 1)
         schedule = _search(n, sizes, rounds, rng, int(effort * SCHEDULE_WORK), low, high, floor)
     # Seats last, round after round, players numbered from 1.
     result: list[Round] = []

@@ -5,6 +5,7 @@ without system checks or queries. Timings are printed by the command, never
 asserted here.
 """
 
+import itertools
 import json
 import random
 from collections import Counter
@@ -176,6 +177,24 @@ def test_constructions_meet_nobody_twice(n):
     assert draw._constructed_rounds(24) == []  # 6 is no prime power
 
 
+def test_thirty_players_over_six_rounds_meet_nobody_twice_with_an_even_spread():
+    built = draw._constructed_rounds(30)
+    assert len(built) == 6
+    for tables in built:
+        assert_seated_once(tables, range(30))
+    assert quality(built).max_meetings == 1
+    assert set(odd_table_counts(built).values()) == {2}  # 60 seats at tables of 5
+    for five in itertools.combinations(built, 5):  # any 5 rounds: 1 or 2 each
+        counts = odd_table_counts(five)
+        assert {counts.get(p, 0) for p in range(30)} == {1, 2}
+    schedule = draw_schedule(30, 6, seed=4)
+    assert quality(schedule).repeated_meetings == 0
+    assert odd_spread(schedule, 30) == 0
+    # Fewer rounds of it would not spread the tables of 5 evenly: the search draws them.
+    schedule = draw_schedule(30, 3, seed=4, effort=0.1)
+    assert odd_spread(schedule, 30) <= 1
+
+
 @pytest.mark.parametrize(("n", "rounds"), [(13, 5), (17, 6)])
 def test_few_repeats_where_none_is_impossible(n, rounds):
     schedule = draw_schedule(n, rounds, seed=2, effort=1)
@@ -198,7 +217,8 @@ def test_few_repeats_where_none_is_impossible(n, rounds):
 #: sits at r''s table of 5, two pairs if none does; only 3 players have two seats
 #: at a table of 5, so at most 2 round pairs share one, and the 12 ordered couples
 #: of rounds cost at least 17 repeated meetings (tournaments/draw.py's docstring);
-#: the same count gives at least 12 for 21 x 5. Both are reached.
+#: the same count gives at least 12 for 21 x 5; for 13 x 4 every schedule was tried
+#: (at least 22). All three are reached.
 ISSUE_SIZES = {
     # (players, rounds): (issue's figure, with an even spread, without the rule)
     (12, 4): (13, 13, 13),
@@ -208,10 +228,10 @@ ISSUE_SIZES = {
     (21, 5): (2, 12, 0),
     (22, 5): (3, 10, 2),
     (26, 6): (6, 6, 4),
-    (30, 6): (0, 1, 0),
+    (30, 6): (0, 0, 0),
 }
 #: Reached with an even spread and proved the least possible (see above).
-PROVED_LEAST = {(17, 4): 17, (21, 5): 12}
+PROVED_LEAST = {(13, 4): 22, (17, 4): 17, (21, 5): 12}
 
 
 def odd_spread(schedule, n):
@@ -241,6 +261,21 @@ def test_issue_sizes_without_the_spread_rule(n, rounds):
     assert quality(schedule).repeated_meetings <= free <= issue
 
 
+@pytest.mark.slow
+def test_the_least_with_an_even_spread_for_13_players():
+    """Every schedule of 13 players over 4 rounds with an even spread has at least
+    22 repeated meetings (the draw reaches 22): the exhaustive count finds none
+    with 21, and finds one with 22. The search stops at these known least figures."""
+    assert not draw._even_spread_reaches(13, 4, 21)
+    assert draw._even_spread_reaches(13, 4, 22)
+    # Small cases the search reaches too: 2 rounds cost 8, 11 players over 4 rounds 12.
+    assert draw._even_spread_reaches(13, 2, 8) and not draw._even_spread_reaches(13, 2, 7)
+    assert draw._even_spread_reaches(11, 4, 12) and not draw._even_spread_reaches(11, 4, 11)
+    assert draw.EVEN_SPREAD_LEAST == PROVED_LEAST
+    with pytest.raises(DrawError):
+        draw._even_spread_reaches(18, 5, 25)  # two tables of 5: not exhaustive here
+
+
 def test_the_spread_bounds():
     assert odd_seat_bounds(17, 4) == (1, 2)  # 20 seats for 17 players
     assert odd_seat_bounds(30, 6) == (2, 3)  # exactly 2 each: 60 seats, 30 players
@@ -257,6 +292,11 @@ def test_least_repeats():
     assert least_repeats([[4, 4]] * 3) == 8  # 8 players meet 3 others 3 times: 9 > 7
     assert least_repeats([[4, 4, 4, 5]] * 4) == 0
     assert least_repeats([]) == 0
+    # With an even spread, the least figures proved for it.
+    assert least_repeats([[4, 4, 5]] * 4, 13) == 10
+    assert least_repeats([[4, 4, 5]] * 4, 13, even_spread=True) == 22
+    assert least_repeats([[4, 4, 4, 5]] * 4, even_spread=True) == 17
+    assert least_repeats([[4, 4, 4, 5]] * 3 + [[4, 4, 4, 4]], 17, even_spread=True) == 0
 
 
 def test_a_hundred_players_drawn():
