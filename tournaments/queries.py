@@ -308,10 +308,13 @@ def draw_meetings(history, tables) -> dict:
     draw knows of (``tournaments.draw.least_repeats``, from the tables' sizes)."""
     rounds = [*history, tables]
     players = {p for r in rounds for table in r for p in table}
+    quality = draw.quality(rounds)
+    even = quality.odd_seats_max - quality.odd_seats_min <= 1  # an evenly spread draw's least
+    sizes = [[len(t) for t in r] for r in rounds]
     return {
         "rounds": len(rounds),
-        "repeated": draw.quality(rounds).repeated_meetings,
-        "least": draw.least_repeats([[len(t) for t in r] for r in rounds], len(players)),
+        "repeated": quality.repeated_meetings,
+        "least": draw.least_repeats(sizes, len(players), even_spread=even),
     }
 
 

@@ -466,3 +466,14 @@ def test_the_first_draw_follows_the_plan():
     schedule = draw._first_draw(22, table_sizes(22), 5, 2, 3, random.Random(3))
     plan = draw._odd_plan(22, 10, 5, 2, 3, rng)
     assert [{x for t in r if len(t) == 5 for x in t} for r in schedule] == plan
+
+
+def test_the_least_said_is_an_evenly_spread_draws(capsys):
+    """13 x 4 with an even spread cannot do better than 22 (``EVEN_SPREAD_LEAST``): the
+    command says so, not the 10 of a draw free to give one player every table of 5."""
+    call_command("draw_tables", players=13, rounds=4, seed="1")
+    _out, err = capsys.readouterr()
+    assert "22 repeated meetings (least possible known 22)" in err
+    call_command("draw_tables", players=13, rounds=4, seed="1", spread="any")
+    _out, err = capsys.readouterr()
+    assert "(least possible known 10)" in err

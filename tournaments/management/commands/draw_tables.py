@@ -135,7 +135,8 @@ class Command(BaseCommand):
 
     def _line(self, players, rounds, schedule, elapsed, cpu) -> str:
         q = quality(schedule)
-        bound = least_repeats([table_sizes(players)] * rounds, players)
+        even = q.odd_seats_max - q.odd_seats_min <= 1  # the least of an evenly spread draw
+        bound = least_repeats([table_sizes(players)] * rounds, players, even_spread=even)
         return (
             f"{players} players x {rounds} rounds: "
             f"{q.repeated_meetings} repeated meetings (least possible known {bound}), "
