@@ -10,7 +10,6 @@ which refuses a locked line-up or a late claim whatever the page shows.
 from functools import wraps
 
 from django.contrib import messages
-from django.http import Http404
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext as _
@@ -20,7 +19,7 @@ from competitions import links, queries, services
 from competitions.forms import LineUpForm
 from competitions.models import CLAIM_WINDOW, MatchClaim
 from competitions.services import CompetitionError
-from core.throttle import Limit, client_address, limited
+from core.throttle import Limit, private_link
 from tournaments import tokens
 
 #: Requests a captain's link may make a minute.
@@ -33,17 +32,9 @@ def captain_link(view):
     """Find the link (404 when wrong or revoked), count the request, call
     ``view(request, link)``."""
 
+    @private_link(links.find, link_limit=LINK_LIMIT, miss_limit=MISS_LIMIT)
     @wraps(view)
-    def wrapped(request, token):
-        address = client_address(request)
-        if MISS_LIMIT.exceeded(address):
-            return limited(request)
-        link = links.find(token)
-        if link is None:
-            MISS_LIMIT.hit(address)
-            raise Http404
-        if not LINK_LIMIT.hit(link.pk):
-            return limited(request)
+    def wrapped(request, token, link):
         request.captain_token = token
         return view(request, link)
 

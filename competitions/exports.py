@@ -13,7 +13,6 @@ see are "A player of a members-only club" in CSV and XLSX, ``null`` in JSON.
 import json
 from collections import defaultdict
 
-import tablib
 from django.http import HttpResponse
 from django.utils.text import slugify
 from django.utils.translation import gettext as _
@@ -23,7 +22,7 @@ from competitions import matchday, queries
 from competitions.models import Competition, LineUpSeat, Team
 from competitions.privacy import Names
 from competitions.services import AWAY_SEATS, HOME_SEATS
-from core.exports import csv_text, neutralise
+from core.exports import csv_text, download, sheet, workbook
 from core.jsonnumbers import json_number
 
 FORMATS = ("json", "csv", "xlsx")
@@ -32,7 +31,6 @@ PARTS = {
     Competition.Kind.CHAMPIONSHIP: ("table", "fixtures", "squads", "line_ups"),
     Competition.Kind.CUP: ("bracket", "squads", "line_ups"),
 }
-XLSX = "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"
 
 
 class Export:
@@ -370,24 +368,9 @@ def response(competition, fmt: str, part: str | None, user=None) -> HttpResponse
     base = filename(competition)
     if fmt == "json":
         text = json.dumps(export.data(), ensure_ascii=False, indent=1, default=json_number)
-        out = HttpResponse(text + "\n", content_type="application/json; charset=utf-8")
-        out["Content-Disposition"] = f'attachment; filename="{base}.json"'
-        return out
+        return download(text + "\n", f"{base}.json")
     if fmt == "csv":
         part = part or parts[0]
         _title, headers, rows = export.part(part)
-        out = HttpResponse(csv_text(headers, rows), content_type="text/csv; charset=utf-8")
-        out["Content-Disposition"] = f'attachment; filename="{base}-{part}.csv"'
-        return out
-    book = tablib.Databook([_dataset(*export.part(name)) for name in parts])
-    out = HttpResponse(book.export("xlsx"), content_type=XLSX)
-    out["Content-Disposition"] = f'attachment; filename="{base}.xlsx"'
-    return out
-
-
-def _dataset(title, headers, rows) -> tablib.Dataset:
-    dataset = tablib.Dataset(title=str(title)[:31])
-    dataset.headers = [str(h) for h in headers]
-    for row in rows:
-        dataset.append([neutralise(cell) for cell in row])
-    return dataset
+        return download(csv_text(headers, rows), f"{base}-{part}.csv")
+    return download(workbook(sheet(*export.part(name)) for name in parts), f"{base}.xlsx")

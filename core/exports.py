@@ -23,7 +23,8 @@ import re
 from decimal import Decimal
 from fractions import Fraction
 
-from django.http import HttpResponseBadRequest
+import tablib
+from django.http import HttpResponse, HttpResponseBadRequest
 from django.template.loader import render_to_string
 from django.utils.translation import get_language
 from django_tables2.export import ExportMixin, TableExport
@@ -155,3 +156,34 @@ def bad_request(request, message=None):
     """A 400 with the site's translated page (``templates/400.html``)."""
     html = render_to_string("400.html", {"message": message}, request=request)
     return HttpResponseBadRequest(html)
+
+
+XLSX = "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"
+#: a download's content type, by its file name's extension
+CONTENT_TYPES = {
+    "json": "application/json; charset=utf-8",
+    "csv": "text/csv; charset=utf-8",
+    "xlsx": XLSX,
+}
+
+
+def download(content, filename: str) -> HttpResponse:
+    """A file to download, its content type from ``filename``'s extension."""
+    response = HttpResponse(content, content_type=CONTENT_TYPES[filename.rsplit(".", 1)[-1]])
+    response["Content-Disposition"] = f'attachment; filename="{filename}"'
+    return response
+
+
+def sheet(title, headers, rows) -> tablib.Dataset:
+    """One sheet of a workbook (``workbook``): its title cut to Excel's 31 characters,
+    every cell neutralised (``neutralise``)."""
+    dataset = tablib.Dataset(title=str(title)[:31])
+    dataset.headers = [str(h) for h in headers]
+    for row in rows:
+        dataset.append([neutralise(cell) for cell in row])
+    return dataset
+
+
+def workbook(sheets) -> bytes:
+    """An XLSX file of these sheets (``sheet``), in order."""
+    return tablib.Databook(list(sheets)).export("xlsx")

@@ -15,11 +15,12 @@ renders the translated 429 page.
 
 import ipaddress
 from dataclasses import dataclass
+from functools import wraps
 from hashlib import sha256
 
 from django.conf import settings
 from django.core.cache import cache
-from django.http import HttpResponse
+from django.http import Http404, HttpResponse
 from django.template.loader import render_to_string
 
 
@@ -83,3 +84,29 @@ class Limit:
 def limited(request) -> HttpResponse:
     """The 429 answer: the translated "too many attempts" page."""
     return HttpResponse(render_to_string("429.html", request=request), status=429)
+
+
+def private_link(find, *, link_limit: "Limit", miss_limit: "Limit"):
+    """A view decorator for the pages reached by a private link's token (a table's, a
+    captain's): ``find(token)`` gives the link's object, or ``None`` for a wrong or
+    revoked token, which answers 404 and counts towards the address's misses (the
+    address is refused for a while past ``miss_limit``); each link's requests count
+    towards ``link_limit``. Calls ``view(request, token, found, …)``."""
+
+    def decorator(view):
+        @wraps(view)
+        def wrapped(request, token, *args, **kwargs):
+            address = client_address(request)
+            if miss_limit.exceeded(address):
+                return limited(request)
+            found = find(token)
+            if found is None:
+                miss_limit.hit(address)
+                raise Http404
+            if not link_limit.hit(found.pk):
+                return limited(request)
+            return view(request, token, found, *args, **kwargs)
+
+        return wrapped
+
+    return decorator

@@ -13,9 +13,8 @@ import json
 from functools import partial
 from html import escape
 
-import tablib
 from django.contrib import messages
-from django.http import Http404, HttpResponse
+from django.http import Http404
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils.safestring import mark_safe
@@ -24,7 +23,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST
 
 from clubs.permissions import can, club_view
-from core.exports import bad_request, csv_text, neutralise
+from core.exports import bad_request, csv_text, download, sheet, workbook
 from core.jsonnumbers import json_number
 from scoresheet.vocabulary import Contract
 from tarot.cards import deal_cards
@@ -626,10 +625,8 @@ def export(request, slug, tournament_id):
         if records:
             data["hand_records"] = records
         text = json.dumps(data, ensure_ascii=False, indent=1, default=json_number)
-        response = HttpResponse(text + "\n", content_type="application/json; charset=utf-8")
-        response["Content-Disposition"] = f'attachment; filename="{base}.json"'
-        return response
-    ranking_set = _dataset(
+        return download(text + "\n", f"{base}.json")
+    ranking_set = sheet(
         _("Ranking"),
         [_("Rank"), _("No."), _("Name"), _("Série"), _("Licence"), _("Score"), _("Deals")],
         [
@@ -647,10 +644,7 @@ def export(request, slug, tournament_id):
     )
     if fmt == "csv":
         # as every CSV: the page language's separator and decimal mark ("52,5" after ";")
-        text = csv_text(ranking_set.headers, ranking_set)
-        response = HttpResponse(text, content_type="text/csv; charset=utf-8")
-        response["Content-Disposition"] = f'attachment; filename="{base}.csv"'
-        return response
+        return download(csv_text(ranking_set.headers, ranking_set), f"{base}.csv")
     travel = []
     for traveller in duplicate_results.travellers(loaded):
         for row in traveller["tables"]:
@@ -669,10 +663,10 @@ def export(request, slug, tournament_id):
                         float(seat["score"]),
                     ]
                 )
-    book = tablib.Databook(
+    book = workbook(
         [
             ranking_set,
-            _dataset(
+            sheet(
                 _("Travellers"),
                 [
                     _("Deal"),
@@ -688,7 +682,7 @@ def export(request, slug, tournament_id):
                 ],
                 travel,
             ),
-            _dataset(
+            sheet(
                 _("Hand records"),
                 [_("Deal"), _("Dealer"), *SEATS, _("Chien")],
                 [
@@ -703,17 +697,4 @@ def export(request, slug, tournament_id):
             ),
         ]
     )
-    response = HttpResponse(
-        book.export("xlsx"),
-        content_type="application/vnd.openxmlformats-officedocument.spreadsheetml.sheet",
-    )
-    response["Content-Disposition"] = f'attachment; filename="{base}.xlsx"'
-    return response
-
-
-def _dataset(title, headers, rows) -> tablib.Dataset:
-    dataset = tablib.Dataset(title=str(title)[:31])
-    dataset.headers = [str(h) for h in headers]
-    for row in rows:
-        dataset.append([neutralise(cell) for cell in row])
-    return dataset
+    return download(book, f"{base}.xlsx")

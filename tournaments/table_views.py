@@ -21,7 +21,7 @@ from django.views.decorators.http import require_http_methods, require_POST
 
 from core.idempotency import idempotent, once
 from core.text import short_names
-from core.throttle import Limit, client_address, limited
+from core.throttle import Limit, private_link
 from scoresheet import services as sheets
 from scoresheet.hand_forms import (
     form_class_for,
@@ -48,17 +48,9 @@ def table_link(view):
     """Find the link's table (404 when wrong or revoked, 410 when its round or its
     tournament is closed), count the request, and call ``view(request, table, …)``."""
 
+    @private_link(tokens.find, link_limit=LINK_LIMIT, miss_limit=MISS_LIMIT)
     @wraps(view)
-    def wrapped(request, token, *args, **kwargs):
-        address = client_address(request)
-        if MISS_LIMIT.exceeded(address):
-            return limited(request)
-        table = tokens.find(token)
-        if table is None:
-            MISS_LIMIT.hit(address)
-            raise Http404
-        if not LINK_LIMIT.hit(table.pk):
-            return limited(request)
+    def wrapped(request, token, table, *args, **kwargs):
         rnd, tournament = table.round, table.round.tournament
         if tournament.state == Tournament.State.CLOSED or rnd.state == Round.State.CLOSED:
             context = {"table": table, "round": rnd, "tournament": tournament}
