@@ -49,20 +49,16 @@ def _back(request):
 @require_http_methods(["GET", "POST"])
 def page(request, link):
     match, team = link.match, link.team
-    squad = services.squad_players(team)
-    current = {s.order: s.player_id for s in match.line_up.filter(team=team)}
-    form = LineUpForm(initial={f"player_{order}": pk for order, pk in current.items()}, squad=squad)
-    if request.method == "POST":
-        form = LineUpForm(request.POST, squad=squad)
-        if form.is_valid():
-            try:
-                services.submit_line_up(match, team, form.cleaned_data["players"], link=link)
-            except CompetitionError as error:
-                form.add_error(None, error.message)
-                messages.error(request, error.message)
-            else:
-                messages.success(request, _("The line-up is handed in."))
-                return _back(request)
+    form = LineUpForm.of(match, team, request.POST if request.method == "POST" else None)
+    if request.method == "POST" and form.is_valid():
+        try:
+            services.submit_line_up(match, team, form.cleaned_data["players"], link=link)
+        except CompetitionError as error:
+            form.add_error(None, error.message)
+            messages.error(request, error.message)
+        else:
+            messages.success(request, _("The line-up is handed in."))
+            return _back(request)
     state = services.result_state(match)
     claims = list(match.claims.filter(team=team))
     context = {

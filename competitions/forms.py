@@ -5,6 +5,7 @@ import json
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
+from competitions import services
 from competitions.models import LINE_UP, Competition
 from competitions.table import HEAD_TO_HEAD, MP_DIFFERENCE, POINTS
 from tarot.teammatch import SEATS, Scale
@@ -149,6 +150,15 @@ class LineUpForm(forms.Form):
                 choices=choices,
                 coerce=int,
             )
+
+    @classmethod
+    def of(cls, match, team, data=None) -> "LineUpForm":
+        """The team's line-up form for the match: its squad to choose from, the line-up
+        handed in so far as the initial choice (a captain's page, a manager's)."""
+        squad = services.squad_players(team)
+        current = {s.order: s.player_id for s in match.line_up.filter(team=team)}
+        initial = {f"player_{order}": pk for order, pk in current.items()}
+        return cls(data, initial=initial, squad=squad)
 
     def clean(self):
         data = super().clean()

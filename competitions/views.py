@@ -302,19 +302,13 @@ def _league_or_login(view):
 @require_http_methods(["GET", "POST"])
 @_line_up_allowed
 def line_up(request, competition, found, side):
-    squad = services.squad_players(side)
-    current = {s.order: s.player_id for s in found.line_up.filter(team=side)}
-    form = LineUpForm(initial={f"player_{order}": pk for order, pk in current.items()}, squad=squad)
-    if request.method == "POST":
-        form = LineUpForm(request.POST, squad=squad)
-        if form.is_valid():
-            try:
-                services.submit_line_up(
-                    found, side, form.cleaned_data["players"], actor=request.user
-                )
-                return redirect(found.get_absolute_url())
-            except CompetitionError as error:
-                _refused(request, error, form)
+    form = LineUpForm.of(found, side, request.POST if request.method == "POST" else None)
+    if request.method == "POST" and form.is_valid():
+        try:
+            services.submit_line_up(found, side, form.cleaned_data["players"], actor=request.user)
+            return redirect(found.get_absolute_url())
+        except CompetitionError as error:
+            _refused(request, error, form)
     return render(
         request,
         "competitions/line_up.html",
