@@ -232,3 +232,16 @@ def test_the_licence_list_through_the_api(api, token, clubs, league, boss):
     )
     bad = api(writer).post(url, {"csv": "nothing here"})
     assert bad.status_code == 400 and bad.json()["error"]["code"] == "columns_missing"
+
+
+def test_a_seasons_events_come_a_page_at_a_time(api, lseason, ranked):  # noqa: F811
+    """The events' pages are the API's pages (``api.reads.page_of``): a page past the
+    end is the last one, the count is every event's."""
+    url = f"/api/v1/leagues/comite/seasons/{lseason.pk}/events"
+    first = api().get(url, {"per_page": 1}).json()
+    assert (first["count"], first["page"], first["pages"]) == (2, 1, 2)
+    assert [e["tournament"] for e in first["results"]] == ["E1"]
+    past = api().get(url, {"per_page": 1, "page": 9}).json()
+    assert past["page"] == 2 and [e["tournament"] for e in past["results"]] == ["E2"]
+    leagues = api().get("/api/v1/leagues", {"per_page": 1, "page": 5}).json()
+    assert (leagues["count"], leagues["page"], len(leagues["results"])) == (1, 1, 1)
