@@ -9,7 +9,7 @@ from django.urls import reverse
 from clubs import tokens
 from clubs.models import Club, Membership, Person, Player, Role
 from leagues import services
-from tests.leagues.conftest import boss, clubs, event, league, lseason  # noqa: F401 (fixtures)
+from tests.leagues.fixtures import boss, clubs, event, league, lseason  # noqa: F401 (fixtures)
 from tests.leagues.test_ranking import counted
 
 pytestmark = pytest.mark.django_db
