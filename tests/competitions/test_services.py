@@ -4,6 +4,8 @@ write and read back by the division table, a cup drawn and played to its final."
 import itertools
 
 import pytest
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -329,3 +331,29 @@ def test_the_next_season_moves_the_first_up_and_the_last_down(league, clubs, bos
     copy = following.teams.get(name="A1")
     assert set(copy.squad.all()) == set(made["A1"].squad.all())
     assert not following.matches.exists()
+
+
+def test_the_next_season_costs_the_same_queries_whatever_the_teams(league, clubs, boss):
+    """The teams and their squads are copied in two statements: the next season of a
+    division of four teams costs what one of two does (it was four queries a team)."""
+    costs = []
+    for size in (2, 4):
+        competition = services.create_competition(
+            league, name=f"Of {size}", kind="championship", deals=2, actor=boss
+        )
+        division = services.add_division(competition, "D1", actor=boss)
+        for index in range(size):
+            key = "ab"[index % 2]
+            team(competition, clubs, key, f"{key}{index}", 4 * (index // 2), division, boss)
+        services.generate_fixtures(division, actor=boss)
+        for match in competition.matches.select_related("home", "away"):
+            line_ups(match)
+            services.record_results(match, [DEAL_1, DEAL_2], actor=boss)
+        with CaptureQueriesContext(connection) as seen:
+            following = services.next_season(competition, name=f"Next {size}", actor=boss)
+        costs.append(len(seen))
+        copies = {t.name: set(t.squad.values_list("pk", flat=True)) for t in following.teams.all()}
+        assert copies == {
+            t.name: set(t.squad.values_list("pk", flat=True)) for t in competition.teams.all()
+        }
+    assert costs[0] == costs[1]
