@@ -332,3 +332,19 @@ def test_a_restore_confirmed_while_the_prune_runs_keeps_its_file(settings, tmp_p
     assert removed["pending"] == 0
     assert job.state == Job.State.QUEUED and job.source == source
     assert jobs.path_of(source).exists()
+
+
+def test_the_prune_runs_once_the_jobs_transaction_commits(
+    manager, season, settings, tmp_path, monkeypatch, django_capture_on_commit_callbacks
+):
+    """A job's start prunes the old files only after its transaction commits: inside
+    one that may yet roll back, a prune would remove files for rows that come back."""
+    settings.FILES_DIR = tmp_path
+    pruned = []
+    monkeypatch.setattr(jobs, "prune", lambda now=None: pruned.append(1) or {})
+    with django_capture_on_commit_callbacks(execute=False) as callbacks:
+        jobs.start(Job.Kind.BACKUP, club=season.club, actor=manager)
+    assert pruned == []
+    for callback in callbacks:
+        callback()
+    assert pruned == [1]
