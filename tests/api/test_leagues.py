@@ -224,6 +224,12 @@ def test_the_licence_list_through_the_api(api, token, clubs, league, boss):
     of_b = "licence;name;club\n7003;Zoé Bleu;club-b\n"
     line = api(writer).post(url, {"csv": of_b}).json()["lines"][0]
     assert line["code"] == "club_not_yours"
+    # nor through club A's token when they manage club B too: a token stays in its club
+    Membership.objects.create(club=clubs["b"], user=manager_a, role=Role.MANAGER)
+    line = api(writer).post(url, {"csv": of_b}).json()["lines"][0]
+    assert line["code"] == "club_not_yours"
+    of_b_token = token(manager_a, "write", for_club=clubs["b"])
+    assert api(of_b_token).post(url, {"csv": of_b}).json()["lines"][0]["action"] == "create"
     # a club outside the league: its token does not reach the league
     other = Club.objects.create(name="Elsewhere", slug="elsewhere")
     Membership.objects.create(club=other, user=manager_a, role=Role.MANAGER)
