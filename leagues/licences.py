@@ -24,7 +24,8 @@ from django.db import IntegrityError, OperationalError, transaction
 from django.utils.translation import gettext_lazy as _lazy
 
 from clubs import audit
-from clubs.models import Club, Person, Player
+from clubs.models import Club, Membership, Person, Player
+from clubs.permissions import LEVELS as CLUB_LEVELS
 from clubs.permissions import can as can_club
 from core.db import is_conflict
 from core.errors import ServiceError
@@ -306,10 +307,15 @@ def may_import(actor, league) -> bool:
     """A manager of the league, or of one of its member clubs (``None``: code)."""
     if actor is None or permissions.is_manager(actor, league):
         return True
-    members = Club.objects.filter(
-        league_links__league=league, league_links__accepted_at__isnull=False
-    )
-    return actor.is_authenticated and any(can_club(actor, club, "manage") for club in members)
+    if not actor.is_authenticated:
+        return False
+    # one query, not one a member club (``clubs.permissions``' "manage": the manager role)
+    return Membership.objects.filter(
+        user=actor,
+        role__in=CLUB_LEVELS["manage"],
+        club__league_links__league=league,
+        club__league_links__accepted_at__isnull=False,
+    ).exists()
 
 
 def import_licences(league, text, *, actor, commit=False, only_club=None) -> Preview:

@@ -282,3 +282,25 @@ def test_the_conflict_refusal_is_in_french():
     with translation.override("fr"):
         message = licences.LicenceError("conflict").message
     assert message.startswith("D’autres modifications") and "\u00a0: importez" in message
+
+
+def test_who_may_import_is_one_query_whatever_the_member_clubs(
+    league, clubs, django_user_model, django_assert_num_queries
+):
+    """A login managing none of the league's clubs is refused after one query for the
+    league's managers and one for their clubs, not one a member club."""
+    from clubs.models import Club, Membership, Role  # noqa: PLC0415
+    from leagues import services as league_services  # noqa: PLC0415
+
+    for n in range(4):
+        club = Club.objects.create(name=f"Club {n}", slug=f"club-{n}")
+        league_services.accept_invitation(league_services.invite_club(league, club))
+    member = django_user_model.objects.create_user("member", password="pw-long-12345")
+    Membership.objects.create(club=clubs["a"], user=member, role=Role.SCORER)
+    with django_assert_num_queries(2):
+        assert not licences.may_import(member, league)
+    for manager in (clubs["a_manager"], clubs["b_manager"]):
+        assert licences.may_import(manager, league)
+    Membership.objects.filter(user=clubs["b_manager"]).update(role=Role.SCORER)
+    fresh = django_user_model.objects.get(pk=clubs["b_manager"].pk)
+    assert not licences.may_import(fresh, league)
