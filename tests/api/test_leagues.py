@@ -251,3 +251,21 @@ def test_a_seasons_events_come_a_page_at_a_time(api, lseason, ranked):  # noqa: 
     assert past["page"] == 2 and [e["tournament"] for e in past["results"]] == ["E2"]
     leagues = api().get("/api/v1/leagues", {"per_page": 1, "page": 5}).json()
     assert (leagues["count"], leagues["page"], len(leagues["results"])) == (1, 1, 1)
+
+
+def test_a_licence_list_meeting_concurrent_writes_is_a_conflict(
+    api, token, clubs, league, monkeypatch
+):
+    """An import that keeps meeting a concurrent write to its persons is refused as a
+    409 (try again), not a 400 (the input is fine) nor a 500."""
+    from leagues import licences  # noqa: PLC0415
+    from tests.leagues.test_licences import _stale_plans  # noqa: PLC0415
+
+    Person.objects.create(name="Lucie", licence="1002")
+    _stale_plans(monkeypatch, times=licences.ATTEMPTS)
+    writer = token(clubs["b_manager"], "write", for_club=clubs["b"])
+    answer = api(writer).post(
+        "/api/v1/leagues/comite/licences",
+        {"csv": "licence;name;club\n1002;Lucie Martin;club-b\n", "commit": True},
+    )
+    assert answer.status_code == 409 and answer.json()["error"]["code"] == "conflict"
