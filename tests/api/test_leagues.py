@@ -269,3 +269,49 @@ def test_a_licence_list_meeting_concurrent_writes_is_a_conflict(
         {"csv": "licence;name;club\n1002;Lucie Martin;club-b\n", "commit": True},
     )
     assert answer.status_code == 409 and answer.json()["error"]["code"] == "conflict"
+
+
+def test_a_persons_season_asks_once_a_league_not_once_a_result(
+    client,
+    api,
+    token,
+    clubs,
+    league,
+    lseason,
+    event,
+    people,
+    ranked,
+    django_user_model,  # noqa: F811
+):
+    """Who may read a members-only league is asked once a league: a third result in it
+    costs the person's page and its API read no more queries (it was one or two a
+    result: the member's clubs, the token's club)."""
+    from django.db import connection  # noqa: PLC0415
+    from django.test.utils import CaptureQueriesContext  # noqa: PLC0415
+
+    league.is_public = False
+    league.save()
+    zoe = django_user_model.objects.create_user("zoe", password="a-long-passphrase-1")
+    Membership.objects.create(club=clubs["b"], user=zoe, role=Role.MEMBER)
+    of_b = token(zoe, for_club=clubs["b"])
+    cecile = Person.objects.get(name="Cécile")
+    client.force_login(zoe)
+    page_url = reverse("leagues:person", args=[cecile.pk])
+
+    def costs():
+        out = []
+        for read in (
+            lambda: api(of_b).get(f"/api/v1/persons/{cecile.pk}"),
+            lambda: client.get(page_url),
+        ):
+            read()  # warm: a token's first use of the minute, the session
+            with CaptureQueriesContext(connection) as seen:
+                assert read().status_code == 200
+            out.append(len(seen))
+        return out
+
+    before = costs()
+    counted(lseason, event, "E3", 1, {"Cécile": 1, "Anne": 2}, people)
+    after = costs()
+    assert len(api(of_b).get(f"/api/v1/persons/{cecile.pk}").json()["results"]) == 3
+    assert after == before
