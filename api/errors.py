@@ -19,7 +19,7 @@ from api.auth import Throttled
 from core.errors import ServiceError
 
 #: A service's codes that say "not now, in this state" rather than "wrong input".
-CONFLICTS = {"sheet_closed", "sheet_deleted", "hand_deleted", "hand_not_deleted"}
+CONFLICTS = {"sheet_closed", "sheet_deleted", "hand_deleted", "hand_not_deleted", "conflict"}
 
 
 class ApiError(Exception):

@@ -13,10 +13,11 @@ from typing import Annotated, Literal
 
 from django.db.models import Q
 from django.utils.translation import gettext as _
-from ninja import Path, Query, Router
+from ninja import Query, Router
 
 from api import schemas as s
 from api.errors import ApiError, not_found
+from api.reads import Id, PageNo, Slug, answers, bounds, page_of
 from clubs.models import Club, Person
 from clubs.permissions import can as can_club
 from leagues import licences, queries, ranking
@@ -25,23 +26,8 @@ from leagues.permissions import can as can_league
 
 router = Router()
 
-MAX_ID = 2**31 - 1
-Slug = Annotated[str, Path(pattern=r"^[-a-zA-Z0-9_]{1,60}$")]
-Id = Annotated[int, Path(ge=1, le=MAX_ID)]
-PageNo = Annotated[int, Query(ge=1, le=1_000_000)]
-ERRORS = {frozenset({400, 401, 403, 404, 405, 409, 413, 415, 422, 429}): s.ErrorOut}
 #: ranking rows a page, as the ranking page
 RANKING_PER_PAGE = 100
-
-
-def answers(ok):
-    return {**ok, **ERRORS}
-
-
-def _bounds(count, page, per_page):
-    pages = max(1, -(-count // per_page))
-    page = min(page, pages)
-    return {"count": count, "page": page, "per_page": per_page, "pages": pages}
 
 
 # ---------------------------------------------------------------- access
@@ -146,9 +132,8 @@ def leagues(request, page: PageNo = 1, per_page: Annotated[int, Query(ge=1, le=1
                 )
             )
         )
-    info = _bounds(rows.count(), page, per_page)
-    start = (info["page"] - 1) * per_page
-    return {**info, "results": list(rows[start : start + per_page])}
+    info, results = page_of(rows, page, per_page)
+    return {**info, "results": results}
 
 
 @router.get("/leagues/{league}", response=answers({200: s.LeagueDetail}), url_name="league")
@@ -183,9 +168,8 @@ def league_events(
     """A season's events by date (withdrawn ones marked), with their coefficients."""
     season = _season(league_for(request, league), season_id)
     rows = season.events.select_related("tournament__club").order_by("tournament__date", "pk")
-    info = _bounds(rows.count(), page, per_page)
-    start = (info["page"] - 1) * per_page
-    return {**info, "results": [_event_out(e) for e in rows[start : start + per_page]]}
+    info, events = page_of(rows, page, per_page)
+    return {**info, "results": [_event_out(e) for e in events]}
 
 
 @router.get(
@@ -259,7 +243,7 @@ def league_ranking(
     order = "serie" if sort == "rank" and serie else sort
     filters = {"serie": serie, "club_id": club_id, "order": order}
     rows, count = ranking.ranked(season, **filters, limit=per_page, offset=(page - 1) * per_page)
-    info = _bounds(count, page, per_page)
+    info = bounds(count, page, per_page)
     if info["page"] != page:
         offset = (info["page"] - 1) * per_page
         rows, count = ranking.ranked(season, **filters, limit=per_page, offset=offset)

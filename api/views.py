@@ -15,7 +15,6 @@ refusal is ``{"error": {"code", "message"}}`` with a 4xx (``api.errors``).
 """
 
 import datetime
-import math
 from decimal import Decimal
 from typing import Annotated, Literal
 
@@ -25,12 +24,13 @@ from django.http import QueryDict
 from django.urls import resolve, reverse
 from django.utils.functional import Promise
 from django.utils.translation import gettext as _
-from ninja import Header, NinjaAPI, Path, Query, Router, Status
+from ninja import Header, NinjaAPI, Query, Router, Status
 
 from api import schemas as s
 from api.auth import TokenAuth
 from api.errors import ApiError, install, not_found
 from api.league_views import router as league_router
+from api.reads import MAX_ID, Id, PageNo, Slug, answers, page_of
 from clubs.models import Club, Player
 from clubs.permissions import can, club_with_role
 from clubs.permissions import error_messages as permission_messages
@@ -70,11 +70,7 @@ api = NinjaAPI(
 install(api)
 v1 = Router()
 
-MAX_ID = 2**31 - 1
 MAX_PER_PAGE = 100
-Slug = Annotated[str, Path(pattern=r"^[-a-zA-Z0-9_]{1,60}$")]
-Id = Annotated[int, Path(ge=1, le=MAX_ID)]
-PageNo = Annotated[int, Query(ge=1, le=1_000_000)]
 PerPage = Annotated[int, Query(ge=1, le=MAX_PER_PAGE)]
 KeyHeader = Annotated[
     str | None,
@@ -84,14 +80,6 @@ KeyHeader = Annotated[
         description="16 to 64 of A-Z a-z 0-9 _ -: posted again, the write is not repeated.",
     ),
 ]
-#: The refusals an operation may answer (api.errors), all with one body.
-ERRORS = {frozenset({400, 401, 403, 404, 405, 409, 413, 415, 422, 429}): s.ErrorOut}
-
-
-def answers(ok):
-    return {**ok, **ERRORS}
-
-
 # ---------------------------------------------------------------- access
 
 
@@ -118,18 +106,6 @@ def club_for(request, slug, level="read"):
         if not can(caller.user, club, "score"):
             raise ApiError(403, "forbidden", str(permission_messages["score"]))
     return club
-
-
-def page_of(rows, page, per_page, count=None):
-    """A bounded page of ``rows`` (a queryset or list): a page past the end is the last."""
-    if count is None:
-        count = len(rows) if isinstance(rows, list) else rows.count()
-    pages = max(1, math.ceil(count / per_page))
-    page = min(page, pages)
-    start = (page - 1) * per_page
-    return {"count": count, "page": page, "per_page": per_page, "pages": pages}, list(
-        rows[start : start + per_page]
-    )
 
 
 def plain(value):

@@ -20,6 +20,7 @@ league manager decides (``decide_claim``).
 """
 
 import random
+from collections import defaultdict
 from decimal import Decimal
 
 from django.db import transaction
@@ -601,7 +602,12 @@ def next_season(competition, *, name, season=None, actor=None) -> Competition:
             actor=actor,
         )
         by_pk = {t.pk: t for t in teams}
-        seed = 0
+        squads = defaultdict(list)  # team → its players, read in one query
+        for team_id, player_id in Team.squad.through.objects.filter(team__in=teams).values_list(
+            "team_id", "player_id"
+        ):
+            squads[team_id].append(player_id)
+        copies, seed = [], 0
         for division, members in zip(divisions, moved):
             new = Division.objects.create(
                 competition=following, name=division.name, level=division.level
@@ -609,15 +615,26 @@ def next_season(competition, *, name, season=None, actor=None) -> Competition:
             for pk in members:
                 seed += 1
                 old = by_pk[pk]
-                copy = Team.objects.create(
-                    competition=following,
-                    division=new,
-                    club_id=old.club_id,
-                    name=old.name,
-                    captain_id=old.captain_id,
-                    seed=seed,
+                copies.append(
+                    (
+                        pk,
+                        Team(
+                            competition=following,
+                            division=new,
+                            club_id=old.club_id,
+                            name=old.name,
+                            captain_id=old.captain_id,
+                            seed=seed,
+                        ),
+                    )
                 )
-                copy.squad.set(old.squad.all())
+        # the teams and their squads in two statements, not four queries a team
+        Team.objects.bulk_create([copy for _pk, copy in copies])
+        Team.squad.through.objects.bulk_create(
+            Team.squad.through(team_id=copy.pk, player_id=player_id)
+            for pk, copy in copies
+            for player_id in squads[pk]
+        )
         _record(
             competition.league,
             actor,

@@ -82,3 +82,11 @@ class LicenceFileForm(forms.Form):
             "club, série."
         ),
     )
+
+    def refuse(self, message):
+        """This form, the file's refusal above it (the import's ``LicenceError``); an
+        unbound form has cleaned nothing, and ``add_error`` reads what it cleaned."""
+        if not hasattr(self, "cleaned_data"):
+            self.cleaned_data = {}
+        self.add_error(None, message)
+        return self

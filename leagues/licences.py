@@ -20,12 +20,14 @@ import io
 from collections import defaultdict
 from dataclasses import dataclass, field
 
-from django.db import transaction
+from django.db import IntegrityError, OperationalError, transaction
 from django.utils.translation import gettext_lazy as _lazy
 
 from clubs import audit
-from clubs.models import Club, Person, Player
+from clubs.models import Club, Membership, Person, Player
+from clubs.permissions import LEVELS as CLUB_LEVELS
 from clubs.permissions import can as can_club
+from core.db import is_conflict
 from core.errors import ServiceError
 from core.text import sort_key
 from leagues import permissions, ranking
@@ -34,6 +36,8 @@ from leagues.models import LeagueAuditEntry
 
 MAX_BYTES = 1_000_000
 MAX_LINES = 10_000
+#: how many times the import is run in all when a concurrent write gets in its way
+ATTEMPTS = 3
 LICENCE_MAX = Person._meta.get_field("licence").max_length
 NAME_MAX = Person._meta.get_field("name").max_length
 
@@ -56,6 +60,9 @@ error_messages = {
     "person_not_yours": _lazy(
         "The licence %(licence)s is held by a login or by players of other clubs: "
         "ask the league's managers to change it."
+    ),
+    "conflict": _lazy(
+        "Other changes to these persons were being saved at the same time: import the list again."
     ),
 }
 
@@ -300,10 +307,15 @@ def may_import(actor, league) -> bool:
     """A manager of the league, or of one of its member clubs (``None``: code)."""
     if actor is None or permissions.is_manager(actor, league):
         return True
-    members = Club.objects.filter(
-        league_links__league=league, league_links__accepted_at__isnull=False
-    )
-    return actor.is_authenticated and any(can_club(actor, club, "manage") for club in members)
+    if not actor.is_authenticated:
+        return False
+    # one query, not one a member club (``clubs.permissions``' "manage": the manager role)
+    return Membership.objects.filter(
+        user=actor,
+        role__in=CLUB_LEVELS["manage"],
+        club__league_links__league=league,
+        club__league_links__accepted_at__isnull=False,
+    ).exists()
 
 
 def import_licences(league, text, *, actor, commit=False, only_club=None) -> Preview:
@@ -319,6 +331,22 @@ def import_licences(league, text, *, actor, commit=False, only_club=None) -> Pre
         lines, clubs = _read(league, rows, actor, only_club)
         _plan(lines, clubs, manager)
         return Preview(lines)
+    for attempt in range(1, ATTEMPTS + 1):
+        try:
+            return _commit(league, rows, actor, only_club, manager)
+        except (IntegrityError, OperationalError) as error:
+            # a person of one of the licences created, or a deadlock, by a concurrent
+            # write (another import, a link, My account): read everything again
+            if isinstance(error, OperationalError) and not is_conflict(error):
+                raise
+            if attempt == ATTEMPTS:
+                raise LicenceError("conflict") from error
+    raise AssertionError("unreachable")  # pragma: no cover
+
+
+def _commit(league, rows, actor, only_club, manager) -> Preview:
+    """The import's writes, in one transaction (rolled back whole when a concurrent write
+    gets in the way: ``import_licences`` runs it again)."""
     with transaction.atomic():
         lines, clubs = _read(league, rows, actor, only_club)
         plan = _plan(lines, clubs, manager)
@@ -335,8 +363,11 @@ def import_licences(league, text, *, actor, commit=False, only_club=None) -> Pre
                 if "serie" in line.changes:
                     moved.append(person.pk)
             if player is not None:
-                player = Player.objects.select_for_update().get(pk=player.pk)
-                league_services.link_player(player, person, actor=actor)
+                player = Player.objects.select_for_update().filter(pk=player.pk).first()
+                if player and player.merged_into_id is None and player.person_id is None:
+                    league_services.link_player(player, person, actor=actor)
+                else:  # linked, merged or deleted meanwhile: left as it is now
+                    line.link = ""
         if moved:
             ranking.rerank_persons(moved)
         preview = Preview(lines, committed=True)

@@ -67,12 +67,19 @@ def person_season(person, *, me, may_read_club, may_read_league):
         .order_by("-season__start_date")
     ):
         totals.setdefault(total.player_id, []).append(total)
+    readable = {}  # league → may the reader read it: asked once a league, not a result
+
+    def may_read(league):
+        if league.pk not in readable:
+            readable[league.pk] = me or may_read_league(league)
+        return readable[league.pk]
+
     results = [
         r
         for r in EventResult.objects.filter(person=person)
         .select_related("event__tournament__club", "event__season__league")
         .order_by("-event__tournament__date")
-        if me or may_read_league(r.event.season.league)
+        if may_read(r.event.season.league)
     ]
     clubs = [{"player": p, "totals": totals.get(p.pk, [])} for p in visible]
     return clubs, results

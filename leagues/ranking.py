@@ -41,8 +41,7 @@ def restand(season, person_ids=None) -> None:
     """Sum ``person_ids``' results in ``season`` again (every person's when None), then
     rank the season again. Season by season one at a time: the season's row is locked
     first, so two events closing at once write their sums and ranks one after the other."""
-    if connection.in_atomic_block:
-        list(LeagueSeason.objects.select_for_update().filter(pk=season.pk).values_list("pk"))
+    _lock_seasons([season.pk])
     if person_ids is not None:
         person_ids = sorted({p for p in person_ids if p is not None})
         for start in range(0, len(person_ids), CHUNK):
@@ -50,6 +49,18 @@ def restand(season, person_ids=None) -> None:
     else:
         _restand(season, None)
     rerank(season.pk)
+
+
+def _lock_seasons(season_ids) -> None:
+    """Lock the seasons' rows (in id order) until the transaction ends: the writers of a
+    season's sums and ranks (``restand``, ``rerank_persons``) go one after the other."""
+    if connection.in_atomic_block and season_ids:
+        list(
+            LeagueSeason.objects.select_for_update()
+            .filter(pk__in=season_ids)
+            .order_by("pk")
+            .values_list("pk")
+        )
 
 
 def rerank(season_id) -> None:
@@ -73,13 +84,15 @@ def rerank(season_id) -> None:
 
 
 def rerank_persons(person_ids) -> None:
-    """The ranks of every season where ``person_ids`` stand, again (their série changed)."""
-    seasons = (
+    """The ranks of every season where ``person_ids`` stand, again (their série changed);
+    the seasons locked first, as ``restand`` locks its season."""
+    seasons = sorted(
         Standing.objects.filter(person_id__in=list(person_ids))
         .values_list("season_id", flat=True)
         .distinct()
     )
-    for season_id in sorted(seasons):
+    _lock_seasons(seasons)
+    for season_id in seasons:
         rerank(season_id)
 
 

@@ -14,7 +14,7 @@ import datetime
 from decimal import ROUND_HALF_UP, Decimal, InvalidOperation
 from fractions import Fraction
 
-from django.db import transaction
+from django.db import IntegrityError, transaction
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _lazy
 
@@ -452,10 +452,14 @@ def link_by_licence(league, player: Player, licence, *, name="", serie="", actor
         player = Player.objects.select_for_update().get(pk=player.pk)
         person = Person.objects.filter(licence=licence).first()
         if person is None:
-            person = Person.objects.create(
-                licence=licence, name=(name or player.name).strip()[:80], serie=serie[:30]
-            )
-        elif serie and person.serie != serie[:30]:
+            try:
+                with transaction.atomic():
+                    person = Person.objects.create(
+                        licence=licence, name=(name or player.name).strip()[:80], serie=serie[:30]
+                    )
+            except IntegrityError:  # created meanwhile (an import, another link): theirs
+                person = Person.objects.get(licence=licence)
+        if serie and person.serie != serie[:30]:
             person.serie = serie[:30]
             person.save(update_fields=["serie"])
             ranking_of.rerank_persons([person.pk])  # the série's ranks are kept
@@ -490,7 +494,13 @@ def set_person(user, *, name, licence="", serie="", actor=None) -> Person:
         after = {f: getattr(person, f) for f in PERSON_FIELDS}
         if before == after:
             return person
-        person.save()
+        try:
+            with transaction.atomic():
+                person.save()
+        except IntegrityError:  # the licence given to another person meanwhile
+            if licence and Person.objects.filter(licence=licence).exclude(user=user).exists():
+                raise LeagueError("licence_taken", field="licence", licence=licence) from None
+            raise
         if before is not None:
             _record_person_change(person, before, after, actor)
             if before["serie"] != after["serie"]:

@@ -434,8 +434,7 @@ def licence_import(request, league):
                     )
                     return redirect("leagues:manage", league.slug)
         except licences.LicenceError as error:
-            form = LicenceFileForm()
-            form.add_error(None, error.message)
+            form = LicenceFileForm().refuse(error.message)
             preview = None
     return render(
         request,

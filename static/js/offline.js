@@ -138,16 +138,20 @@
     });
   }
 
-  /* Queue a hand (or replace the entry of the same key, keeping its place). */
+  /* Queue a hand (or replace the entry of the same key, keeping its place). Between two
+     passes, never during one, as a discard: written while its older version is on its
+     way, the edit would be deleted with it once saved, or overwritten by its refusal. */
   function add(entry) {
-    return get(entry.key).then(function (before) {
-      entry.at = before ? before.at : Date.now();
-      entry.status = "waiting";
-      entry.reason = "";
-      return run("readwrite", function (store) {
-        store.put(entry);
-      }).then(refresh);
-    });
+    return exclusive(function () {
+      return get(entry.key).then(function (before) {
+        entry.at = before ? before.at : Date.now();
+        entry.status = "waiting";
+        entry.reason = "";
+        return run("readwrite", function (store) {
+          store.put(entry);
+        });
+      });
+    }).then(refresh);
   }
 
   /* Discard: between two sends, never during one (a hand on its way is either stored,

@@ -9,7 +9,7 @@ from django.urls import reverse
 from clubs import tokens
 from clubs.models import Club, Membership, Person, Player, Role
 from leagues import services
-from tests.leagues.conftest import boss, clubs, event, league, lseason  # noqa: F401 (fixtures)
+from tests.leagues.fixtures import boss, clubs, event, league, lseason  # noqa: F401 (fixtures)
 from tests.leagues.test_ranking import counted
 
 pytestmark = pytest.mark.django_db
@@ -224,6 +224,12 @@ def test_the_licence_list_through_the_api(api, token, clubs, league, boss):
     of_b = "licence;name;club\n7003;Zoé Bleu;club-b\n"
     line = api(writer).post(url, {"csv": of_b}).json()["lines"][0]
     assert line["code"] == "club_not_yours"
+    # nor through club A's token when they manage club B too: a token stays in its club
+    Membership.objects.create(club=clubs["b"], user=manager_a, role=Role.MANAGER)
+    line = api(writer).post(url, {"csv": of_b}).json()["lines"][0]
+    assert line["code"] == "club_not_yours"
+    of_b_token = token(manager_a, "write", for_club=clubs["b"])
+    assert api(of_b_token).post(url, {"csv": of_b}).json()["lines"][0]["action"] == "create"
     # a club outside the league: its token does not reach the league
     other = Club.objects.create(name="Elsewhere", slug="elsewhere")
     Membership.objects.create(club=other, user=manager_a, role=Role.MANAGER)
@@ -232,3 +238,80 @@ def test_the_licence_list_through_the_api(api, token, clubs, league, boss):
     )
     bad = api(writer).post(url, {"csv": "nothing here"})
     assert bad.status_code == 400 and bad.json()["error"]["code"] == "columns_missing"
+
+
+def test_a_seasons_events_come_a_page_at_a_time(api, lseason, ranked):  # noqa: F811
+    """The events' pages are the API's pages (``api.reads.page_of``): a page past the
+    end is the last one, the count is every event's."""
+    url = f"/api/v1/leagues/comite/seasons/{lseason.pk}/events"
+    first = api().get(url, {"per_page": 1}).json()
+    assert (first["count"], first["page"], first["pages"]) == (2, 1, 2)
+    assert [e["tournament"] for e in first["results"]] == ["E1"]
+    past = api().get(url, {"per_page": 1, "page": 9}).json()
+    assert past["page"] == 2 and [e["tournament"] for e in past["results"]] == ["E2"]
+    leagues = api().get("/api/v1/leagues", {"per_page": 1, "page": 5}).json()
+    assert (leagues["count"], leagues["page"], len(leagues["results"])) == (1, 1, 1)
+
+
+def test_a_licence_list_meeting_concurrent_writes_is_a_conflict(
+    api, token, clubs, league, monkeypatch
+):
+    """An import that keeps meeting a concurrent write to its persons is refused as a
+    409 (try again), not a 400 (the input is fine) nor a 500."""
+    from leagues import licences  # noqa: PLC0415
+    from tests.leagues.test_licences import _stale_plans  # noqa: PLC0415
+
+    Person.objects.create(name="Lucie", licence="1002")
+    _stale_plans(monkeypatch, times=licences.ATTEMPTS)
+    writer = token(clubs["b_manager"], "write", for_club=clubs["b"])
+    answer = api(writer).post(
+        "/api/v1/leagues/comite/licences",
+        {"csv": "licence;name;club\n1002;Lucie Martin;club-b\n", "commit": True},
+    )
+    assert answer.status_code == 409 and answer.json()["error"]["code"] == "conflict"
+
+
+def test_a_persons_season_asks_once_a_league_not_once_a_result(
+    client,
+    api,
+    token,
+    clubs,
+    league,
+    lseason,
+    event,
+    people,
+    ranked,
+    django_user_model,  # noqa: F811
+):
+    """Who may read a members-only league is asked once a league: a third result in it
+    costs the person's page and its API read no more queries (it was one or two a
+    result: the member's clubs, the token's club)."""
+    from django.db import connection  # noqa: PLC0415
+    from django.test.utils import CaptureQueriesContext  # noqa: PLC0415
+
+    league.is_public = False
+    league.save()
+    zoe = django_user_model.objects.create_user("zoe", password="a-long-passphrase-1")
+    Membership.objects.create(club=clubs["b"], user=zoe, role=Role.MEMBER)
+    of_b = token(zoe, for_club=clubs["b"])
+    cecile = Person.objects.get(name="Cécile")
+    client.force_login(zoe)
+    page_url = reverse("leagues:person", args=[cecile.pk])
+
+    def costs():
+        out = []
+        for read in (
+            lambda: api(of_b).get(f"/api/v1/persons/{cecile.pk}"),
+            lambda: client.get(page_url),
+        ):
+            read()  # warm: a token's first use of the minute, the session
+            with CaptureQueriesContext(connection) as seen:
+                assert read().status_code == 200
+            out.append(len(seen))
+        return out
+
+    before = costs()
+    counted(lseason, event, "E3", 1, {"Cécile": 1, "Anne": 2}, people)
+    after = costs()
+    assert len(api(of_b).get(f"/api/v1/persons/{cecile.pk}").json()["results"]) == 3
+    assert after == before

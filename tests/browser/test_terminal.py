@@ -665,3 +665,44 @@ def test_the_preview_and_save_are_in_view_for_a_typical_hand(
             continue
         in_view += 1
     assert in_view == len(TYPICAL), f"{in_view} of {len(TYPICAL)} hands"
+
+
+#: In the page: a hand queued, a pass sending it held on the way, the hand edited (same
+#: key) meanwhile, then the server refuses the first version: what is sent, what is left.
+EDIT_DURING_A_SEND = """async () => {
+  const answer = (status, body) => new Response(JSON.stringify(body), {
+    status: status, headers: {"Content-Type": "application/json"},
+  });
+  let release;
+  const held = new Promise((resolve) => { release = resolve; });
+  const sent = [];
+  window.fetch = (url, options) => {
+    sent.push(options.body.get("points"));
+    if (sent.length === 1) return held.then(() => answer(422, {errors: ["Not yet"]}));
+    return Promise.resolve(answer(200, {url: "/saved/"}));
+  };
+  const later = () => new Promise((resolve) => setTimeout(resolve, 300));
+  await TarotQueue.idle();
+  const entry = {key: "edit-during-a-send", action: "/nowhere/", csrf: "", sheet: "/s/",
+                 form: "/f/", label: "Hand 1", fields: [["points", "41"]]};
+  await TarotQueue.add(entry);
+  const pass = TarotQueue.flush();
+  await later();  // the first version on its way
+  const edited = TarotQueue.add({...entry, fields: [["points", "51"]]});
+  await later();
+  release();
+  await pass;
+  await edited;
+  await TarotQueue.flush();
+  await TarotQueue.idle();
+  return {sent: sent, left: (await TarotQueue.all()).map((e) => [e.status, e.fields])};
+}"""
+
+
+def test_a_hand_edited_while_its_older_version_is_sent_is_not_lost(page, live_server):
+    """The queue's writes wait for the pass on its way (the Web Lock the sender holds):
+    an edit saved meanwhile was overwritten by the older version's refusal (or deleted
+    with it once saved); now it is written after the answer and sent in its turn."""
+    page.goto(live_server.url + "/")
+    outcome = page.evaluate(EDIT_DURING_A_SEND)
+    assert outcome == {"sent": ["41", "51"], "left": []}

@@ -1,13 +1,15 @@
-"""Team competition fixtures: a league "comite" managed by "boss", member clubs A (public)
-and B (members-only) with a manager and twelve players each; ``championship()`` makes a
-division of four teams (two a club) with its fixtures."""
+# ruff: noqa: F811 (the league fixtures, imported)
+"""Team competition fixtures: the league fixtures (``tests.leagues.fixtures``: "comite"
+managed by "boss", member clubs A public and B members-only with a manager), twelve
+players a club; ``championship()`` makes a division of four teams (two a club) with its
+fixtures."""
 
 import pytest
 
-from clubs.models import Club, Membership, Player, Role
+from clubs.models import Player
 from competitions import services
 from competitions.models import Competition
-from leagues import services as leagues
+from tests.leagues.fixtures import boss, league, member_clubs  # noqa: F401 (fixtures)
 
 NAMES = [
     "Anna",
@@ -26,27 +28,12 @@ NAMES = [
 
 
 @pytest.fixture
-def boss(django_user_model):
-    return django_user_model.objects.create_user("boss", password="a-long-passphrase-1")
-
-
-@pytest.fixture
-def league(boss, db):
-    return leagues.create_league("Comité du Rhône", "comite", managers=[boss])
-
-
-@pytest.fixture
 def clubs(league, django_user_model):
-    out = {}
-    for key, public in (("a", True), ("b", False)):
-        club = Club.objects.create(name=f"Club {key.upper()}", slug=f"club-{key}", is_public=public)
-        manager = django_user_model.objects.create_user(f"manager_{key}", password="pw-long-12345")
-        Membership.objects.create(club=club, user=manager, role=Role.MANAGER)
-        leagues.accept_invitation(leagues.invite_club(league, club), actor=manager)
-        out[key] = club
-        out[f"{key}_manager"] = manager
+    """The league's clubs (``tests.leagues.fixtures``), twelve players each."""
+    out = member_clubs(league, django_user_model)
+    for key in "ab":
         out[f"{key}_players"] = [
-            Player.objects.create(club=club, name=f"{name} {key.upper()}") for name in NAMES
+            Player.objects.create(club=out[key], name=f"{name} {key.upper()}") for name in NAMES
         ]
     return out
 

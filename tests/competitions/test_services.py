@@ -4,6 +4,8 @@ write and read back by the division table, a cup drawn and played to its final."
 import itertools
 
 import pytest
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -329,3 +331,58 @@ def test_the_next_season_moves_the_first_up_and_the_last_down(league, clubs, bos
     copy = following.teams.get(name="A1")
     assert set(copy.squad.all()) == set(made["A1"].squad.all())
     assert not following.matches.exists()
+
+
+def test_the_next_season_costs_the_same_queries_whatever_the_teams(league, clubs, boss):
+    """The teams and their squads are copied in two statements: the next season of a
+    division of four teams costs what one of two does (it was four queries a team)."""
+    costs = []
+    for size in (2, 4):
+        competition = services.create_competition(
+            league, name=f"Of {size}", kind="championship", deals=2, actor=boss
+        )
+        division = services.add_division(competition, "D1", actor=boss)
+        for index in range(size):
+            key = "ab"[index % 2]
+            team(competition, clubs, key, f"{key}{index}", 4 * (index // 2), division, boss)
+        services.generate_fixtures(division, actor=boss)
+        for match in competition.matches.select_related("home", "away"):
+            line_ups(match)
+            services.record_results(match, [DEAL_1, DEAL_2], actor=boss)
+        with CaptureQueriesContext(connection) as seen:
+            following = services.next_season(competition, name=f"Next {size}", actor=boss)
+        costs.append(len(seen))
+        copies = {t.name: set(t.squad.values_list("pk", flat=True)) for t in following.teams.all()}
+        assert copies == {
+            t.name: set(t.squad.values_list("pk", flat=True)) for t in competition.teams.all()
+        }
+    assert costs[0] == costs[1]
+
+
+def test_a_cups_results_are_recorded_one_at_a_time(league, clubs, boss):
+    """Two sibling ties recorded at once would each see the other undecided and neither
+    make the next tie: a cup's result locks the competition's row first (PostgreSQL;
+    SQLite writes one transaction at a time)."""
+    if connection.vendor != "postgresql":
+        pytest.skip("row locks need PostgreSQL")
+    competition = services.create_competition(league, name="Coupe", kind="cup", deals=2, actor=boss)
+    for i in range(4):
+        team(competition, clubs, "ab"[i % 2], f"T{i + 1}", 4 * (i // 2), actor=boss)
+    services.draw_cup(competition, seed=7, actor=boss)
+    competition.refresh_from_db()
+    tie = competition.matches.order_by("day", "slot").first()
+    line_ups(tie)
+    table = Competition._meta.db_table
+    with CaptureQueriesContext(connection) as seen:
+        services.record_results(tie, [DEAL_1, DEAL_2], actor=boss)
+    sqls = [q["sql"] for q in seen]
+
+    def locks_the_competition(sql):  # FOR UPDATE locks every table read, or those of OF
+        if "FOR UPDATE" not in sql:
+            return False
+        tail = sql.split("FOR UPDATE", 1)[1].strip()
+        return f'"{table}"' in (tail if tail.startswith("OF") else sql)
+
+    lock = next(i for i, sql in enumerate(sqls) if locks_the_competition(sql))
+    first_write = next(i for i, sql in enumerate(sqls) if sql.lstrip().startswith("INSERT"))
+    assert lock < first_write

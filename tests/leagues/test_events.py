@@ -124,6 +124,44 @@ def test_a_licence_is_one_person(clubs, django_user_model, league, boss):
     assert Person.objects.get(licence="555").players.count() == 2
 
 
+def _one_stale_read(monkeypatch, method, stale):
+    """The first ``method`` (``first``, ``exists``) of a query on the persons answers
+    ``stale``, as read before a concurrent write committed (an import, My account)."""
+    from django.db.models.query import QuerySet  # noqa: PLC0415
+
+    original, left = getattr(QuerySet, method), [1]
+
+    def read(self, *args, **kwargs):
+        if self.model is Person and left:
+            left.pop()
+            return stale
+        return original(self, *args, **kwargs)
+
+    monkeypatch.setattr(QuerySet, method, read)
+
+
+def test_a_licence_given_meanwhile_is_linked_or_refused_not_a_500(
+    clubs, django_user_model, league, boss, monkeypatch
+):
+    """The person of a licence created by a concurrent write between the check and the
+    write: a link goes to that person, My account's licence is refused as taken (both
+    were an IntegrityError, a 500)."""
+    theirs = Person.objects.create(name="Autre", licence="556", serie="Open")
+    player = Player.objects.create(club=clubs["a"], name="Autre A")
+    _one_stale_read(monkeypatch, "first", None)
+    linked = services.link_by_licence(league, player, "556", serie="1ère", actor=boss)
+    assert linked == theirs and Person.objects.filter(licence="556").count() == 1
+    player.refresh_from_db()
+    assert player.person == theirs and Person.objects.get(pk=theirs.pk).serie == "1ère"
+    monkeypatch.undo()
+    user = django_user_model.objects.create_user("zoe", password="pw-long-12345")
+    _one_stale_read(monkeypatch, "exists", False)
+    with pytest.raises(LeagueError) as refused:
+        services.set_person(user, name="Zoé", licence="556", actor=user)
+    assert refused.value.code == "licence_taken"
+    assert not Person.objects.filter(user=user).exists()
+
+
 def test_the_command_creates_a_league(django_user_model, capsys):
     from django.core.management import call_command  # noqa: PLC0415
 

@@ -153,21 +153,154 @@ def test_a_club_manager_changes_no_person_of_another_club_or_login(
     assert preview.lines[0].code == "person_not_yours"
 
 
-def test_a_serie_changed_by_the_list_moves_the_person_in_the_ranking(league, boss, before):
+def test_a_serie_changed_by_the_list_moves_the_person_in_the_ranking(
+    league, boss, clubs, before, lseason, event
+):
     """The ranking keeps each person's place in their série: a série changed by the
     licence list ranks them again there, as a change on My account does."""
-    from leagues import ranking  # noqa: PLC0415
+    from decimal import Decimal  # noqa: PLC0415
 
-    calls = []
-    original = ranking.rerank_persons
-    ranking.rerank_persons = lambda ids: calls.append(sorted(ids)) or original(ids)
-    try:
-        licences.import_licences(
-            league,
-            "Licence;Nom;Club;Série\n1002;Lucie Martin-Old;club-b;1ère\n",
-            actor=boss,
-            commit=True,
-        )
-    finally:
-        ranking.rerank_persons = original
-    assert calls == [[before.pk]]
+    from leagues import ranking  # noqa: PLC0415
+    from leagues import services as league_services  # noqa: PLC0415
+
+    first = Person.objects.create(name="Anne Roux", licence="1010", serie="1ère")
+    players = {
+        person: Player.objects.create(club=clubs["b"], name=person.name, person=person)
+        for person in (first, before)
+    }
+    counted = league_services.register_event(lseason, event("E1"), coefficient=1)
+    league_services.store_results(
+        counted,
+        [
+            {"player_id": players[p].pk, "name": p.name, "rank": rank, "total": Decimal(0)}
+            for p, rank in ((first, 1), (before, 2))
+        ],
+    )
+
+    def places():
+        return {
+            r["person_id"]: (r["rank"], r["serie"], r["serie_rank"])
+            for r in ranking.season_ranking(lseason)
+        }
+
+    # each first of their série
+    assert places() == {first.pk: (1, "1ère", 1), before.pk: (2, "2ème", 1)}
+    licences.import_licences(
+        league,
+        "Licence;Nom;Club;Série\n1002;Lucie Martin-Old;club-b;1ère\n",
+        actor=boss,
+        commit=True,
+    )
+    # second of 1ère behind Anne (kept without the re-rank: first of her old série)
+    assert places() == {first.pk: (1, "1ère", 1), before.pk: (2, "1ère", 2)}
+
+
+def _stale_plans(monkeypatch, times):
+    """The import's first ``times`` plans as read before a concurrent write committed the
+    person of licence 1002: it is created again (the unique licence refuses it)."""
+    original, calls = licences._plan, []
+
+    def stale(lines, clubs, manager=True):
+        plan = original(lines, clubs, manager)
+        calls.append(1)
+        if len(calls) <= times:
+            for item in plan:
+                if item[0].licence == "1002":
+                    item[0].action, item[0].changes, item[1] = "create", {}, None
+        return plan
+
+    monkeypatch.setattr(licences, "_plan", stale)
+    return calls
+
+
+def test_a_person_created_meanwhile_is_read_again_not_a_500(
+    league, boss, before, monkeypatch, client
+):
+    """Another import, a link or My account commits the person of a licence between the
+    import's read and its write: the import runs again from the start and updates them;
+    when the writes keep racing, a clear refusal (the page says it, no 500)."""
+    calls = _stale_plans(monkeypatch, times=1)
+    text = "Licence;Nom;Club;Série\n1002;Lucie Martin;club-b;1ère\n1003;Paul Petit;Club A;\n"
+    done = licences.import_licences(league, text, actor=boss, commit=True)
+    assert len(calls) == 2 and done.committed
+    assert [line.action for line in done.lines] == ["update", "create"]
+    before.refresh_from_db()
+    assert (before.name, before.serie) == ("Lucie Martin", "1ère")
+    assert Person.objects.filter(licence="1003").count() == 1
+    assert LeagueAuditEntry.objects.filter(action="licences_imported").count() == 1
+
+    _stale_plans(monkeypatch, times=licences.ATTEMPTS)
+    text = "Licence;Nom;Club\n1002;Lucie Encore;club-b\n"
+    with pytest.raises(licences.LicenceError) as refused:
+        licences.import_licences(league, text, actor=boss, commit=True)
+    assert refused.value.code == "conflict"
+    before.refresh_from_db()
+    assert before.name == "Lucie Martin"
+    _stale_plans(monkeypatch, times=licences.ATTEMPTS)
+    client.force_login(boss)
+    url = reverse("leagues:licences", args=["comite"])
+    page = client.post(url, {"action": "commit", "text": text})
+    assert page.status_code == 200 and "import the list again" in page.content.decode()
+
+
+def test_a_player_linked_meanwhile_is_left_as_it_is(league, boss, clubs, before, monkeypatch):
+    """The player the list would link is linked to another person (or merged) by a
+    concurrent write before the import locks it: left as it is, no refusal of the
+    whole list (it was a 500)."""
+    jean = Player.objects.get(name="Jean Dupont")
+    other = Person.objects.create(name="Jean Dupont (autre)", licence="9999")
+    original = licences._plan
+
+    def raced(lines, clubs, manager=True):
+        plan = original(lines, clubs, manager)
+        Player.objects.filter(pk=jean.pk).update(person=other)
+        return plan
+
+    monkeypatch.setattr(licences, "_plan", raced)
+    done = licences.import_licences(
+        league, "Licence;Nom;Club\n1001;Jean Dupont;Club A\n", actor=boss, commit=True
+    )
+    assert done.committed and done.lines[0].action == "create" and done.counts["linked"] == 0
+    jean.refresh_from_db()
+    assert jean.person == other
+    assert not AuditEntry.objects.filter(club=clubs["a"], action="person_linked").exists()
+
+
+def test_an_unreadable_list_is_said_on_the_page(client, boss, league):
+    """A file the import refuses whole (its columns not named, too large…) is a message
+    above the upload form, at the preview and at the confirmation (it was a 500)."""
+    client.force_login(boss)
+    url = reverse("leagues:licences", args=["comite"])
+    upload = SimpleUploadedFile("x.csv", b"licence,club\n1,Club A\n", "text/csv")
+    page = client.post(url, {"action": "preview", "file": upload})
+    assert page.status_code == 200 and "The first line names the columns" in page.content.decode()
+    page = client.post(url, {"action": "commit", "text": "licence,club\n1,Club A\n"})
+    assert page.status_code == 200 and "The first line names the columns" in page.content.decode()
+
+
+def test_the_conflict_refusal_is_in_french():
+    with translation.override("fr"):
+        message = licences.LicenceError("conflict").message
+    assert message.startswith("D’autres modifications") and "\u00a0: importez" in message
+
+
+def test_who_may_import_is_one_query_whatever_the_member_clubs(
+    league, clubs, django_user_model, django_assert_num_queries
+):
+    """A login managing none of the league's clubs is refused after one query for the
+    league's managers and one for their clubs, not one a member club."""
+    from clubs.models import Club, Membership, Role  # noqa: PLC0415
+    from leagues import services as league_services  # noqa: PLC0415
+
+    for n in range(4):
+        club = Club.objects.create(name=f"Club {n}", slug=f"club-{n}")
+        league_services.accept_invitation(league_services.invite_club(league, club))
+    member = django_user_model.objects.create_user("member", password="pw-long-12345")
+    Membership.objects.create(club=clubs["a"], user=member, role=Role.SCORER)
+    with django_assert_num_queries(2):
+        assert not licences.may_import(member, league)
+    for manager in (clubs["a_manager"], clubs["b_manager"]):
+        assert licences.may_import(manager, league)
+    Membership.objects.filter(user=clubs["b_manager"]).update(role=Role.SCORER)
+    fresh = django_user_model.objects.get(pk=clubs["b_manager"].pk)
+    assert not licences.may_import(fresh, league)

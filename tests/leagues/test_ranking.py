@@ -167,3 +167,23 @@ def test_a_serie_changed_ranks_the_person_in_their_new_serie(
     rows = by_name(ranking.season_ranking(lseason, serie="1ère", order="serie"))
     assert {n: r["serie_rank"] for n, r in rows.items()} == {"C": 1, "E": 2}
     assert [r["name"] for r in ranking.season_ranking(lseason, serie="Open")] == ["A", "D", "B"]
+
+
+def test_a_serie_change_locks_the_seasons_it_reranks(lseason, season_of_four, people):
+    """``rerank_persons`` writes a season's ranks as ``restand`` does: under the season's
+    row lock, so a série change and an event closing at once rank one after the other
+    (PostgreSQL; SQLite writes one transaction at a time)."""
+    from django.db import connection, transaction  # noqa: PLC0415
+    from django.test.utils import CaptureQueriesContext  # noqa: PLC0415
+
+    if connection.vendor != "postgresql":
+        pytest.skip("row locks need PostgreSQL")
+    person_id = people["A"].person_id
+    table = lseason._meta.db_table
+    with transaction.atomic(), CaptureQueriesContext(connection) as seen:
+        ranking.rerank_persons([person_id])
+    locks = [q["sql"] for q in seen if "FOR UPDATE" in q["sql"] and table in q["sql"]]
+    assert len(locks) == 1 and str(lseason.pk) in locks[0]
+    sqls = [q["sql"] for q in seen]
+    first_update = next(i for i, sql in enumerate(sqls) if sql.lstrip().startswith("UPDATE"))
+    assert sqls.index(locks[0]) < first_update  # locked before the ranks are written

@@ -56,11 +56,16 @@ def test_read_sheet_refuses_what_the_import_refuses(db):
         return caught.value.code
 
     four = ["Anna", "Bert", "Carl", "Dora"]
-    assert code({"players": four, "hands": [], "rules": {"preset": "nope"}}) != "duplicate_player"
+    assert code({"players": four, "hands": [], "rules": {"preset": "nope"}}) == "rules_invalid"
     assert code({"players": ["Anna", "Anna", "Carl", "Dora"], "hands": []}) == "duplicate_player"
-    assert code({"players": four, "hands": [{"taker": "Zoe"}]}) not in ("", None)
-    with pytest.raises(LedgerError):
+    hand = {"taker": "Zoe", "contract": "garde", "bouts": 2, "points": 50}
+    assert code({"players": four, "hands": [hand]}) == "player_not_at_table"
+    assert code({"players": four, "hands": [hand | {"taker": "Anna", "points": 99}]}) == (
+        "points_out_of_range"
+    )
+    with pytest.raises(LedgerError) as caught:
         importing.read_sheet("{not json", rules={"preset": "fft"})
+    assert caught.value.code == "json_invalid"
     read = importing.read_sheet(json.dumps(LINES[0]), rules={"preset": "fft"})
     assert (read.date.isoformat(), read.players, read.rules) == (
         "2026-03-14",

@@ -117,3 +117,21 @@ def test_every_doctored_backup_is_refused_and_writes_nothing():
     assert seen == {d.__name__ for d in DOCTORINGS}
     # and the file as it was restores: the refusals came from the doctoring
     assert backups.restore(copy(data)).slug == "rive"
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("doctor", DOCTORINGS, ids=lambda doctor: doctor.__name__)
+def test_each_doctoring_alone_is_refused(doctor):
+    """Each doctoring on its own, a few draws of it: refused whole, nothing written. The
+    mixed loop above can let one check go (without the links' check, a row pointed at
+    another club's row was caught there only alongside another doctoring, and restored
+    alone)."""
+    data, ids = backed_up_then_cleared()
+    before = counts()
+    rng = random.Random(1)
+    for _draw in range(3):
+        doctored = copy(data)
+        doctor(doctored, ids, rng)
+        with pytest.raises(backups.BackupError):
+            backups.restore(doctored)
+        assert counts() == before

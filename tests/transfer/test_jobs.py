@@ -304,3 +304,47 @@ def test_old_job_files_are_removed_and_their_page_says_so(
     out = io.StringIO()
     call_command("prune_jobs", stdout=out)
     assert "0 downloads, 0 unconfirmed restores, 0 stray files removed" in out.getvalue()
+
+
+def test_a_restore_confirmed_while_the_prune_runs_keeps_its_file(settings, tmp_path, monkeypatch):
+    """The prune reads the stale restores, then fails each one still waiting for its
+    confirmation: one confirmed in between (``confirm_restore`` queues it) is left
+    queued with its file, which its restore is about to read."""
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    settings.FILES_DIR = tmp_path
+    source = jobs.save_upload(SimpleUploadedFile("b.json", b"{}"), ".restore")
+    job = Job.objects.create(kind=Job.Kind.RESTORE, state=Job.State.PENDING, source=source)
+    Job.objects.filter(pk=job.pk).update(created_at=timezone.now() - timedelta(days=2))
+    manager, original = Job.objects, Job.objects.filter
+
+    def confirmed_meanwhile(*args, **kwargs):
+        if kwargs.get("pk") == job.pk and kwargs.get("state") == Job.State.PENDING:
+            original(pk=job.pk).update(state=Job.State.QUEUED)  # the other request
+        return original(*args, **kwargs)
+
+    monkeypatch.setattr(manager, "filter", confirmed_meanwhile)
+    removed = jobs.prune()
+    monkeypatch.undo()
+    job.refresh_from_db()
+    assert removed["pending"] == 0
+    assert job.state == Job.State.QUEUED and job.source == source
+    assert jobs.path_of(source).exists()
+
+
+def test_the_prune_runs_once_the_jobs_transaction_commits(
+    manager, season, settings, tmp_path, monkeypatch, django_capture_on_commit_callbacks
+):
+    """A job's start prunes the old files only after its transaction commits: inside
+    one that may yet roll back, a prune would remove files for rows that come back."""
+    settings.FILES_DIR = tmp_path
+    pruned = []
+    monkeypatch.setattr(jobs, "prune", lambda now=None: pruned.append(1) or {})
+    with django_capture_on_commit_callbacks(execute=False) as callbacks:
+        jobs.start(Job.Kind.BACKUP, club=season.club, actor=manager)
+    assert pruned == []
+    for callback in callbacks:
+        callback()
+    assert pruned == [1]

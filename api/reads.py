@@ -1,0 +1,35 @@
+"""What the API's reads share (``api.views``, ``api.league_views``): the path's types,
+the refusals an operation may answer, and a bounded page of rows."""
+
+import math
+from typing import Annotated
+
+from ninja import Path, Query
+
+from api import schemas as s
+
+MAX_ID = 2**31 - 1
+Slug = Annotated[str, Path(pattern=r"^[-a-zA-Z0-9_]{1,60}$")]
+Id = Annotated[int, Path(ge=1, le=MAX_ID)]
+PageNo = Annotated[int, Query(ge=1, le=1_000_000)]
+#: The refusals an operation may answer (api.errors), all with one body.
+ERRORS = {frozenset({400, 401, 403, 404, 405, 409, 413, 415, 422, 429}): s.ErrorOut}
+
+
+def answers(ok):
+    return {**ok, **ERRORS}
+
+
+def bounds(count, page, per_page) -> dict:
+    """A page's figures: a page past the end is the last."""
+    pages = max(1, math.ceil(count / per_page))
+    return {"count": count, "page": min(page, pages), "per_page": per_page, "pages": pages}
+
+
+def page_of(rows, page, per_page, count=None):
+    """``(figures, rows)``: a bounded page of ``rows`` (a queryset or list)."""
+    if count is None:
+        count = len(rows) if isinstance(rows, list) else rows.count()
+    info = bounds(count, page, per_page)
+    start = (info["page"] - 1) * per_page
+    return info, list(rows[start : start + per_page])
