@@ -31,8 +31,10 @@ run: setup
 	trap 'kill $$worker' EXIT INT TERM; \
 	$(PY) manage.py runserver 127.0.0.1:$(PORT)
 
+# --dist worksteal: a worker with nothing left takes tests queued for the other, so the
+# long browser tests do not leave one core idle at the end
 test: setup
-	$(PY) -m pytest -n $(TEST_WORKERS) $(PYTEST_ARGS)
+	$(PY) -m pytest -n $(TEST_WORKERS) --dist worksteal $(PYTEST_ARGS)
 
 lint: setup
 	$(VENV)/bin/ruff check .
