@@ -176,13 +176,8 @@ def _swap(wanted, before, after, sheet_id) -> bool:
     are put back as they were (they held ``before`` exactly), and False: the caller
     reads and writes as usual. The rows the UPDATE matched stay locked to the end of
     the transaction, as the read's ``select_for_update`` would lock them."""
-    held = Q()
-    for pair, (mu, sigma, hands, last_sheet) in zip(wanted, before):
-        held |= _row(pair) & Q(mu=mu, sigma=sigma, hands=hands, last_sheet=last_sheet)
     new = [{"mu": s.mu, "sigma": s.sigma, "ordinal": s.ordinal, "hands": s.hands} for s in after]
-    written = Rating.objects.filter(held).update(
-        **{field: _set(wanted, new, field) for field in ("mu", "sigma", "ordinal", "hands")}
-    )
+    written = _compare_and_set(wanted, before, new)
     if written == len(wanted):
         return True
     for pair in wanted:
@@ -204,6 +199,36 @@ def _swap(wanted, before, after, sheet_id) -> bool:
             **{field: _set(wanted, old, field) for field in ("mu", "sigma", "ordinal", "hands")}
         )
     return False
+
+
+def _compare_and_set(wanted, before, new) -> int:
+    """``_swap``'s UPDATE, written in SQL: the rows of a ``VALUES`` list joined to the
+    Rating rows they name and still hold. The ORM's form of it (a ``Q`` of the held
+    values, a ``Case`` per field) took 12.7 ms to build and compile for a hand of four
+    players in two scopes, most of a kept hand post's cost (``bench_ratings`` at
+    100,000 hands: 20.1 ms a post against 10.5 ms with the ratings off); this takes a
+    fraction of a millisecond. PostgreSQL and SQLite (3.33 and later) both read it.
+    Returns how many rows it wrote."""
+    table = connection.ops.quote_name(Rating._meta.db_table)
+    rows = []
+    params = []
+    for (scope, player), (mu, sigma, hands, last), value in zip(wanted, before, new):
+        rows.append("(%s, %s, %s, %s, %s, %s, %s, %s, %s, %s)")
+        params += [scope, player, mu, sigma, hands, last]
+        params += [value["mu"], value["sigma"], value["ordinal"], value["hands"]]
+    # VALUES' columns are column1, column2, … on both databases; the statement begins
+    # with UPDATE (Python's sqlite3 counts no rows written by a statement beginning
+    # with WITH)
+    sql = (
+        f"UPDATE {table} SET mu = v.column7, sigma = v.column8, ordinal = v.column9,"
+        " hands = v.column10 FROM (VALUES " + ", ".join(rows) + ") AS v"
+        f" WHERE {table}.scope = v.column1 AND {table}.player_id = v.column2"
+        f" AND {table}.mu = v.column3 AND {table}.sigma = v.column4"
+        f" AND {table}.hands = v.column5 AND {table}.last_sheet = v.column6"
+    )
+    with connection.cursor() as cursor:
+        cursor.execute(sql, params)
+        return cursor.rowcount
 
 
 # ---------------------------------------------------------------- any other change
