@@ -180,3 +180,41 @@ def test_a_club_joining_or_leaving_the_league_rates_it_again(ledger):
     assert kept(key) == by_rater([a["club"].pk])
     _sheet(c, 6, SEED_HANDS[:2])  # and no longer
     assert kept(key) == by_rater([a["club"].pk])
+
+
+def test_the_league_ratings_page_ranks_persons_and_names_as_the_ranking(
+    ledger, client, monkeypatch
+):
+    """The persons by ordinal, each once across clubs; under the minimum of hands left
+    out; a members-only club's players (B lets the league name nobody) unnamed unless the
+    person is named by a public club; linked from the league's home."""
+    from django.urls import reverse
+
+    from ratings import queries
+
+    league, a, b = ledger["league"], ledger["a"], ledger["b"]
+    league_services.link_by_licence(league, b["players"][0], "L-ANNA", actor=ledger["boss"])
+    _sheet(a, 2, SEED_HANDS + SEED_HANDS[:1])  # A's four: 6 hands
+    _sheet(b, 3, SEED_HANDS)  # B's four: 5 hands (Anna: 11)
+    _sheet(ledger["c"], 3, SEED_HANDS * 3)  # outside the league
+    home = client.get(reverse("leagues:home", args=[league.slug])).content.decode()
+    url = reverse("leagues:ratings", args=[league.slug])
+    assert f'href="{url}"' in home
+    monkeypatch.setattr(queries, "MIN_HANDS", 6)
+    response = client.get(url)
+    assert response.status_code == 200
+    page = response.content.decode()
+    assert page.count("data-rated") == 4  # Anna and A's three others
+    assert page.count(">Anna<") == 1
+    assert f'href="{reverse("leagues:person", args=[ledger["person"].pk])}"' in page
+    assert "11</td>" in page  # Anna's hands, A's and B's
+    assert "A player of a members-only club" not in page
+    assert response.context["left_out"] == 3  # B's Bert, Carl and Dora
+    rows = response.context["rows"]
+    assert [r["rating"].ordinal for r in rows] == sorted(
+        (r["rating"].ordinal for r in rows), reverse=True
+    )
+    monkeypatch.setattr(queries, "MIN_HANDS", 5)
+    page = client.get(url).content.decode()
+    assert page.count("data-rated") == 7
+    assert page.count("A player of a members-only club") == 3
