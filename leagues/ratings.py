@@ -21,7 +21,7 @@ from django.dispatch import receiver
 
 from clubs.models import Player
 from leagues import queries as league_queries
-from leagues.models import LeagueClub
+from leagues.models import League, LeagueClub
 from ratings import keeping, queries, scopes
 from ratings.compute import State
 from ratings.models import Rating
@@ -70,10 +70,16 @@ def _identity(league_id) -> dict:
     return {pk: first[person] for pk, person in pairs if first[person] != pk}
 
 
+def _lock(league_id) -> None:
+    """The league's row, locked: two re-ratings of its scope (hands of two member clubs
+    posted at once) take turns, the second reading the history the first wrote."""
+    list(League.objects.select_for_update().filter(pk=league_id).values_list("pk"))
+
+
 def register() -> None:
     scopes.register(
         KIND,
-        scopes.Kind(rows=_rows, sheets=_sheets, of_club=_of_club, identity=_identity),
+        scopes.Kind(rows=_rows, sheets=_sheets, of_club=_of_club, identity=_identity, lock=_lock),
     )
 
 

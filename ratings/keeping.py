@@ -413,8 +413,13 @@ def rerate(key: str, start=None) -> int:
     The history holds each player's rating after each sheet they played but the
     last, which is their ``Rating`` row (the ratings before ``start`` are the last
     history point before it, or the Rating row when it is before it)."""
-    for pair in [pair for pair in _known if pair[0] == key]:  # rewritten below
-        del _known[pair]
+    if scopes.is_registered(key):
+        # rows of several clubs: the scope's own lock first, before the history is read
+        # (``_known`` holds none of its rows: ``add_hand`` re-rates it)
+        scopes.lock(key)
+    else:
+        for pair in [pair for pair in _known if pair[0] == key]:  # rewritten below
+            del _known[pair]
     points = RatingPoint.objects.filter(scope=key)
     if start is None:
         before, stale, moved = {}, None, {}

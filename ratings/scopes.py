@@ -48,6 +48,9 @@ class Kind:
     #: id → {row's player id: the player id it is rated under} (one query); a player
     #: missing from it is rated as themself
     identity: Callable
+    #: id → None, taking a row lock that makes two re-ratings of the scope take turns
+    #: (its rows come from several clubs: the ledger's club locks do not cover them)
+    lock: Callable | None = None
 
 
 #: the kinds added by higher apps: kind → Kind
@@ -96,6 +99,13 @@ def identity(key: str) -> dict | None:
     if kind in _REGISTERED:
         return _REGISTERED[kind].identity(pk)
     return None
+
+
+def lock(key: str) -> None:
+    """Take the scope's own lock, if its kind has one (the built-in kinds: none)."""
+    kind, pk = parse(key)
+    if kind in _REGISTERED and _REGISTERED[kind].lock is not None:
+        _REGISTERED[kind].lock(pk)
 
 
 def registered_of_club(club_id) -> list[str]:

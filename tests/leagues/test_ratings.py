@@ -218,3 +218,14 @@ def test_the_league_ratings_page_ranks_persons_and_names_as_the_ranking(
     page = client.get(url).content.decode()
     assert page.count("data-rated") == 7
     assert page.count("A player of a members-only club") == 3
+
+
+def test_a_league_deleted_takes_its_ratings_along(ledger):
+    league, a, b = ledger["league"], ledger["a"], ledger["b"]
+    key = league_ratings.key(league.pk)
+    _sheet(a, 2, SEED_HANDS)
+    _sheet(b, 3, SEED_HANDS)
+    assert Rating.objects.filter(scope=key).exists()
+    league.delete()
+    assert not Rating.objects.filter(scope=key).exists()
+    assert not RatingPoint.objects.filter(scope=key).exists()
