@@ -8,4 +8,7 @@ class LeaguesConfig(AppConfig):
     verbose_name = _("leagues")
 
     def ready(self):
-        from leagues import receivers  # noqa: F401, PLC0415 (connects the signal receivers)
+        # the signal receivers; the ``league:<id>`` rating scope (``ratings.scopes``)
+        from leagues import ratings, receivers  # noqa: F401, PLC0415
+
+        ratings.register()

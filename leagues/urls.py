@@ -20,6 +20,7 @@ urlpatterns = [
         name="season_csv",
     ),
     path("leagues/<slug:league>/events/<int:event_id>/", views.event, name="event"),
+    path("leagues/<slug:league>/ratings/", views.ratings_page, name="ratings"),
     path("leagues/<slug:league>/manage/", views.manage, name="manage"),
     path(
         "leagues/<slug:league>/manage/seasons/<int:season_id>/",

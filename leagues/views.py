@@ -24,6 +24,7 @@ from clubs.permissions import club_view
 from core.exports import bad_request, csv_text, neutralise
 from core.paging import MAX_PAGE, bounded_int
 from leagues import licences, queries, ranking, services
+from leagues import ratings as league_ratings
 from leagues.forms import (
     CountForm,
     InviteForm,
@@ -110,6 +111,27 @@ def home(request, league):
 
 #: ranking rows a page (the exports carry them all)
 PER_PAGE = 100
+
+
+@league_view("read")
+@require_GET
+def ratings_page(request, league):
+    """The league's ratings (``leagues.ratings``): its persons ranked by the ordinal
+    μ − 3σ over every hand of its member clubs, μ ± 3σ as a range, the hands rated;
+    under ``ratings.queries.MIN_HANDS`` hands left out, as the club's standings do;
+    a members-only club's player named only as the league's ranking would."""
+    league = request.league
+    rows, left_out = league_ratings.league_rows(league, viewer=_viewer_person(request.user))
+    return render(
+        request,
+        "leagues/ratings.html",
+        {
+            "league": league,
+            "rows": rows,
+            "left_out": left_out,
+            "min_hands": league_ratings.queries.MIN_HANDS,
+        },
+    )
 
 
 @league_view("read")

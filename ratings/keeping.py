@@ -76,8 +76,43 @@ def add_hand(sheet, match) -> None:
     (an upsert of the ratings); a player's first hand on a sheet also moves their
     rating of the sheet before into the history (one insert, once per sheet). A
     player rated on a later sheet already sends the scopes to ``rerate`` from this
-    sheet instead."""
-    keys = scopes.of_sheet(sheet)
+    sheet instead.
+
+    A registered scope (a league's: ``scopes.register``) rates its rows under another
+    identity than the hand's players: it is rated again from this sheet
+    (``rerate``), after the built-in ones. Which registered scopes a club's hands
+    count in is read once per club and process (``registered_of_club``): a club in
+    none costs no query more."""
+    keys = scopes.builtin_of_sheet(sheet)
+    _add_to_builtin(sheet, match, keys)
+    for key in registered_of_club(sheet.club_id):
+        rerate(key, (_as_date(sheet.date), sheet.pk))
+
+
+#: club id → the registered scopes its hands count in, as this process last read them
+#: (``forget_club`` clears it: a club joining or leaving a league)
+_registered: dict = {}
+
+
+def registered_of_club(club_id) -> list[str]:
+    """``scopes.registered_of_club``, read once per club and process."""
+    found = _registered.get(club_id)
+    if found is None:
+        if len(_registered) > _KNOWN_MAX:
+            _registered.clear()
+        found = _registered[club_id] = scopes.registered_of_club(club_id)
+    return found
+
+
+def forget_club(club_id=None) -> None:
+    """The registered scopes of a club (of every club: None) changed: read them again."""
+    if club_id is None:
+        _registered.clear()
+    else:
+        _registered.pop(club_id, None)
+
+
+def _add_to_builtin(sheet, match, keys) -> None:
     players = sorted(match.players)
     date = _as_date(sheet.date)
     here = (date, sheet.pk)
@@ -244,13 +279,15 @@ def rerate_club(club_id, sheets=None) -> None:
     and the changed sheets' seasons' from the first of ``sheets`` in each."""
     club_write_lock(club_id)  # the ledger's writes take it first; imports, merges too
     if sheets is None:
+        forget_club(club_id)
         for key in scopes.of_club(club_id):
             rerate(key)
         return
     starts = {}
+    registered = registered_of_club(club_id)
     for sheet in sheets:
         here = (_as_date(sheet.date), sheet.pk)
-        for key in scopes.of_sheet(sheet):
+        for key in [*scopes.builtin_of_sheet(sheet), *registered]:
             starts[key] = min(starts.get(key, here), here)
     for key, start in sorted(starts.items()):
         rerate(key, start)
@@ -330,7 +367,14 @@ def ledger_rows(key, start=None):
         sheets = sheets.filter(_after(start, sheet="pk"))
     kinds = {pk: kind_of(rules) for pk, rules in sheets.values_list("pk", "rules")}
     ordered = rows.order_by("date", "sheet_id", "number", "position").values_list(*ROW_COLUMNS)
-    return ordered.iterator(chunk_size=20000), kinds
+    rows = ordered.iterator(chunk_size=20000)
+    identity = scopes.identity(key)
+    if identity:  # a registered scope rating a row under another player (a person's)
+        rows = (
+            (sheet, date, number, identity.get(player, player), role, made, margin, score)
+            for sheet, date, number, player, role, made, margin, score in rows
+        )
+    return rows, kinds
 
 
 def _locked(key) -> list:
@@ -369,8 +413,13 @@ def rerate(key: str, start=None) -> int:
     The history holds each player's rating after each sheet they played but the
     last, which is their ``Rating`` row (the ratings before ``start`` are the last
     history point before it, or the Rating row when it is before it)."""
-    for pair in [pair for pair in _known if pair[0] == key]:  # rewritten below
-        del _known[pair]
+    if scopes.is_registered(key):
+        # rows of several clubs: the scope's own lock first, before the history is read
+        # (``_known`` holds none of its rows: ``add_hand`` re-rates it)
+        scopes.lock(key)
+    else:
+        for pair in [pair for pair in _known if pair[0] == key]:  # rewritten below
+            del _known[pair]
     points = RatingPoint.objects.filter(scope=key)
     if start is None:
         before, stale, moved = {}, None, {}

@@ -1,9 +1,10 @@
 """Players' ratings, kept on write (``ratings.keeping``).
 
 A rating belongs to a **scope**, a key naming the hands it counts: ``club:<id>``
-(every hand of the club's sheets, tournament deals included) and ``season:<id>``
-(a season rated on its own) (``ratings.scopes``). Hands are rated in the
-order (sheet date, sheet, hand number).
+(every hand of the club's sheets, tournament deals included), ``season:<id>``
+(a season rated on its own) (``ratings.scopes``), and ``league:<id>`` (registered by
+``leagues``: a person across its member clubs, rated under one of their players).
+Hands are rated in the order (sheet date, sheet, hand number).
 """
 
 from django.db import models

@@ -4,12 +4,16 @@
                 of the club too);
 ``season:<id>`` the hands of one season's sheets, rated on their own.
 
-A league's rating is not here yet: it rates a person across the player records of
-several clubs (the models key a rating by a club's player), and this app may not
-read a league's clubs; the README's "Ratings" says how it would fit the layers.
-The keeping, the re-rating, the pages and the command take a scope key and
-nothing else.
+A higher app adds a kind of its own (``register``): ``leagues`` adds
+``league:<id>`` in its ``ready()`` (the hands of its member clubs' sheets), which
+this app may not read. Such a kind may rate a row under another player than the
+row's (``identity``): a league rates a person across the player records of several
+clubs, under one of them (the models stay keyed by a player). The keeping, the
+re-rating, the pages and the command take a scope key and nothing else.
 """
+
+from collections.abc import Callable
+from dataclasses import dataclass
 
 from django.db.models import Q
 
@@ -31,9 +35,38 @@ _KINDS = {
 }
 
 
+@dataclass(frozen=True)
+class Kind:
+    """A scope kind a higher app adds (``register``), as functions of its id or a club's."""
+
+    #: id → the filter of the ScoreRows it rates
+    rows: Callable
+    #: id → the filter of the Sheets it holds
+    sheets: Callable
+    #: club id → the keys of this kind the club's hands count in (a query)
+    of_club: Callable
+    #: id → {row's player id: the player id it is rated under} (one query); a player
+    #: missing from it is rated as themself
+    identity: Callable
+    #: id → None, taking a row lock that makes two re-ratings of the scope take turns
+    #: (its rows come from several clubs: the ledger's club locks do not cover them)
+    lock: Callable | None = None
+
+
+#: the kinds added by higher apps: kind → Kind
+_REGISTERED: dict[str, Kind] = {}
+
+
+def register(name: str, kind: Kind) -> None:
+    """Add a scope kind (``leagues`` adds ``league`` in its ``ready()``)."""
+    if name in _KINDS:
+        raise ValueError(f"a built-in rating scope: {name!r}")
+    _REGISTERED[name] = kind
+
+
 def parse(key: str) -> tuple[str, int]:
     kind, _, pk = key.partition(":")
-    if kind not in _KINDS or not pk.isdigit():
+    if (kind not in _KINDS and kind not in _REGISTERED) or not pk.isdigit():
         raise ValueError(f"not a rating scope: {key!r}")
     return kind, int(pk)
 
@@ -41,21 +74,57 @@ def parse(key: str) -> tuple[str, int]:
 def rows_filter(key: str) -> Q:
     """The filter of the ScoreRows the scope rates."""
     kind, pk = parse(key)
+    if kind in _REGISTERED:
+        return _REGISTERED[kind].rows(pk)
     return _KINDS[kind][0](pk)
 
 
 def sheets_filter(key: str) -> Q:
     """The filter of the Sheets the scope holds."""
     kind, pk = parse(key)
+    if kind in _REGISTERED:
+        return _REGISTERED[kind].sheets(pk)
     return _KINDS[kind][1](pk)
 
 
-def of_sheet(sheet) -> list[str]:
-    """The scopes a sheet's hands count in (its club's, its season's), sorted."""
+def is_registered(key: str) -> bool:
+    """A key of a kind a higher app added (kept by re-rating: ``keeping.add_hand``)."""
+    return parse(key)[0] in _REGISTERED
+
+
+def identity(key: str) -> dict | None:
+    """The player a row is rated under in the scope ({row's player: rated player}, one
+    query), or None: each row's own player (the built-in kinds)."""
+    kind, pk = parse(key)
+    if kind in _REGISTERED:
+        return _REGISTERED[kind].identity(pk)
+    return None
+
+
+def lock(key: str) -> None:
+    """Take the scope's own lock, if its kind has one (the built-in kinds: none)."""
+    kind, pk = parse(key)
+    if kind in _REGISTERED and _REGISTERED[kind].lock is not None:
+        _REGISTERED[kind].lock(pk)
+
+
+def registered_of_club(club_id) -> list[str]:
+    """The keys of the registered kinds a club's hands count in (one query a kind)."""
+    return sorted(key for kind in _REGISTERED.values() for key in kind.of_club(club_id))
+
+
+def builtin_of_sheet(sheet) -> list[str]:
+    """The built-in scopes a sheet's hands count in (its club's, its season's), sorted."""
     return sorted([club(sheet.club_id), season(sheet.season_id)])
 
 
+def of_sheet(sheet) -> list[str]:
+    """The scopes a sheet's hands count in (its club's, its season's, and the registered
+    kinds' of its club: one query a kind), sorted."""
+    return sorted([*builtin_of_sheet(sheet), *registered_of_club(sheet.club_id)])
+
+
 def of_club(club_id) -> list[str]:
-    """Every scope of a club: its own and its seasons'."""
+    """Every scope of a club: its own, its seasons' and the registered kinds'."""
     seasons = Season.objects.filter(club_id=club_id).values_list("pk", flat=True)
-    return [club(club_id), *(season(pk) for pk in seasons)]
+    return [club(club_id), *(season(pk) for pk in seasons), *registered_of_club(club_id)]

@@ -115,6 +115,7 @@ def _no_ratings_remembered():
     hand updates them in one statement): each test starts as a new process would, so
     no row of another test's database (its ids reused) is taken for one of its own."""
     keeping._known.clear()
+    keeping.forget_club()  # nor another test's clubs' leagues
 
 
 #: The password of every user made by ``make_user``.

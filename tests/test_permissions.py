@@ -565,6 +565,7 @@ LEAGUE_URLS = {
     "leagues:season_json": ("read", "G", ("season",)),
     "leagues:season_csv": ("read", "G", ("season",)),
     "leagues:event": ("read", "G", ("event",)),
+    "leagues:ratings": ("read", "G", ()),
     "leagues:manage": ("manage", "GP", ()),
     "leagues:season_edit": ("manage", "GP", ("season",)),
     "leagues:link": ("manage", "P", ()),

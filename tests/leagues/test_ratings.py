@@ -1,0 +1,231 @@
+"""A league's ratings (``leagues.ratings``: the ``league:<id>`` scope): a person rated
+over every hand they played in any member club, kept on write, equal to ``Rater``
+called directly on those hands, and to re-rating from scratch after any change."""
+
+import datetime
+
+import pytest
+
+from clubs.models import Club, Membership, Player, Role, Season
+from leagues import ratings as league_ratings
+from leagues import services as league_services
+from ratings import keeping, scopes
+from ratings.compute import Rater
+from ratings.models import Rating, RatingPoint
+from scoresheet import services
+from scoresheet.models import ScoreRow, Sheet
+from tests.data import SEED_HANDS
+
+NAMES = ["Anna", "Bert", "Carl", "Dora"]
+
+
+def _club_with_players(club, user):
+    season = Season.objects.create(
+        club=club, name="2026", start_date=datetime.date(2026, 1, 1), rules={"preset": "fft"}
+    )
+    players = [Player.objects.create(club=club, name=name) for name in NAMES]
+    return season, players
+
+
+@pytest.fixture
+def ledger(league, clubs, boss, django_user_model):
+    """Clubs A and B of the league and C outside it, each with Anna, Bert, Carl and Dora;
+    Anna is one person in the three clubs (B's Anna linked after her hands there)."""
+    c = Club.objects.create(name="Club C", slug="club-c")
+    c_manager = django_user_model.objects.create_user("manager_c", password="pw-long-12345")
+    Membership.objects.create(club=c, user=c_manager, role=Role.MANAGER)
+    out = {"league": league, "boss": boss}
+    for name, club, user in (
+        ("a", clubs["a"], clubs["a_manager"]),
+        ("b", clubs["b"], clubs["b_manager"]),
+        ("c", c, c_manager),
+    ):
+        season, players = _club_with_players(club, user)
+        out[name] = {"club": club, "user": user, "season": season, "players": players}
+    person = league_services.link_by_licence(league, out["a"]["players"][0], "L-ANNA", actor=boss)
+    league_services.link_player(out["c"]["players"][0], person)
+    out["person"] = person
+    return out
+
+
+def _sheet(side, day, hands, table="1"):
+    sheet = services.create_sheet(
+        season=side["season"],
+        players=side["players"],
+        date=datetime.date(2026, 3, day),
+        table=table,
+        actor=side["user"],
+    )
+    for data in hands:
+        services.record_hand(sheet, data, actor=side["user"])
+    return sheet
+
+
+def _identity(player_id):
+    person = Player.objects.get(pk=player_id).person_id
+    return ("person", person) if person else ("player", player_id)
+
+
+def by_rater(club_ids):
+    """The clubs' hands rated by ``Rater`` directly, in date order, each seat under its
+    person (its player without one): identity → (μ, σ, hands)."""
+    rows = (
+        ScoreRow.objects.filter(sheet__club_id__in=club_ids)
+        .order_by("date", "sheet_id", "number", "position")
+        .values_list("sheet_id", "number", "player_id", "role", "made", "margin", "score")
+    )
+    hands = {}
+    for sheet_id, number, player, role, made, margin, score in rows:
+        seat = (_identity(player), role, made, margin, score)
+        hands.setdefault((sheet_id, number), []).append(seat)
+    kinds = {
+        pk: keeping.kind_of(rules)
+        for pk, rules in Sheet.objects.filter(club_id__in=club_ids).values_list("pk", "rules")
+    }
+    rater = Rater()
+    for (sheet_id, _number), seats in hands.items():
+        rater.rate_seats(kinds[sheet_id], seats)
+    return {
+        player: (state.mu, state.sigma, state.hands)
+        for player in rater.players()
+        for state in (rater.get(player),)
+    }
+
+
+def kept(key):
+    return {
+        _identity(player): (mu, sigma, hands)
+        for player, mu, sigma, hands in Rating.objects.filter(scope=key).values_list(
+            "player_id", "mu", "sigma", "hands"
+        )
+    }
+
+
+def history(key):
+    return sorted(
+        RatingPoint.objects.filter(scope=key).values_list(
+            "player_id", "sheet_id", "date", "mu", "sigma", "hands"
+        )
+    )
+
+
+def assert_as_from_scratch(key):
+    before = (kept(key), history(key))
+    keeping.rerate(key)
+    assert (kept(key), history(key)) == before
+    return before[0]
+
+
+def test_a_person_is_rated_over_the_hands_of_every_member_club(ledger):
+    league, a, b, c = ledger["league"], ledger["a"], ledger["b"], ledger["c"]
+    key = league_ratings.key(league.pk)
+    _sheet(a, 2, SEED_HANDS[:3])
+    _sheet(b, 3, SEED_HANDS[1:5])
+    _sheet(c, 3, SEED_HANDS)  # outside the league: counts nowhere in it
+    _sheet(a, 4, SEED_HANDS[2:])
+    _sheet(b, 1, SEED_HANDS[:2])  # before the others: the later sheets are rated again
+    # kept on write, B's Anna a player of her own until linked
+    assert kept(key) == by_rater([a["club"].pk, b["club"].pk])
+    assert ("player", b["players"][0].pk) in kept(key)
+    # B's Anna linked now: the league rated again under the person
+    league_services.link_by_licence(league, b["players"][0], "L-ANNA", actor=ledger["boss"])
+    expected = by_rater([a["club"].pk, b["club"].pk])
+    got = kept(key)
+    assert got == expected
+    anna = ("person", ledger["person"].pk)
+    assert got[anna][2] == 3 + 4 + 3 + 2  # A's and B's hands, not C's
+    assert len(got) == 1 + 3 + 3  # Anna, A's Bert, Carl, Dora, B's three others
+    assert assert_as_from_scratch(key) == expected
+    # the club scopes are untouched: B's Anna is B's player there
+    assert Rating.objects.get(scope=scopes.club(b["club"].pk), player=b["players"][0]).hands == 6
+
+
+def test_a_correction_deletion_and_restore_rate_as_from_scratch(ledger):
+    league, a, b = ledger["league"], ledger["a"], ledger["b"]
+    key = league_ratings.key(league.pk)
+    league_services.link_by_licence(league, b["players"][0], "L-ANNA", actor=ledger["boss"])
+    first = _sheet(a, 2, SEED_HANDS[:3])
+    _sheet(b, 3, SEED_HANDS)
+    _sheet(a, 4, SEED_HANDS)
+    clubs = [a["club"].pk, b["club"].pk]
+    assert kept(key) == by_rater(clubs)  # kept on write
+    hand = first.hands.order_by("number").first()
+    services.correct_hand(hand, SEED_HANDS[4], actor=a["user"])
+    assert kept(key) == by_rater(clubs)
+    assert_as_from_scratch(key)
+    services.delete_hand(hand, actor=a["user"])
+    assert kept(key) == by_rater(clubs)
+    assert_as_from_scratch(key)
+    hand.refresh_from_db()
+    services.restore_hand(hand, actor=a["user"])
+    assert kept(key) == by_rater(clubs)
+    assert_as_from_scratch(key)
+
+
+def test_a_club_joining_or_leaving_the_league_rates_it_again(ledger):
+    league, a, c = ledger["league"], ledger["a"], ledger["c"]
+    key = league_ratings.key(league.pk)
+    _sheet(a, 2, SEED_HANDS)
+    _sheet(c, 3, SEED_HANDS)
+    assert kept(key) == by_rater([a["club"].pk, ledger["b"]["club"].pk])
+    link = league_services.invite_club(league, c["club"], actor=ledger["boss"])
+    assert kept(key) == by_rater([a["club"].pk])  # invited, not a member yet
+    league_services.accept_invitation(link, actor=c["user"])
+    joined = [a["club"].pk, ledger["b"]["club"].pk, c["club"].pk]
+    assert kept(key) == by_rater(joined)
+    assert kept(key)[("person", ledger["person"].pk)][2] == 10
+    _sheet(c, 5, SEED_HANDS[:2])  # its next hands are kept on write
+    assert kept(key) == by_rater(joined)
+    league_services.leave_league(link, actor=c["user"])
+    assert kept(key) == by_rater([a["club"].pk])
+    _sheet(c, 6, SEED_HANDS[:2])  # and no longer
+    assert kept(key) == by_rater([a["club"].pk])
+
+
+def test_the_league_ratings_page_ranks_persons_and_names_as_the_ranking(
+    ledger, client, monkeypatch
+):
+    """The persons by ordinal, each once across clubs; under the minimum of hands left
+    out; a members-only club's players (B lets the league name nobody) unnamed unless the
+    person is named by a public club; linked from the league's home."""
+    from django.urls import reverse
+
+    from ratings import queries
+
+    league, a, b = ledger["league"], ledger["a"], ledger["b"]
+    league_services.link_by_licence(league, b["players"][0], "L-ANNA", actor=ledger["boss"])
+    _sheet(a, 2, SEED_HANDS + SEED_HANDS[:1])  # A's four: 6 hands
+    _sheet(b, 3, SEED_HANDS)  # B's four: 5 hands (Anna: 11)
+    _sheet(ledger["c"], 3, SEED_HANDS * 3)  # outside the league
+    home = client.get(reverse("leagues:home", args=[league.slug])).content.decode()
+    url = reverse("leagues:ratings", args=[league.slug])
+    assert f'href="{url}"' in home
+    monkeypatch.setattr(queries, "MIN_HANDS", 6)
+    response = client.get(url)
+    assert response.status_code == 200
+    page = response.content.decode()
+    assert page.count("data-rated") == 4  # Anna and A's three others
+    assert page.count(">Anna<") == 1
+    assert f'href="{reverse("leagues:person", args=[ledger["person"].pk])}"' in page
+    assert "11</td>" in page  # Anna's hands, A's and B's
+    assert "A player of a members-only club" not in page
+    assert response.context["left_out"] == 3  # B's Bert, Carl and Dora
+    rows = response.context["rows"]
+    assert [r["rating"].ordinal for r in rows] == sorted(
+        (r["rating"].ordinal for r in rows), reverse=True
+    )
+    monkeypatch.setattr(queries, "MIN_HANDS", 5)
+    page = client.get(url).content.decode()
+    assert page.count("data-rated") == 7
+    assert page.count("A player of a members-only club") == 3
+
+
+def test_a_league_deleted_takes_its_ratings_along(ledger):
+    league, a, b = ledger["league"], ledger["a"], ledger["b"]
+    key = league_ratings.key(league.pk)
+    _sheet(a, 2, SEED_HANDS)
+    _sheet(b, 3, SEED_HANDS)
+    assert Rating.objects.filter(scope=key).exists()
+    league.delete()
+    assert not Rating.objects.filter(scope=key).exists()
+    assert not RatingPoint.objects.filter(scope=key).exists()
