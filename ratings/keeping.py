@@ -19,6 +19,7 @@ one evening seat different players, so their order changes nobody's rating.
 """
 
 import datetime
+import time
 
 from django.db import connection, transaction
 from django.db.models import Case, F, Q, Value, When
@@ -89,18 +90,30 @@ def add_hand(sheet, match) -> None:
         rerate(key, (_as_date(sheet.date), sheet.pk))
 
 
-#: club id → the registered scopes its hands count in, as this process last read them
-#: (``forget_club`` clears it: a club joining or leaving a league)
+#: club id → (the registered scopes its hands count in, when this process read them);
+#: ``forget_club`` clears it (a club joining or leaving a league, in this process)
 _registered: dict = {}
+#: seconds a process trusts what it read of a club's registered scopes: another
+#: process's join is seen within this time, and the league rated again then
+REGISTERED_SECONDS = 60
 
 
 def registered_of_club(club_id) -> list[str]:
-    """``scopes.registered_of_club``, read once per club and process."""
-    found = _registered.get(club_id)
-    if found is None:
-        if len(_registered) > _KNOWN_MAX:
-            _registered.clear()
-        found = _registered[club_id] = scopes.registered_of_club(club_id)
+    """``scopes.registered_of_club``, read once a club per process and minute (no query
+    on a hand post otherwise). A club that joined a league meanwhile (in another process:
+    this one's ``forget_club`` did not run) sends that scope to ``rerate`` in full when
+    this process sees it, so the hands its posts left out of the scope count."""
+    now = time.monotonic()
+    held = _registered.get(club_id)
+    if held is not None and now - held[1] < REGISTERED_SECONDS:
+        return held[0]
+    if len(_registered) > _KNOWN_MAX:
+        _registered.clear()
+    found = scopes.registered_of_club(club_id)
+    _registered[club_id] = (found, now)
+    if held is not None:
+        for key in sorted(set(found) - set(held[0])):
+            rerate(key)
     return found
 
 

@@ -182,6 +182,33 @@ def test_a_club_joining_or_leaving_the_league_rates_it_again(ledger):
     assert kept(key) == by_rater([a["club"].pk])
 
 
+def test_a_join_made_by_another_process_is_caught_up_within_a_minute(ledger, monkeypatch):
+    """Another process (a web worker, the background worker) read C's leagues before C
+    joined, and its ``forget_club`` never ran: its posts leave C's hands out of the league
+    until it reads C's leagues again (once a minute), which rates the league again in
+    full: then the league counts every hand C played since it joined."""
+    import time
+
+    league, a, c = ledger["league"], ledger["a"], ledger["c"]
+    key = league_ratings.key(league.pk)
+    _sheet(a, 2, SEED_HANDS)
+    _sheet(c, 3, SEED_HANDS[:1])
+    clock = [time.monotonic()]
+    monkeypatch.setattr(keeping.time, "monotonic", lambda: clock[0])
+    keeping.registered_of_club(c["club"].pk)  # "no league", as that process read it
+    link = league_services.invite_club(league, c["club"], actor=ledger["boss"])
+    league_services.accept_invitation(link, actor=c["user"])
+    joined = [a["club"].pk, ledger["b"]["club"].pk, c["club"].pk]
+    assert kept(key) == by_rater(joined)
+    keeping._registered[c["club"].pk] = ([], clock[0])  # that process, before the join
+    _sheet(c, 4, SEED_HANDS[:2])  # left out of the league by that process
+    assert kept(key) != by_rater(joined)
+    clock[0] += keeping.REGISTERED_SECONDS + 1
+    _sheet(c, 5, SEED_HANDS[:1])  # its next post reads C's leagues again
+    assert kept(key) == by_rater(joined)
+    assert_as_from_scratch(key)
+
+
 def test_the_league_ratings_page_ranks_persons_and_names_as_the_ranking(
     ledger, client, monkeypatch
 ):
