@@ -15,6 +15,7 @@ club joins or leaves the league (a ``LeagueClub`` accepted or deleted) or a play
 person link changes (a ``Player`` saved with ``update_fields`` naming ``person``).
 """
 
+from django.db import transaction
 from django.db.models import Q
 from django.db.models.signals import post_delete, post_save
 from django.dispatch import receiver
@@ -84,8 +85,10 @@ def register() -> None:
 
 
 def rerate_league(league_id) -> int:
-    """Rate the league's scope again from scratch (its members or identities changed)."""
-    return keeping.rerate(key(league_id))
+    """Rate the league's scope again from scratch (its members or identities changed), in
+    the caller's transaction or one of its own (a receiver of a save made outside one)."""
+    with transaction.atomic():
+        return keeping.rerate(key(league_id))
 
 
 @receiver(post_save, sender=LeagueClub, dispatch_uid="leagues.ratings.club_saved")
@@ -108,7 +111,7 @@ def _player_saved(sender, instance, created, update_fields=None, **kwargs):
         return
     for scope in keeping.registered_of_club(instance.club_id):
         if scopes.parse(scope)[0] == KIND:
-            keeping.rerate(scope)
+            rerate_league(scopes.parse(scope)[1])
 
 
 # ---------------------------------------------------------------- the page's rows
