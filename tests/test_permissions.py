@@ -371,6 +371,22 @@ def check(response, want):
     return response.status_code == want
 
 
+def try_link(client, url, method, state, want, label) -> list[str]:
+    """One request to a private link's page (a table's, a captain's), rolled back: what
+    is wrong with its answer, or with the database when it refused (nothing may change)."""
+    before = state()
+    with transaction.atomic():
+        response = client.get(url) if method == "G" else client.post(url, {})
+        changed = state() != before
+        transaction.set_rollback(True)
+    wrong = []
+    if not check(response, want):
+        wrong.append(f"{method} {label}: got {response.status_code}, want {want}")
+    if want != "ok" and changed:
+        wrong.append(f"{method} {label}: refused but the database changed")
+    return wrong
+
+
 @pytest.fixture(scope="module")
 def _module_world(django_db_setup, django_db_blocker):
     """The world, built once for the module inside a transaction rolled back at its end."""
@@ -543,15 +559,7 @@ def test_table_link_matrix(world, client, name, visibility):
                 cache.clear()  # the wrong-link limit is tested on its own
                 client.logout()
                 client_for(client, world, who)
-                before = state()
-                with transaction.atomic():
-                    response = client.get(url) if method == "G" else client.post(url, {})
-                    changed = state() != before
-                    transaction.set_rollback(True)
-                if not check(response, want):
-                    wrong.append(f"{method} {who} {kind}: got {response.status_code}, want {want}")
-                if want != "ok" and changed:
-                    wrong.append(f"{method} {who} {kind}: refused but the database changed")
+                wrong += try_link(client, url, method, state, want, f"{who} {kind}")
     assert not wrong, f"{name} ({visibility}): " + "; ".join(wrong)
 
 
@@ -777,15 +785,7 @@ def test_captain_link_matrix(league_world, client, name, visibility):
                 client.logout()
                 if who != "anonymous":
                     client.force_login(league_world["users"][who])
-                before = league_state()
-                with transaction.atomic():
-                    response = client.get(url) if method == "G" else client.post(url, {})
-                    changed = league_state() != before
-                    transaction.set_rollback(True)
-                if not check(response, want):
-                    wrong.append(f"{method} {who} {kind}: got {response.status_code}, want {want}")
-                if want != "ok" and changed:
-                    wrong.append(f"{method} {who} {kind}: refused but the database changed")
+                wrong += try_link(client, url, method, league_state, want, f"{who} {kind}")
     assert not wrong, f"{name} ({visibility}): " + "; ".join(wrong)
 
 
