@@ -108,6 +108,30 @@ class TeamForm(forms.Form):
         return None if value is None else self.divisions[value]
 
 
+class MoveTeamForm(forms.Form):
+    """A team to another division (before the fixtures)."""
+
+    team = forms.TypedChoiceField(label=_("Team"), coerce=int)
+    division = forms.TypedChoiceField(label=_("To the division"), coerce=int)
+
+    def __init__(self, *args, competition, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.teams = {t.pk: t for t in competition.teams.select_related("division")}
+        self.divisions = {d.pk: d for d in competition.divisions.all()}
+        self.fields["team"].choices = [
+            (pk, f"{t.name} ({t.division.name})" if t.division else t.name)
+            for pk, t in self.teams.items()
+        ]
+        self.fields["division"].choices = [(pk, d.name) for pk, d in self.divisions.items()]
+
+    def clean(self):
+        data = super().clean()
+        if "team" in data and "division" in data:
+            data["team"] = self.teams[data["team"]]
+            data["division"] = self.divisions[data["division"]]
+        return data
+
+
 class NextSeasonForm(forms.Form):
     name = forms.CharField(label=_("Name of the next season's championship"), max_length=120)
 

@@ -289,6 +289,33 @@ def enter_team(
     return team
 
 
+def move_team(team, division, *, actor=None) -> Team:
+    """The league manager moves a team to another division of its championship (the
+    next season's promotions and relegations adjusted by hand), while neither division
+    has its fixtures."""
+    competition = team.competition
+    _require_manager(actor, competition.league)
+    if division.competition_id != competition.pk:
+        raise CompetitionError("division_other", field="division")
+    with transaction.atomic():
+        team = Team.objects.select_for_update().select_related("division").get(pk=team.pk)
+        touched = {division.pk} | ({team.division_id} if team.division_id else set())
+        locked = Division.objects.select_for_update().filter(pk__in=touched).order_by("pk")
+        if any(d.fixtures_at is not None for d in locked):
+            raise CompetitionError("fixtures_made", field="division")
+        before = team.division.name if team.division_id else ""
+        team.division = division
+        team.save(update_fields=["division"])
+        _record(
+            competition.league,
+            actor,
+            "team_moved",
+            team.name,
+            {"from": before, "to": division.name},
+        )
+    return team
+
+
 def generate_fixtures(division, *, actor=None) -> list[Match]:
     """The division's round robin by Berger's tables, the teams in their seed order."""
     competition = division.competition

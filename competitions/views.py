@@ -25,6 +25,7 @@ from competitions.forms import (
     DrawForm,
     LineUpForm,
     MatchEditForm,
+    MoveTeamForm,
     NextSeasonForm,
     ResultsForm,
     TeamForm,
@@ -167,6 +168,7 @@ def manage(request, league, competition_id):
     team_form = TeamForm(prefix="team", competition=competition)
     draw_form = DrawForm(prefix="draw")
     next_form = NextSeasonForm(prefix="next")
+    move_form = MoveTeamForm(prefix="move", competition=competition)
     if request.method == "POST":
         action = request.POST.get("action")
         try:
@@ -199,6 +201,15 @@ def manage(request, league, competition_id):
                         actor=request.user,
                     )
                     return redirect(competition.get_absolute_url())
+            elif action == "move":
+                move_form = MoveTeamForm(request.POST, prefix="move", competition=competition)
+                if move_form.is_valid():
+                    services.move_team(
+                        move_form.cleaned_data["team"],
+                        move_form.cleaned_data["division"],
+                        actor=request.user,
+                    )
+                    return redirect("competitions:manage", request.league.slug, competition.pk)
             elif action == "next":
                 next_form = NextSeasonForm(request.POST, prefix="next")
                 if next_form.is_valid():
@@ -208,7 +219,7 @@ def manage(request, league, competition_id):
                     return redirect("competitions:manage", request.league.slug, following.pk)
         except CompetitionError as error:
             forms = {"division": division_form, "team": team_form, "draw": draw_form}
-            form = {**forms, "next": next_form}.get(action)
+            form = {**forms, "next": next_form, "move": move_form}.get(action)
             _refused(request, error, form)
     return render(
         request,
@@ -222,6 +233,7 @@ def manage(request, league, competition_id):
             "team_form": team_form,
             "draw_form": draw_form,
             "next_form": next_form,
+            "move_form": move_form,
         },
     )
 

@@ -221,6 +221,7 @@ class LeagueAuditEntry(models.Model):
         RESULT_CONFIRMED = "result_confirmed", _("result confirmed by a captain")
         CLAIM_FILED = "claim_filed", _("claim filed against a result")
         CLAIM_DECIDED = "claim_decided", _("claim decided")
+        TEAM_MOVED = "team_moved", _("team moved to another division")
 
     league = models.ForeignKey(League, on_delete=models.CASCADE, related_name="audit_entries")
     actor = models.ForeignKey(

@@ -333,6 +333,45 @@ def test_the_next_season_moves_the_first_up_and_the_last_down(league, clubs, bos
     assert not following.matches.exists()
 
 
+def test_the_manager_adjusts_the_divisions_before_the_fixtures(
+    league, clubs, boss, client, django_user_model
+):
+    """A team moved to another division by the league manager (the page's form): an
+    entry in the league's history; refused once either division has its fixtures, to a
+    division of another competition, and to a club manager."""
+    from django.urls import reverse
+
+    competition = services.create_competition(
+        league, name="2027", kind="championship", deals=2, actor=boss
+    )
+    one = services.add_division(competition, "D1", actor=boss)
+    two = services.add_division(competition, "D2", actor=boss)
+    a1 = team(competition, clubs, "a", "A1", 0, one, boss)
+    b1 = team(competition, clubs, "b", "B1", 4, one, boss)
+    a2 = team(competition, clubs, "a", "A2", 4, two, boss)
+    with pytest.raises(CompetitionError) as refused:
+        services.move_team(a1, two, actor=clubs["a_manager"])
+    assert refused.value.code == "forbidden"
+    client.force_login(boss)
+    manage = reverse("competitions:manage", args=[league.slug, competition.pk])
+    answer = client.post(manage, {"action": "move", "move-team": a1.pk, "move-division": two.pk})
+    assert answer.status_code == 302
+    a1.refresh_from_db()
+    assert a1.division == two
+    entry = LeagueAuditEntry.objects.get(action="team_moved")
+    assert (entry.label, entry.after) == ("A1", {"from": "D1", "to": "D2"})
+    other = services.create_competition(league, name="Autre", kind="championship", actor=boss)
+    elsewhere = services.add_division(other, "D9", actor=boss)
+    with pytest.raises(CompetitionError) as refused:
+        services.move_team(a2, elsewhere, actor=boss)
+    assert refused.value.code == "division_other"
+    services.generate_fixtures(two, actor=boss)
+    page = client.post(manage, {"action": "move", "move-team": b1.pk, "move-division": two.pk})
+    assert page.status_code == 200 and "already made" in page.content.decode()
+    b1.refresh_from_db()
+    assert b1.division == one
+
+
 def test_the_next_season_costs_the_same_queries_whatever_the_teams(league, clubs, boss):
     """The teams and their squads are copied in two statements: the next season of a
     division of four teams costs what one of two does (it was four queries a team)."""
