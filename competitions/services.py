@@ -298,12 +298,15 @@ def move_team(team, division, *, actor=None) -> Team:
     if division.competition_id != competition.pk:
         raise CompetitionError("division_other", field="division")
     with transaction.atomic():
-        team = Team.objects.select_for_update().select_related("division").get(pk=team.pk)
+        team = Team.objects.select_for_update().get(pk=team.pk)
         touched = {division.pk} | ({team.division_id} if team.division_id else set())
-        locked = Division.objects.select_for_update().filter(pk__in=touched).order_by("pk")
-        if any(d.fixtures_at is not None for d in locked):
+        locked = {
+            d.pk: d
+            for d in Division.objects.select_for_update().filter(pk__in=touched).order_by("pk")
+        }
+        if any(d.fixtures_at is not None for d in locked.values()):
             raise CompetitionError("fixtures_made", field="division")
-        before = team.division.name if team.division_id else ""
+        before = locked[team.division_id].name if team.division_id else ""
         team.division = division
         team.save(update_fields=["division"])
         _record(
