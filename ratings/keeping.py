@@ -3,9 +3,11 @@
 The ledger's services send ``scoresheet.signals`` (they do not import this app):
 
 - a new hand (``hand_recorded``) only adds, when every one of its players was last
-  rated on an earlier sheet (or this one): their ratings in the sheet's scopes
-  (``scopes.of_sheet``) are read in one query, moved by the hand's match and written
-  back with the sheet's history point (``_add_hand``);
+  rated on an earlier sheet (or this one): their ratings in the sheet's club and
+  season scopes (``scopes.builtin_of_sheet``) are moved by the hand's match in one
+  compare-and-set statement, or read in one query and written back with the sheet's
+  history point (``add_hand``); a league's scope (``registered_of_club``) is rated
+  again from the sheet;
 - otherwise (a hand entered on a sheet dated before the players' last one), and on
   every other change (``ledger_changed``: a correction, deletion or restore, an
   import, a sheet edited, deleted or restored, a merge, a club restored), each scope

@@ -118,12 +118,6 @@ def builtin_of_sheet(sheet) -> list[str]:
     return sorted([club(sheet.club_id), season(sheet.season_id)])
 
 
-def of_sheet(sheet) -> list[str]:
-    """The scopes a sheet's hands count in (its club's, its season's, and the registered
-    kinds' of its club: one query a kind), sorted."""
-    return sorted([*builtin_of_sheet(sheet), *registered_of_club(sheet.club_id)])
-
-
 def of_club(club_id) -> list[str]:
     """Every scope of a club: its own, its seasons' and the registered kinds'."""
     seasons = Season.objects.filter(club_id=club_id).values_list("pk", flat=True)
