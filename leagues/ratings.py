@@ -8,8 +8,9 @@ person's first player record (the smallest id) in the member clubs, or the playe
 itself when linked to no person. So ``Rating`` and ``RatingPoint`` stay keyed by a
 player, with no migration.
 
-Kept on write by ``ratings.keeping`` (a new hand re-rates the league scope from its
-sheet; a correction, deletion, restore, import or merge from the first sheet
+Kept on write by ``ratings.keeping`` (a new hand is added to the league's ratings of
+its players' persons, as to their club's: ``_identity_of`` maps the hand's players;
+a correction, deletion, restore, import or merge re-rates from the first sheet
 changed); and rated again from scratch here, in the write's transaction, when a
 club joins or leaves the league (a ``LeagueClub`` accepted or deleted) or a player's
 person link changes (a ``Player`` saved with ``update_fields`` naming ``person``).
@@ -71,6 +72,25 @@ def _identity(league_id) -> dict:
     return {pk: first[person] for pk, person in pairs if first[person] != pk}
 
 
+def _identity_of(league_id, players) -> dict:
+    """``_identity`` for a few players (a new hand's), in one query: {player id: the
+    player it is rated under} for those of ``players`` in a member club now (a player
+    of a club that left is missing); the other member clubs' players of their persons
+    are read to find each person's smallest id."""
+    asked = set(players)
+    persons = Player.objects.filter(pk__in=asked, person__isnull=False).values("person_id")
+    found = list(
+        Player.objects.filter(club_id__in=_member_clubs(league_id))
+        .filter(Q(pk__in=asked) | Q(person_id__in=persons))
+        .values_list("pk", "person_id")
+    )
+    first = {}
+    for pk, person in found:
+        if person is not None and (person not in first or pk < first[person]):
+            first[person] = pk
+    return {pk: pk if person is None else first[person] for pk, person in found if pk in asked}
+
+
 def _lock(league_id) -> None:
     """The league's row, locked: two re-ratings of its scope (hands of two member clubs
     posted at once) take turns, the second reading the history the first wrote."""
@@ -80,7 +100,14 @@ def _lock(league_id) -> None:
 def register() -> None:
     scopes.register(
         KIND,
-        scopes.Kind(rows=_rows, sheets=_sheets, of_club=_of_club, identity=_identity, lock=_lock),
+        scopes.Kind(
+            rows=_rows,
+            sheets=_sheets,
+            of_club=_of_club,
+            identity=_identity,
+            lock=_lock,
+            identity_of=_identity_of,
+        ),
     )
 
 

@@ -6,8 +6,9 @@ The ledger's services send ``scoresheet.signals`` (they do not import this app):
   rated on an earlier sheet (or this one): their ratings in the sheet's club and
   season scopes (``scopes.builtin_of_sheet``) are moved by the hand's match in one
   compare-and-set statement, or read in one query and written back with the sheet's
-  history point (``add_hand``); a league's scope (``registered_of_club``) is rated
-  again from the sheet;
+  history point (``add_hand``); a league's scope (``registered_of_club``) too, in
+  the same statement, its players mapped to the persons it rates them as
+  (``scopes.identity_of``, read on the slow path and remembered);
 - otherwise (a hand entered on a sheet dated before the players' last one), and on
   every other change (``ledger_changed``: a correction, deletion or restore, an
   import, a sheet edited, deleted or restored, a merge, a club restored), each scope
@@ -66,6 +67,11 @@ def _recorded(sender, sheet, hand, rows, **kwargs):
 #: (μ, σ, hands, last sheet). What ``_swap`` expects to find (and checks).
 _known: dict = {}
 _KNOWN_MAX = 100_000
+#: registered scope → {player: the player it is rated under there}, as this process
+#: last read it (``scopes.identity_of``) for a hand it rated: trusted by the fast path
+#: only with ``_known`` rows of this sheet, which a re-rating after an identity change
+#: rewrites or deletes (so the compare and set fails and the slow path reads it again)
+_identities: dict = {}
 
 
 def add_hand(sheet, match) -> None:
@@ -82,14 +88,20 @@ def add_hand(sheet, match) -> None:
     sheet instead.
 
     A registered scope (a league's: ``scopes.register``) rates its rows under another
-    identity than the hand's players: it is rated again from this sheet
-    (``rerate``), after the built-in ones. Which registered scopes a club's hands
-    count in is read once per club and process (``registered_of_club``): a club in
-    none costs no query more."""
-    keys = scopes.builtin_of_sheet(sheet)
-    _add_to_builtin(sheet, match, keys)
-    for key in registered_of_club(sheet.club_id):
-        rerate(key, (_as_date(sheet.date), sheet.pk))
+    identity than the hand's players (a person's). Which registered scopes a club's
+    hands count in is read once per club and process (``registered_of_club``): a club
+    in none costs no query more. A kind with ``identity_of`` is added to like the
+    built-in ones, in the same statement: the hand's players mapped to the identities
+    this process read (``_identities``); the slow path takes the scope's lock and
+    reads the identities again (two queries more). A kind without it is rated again
+    from this sheet (``rerate``), after the built-in ones."""
+    registered, caught_up = _registered_of_club(sheet.club_id)
+    # (a scope the club joined in another process was rated in full, this hand too)
+    kept = [k for k in registered if scopes.is_incremental(k) and k not in caught_up]
+    _add(sheet, match, scopes.builtin_of_sheet(sheet) + kept)
+    for key in registered:
+        if key not in kept and key not in caught_up:
+            rerate(key, (_as_date(sheet.date), sheet.pk))
 
 
 #: club id → (the registered scopes its hands count in, when this process read them);
@@ -105,18 +117,25 @@ def registered_of_club(club_id) -> list[str]:
     on a hand post otherwise). A club that joined a league meanwhile (in another process:
     this one's ``forget_club`` did not run) sends that scope to ``rerate`` in full when
     this process sees it, so the hands its posts left out of the scope count."""
+    return _registered_of_club(club_id)[0]
+
+
+def _registered_of_club(club_id) -> tuple[list[str], set]:
+    """``registered_of_club``, and the scopes it rated in full just now."""
     now = time.monotonic()
     held = _registered.get(club_id)
     if held is not None and now - held[1] < REGISTERED_SECONDS:
-        return held[0]
+        return held[0], set()
     if len(_registered) > _KNOWN_MAX:
         _registered.clear()
     found = scopes.registered_of_club(club_id)
     _registered[club_id] = (found, now)
+    caught_up = set()
     if held is not None:
         for key in sorted(set(found) - set(held[0])):
             rerate(key)
-    return found
+            caught_up.add(key)
+    return found, caught_up
 
 
 def forget_club(club_id=None) -> None:
@@ -127,30 +146,74 @@ def forget_club(club_id=None) -> None:
         _registered.pop(club_id, None)
 
 
-def _add_to_builtin(sheet, match, keys) -> None:
-    players = sorted(match.players)
+def _mapped(match, identity):
+    """``match`` with each player replaced by the one it is rated under (``identity``),
+    or None when a player is missing from it or two of them are rated as one (two
+    player records of a person at one table: ``rerate`` rates that)."""
+    if any(player not in identity for player in match.players):
+        return None
+    teams = tuple(tuple(identity[player] for player in team) for team in match.teams)
+    if len({player for team in teams for player in team}) != len(match.players):
+        return None
+    return type(match)(teams, match.ranks)
+
+
+def _add(sheet, match, keys) -> None:
+    """Add the hand to the scopes ``keys`` (the built-in ones, then the registered ones
+    with ``identity_of``), see ``add_hand``."""
     date = _as_date(sheet.date)
     here = (date, sheet.pk)
-    wanted = [(key, player) for key in keys for player in players]
-    before = [_known.get(pair) for pair in wanted]
-    if all(was is not None and was[3] == sheet.pk for was in before):
-        found = {pair: State(*was[:3]) for pair, was in zip(wanted, before)}
-        after = _rated(keys, players, found, match)
-        if _swap(wanted, before, after, sheet.pk):
-            _remember(wanted, after, sheet.pk)
-            return
-    found, points = {}, []
+    registered = [key for key in keys if scopes.is_registered(key)]
+    matches = {key: match for key in keys if key not in registered}
+    remembered = {}  # what ``_known`` held of the rows (``_swap`` forgets them)
+    for key in registered:
+        held = _mapped(match, _identities.get(key, {}))
+        if held is None:
+            break
+        matches[key] = held
+    else:
+        wanted = _wanted(matches)
+        before = [_known.get(pair) for pair in wanted]
+        remembered = dict(zip(wanted, before))
+        if all(was is not None and was[3] == sheet.pk for was in before):
+            found = {pair: State(*was[:3]) for pair, was in zip(wanted, before)}
+            after = _rated(matches, found)
+            if _swap(wanted, before, after, sheet.pk):
+                _remember(wanted, after, sheet.pk)
+                return
+    # the slow path: a registered scope's lock first (the order of ``rerate``), then
+    # its identities read again
+    again = []
+    for key in registered:
+        scopes.lock(key)
+    for key in registered:
+        identity = scopes.identity_of(key, match.players)
+        held = _mapped(match, identity)
+        if held is None:
+            again.append(key)  # the club left the scope, or a person sits twice
+            if len(identity) < len(match.players):
+                forget_club(sheet.club_id)
+            continue
+        matches[key] = held
+    wanted = _wanted(matches)
+    rows = Q()
+    for key, held in matches.items():
+        rows |= Q(scope=key, player_id__in=held.players)
+    found, points, changed = {}, [], set()
     for key, player, mu, sigma, hands, last_date, last_sheet in (
         Rating.objects.select_for_update()
-        .filter(scope__in=keys, player_id__in=players)
+        .filter(rows)
         .order_by("scope", "player_id")
         .values_list("scope", "player_id", "mu", "sigma", "hands", "last_date", "last_sheet")
     ):
         last_date = _as_date(last_date)
         if (last_date, last_sheet) > here:
-            for key in keys:
+            for key in sorted(keys):
                 rerate(key, here)
             return
+        was = remembered.get((key, player), _known.get((key, player)))
+        if was is not None and was != (mu, sigma, hands, last_sheet):
+            changed.add(key)  # written by another process or a re-rating since
         found[(key, player)] = State(mu, sigma, hands)
         if last_sheet != sheet.pk:
             points.append(
@@ -164,7 +227,7 @@ def _add_to_builtin(sheet, match, keys) -> None:
                     hands=hands,
                 )
             )
-    after = _rated(keys, players, found, match)
+    after = _rated(matches, found)
     ratings = [
         Rating(
             scope=key,
@@ -187,15 +250,32 @@ def _add_to_builtin(sheet, match, keys) -> None:
         update_fields=list(RATING_FIELDS),
     )
     _remember(wanted, after, sheet.pk)
+    for key in registered:
+        if key in again:
+            continue
+        if key in changed:  # an identity this process holds may have changed too
+            _identities[key] = {}
+        _identities.setdefault(key, {}).update(
+            zip(match.players, (p for team in matches[key].teams for p in team))
+        )
+    for key in again:
+        rerate(key, here)
 
 
-def _rated(keys, players, found, match) -> list:
-    """The players' states after ``match`` in each scope (from ``found``: (scope, player)
-    → State, a player missing at the model's start), in (scope, player) order."""
+def _wanted(matches) -> list:
+    """The Rating rows a hand moves: (scope, player) in scope and player order."""
+    return [(key, player) for key in sorted(matches) for player in sorted(matches[key].players)]
+
+
+def _rated(matches, found) -> list:
+    """The players' states after each scope's match (``matches``: scope → the hand's
+    match there), from ``found`` ((scope, player) → State, a player missing at the
+    model's start), in ``_wanted`` order."""
     after = []
-    for key in keys:
+    for key in sorted(matches):
+        players = sorted(matches[key].players)
         rater = Rater({p: found[(key, p)] for p in players if (key, p) in found})
-        rater.rate(match)
+        rater.rate(matches[key])
         after.extend(rater.get(player) for player in players)
     return after
 
@@ -203,6 +283,7 @@ def _rated(keys, players, found, match) -> list:
 def _remember(wanted, after, sheet_id) -> None:
     if len(_known) > _KNOWN_MAX:
         _known.clear()
+        _identities.clear()
     for pair, state in zip(wanted, after):
         _known[pair] = (state.mu, state.sigma, state.hands, sheet_id)
 
@@ -430,11 +511,10 @@ def rerate(key: str, start=None) -> int:
     history point before it, or the Rating row when it is before it)."""
     if scopes.is_registered(key):
         # rows of several clubs: the scope's own lock first, before the history is read
-        # (``_known`` holds none of its rows: ``add_hand`` re-rates it)
         scopes.lock(key)
-    else:
-        for pair in [pair for pair in _known if pair[0] == key]:  # rewritten below
-            del _known[pair]
+        _identities.pop(key, None)  # (its members or persons may be what changed)
+    for pair in [pair for pair in _known if pair[0] == key]:  # rewritten below
+        del _known[pair]
     points = RatingPoint.objects.filter(scope=key)
     if start is None:
         before, stale, moved = {}, None, {}

@@ -51,6 +51,11 @@ class Kind:
     #: id → None, taking a row lock that makes two re-ratings of the scope take turns
     #: (its rows come from several clubs: the ledger's club locks do not cover them)
     lock: Callable | None = None
+    #: (id, player ids) → {player id: the player id it is rated under} for those of the
+    #: players whose rows the scope rates now (one query; a player missing: their club
+    #: is not in the scope). A kind with it has a new hand added to its ratings as the
+    #: built-in kinds have (``keeping.add_hand``); without it, rated again from the sheet
+    identity_of: Callable | None = None
 
 
 #: the kinds added by higher apps: kind → Kind
@@ -99,6 +104,20 @@ def identity(key: str) -> dict | None:
     if kind in _REGISTERED:
         return _REGISTERED[kind].identity(pk)
     return None
+
+
+def identity_of(key: str, players) -> dict:
+    """``Kind.identity_of`` of a registered key: {player: the player it is rated under}
+    for those of ``players`` the scope rates now (one query)."""
+    kind, pk = parse(key)
+    return _REGISTERED[kind].identity_of(pk, players)
+
+
+def is_incremental(key: str) -> bool:
+    """A key whose new hands are added to its ratings (the built-in kinds, and a
+    registered kind with ``identity_of``), not rated again from the sheet."""
+    kind, _pk = parse(key)
+    return kind not in _REGISTERED or _REGISTERED[kind].identity_of is not None
 
 
 def lock(key: str) -> None:

@@ -256,3 +256,153 @@ def test_a_league_deleted_takes_its_ratings_along(ledger):
     league.delete()
     assert not Rating.objects.filter(scope=key).exists()
     assert not RatingPoint.objects.filter(scope=key).exists()
+
+
+# ---------------------------------------------------------------- a new hand, added to
+
+
+def _post(side, sheet, data):
+    services.record_hand(sheet, data, actor=side["user"])
+
+
+def _open(side, day, table="1"):
+    return services.create_sheet(
+        season=side["season"],
+        players=side["players"],
+        date=datetime.date(2026, 3, day),
+        table=table,
+        actor=side["user"],
+    )
+
+
+def _another_process(*state):
+    """What a process that saw none of the writes since ``state`` was taken holds."""
+    keeping._known.clear()
+    keeping._known.update(state[0])
+    keeping._identities.clear()
+    keeping._identities.update({k: dict(v) for k, v in state[1].items()})
+    keeping._registered.clear()
+    keeping._registered.update(state[2])
+
+
+def _state():
+    return (
+        dict(keeping._known),
+        {k: dict(v) for k, v in keeping._identities.items()},
+        dict(keeping._registered),
+    )
+
+
+def test_hands_added_to_the_league_rate_as_from_scratch(ledger, django_user_model):
+    """Hands posted on two member clubs (Anna one person across both), interleaved on
+    sheets of one date and of later dates, with this process's memory lost, a club
+    joining, a person linked and a club leaving in between, some as seen by a process
+    that missed them: the league's ratings and history equal the league rated from
+    scratch after every step."""
+    league, a, b, c = ledger["league"], ledger["a"], ledger["b"], ledger["c"]
+    key = league_ratings.key(league.pk)
+    league_services.link_by_licence(league, b["players"][0], "L-ANNA", actor=ledger["boss"])
+    members = [a["club"].pk, b["club"].pk]
+
+    def check():
+        assert kept(key) == by_rater(members)
+        assert_as_from_scratch(key)
+
+    sa, sb = _open(a, 2), _open(b, 2)
+    for i in range(3):  # interleaved: Anna at both tables of one evening
+        _post(a, sa, SEED_HANDS[i])
+        _post(b, sb, SEED_HANDS[i + 1])
+    check()
+    sa = _open(a, 4)
+    _post(a, sa, SEED_HANDS[0])  # a first hand on a sheet: read and written
+    _post(a, sa, SEED_HANDS[1])  # the next: the one statement
+    keeping._known.clear()  # as another process would start
+    keeping._identities.clear()
+    _post(a, sa, SEED_HANDS[2])
+    check()
+    sb = _open(b, 3)  # before A's sheet of the 4th: rated again from it
+    _post(b, sb, SEED_HANDS[3])
+    check()
+    # C joins: its hands count from now on, added to as A's and B's
+    link = league_services.invite_club(league, c["club"], actor=ledger["boss"])
+    league_services.accept_invitation(link, actor=c["user"])
+    members.append(c["club"].pk)
+    sc = _open(c, 5)
+    for data in SEED_HANDS[:3]:
+        _post(c, sc, data)
+    check()
+    # another process posts on C's sheet; this one still holds what it wrote before
+    held = _state()
+    _post(c, sc, SEED_HANDS[3])
+    _another_process(*held)
+    _post(c, sc, SEED_HANDS[4])  # the rows are not as it wrote them: read again
+    check()
+    # C's Bert becomes the person A's Bert is (one person across A and C)
+    sa = _open(a, 6)
+    _post(a, sa, SEED_HANDS[0])
+    held = _state()
+    league_services.link_by_licence(league, a["players"][1], "L-BERT", actor=ledger["boss"])
+    league_services.link_by_licence(league, c["players"][1], "L-BERT", actor=ledger["boss"])
+    _post(a, sa, SEED_HANDS[1])  # this process saw it (its memory of the league cleared)
+    check()
+    _post(c, sc, SEED_HANDS[0])
+    # a process that did not: its Bert of C is still rated as himself
+    _another_process(*held)
+    _post(c, sc, SEED_HANDS[1])
+    check()
+    # C leaves, seen by another process within the minute: C's hands no longer count
+    held = _state()
+    league_services.leave_league(link, actor=c["user"])
+    members.remove(c["club"].pk)
+    check()
+    _another_process(*held)
+    assert key in keeping.registered_of_club(c["club"].pk)  # as that process believes
+    _post(c, sc, SEED_HANDS[2])
+    check()
+    _post(c, sc, SEED_HANDS[3])
+    check()
+
+
+def test_the_next_hand_of_a_league_club_costs_what_it_costs_in_no_league(ledger):
+    """The ratings' share of a hand post on a member club is the one compare-and-set
+    statement of a club in no league (the league's rows in it): 11 queries each."""
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    a, c = ledger["a"], ledger["c"]
+    key = league_ratings.key(ledger["league"].pk)
+
+    def post(side, sheet, data):
+        with CaptureQueriesContext(connection) as captured:
+            _post(side, sheet, data)
+        return captured.captured_queries
+
+    sa, sc = _open(a, 2), _open(c, 2)
+    first_a = post(a, sa, SEED_HANDS[0])
+    first_c = post(c, sc, SEED_HANDS[0])
+    # the first hand of a sheet: the league's lock and its players' persons read more
+    assert len(first_a) == len(first_c) + 2
+    in_league = post(a, sa, SEED_HANDS[1])
+    in_none = post(c, sc, SEED_HANDS[1])
+    assert len(in_league) == len(in_none) == 11
+    # the one statement writes the club's, the season's and the league's rows
+    (swap,) = [q["sql"] for q in in_league if "UPDATE" in q["sql"] and key in q["sql"]]
+    assert scopes.club(a["club"].pk) in swap and scopes.season(sa.season_id) in swap
+    assert Rating.objects.get(scope=key, player=a["players"][0]).hands == 2
+    assert_as_from_scratch(key)
+
+
+def test_a_player_rated_on_a_later_sheet_of_another_club_rates_again(ledger):
+    """Anna played a later sheet in B: a hand of A's earlier sheet (entered late) is rated
+    in date order, the league rated again from it."""
+    league, a, b = ledger["league"], ledger["a"], ledger["b"]
+    key = league_ratings.key(league.pk)
+    league_services.link_by_licence(league, b["players"][0], "L-ANNA", actor=ledger["boss"])
+    sa = _open(a, 2)
+    _post(a, sa, SEED_HANDS[0])
+    sb = _open(b, 5)
+    _post(b, sb, SEED_HANDS[1])
+    _post(b, sb, SEED_HANDS[2])
+    _post(a, sa, SEED_HANDS[3])  # Anna's league row is of B's later sheet
+    assert kept(key) == by_rater([a["club"].pk, b["club"].pk])
+    assert_as_from_scratch(key)
