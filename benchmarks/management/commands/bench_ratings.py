@@ -16,22 +16,34 @@ hands, bulk-inserted). Printed per size:
   (their receiver disconnected), alternated: median time and queries of each;
 - ``correction``: ``correct_hand`` of hand 1 of that 200-hand sheet (the ratings
   of the club and its season re-rated from it), with and without the ratings; and
-  of hand 1 of the club's first sheet (every later hand re-rated).
+  of hand 1 of the club's first sheet (every later hand re-rated) (``--no-corrections``:
+  not run);
+- ``league``: the club joins a league with a second, small member club (one of its
+  players the same person as one at the club's new sheet): the league rated from
+  scratch (the join's re-rating); then hand posts on that sheet, alternated: with
+  the ratings off, kept (the league's rows added to in the club's statement), and
+  kept as before session 13 (the league re-rated from the sheet on each post:
+  ``identity_of`` taken off its kind): median time and queries of each.
 """
 
+import dataclasses
 import datetime
 import random
 import statistics
 import time
 
+from django.contrib.auth import get_user_model
 from django.db import connection, transaction
 from django.test.utils import CaptureQueriesContext
 
 from benchmarks.database import own_database
 from benchmarks.management.commands import bench_standings
-from clubs.models import Player
+from clubs.models import Club, Membership, Person, Player, Role
+from leagues import ratings as league_ratings
+from leagues import services as league_services
 from ratings import keeping, scopes
 from ratings.compute import Rater
+from ratings.models import Rating
 from scoresheet import services
 from scoresheet.models import Sheet
 from scoresheet.signals import hand_recorded, ledger_changed
@@ -65,8 +77,9 @@ class Command(bench_standings.Command):
         parser.add_argument("--players", type=int, default=60)
         parser.add_argument("--posts", type=int, default=50)
         parser.add_argument("--seed", type=int, default=2026)
+        parser.add_argument("--no-corrections", action="store_true")
 
-    def handle(self, *args, hands, players, posts, seed, **options):
+    def handle(self, *args, hands, players, posts, seed, no_corrections, **options):
         self.verbosity = options["verbosity"]
         vendor = connection.vendor
         with own_database("bench_ratings", log=self.log):
@@ -77,7 +90,8 @@ class Command(bench_standings.Command):
                 self.analyse()
                 self.out(f"\n{vendor}, {n_hands:,} hands, {players} players")
                 self.from_scratch(club, season, n_hands)
-                self.posts_and_corrections(club, season, posts)
+                sheet = self.posts_and_corrections(club, season, posts, not no_corrections)
+                self.league_posts(club, sheet, posts)
 
     def out(self, line):
         self.stdout.write(line)
@@ -104,7 +118,83 @@ class Command(bench_standings.Command):
                 f"openskill {rated:.1f} s ({rated / n_hands * 1e6:.1f} µs a hand)"
             )
 
-    def posts_and_corrections(self, club, season, posts):
+    def timed_posts(self, sheet, data, posts, modes):
+        """``posts`` hand posts on ``sheet`` per mode, the modes alternated: mode →
+        (median ms, median queries). A mode is a context manager (or None)."""
+        timed = {mode: [] for mode in modes}
+        queries = {mode: [] for mode in modes}
+        for _ in range(posts):
+            for mode, within in modes.items():
+                connection.queries_log.clear()  # a bounded log: counts past its end are wrong
+                with CaptureQueriesContext(connection) as captured:
+                    started = time.perf_counter()
+                    if within is None:
+                        services.record_hand(sheet, data)
+                    else:
+                        with within():
+                            services.record_hand(sheet, data)
+                    timed[mode].append(time.perf_counter() - started)
+                queries[mode].append(len(captured.captured_queries))
+        return {
+            mode: (statistics.median(timed[mode]) * 1000, statistics.median(queries[mode]))
+            for mode in modes
+        }
+
+    def league_posts(self, club, sheet, posts):
+        manager = Membership.objects.filter(club=club, role=Role.MANAGER).first()
+        if manager is None:
+            user = get_user_model().objects.create_user(f"bench-{club.pk}", password="x" * 16)
+            manager = Membership.objects.create(club=club, user=user, role=Role.MANAGER)
+        other = Club.objects.create(name=f"{club.name} (2)", slug=f"{club.slug}-2")
+        other_manager = get_user_model().objects.create_user(f"bench-{other.pk}", password="x" * 16)
+        Membership.objects.create(club=other, user=other_manager, role=Role.MANAGER)
+        seated = list(sheet.seats.order_by("position").values_list("player_id", flat=True))
+        twin = Player.objects.create(club=other, name="Twin")
+        league = league_services.create_league(f"League {club.pk}", f"league-{club.pk}")
+        person = Person.objects.create(licence=f"B-{club.pk}", name="Twin")
+        # linked before the join (no signal: the league rated once, by the club's join)
+        Player.objects.filter(pk__in=[seated[0], twin.pk]).update(person=person)
+        started = time.perf_counter()
+        with transaction.atomic():
+            for member, user in ((other, other_manager), (club, manager.user)):
+                link = league_services.invite_club(league, member)
+                league_services.accept_invitation(link, actor=user)  # the league rated
+        joined = time.perf_counter() - started
+        key = league_ratings.key(league.pk)
+        rated = Rating.objects.filter(scope=key).count()
+        self.out(
+            f"  league joined, a person linked across its clubs: the league rated from "
+            f"scratch in {joined:.1f} s ({rated} persons rated)"
+        )
+        data = dict(HAND, dealer=sheet.seats.get(position=0).player.name)
+        data["taker"] = sheet.seats.get(position=1).player.name
+        kind = scopes._REGISTERED[league_ratings.KIND]
+
+        class re_rated:
+            """Within the block, a new hand re-rates the league from its sheet (the path
+            before session 13)."""
+
+            def __enter__(self):
+                scopes._REGISTERED[league_ratings.KIND] = dataclasses.replace(
+                    kind, identity_of=None
+                )
+
+            def __exit__(self, *exc):
+                scopes._REGISTERED[league_ratings.KIND] = kind
+
+        for _ in range(2):  # the first hands after the join read and write
+            services.record_hand(sheet, data)
+        # kept and off alternated; then re-rated and off (a re-rating rewrites the rows:
+        # a kept post after it would read them again)
+        figures = self.timed_posts(sheet, data, posts, {"off": ratings_off, "kept": None})
+        figures.update(self.timed_posts(sheet, data, posts, {"re-rated": re_rated}))
+        for mode, (ms, queries) in figures.items():
+            self.out(
+                f"  hand post in a league, ratings {mode:8}: median {ms:.2f} ms, "
+                f"{queries:.0f} queries ({posts} posts)"
+            )
+
+    def posts_and_corrections(self, club, season, posts, corrections=True):
         players = list(Player.objects.filter(club=club).order_by("name")[:4])
         last = Sheet.objects.filter(club=club).order_by("-date").values_list("date", flat=True)[0]
         sheet = services.create_sheet(
@@ -113,29 +203,18 @@ class Command(bench_standings.Command):
         data = dict(HAND, dealer=players[0].name, taker=players[1].name)
         for _ in range(200):
             services.record_hand(sheet, data)
-        timed = {True: [], False: []}
-        queries = {True: [], False: []}
-        for i in range(2 * posts):
-            kept = i % 2 == 0
-            connection.queries_log.clear()  # a bounded log: counts past its end are wrong
-            with CaptureQueriesContext(connection) as captured:
-                started = time.perf_counter()
-                if kept:
-                    services.record_hand(sheet, data)
-                else:
-                    with ratings_off():
-                        services.record_hand(sheet, data)
-                timed[kept].append(time.perf_counter() - started)
-            queries[kept].append(len(captured.captured_queries))
-        for kept in (False, True):
+        figures = self.timed_posts(sheet, data, posts, {"off": ratings_off, "kept": None})
+        for mode in ("off", "kept"):
+            ms, queries = figures[mode]
             self.out(
-                f"  hand post, ratings {'kept' if kept else 'off '}: median "
-                f"{statistics.median(timed[kept]) * 1000:.2f} ms, "
-                f"{statistics.median(queries[kept]):.0f} queries ({posts} posts)"
+                f"  hand post, ratings {mode:4}: median {ms:.2f} ms, "
+                f"{queries:.0f} queries ({posts} posts)"
             )
         # the extra hands re-rated in (the ratings of those posted without them)
         with transaction.atomic():
             keeping.rerate_club(club.pk, [sheet])
+        if not corrections:
+            return sheet
         first_hand = sheet.hands.get(number=1)
         for label, hand in [
             ("hand 1 of the last 200+-hand sheet", first_hand),
@@ -162,3 +241,4 @@ class Command(bench_standings.Command):
                 f"  correction of {label}: {figures[True] * 1000:.0f} ms with the ratings, "
                 f"{figures[False] * 1000:.0f} ms without"
             )
+        return sheet
