@@ -1,5 +1,6 @@
 """The API's league reads (``/api/v1/leagues/…``, ``/api/v1/persons/…``): leagues, their
-seasons and events, an event's stored results, the league ranking and a person's season.
+seasons and events, an event's stored results, the league ranking, the league ratings
+and a person's season.
 
 They read what the league pages read, through the same functions (``leagues.ranking``
 for the ranking, ``leagues.queries`` for an event's results and a person's season), so
@@ -21,6 +22,7 @@ from api.reads import Id, PageNo, Slug, answers, bounds, page_of
 from clubs.models import Club, Person
 from clubs.permissions import can as can_club
 from leagues import licences, queries, ranking
+from leagues import ratings as league_ratings
 from leagues.models import League, LeagueClub, LeagueEvent, LeagueManager, LeagueSeason
 from leagues.permissions import can as can_league
 
@@ -256,6 +258,38 @@ def league_ranking(
         "serie": serie,
         "club": club,
         "results": rows,
+    }
+
+
+@router.get(
+    "/leagues/{league}/ratings",
+    response=answers({200: s.LeagueRatingsOut}),
+    url_name="league_ratings",
+)
+def league_ratings_read(request, league: Slug):
+    """The league ratings page's rows (``leagues.ratings.league_rows``: kept on write,
+    three queries): every person rated over the hands of every member club, ranked by
+    μ − 3σ, those under ``min_hands`` hands left out; a name is None where the page
+    does not show it (a members-only club's player)."""
+    found = league_for(request, league)
+    rows, left_out = league_ratings.league_rows(
+        found, viewer=queries.viewer_person(request.auth.user)
+    )
+    return {
+        "min_hands": league_ratings.queries.MIN_HANDS,
+        "left_out": left_out,
+        "results": [
+            {
+                "rank": r["rating"].rank,
+                "person_id": r["person_id"],
+                "name": r["name"],
+                "rating": r["rating"].ordinal,
+                "mu": r["rating"].mu,
+                "sigma": r["rating"].sigma,
+                "hands": r["rating"].hands,
+            }
+            for r in rows
+        ],
     }
 
 

@@ -457,6 +457,22 @@ class LeagueRankingPage(PageInfo):
     results: list[LeagueRankingRow]
 
 
+class LeagueRatingRow(Schema):
+    rank: int = Field(description="By the rating (μ − 3σ); equal ratings share a rank.")
+    person_id: int | None = Field(description="None: a player linked to no person.")
+    name: str | None = Field(description="None: a members-only club's player, not named.")
+    rating: float = Field(description="The conservative rating μ − 3σ the table ranks by.")
+    mu: float = Field(description="The estimated skill.")
+    sigma: float = Field(description="Its uncertainty: the skill lies in μ ± 3σ nearly surely.")
+    hands: int = Field(description="The hands rated, in every member club.")
+
+
+class LeagueRatingsOut(Schema):
+    min_hands: int = Field(description="Persons rated on fewer hands are left out.")
+    left_out: int = Field(description="How many persons are left out under it.")
+    results: list[LeagueRatingRow]
+
+
 class PersonOut(Schema):
     id: int
     name: str

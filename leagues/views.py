@@ -21,6 +21,7 @@ from clubhouse.history import describe_change
 from clubs.models import Club, Person, Player
 from clubs.permissions import can as can_club
 from clubs.permissions import club_view
+from core import exports
 from core.exports import bad_request, csv_text, neutralise
 from core.paging import MAX_PAGE, bounded_int
 from leagues import licences, queries, ranking, services
@@ -119,9 +120,16 @@ def ratings_page(request, league):
     """The league's ratings (``leagues.ratings``): its persons ranked by the ordinal
     μ − 3σ over every hand of its member clubs, μ ± 3σ as a range, the hands rated;
     under ``ratings.queries.MIN_HANDS`` hands left out, as the club's standings do;
-    a members-only club's player named only as the league's ranking would."""
+    a members-only club's player named only as the league's ranking would.
+    ``?_export=csv`` or ``xlsx`` downloads the table as shown (the same rows, names
+    and left-out players), as the club's ratings table does."""
     league = request.league
+    export = request.GET.get("_export")
+    if export and export not in ("csv", "xlsx"):
+        return bad_request(request)
     rows, left_out = league_ratings.league_rows(league, viewer=_viewer_person(request.user))
+    if export:
+        return _ratings_export(league, rows, export)
     return render(
         request,
         "leagues/ratings.html",
@@ -240,6 +248,29 @@ def _csv(header, body, name):
     response = HttpResponse(csv_text(header, body), content_type="text/csv; charset=utf-8")
     response["Content-Disposition"] = f'attachment; filename="{name}.csv"'
     return response
+
+
+def _ratings_export(league, rows, export):
+    """The ratings page's table (``ratings_page``) as a file, to four decimals: σ as a
+    number where the page shows the range μ ± 3σ (a range's text beginning with a minus
+    would be neutralised as a formula, and a number is what a spreadsheet reads)."""
+    header = [_("Rank"), _("Name"), _("Rating"), "μ", "σ", _("Hands rated")]
+    body = [
+        [
+            r["rating"].rank,
+            r["name"] or _("A player of a members-only club"),
+            round(r["rating"].ordinal, 4),
+            round(r["rating"].mu, 4),
+            round(r["rating"].sigma, 4),
+            r["rating"].hands,
+        ]
+        for r in rows
+    ]
+    name = f"ratings-{league.slug}"
+    if export == "csv":
+        return exports.download(csv_text(header, body), f"{name}.csv")
+    book = exports.workbook([exports.sheet(_("Ratings"), header, body)])
+    return exports.download(book, f"{name}.xlsx")
 
 
 def _ranking_export(season, rows, export):

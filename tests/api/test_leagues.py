@@ -11,6 +11,7 @@ from clubs.models import Club, Membership, Person, Player, Role
 from leagues import services
 from tests.leagues.fixtures import boss, clubs, event, league, lseason  # noqa: F401 (fixtures)
 from tests.leagues.test_ranking import counted
+from tests.leagues.test_ratings import SEED_HANDS, _sheet, ledger  # noqa: F401 (a fixture)
 
 pytestmark = pytest.mark.django_db
 
@@ -315,3 +316,65 @@ def test_a_persons_season_asks_once_a_league_not_once_a_result(
     after = costs()
     assert len(api(of_b).get(f"/api/v1/persons/{cecile.pk}").json()["results"]) == 3
     assert after == before
+
+
+def test_the_league_ratings_are_the_pages(client, api, token, ledger, monkeypatch):  # noqa: F811
+    """``/leagues/{league}/ratings``: the ratings page's rows (rank, person, name as the
+    page shows it, rating, μ, σ, hands) and its left-out count; a members-only league
+    only to its clubs' members, and through a token of one of its member clubs."""
+    from ratings import queries as rating_queries
+
+    league, a, b, c = ledger["league"], ledger["a"], ledger["b"], ledger["c"]
+    services.link_by_licence(league, b["players"][0], "L-ANNA", actor=ledger["boss"])
+    _sheet(a, 2, SEED_HANDS + SEED_HANDS[:1])
+    _sheet(b, 3, SEED_HANDS)
+    _sheet(c, 3, SEED_HANDS)  # outside the league
+    monkeypatch.setattr(rating_queries, "MIN_HANDS", 6)
+    url = "/api/v1/leagues/comite/ratings"
+
+    def page_rows():
+        response = client.get(reverse("leagues:ratings", args=["comite"]))
+        assert response.status_code == 200
+        rows = [
+            (
+                r["rating"].rank,
+                r["person_id"],
+                r["name"],
+                r["rating"].ordinal,
+                r["rating"].mu,
+                r["rating"].sigma,
+                r["rating"].hands,
+            )
+            for r in response.context["rows"]
+        ]
+        return rows, response.context["left_out"]
+
+    def api_rows(reader):
+        response = reader.get(url)
+        assert response.status_code == 200, response.content
+        body = response.json()
+        rows = [
+            (r["rank"], r["person_id"], r["name"], r["rating"], r["mu"], r["sigma"], r["hands"])
+            for r in body["results"]
+        ]
+        assert body["min_hands"] == rating_queries.MIN_HANDS
+        return rows, body["left_out"]
+
+    shown, left_out = page_rows()
+    assert len(shown) == 4 and left_out == 3  # Anna (11 hands) and A's three; B's three out
+    assert api_rows(api()) == (shown, left_out)
+    anna = next(r for r in api().get(url).json()["results"] if r["hands"] == 11)
+    assert (anna["person_id"], anna["name"]) == (ledger["person"].pk, "Anna")
+    monkeypatch.setattr(rating_queries, "MIN_HANDS", 5)
+    shown, left_out = page_rows()
+    assert [r[2] for r in shown].count(None) == 3  # B's players: not named
+    assert api_rows(api()) == (shown, 0)
+    # a members-only league: not to strangers, nor through another club's token
+    league.is_public = False
+    league.save()
+    assert api().get(url).status_code == 404
+    assert api(token(c["user"], for_club=c["club"])).get(url).status_code == 404
+    of_b = api(token(b["user"], for_club=b["club"]))
+    client.force_login(b["user"])
+    assert api_rows(of_b) == page_rows()
+    assert api().get("/api/v1/leagues/nowhere/ratings").status_code == 404

@@ -424,3 +424,64 @@ def test_a_player_rated_on_a_later_sheet_of_another_club_rates_again(ledger):
     _post(a, sa, SEED_HANDS[3])  # Anna's league row is of B's later sheet
     assert kept(key) == by_rater([a["club"].pk, b["club"].pk])
     assert_as_from_scratch(key)
+
+
+# ---------------------------------------------------------------- the export
+
+
+def test_the_ratings_export_is_the_pages_table_with_its_privacy(ledger, client, monkeypatch):
+    """CSV and XLSX of the league ratings page: its rows in its order, a members-only
+    club's player unnamed as on the page, to four decimals; a members-only league
+    exported to its clubs' members only (404 to a stranger, as the page); an unknown
+    format refused."""
+    import csv
+    import io
+
+    import openpyxl
+    from django.urls import reverse
+
+    from ratings import queries
+
+    league, a, b = ledger["league"], ledger["a"], ledger["b"]
+    _sheet(a, 2, SEED_HANDS + SEED_HANDS[:1])
+    _sheet(b, 3, SEED_HANDS)
+    monkeypatch.setattr(queries, "MIN_HANDS", 5)
+    url = reverse("leagues:ratings", args=[league.slug])
+    page = client.get(url)
+    rows = page.context["rows"]
+    assert len(rows) == 8 and 'href="?_export=csv"' in page.content.decode()
+    response = client.get(url, {"_export": "csv"})
+    assert response.status_code == 200
+    assert response["Content-Type"].startswith("text/csv")
+    assert f'filename="ratings-{league.slug}.csv"' in response["Content-Disposition"]
+    text = response.content.decode("utf-8-sig")
+    lines = list(csv.reader(io.StringIO(text), delimiter=";" if ";" in text[:50] else ","))
+    assert lines[0] == ["Rank", "Name", "Rating", "μ", "σ", "Hands rated"]
+    expected = [
+        [
+            str(r["rating"].rank),
+            r["name"] or "A player of a members-only club",
+            str(round(r["rating"].ordinal, 4)),
+            str(round(r["rating"].mu, 4)),
+            str(round(r["rating"].sigma, 4)),
+            str(r["rating"].hands),
+        ]
+        for r in rows
+    ]
+    assert lines[1:] == expected
+    assert sum(line[1] == "A player of a members-only club" for line in lines) == 4  # B's
+    response = client.get(url, {"_export": "xlsx"})
+    assert response.status_code == 200
+    book = openpyxl.load_workbook(io.BytesIO(response.content))
+    cells = [[str(c) for c in row] for row in book.active.iter_rows(values_only=True)]
+    assert book.active.title == "Ratings"
+    assert cells[1:] == expected
+    assert client.get(url, {"_export": "pdf"}).status_code == 400
+    # a members-only league: its member clubs' members only
+    league.is_public = False
+    league.save()
+    assert client.get(url, {"_export": "csv"}).status_code == 404
+    client.force_login(b["user"])
+    assert client.get(url, {"_export": "csv"}).status_code == 200
+    client.force_login(ledger["c"]["user"])
+    assert client.get(url, {"_export": "xlsx"}).status_code == 404
