@@ -93,7 +93,9 @@ def sheets_filter(key: str) -> Q:
 
 
 def is_registered(key: str) -> bool:
-    """A key of a kind a higher app added (kept by re-rating: ``keeping.add_hand``)."""
+    """A key of a kind a higher app added (its rows rated under ``identity``: a new hand
+    is added through ``identity_of`` when its kind has one, or re-rated from its sheet:
+    ``keeping.add_hand``)."""
     return parse(key)[0] in _REGISTERED
 
 

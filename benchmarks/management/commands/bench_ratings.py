@@ -17,7 +17,8 @@ hands, bulk-inserted). Printed per size:
 - ``correction``: ``correct_hand`` of hand 1 of that 200-hand sheet (the ratings
   of the club and its season re-rated from it), with and without the ratings; and
   of hand 1 of the club's first sheet (every later hand re-rated) (``--no-corrections``:
-  not run);
+  not run; ``--no-from-scratch``: the club's and season's ratings not made first, the
+  posts' figures alone, the rows made by the first posts);
 - ``league``: the club joins a league with a second, small member club (one of its
   players the same person as one at the club's new sheet): the league rated from
   scratch (the join's re-rating); then hand posts on that sheet, alternated: with
@@ -78,8 +79,15 @@ class Command(bench_standings.Command):
         parser.add_argument("--posts", type=int, default=50)
         parser.add_argument("--seed", type=int, default=2026)
         parser.add_argument("--no-corrections", action="store_true")
+        parser.add_argument(
+            "--no-from-scratch",
+            action="store_true",
+            help="rate the club only through the league's join (the posts' figures alone)",
+        )
 
-    def handle(self, *args, hands, players, posts, seed, no_corrections, **options):
+    def handle(
+        self, *args, hands, players, posts, seed, no_corrections, no_from_scratch, **options
+    ):
         self.verbosity = options["verbosity"]
         vendor = connection.vendor
         with own_database("bench_ratings", log=self.log):
@@ -89,7 +97,8 @@ class Command(bench_standings.Command):
                 club, season, _load = self.fill_club(n_hands, players, templates, rng)
                 self.analyse()
                 self.out(f"\n{vendor}, {n_hands:,} hands, {players} players")
-                self.from_scratch(club, season, n_hands)
+                if not no_from_scratch:
+                    self.from_scratch(club, season, n_hands)
                 sheet = self.posts_and_corrections(club, season, posts, not no_corrections)
                 self.league_posts(club, sheet, posts)
 
@@ -120,23 +129,30 @@ class Command(bench_standings.Command):
 
     def timed_posts(self, sheet, data, posts, modes):
         """``posts`` hand posts on ``sheet`` per mode, the modes alternated: mode →
-        (median ms, median queries). A mode is a context manager (or None)."""
+        (median ms, median queries, median CPU ms of this process: on a loaded machine
+        the wall time is loose). A mode is a context manager (or None)."""
         timed = {mode: [] for mode in modes}
+        cpu = {mode: [] for mode in modes}
         queries = {mode: [] for mode in modes}
         for _ in range(posts):
             for mode, within in modes.items():
                 connection.queries_log.clear()  # a bounded log: counts past its end are wrong
                 with CaptureQueriesContext(connection) as captured:
-                    started = time.perf_counter()
+                    started, started_cpu = time.perf_counter(), time.process_time()
                     if within is None:
                         services.record_hand(sheet, data)
                     else:
                         with within():
                             services.record_hand(sheet, data)
                     timed[mode].append(time.perf_counter() - started)
+                    cpu[mode].append(time.process_time() - started_cpu)
                 queries[mode].append(len(captured.captured_queries))
         return {
-            mode: (statistics.median(timed[mode]) * 1000, statistics.median(queries[mode]))
+            mode: (
+                statistics.median(timed[mode]) * 1000,
+                statistics.median(queries[mode]),
+                statistics.median(cpu[mode]) * 1000,
+            )
             for mode in modes
         }
 
@@ -188,9 +204,10 @@ class Command(bench_standings.Command):
         # a kept post after it would read them again)
         figures = self.timed_posts(sheet, data, posts, {"off": ratings_off, "kept": None})
         figures.update(self.timed_posts(sheet, data, posts, {"re-rated": re_rated}))
-        for mode, (ms, queries) in figures.items():
+        for mode, (ms, queries, cpu) in figures.items():
             self.out(
-                f"  hand post in a league, ratings {mode:8}: median {ms:.2f} ms, "
+                f"  hand post in a league, ratings {mode:8}: median {ms:.2f} ms "
+                f"({cpu:.2f} ms CPU), "
                 f"{queries:.0f} queries ({posts} posts)"
             )
 
@@ -205,9 +222,9 @@ class Command(bench_standings.Command):
             services.record_hand(sheet, data)
         figures = self.timed_posts(sheet, data, posts, {"off": ratings_off, "kept": None})
         for mode in ("off", "kept"):
-            ms, queries = figures[mode]
+            ms, queries, cpu = figures[mode]
             self.out(
-                f"  hand post, ratings {mode:4}: median {ms:.2f} ms, "
+                f"  hand post, ratings {mode:4}: median {ms:.2f} ms ({cpu:.2f} ms CPU), "
                 f"{queries:.0f} queries ({posts} posts)"
             )
         # the extra hands re-rated in (the ratings of those posted without them)
