@@ -847,6 +847,7 @@ API_URLS = {
     "api:league_events": ("league", "GET", ("season",)),
     "api:league_event": ("league", "GET", ("event",)),
     "api:league_ranking": ("league", "GET", ("season",)),
+    "api:league_ratings": ("league", "GET", ()),
     "api:licence_import": ("league_manage", "POST", ()),
     "api:person": ("person", "GET", ()),
 }
