@@ -485,3 +485,101 @@ def test_the_ratings_export_is_the_pages_table_with_its_privacy(ledger, client, 
     assert client.get(url, {"_export": "csv"}).status_code == 200
     client.force_login(ledger["c"]["user"])
     assert client.get(url, {"_export": "xlsx"}).status_code == 404
+
+
+class _PerThread(dict):
+    """A module's memory as each of several processes holds its own: a dict per thread."""
+
+    def __init__(self):
+        import threading
+
+        super().__init__()
+        self._local = threading.local()
+
+    @property
+    def _own(self) -> dict:
+        if not hasattr(self._local, "d"):
+            self._local.d = {}
+        return self._local.d
+
+    def get(self, *args):
+        return self._own.get(*args)
+
+    def pop(self, *args):
+        return self._own.pop(*args)
+
+    def setdefault(self, *args):
+        return self._own.setdefault(*args)
+
+    def clear(self):
+        self._own.clear()
+
+    def update(self, *args, **kwargs):
+        self._own.update(*args, **kwargs)
+
+    def __getitem__(self, key):
+        return self._own[key]
+
+    def __setitem__(self, key, value):
+        self._own[key] = value
+
+    def __delitem__(self, key):
+        del self._own[key]
+
+    def __contains__(self, key):
+        return key in self._own
+
+    def __iter__(self):
+        return iter(self._own)
+
+    def __len__(self):
+        return len(self._own)
+
+
+@pytest.mark.django_db(transaction=True)
+def test_two_member_clubs_posting_at_once_rate_as_from_scratch(ledger, monkeypatch):
+    """A and B post at the same moment (Anna one person at both tables), B correcting a
+    hand now and then (the league re-rated from its sheet, under the league's lock):
+    every write succeeds (a deadlock is run again by the services) and the league's
+    ratings and history equal the league rated from scratch (PostgreSQL; SQLite writes
+    one transaction at a time). Each thread holds its own memory, as a process would."""
+    import threading
+
+    from django.db import connection, connections, transaction
+
+    if connection.vendor != "postgresql":
+        pytest.skip("concurrent writers need PostgreSQL (SQLite serialises them)")
+    league, a, b = ledger["league"], ledger["a"], ledger["b"]
+    key = league_ratings.key(league.pk)
+    league_services.link_by_licence(league, b["players"][0], "L-ANNA", actor=ledger["boss"])
+    sheets = [(a, _open(a, 2)), (b, _open(b, 2))]
+    for name in ("_known", "_identities", "_registered"):
+        monkeypatch.setattr(keeping, name, _PerThread())
+    rounds = 12
+    barrier = threading.Barrier(len(sheets))
+    errors = []
+
+    def write(side, sheet):
+        try:
+            for n in range(rounds):
+                barrier.wait(timeout=60)
+                _post(side, sheet, SEED_HANDS[n % len(SEED_HANDS)])
+                if side is b and n % 4 == 3:
+                    hand = sheet.hands.order_by("-number").first()
+                    services.correct_hand(hand, SEED_HANDS[(n + 1) % 5], actor=side["user"])
+        except Exception as error:  # reported below, in the test's thread
+            errors.append(error)
+            barrier.abort()
+        finally:
+            connections.close_all()
+
+    threads = [threading.Thread(target=write, args=pair) for pair in sheets]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert not errors, errors
+    assert kept(key) == by_rater([a["club"].pk, b["club"].pk])
+    assert kept(key)[("person", ledger["person"].pk)][2] == 2 * rounds
+    with transaction.atomic():  # (autocommit here: a re-rating locks)
+        assert_as_from_scratch(key)
