@@ -14,26 +14,32 @@ The ledger's services send ``scoresheet.signals`` (they do not import this app):
   concerned is rated again from the first sheet changed, in bulk (``rerate``):
   the players' ratings before that sheet come from the history, every later hand
   is read in order in one query and rated, and the history and ratings after it
-  are rewritten.
+  are rewritten. A re-rating reading more than ``BACKGROUND_ROWS`` score rows (a
+  correction on one of a large club's first sheets, a restore) is left to a
+  background task instead (``rerate_or_defer``, ``defer``, ``recompute``): a
+  ``Recompute`` row names the scope until it has run, and the pages say so.
 
 Hands are rated in the order (sheet date, sheet id, hand number): two sheets of
 one evening seat different players, so their order changes nobody's rating.
 """
 
 import datetime
+import functools
 import time
 
+from django.conf import settings
 from django.db import connection, transaction
 from django.db.models import Case, F, Q, Value, When
 from django.db.models.signals import post_delete
 from django.dispatch import receiver
+from django_tasks import task
 
 from clubs.models import Club
 from core.bulk import RowWriter
 from core.db import club_write_lock
 from ratings import scopes
 from ratings.compute import Rater, State, Z, match_of
-from ratings.models import Rating, RatingPoint
+from ratings.models import Rating, RatingPoint, Recompute
 from scoresheet.models import ScoreRow, Sheet
 from scoresheet.signals import hand_recorded, ledger_changed
 from tarot.rulesets import REGISTRY
@@ -149,7 +155,7 @@ def _add_to_builtin(sheet, match, keys) -> None:
         last_date = _as_date(last_date)
         if (last_date, last_sheet) > here:
             for key in keys:
-                rerate(key, here)
+                rerate_or_defer(key, here)
             return
         found[(key, player)] = State(mu, sigma, hands)
         if last_sheet != sheet.pk:
@@ -296,7 +302,7 @@ def rerate_club(club_id, sheets=None) -> None:
     if sheets is None:
         forget_club(club_id)
         for key in scopes.of_club(club_id):
-            rerate(key)
+            rerate_or_defer(key)
         return
     starts = {}
     registered = registered_of_club(club_id)
@@ -305,7 +311,74 @@ def rerate_club(club_id, sheets=None) -> None:
         for key in [*scopes.builtin_of_sheet(sheet), *registered]:
             starts[key] = min(starts.get(key, here), here)
     for key, start in sorted(starts.items()):
+        rerate_or_defer(key, start)
+
+
+# ---------------------------------------------------------------- in the background
+
+#: A re-rating that would read more score rows than this (about 20,000 hands of four:
+#: 0.6 s at ``bench_ratings``' 34,000 hands/s) runs in the background (``defer``)
+#: instead of in the write's request. Setting ``RATINGS_BACKGROUND_ROWS``.
+BACKGROUND_ROWS = 80_000
+
+
+def background_rows() -> int:
+    return getattr(settings, "RATINGS_BACKGROUND_ROWS", BACKGROUND_ROWS)
+
+
+def rerate_or_defer(key: str, start=None) -> None:
+    """``rerate(key, start)`` now, or, when that means reading more than
+    ``background_rows()`` score rows (a correction on one of a large club's first
+    sheets, a restore), in the background (``defer``): the write's request stays short
+    and the pages say the ratings are being recomputed meanwhile. Counting stops at the
+    limit (one query, bounded)."""
+    rows = ScoreRow.objects.filter(scopes.rows_filter(key))
+    if start is not None:
+        rows = rows.filter(_after((_as_date(start[0]), start[1])))
+    limit = background_rows()
+    if rows.values("pk")[: limit + 1].count() > limit:
+        defer(key, start)
+    else:
         rerate(key, start)
+
+
+def defer(key: str, start=None) -> None:
+    """Have the scope rated again from ``start`` (None: from scratch) by the background
+    task (``recompute``) once this transaction commits: one ``Recompute`` row a scope,
+    its start the earliest asked for. Until the task has run, hands added keep moving
+    the ratings as usual, and the task's re-rating covers them."""
+    if scopes.is_registered(key):
+        scopes.lock(key)  # two member clubs' writes: one row, taken in turn
+    day, sheet_id = (None, None) if start is None else (_as_date(start[0]), start[1])
+    held = Recompute.objects.select_for_update().filter(scope=key).first()
+    if held is None:
+        Recompute.objects.create(scope=key, start_date=day, start_sheet=sheet_id)
+        transaction.on_commit(functools.partial(recompute.enqueue, key))
+        return
+    if held.start_date is None:
+        return  # from scratch already
+    if day is None or (day, sheet_id) < (held.start_date, held.start_sheet):
+        held.start_date, held.start_sheet = day, sheet_id
+        held.save(update_fields=["start_date", "start_sheet"])
+
+
+@task()
+def recompute(key: str) -> int:
+    """The background step of ``defer``: rate the scope again from the start its
+    ``Recompute`` row holds, and remove the row, in one transaction under the scope's
+    locks (its club's ledger lock; a registered kind's own, taken by ``rerate``).
+    Returns the sheets' points rated (0: nothing was waiting)."""
+    with transaction.atomic():
+        club_id = scopes.club_of(key)
+        if club_id is not None:
+            club_write_lock(club_id)
+        held = Recompute.objects.select_for_update().filter(scope=key).first()
+        if held is None:
+            return 0
+        start = None if held.start_date is None else (held.start_date, held.start_sheet)
+        rated = rerate(key, start)
+        held.delete()
+        return rated
 
 
 def _after(start, date="date", sheet="sheet_id") -> Q:
