@@ -287,7 +287,7 @@ def test_a_row_written_since_sends_the_hand_to_the_read_and_write(make_sheet, sc
 def test_a_large_correction_is_rated_again_in_the_background(
     make_sheet, scorer, club, settings, django_capture_on_commit_callbacks
 ):
-    """Over ``RATINGS_BACKGROUND_ROWS`` rows to read, a correction leaves the ratings as
+    """Over ``RATINGS_BACKGROUND_HANDS`` hands to rate, a correction leaves the ratings as
     they were and a ``Recompute`` row naming the scope from the corrected sheet; the
     task, once the write commits, rates it as the corrected ledger from scratch."""
     sheet = make_sheet(4)
@@ -298,7 +298,7 @@ def test_a_large_correction_is_rated_again_in_the_background(
         services.record_hand(later, data, actor=scorer)
     key = scopes.club(club.pk)
     before = ratings_of(key)
-    settings.RATINGS_BACKGROUND_ROWS = 8  # the two sheets hold more rows than this
+    settings.RATINGS_BACKGROUND_HANDS = len(SEED_HANDS)  # the two sheets hold more
     with django_capture_on_commit_callbacks() as queued:
         services.correct_hand(
             sheet.hands.get(number=1), {**SEED_HANDS[0], "points": 30}, actor=scorer
@@ -322,8 +322,7 @@ def test_a_small_correction_is_rated_again_at_once(make_sheet, scorer, club, set
         services.record_hand(sheet, data, actor=scorer)
     key = scopes.club(club.pk)
     before = ratings_of(key)
-    rows = sheet.hands.count() * 4
-    settings.RATINGS_BACKGROUND_ROWS = rows  # exactly as many rows as the sheet's
+    settings.RATINGS_BACKGROUND_HANDS = len(SEED_HANDS)  # exactly the sheet's hands
     services.correct_hand(sheet.hands.get(number=1), {**SEED_HANDS[0], "points": 30}, actor=scorer)
     assert not Recompute.objects.exists()
     assert ratings_of(key) != before

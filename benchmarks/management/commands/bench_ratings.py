@@ -17,7 +17,7 @@ hands, bulk-inserted). Printed per size:
 - ``correction``: ``correct_hand`` of hand 1 of that 200-hand sheet (the ratings
   of the club and its season re-rated from it), with and without the ratings; and
   of hand 1 of the club's first sheet (every later hand re-rated: over
-  ``keeping.BACKGROUND_ROWS`` rows, by the background task, timed apart).
+  ``keeping.BACKGROUND_HANDS`` rows, by the background task, timed apart).
 """
 
 import datetime
@@ -159,7 +159,7 @@ class Command(bench_standings.Command):
                         with ratings_off():
                             services.correct_hand(hand, entry)
                     times.append(time.perf_counter() - started)
-                    # over ``keeping.BACKGROUND_ROWS`` rows, the re-rating was left to the
+                    # over ``keeping.BACKGROUND_HANDS`` rows, the re-rating was left to the
                     # background task (``keeping.defer``): run it here, timed apart
                     started = time.perf_counter()
                     waiting = list(Recompute.objects.values_list("scope", flat=True))
