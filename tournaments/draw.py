@@ -61,10 +61,15 @@ even spread was tried (``_even_spread_reaches``: the 25 plans of who sits at the
 table of 5, up to the order of the rounds, times the 35 splits of the others
 into two tables of 4 each round): none has fewer than 22 repeated meetings,
 against 14 without the rule. Those three least figures are in
-``EVEN_SPREAD_LEAST``, and the search stops when it reaches one. For 18 x 5
-(25) and 22 x 5 (10) nothing better is known with an even spread and nothing
-proves these the least: five times the search's effort, other seeds, a
-simulated annealing and an exact solver given a minute found no better.
+``EVEN_SPREAD_LEAST``, and the search stops when it reaches one. With two
+tables of 5 among 4 (18 players) a table of 5 seated in another round's 4
+tables carries at least one pair, 40 over the 20 ordered couples of 5 rounds,
+and a pair is counted at most 3 times a repeated meeting (nobody sits at a
+table of 5 more than 3 times): at least 14 repeated meetings with an even
+spread (``_carried_over``, in ``least_repeats``), against 11 without the rule.
+The search reaches 25 there and 10 for 22 x 5; nothing proves these the least:
+five times the search's effort, other seeds, a simulated annealing and an
+exact solver given a minute found no better.
 """
 
 from __future__ import annotations
@@ -711,8 +716,52 @@ def least_repeats(
     least = max(pigeonhole, per_player)
     full = all(sum(sizes) == n for sizes in round_sizes)
     if even_spread and full:
-        least = max(least, EVEN_SPREAD_LEAST.get((n, len(round_sizes)), 0))
+        least = max(
+            least, EVEN_SPREAD_LEAST.get((n, len(round_sizes)), 0), _carried_over(round_sizes, n)
+        )
     return least
+
+
+def _carried_over(round_sizes: Sequence[Sequence[int]], n: int) -> int:
+    """A lower bound of the repeated meetings of a draw that spreads the tables of
+    3 and 5 evenly among ``n`` players who play every round.
+
+    The players of an odd table of round r are seated in another round r' at its
+    tables, so some of them may have to meet again: 5 players and 4 tables in r'
+    make at least one pair of them (``carried``, summed over every odd table and
+    every other round, the players placed as evenly as the tables' sizes let
+    them). A pair counted so met at an odd table in round r and again in r':
+    a pair who meets ``m`` times, ``f`` of them at odd tables, is counted
+    ``f (m - 1)`` times and has ``m - 1`` repeated meetings. With an even spread
+    nobody sits at an odd table more than ``high`` times (the average rounded
+    up), so ``f <= high``, and the repeated meetings are at least
+    ``carried / high``. For 18 players over 5 rounds (tables of 4, 4, 5, 5):
+    each of the 20 ordered couples of rounds carries at least one pair per table
+    of 5, 40 in all, and high is 3 (50 seats for 18 players): at least 14
+    repeated meetings, where 7 is the bound without the spread.
+    """
+    seats = sum(s for sizes in round_sizes for s in sizes if s != 4)
+    if not seats:
+        return 0
+    high = -(-seats // n)
+    carried = 0
+    for r, sizes in enumerate(round_sizes):
+        for r2, other in enumerate(round_sizes):
+            if r2 == r:
+                continue
+            for size in sizes:
+                if size == 4:
+                    continue
+                # The cheapest placement fills the emptiest table with room, one by one.
+                placed = [0] * len(other)
+                for _ in range(size):
+                    t = min(
+                        (t for t in range(len(other)) if placed[t] < other[t]),
+                        key=placed.__getitem__,
+                    )
+                    carried += placed[t]
+                    placed[t] += 1
+    return -(-carried // high)
 
 
 #: The least repeated meetings of any schedule with an even spread (``spread=1``),
