@@ -298,25 +298,43 @@ def test_least_repeats():
     assert least_repeats([[4, 4, 4, 5]] * 4, even_spread=True) == 17
     assert least_repeats([[4, 4, 4, 5]] * 3 + [[4, 4, 4, 4]], 17, even_spread=True) == 0
     # Pairs of a table of 5 carried over to another round, over the most seats at
-    # tables of 5 a player has: 18 x 5, 40 pairs over 3 seats.
+    # tables of 5 a player has: 18 x 5, 40 pairs over 3 seats; 22 x 5, 12 over 3.
     assert least_repeats([table_sizes(18)] * 5, 18, even_spread=True) == 14
+    assert least_repeats([table_sizes(22)] * 5, 22, even_spread=True) == 4
+    assert least_repeats([table_sizes(22)] * 5, 22) == 0
     assert least_repeats([[5, 5]] * 2, even_spread=True) == 8  # 3 + 2 of each table meet again
     assert least_repeats([[3, 3]] * 2, even_spread=True) == 2
+    # 21 x 4: 20 seats, nobody twice at the table of 5, whose players fill 4 tables of 4.
+    assert least_repeats([table_sizes(21)] * 4, 21, even_spread=True) == 12
+    assert draw._carried_over([[4, 4, 5], [4, 5, 4]], 13) == 8  # the order of the tables
+    assert draw._carried_over([[4, 4, 5], [4, 4, 4, 1]], 13) == 0  # not the same tables
 
 
-@pytest.mark.parametrize(("n", "rounds"), [(6, 3), (10, 3), (14, 4), (15, 4), (18, 5), (19, 5)])
+@pytest.mark.parametrize(
+    ("n", "rounds"),
+    [(6, 3), (10, 3), (11, 3), (14, 4), (17, 3), (18, 5), (21, 4), (22, 3), (22, 5), (23, 3)],
+)
 def test_no_evenly_spread_draw_beats_the_carried_over_pairs(n, rounds):
     """The bound of the pairs carried over from a table of 5 (or 3) holds for every
-    evenly spread schedule drawn, first draws or searched, and for 13 players every
-    schedule was tried: it is a lower bound, not always reached."""
+    evenly spread schedule drawn, first draws or searched, and, for 11 and 13
+    players, for every schedule (``_even_spread_reaches``): a lower bound,
+    sometimes reached."""
     least = draw._carried_over([table_sizes(n)] * rounds, n)
     assert least > least_repeats([table_sizes(n)] * rounds, n)  # it says more
-    for seed in range(6):
+    for seed in range(4):
         schedule = draw_schedule(n, rounds, seed=seed, effort=0.05 * (seed % 2))
         assert odd_spread(schedule, n) <= 1
         assert quality(schedule).repeated_meetings >= least
-    assert draw._carried_over([table_sizes(13)] * 2, 13) == 4
-    assert not draw._even_spread_reaches(13, 2, 7)  # the least is 8
+
+
+def test_the_carried_over_pairs_against_every_schedule():
+    for n, rounds, exact in [(13, 2, 8), (13, 3, 16), (11, 2, 3), (11, 3, 6)]:
+        least = draw._carried_over([table_sizes(n)] * rounds, n)
+        assert least <= exact
+        assert draw._even_spread_reaches(n, rounds, exact)
+        assert not draw._even_spread_reaches(n, rounds, exact - 1)
+    assert draw._carried_over([table_sizes(13)] * 2, 13) == 8  # reached
+    assert draw._carried_over([table_sizes(11)] * 3, 11) == 6  # reached
 
 
 def test_a_hundred_players_drawn():
