@@ -522,6 +522,22 @@ def test_the_first_draw_follows_the_plan():
     assert [{x for t in r if len(t) == 5 for x in t} for r in schedule] == plan
 
 
+def test_the_round_page_says_the_carried_over_least():
+    """The round page's summary (``queries.draw_meetings``) knows the least of an evenly
+    spread 18 x 5 and 22 x 5, counted from the tables as drawn, in any order."""
+    from tournaments import queries
+
+    for n, least in ((18, 14), (22, 4)):
+        schedule = draw_schedule(n, 5, seed=1, effort=0.05)
+        assert odd_spread(schedule, n) <= 1
+        summary = queries.draw_meetings(schedule[:4], schedule[4][::-1])
+        assert summary["least"] == least <= summary["repeated"]
+        uneven = [schedule[0]] * 5  # the same players at the tables of 5 every round
+        assert queries.draw_meetings(uneven[:4], uneven[4])["least"] == least_repeats(
+            [table_sizes(n)] * 5, n
+        )
+
+
 def test_the_least_said_is_an_evenly_spread_draws(capsys):
     """13 x 4 with an even spread cannot do better than 22 (``EVEN_SPREAD_LEAST``): the
     command says so, not the 10 of a draw free to give one player every table of 5."""
