@@ -64,7 +64,7 @@ against 14 without the rule. Those three least figures are in
 ``EVEN_SPREAD_LEAST``, and the search stops when it reaches one. With two
 tables of 5 among 4 (18 players) a table of 5 seated in another round's 4
 tables carries at least one pair, 40 over the 20 ordered couples of 5 rounds,
-and a pair is counted at most 3 times a repeated meeting (nobody sits at a
+and a pair is counted at most 3 times per repeated meeting (nobody sits at a
 table of 5 more than 3 times): at least 14 repeated meetings with an even
 spread (``_carried_over``, in ``least_repeats``), against 11 without the rule.
 With 22 players (tables 4, 4, 4, 5, 5) the same count, knowing how many players
