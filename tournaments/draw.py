@@ -398,6 +398,7 @@ def draw_round(
     seed: int | str | None = 0,
     iterations: int = ROUND_ITERATIONS,
     forbidden: Iterable[tuple[int, int]] = (),
+    even_spread: bool = True,
 ) -> Round:
     """Draw the next round's tables for the ``players`` present.
 
@@ -405,15 +406,20 @@ def draw_round(
     name players who are no longer present. ``forbidden`` lists pairs who must
     never sit together (teammates): such a pair costs more than every meeting
     and odd-table seat of the round together, so the search seats them apart
-    whenever the tables allow it. Returns the tables, each listing its players
-    in seat order (North, East, South, West, fifth).
+    whenever the tables allow it. ``even_spread=False`` makes the seats at tables
+    of 3 and 5 a tie-break after the meetings instead of a rule met first (the
+    organiser's choice: fewer repeated meetings, some players at a table of 5 more
+    often). Returns the tables, each listing its players in seat order (North,
+    East, South, West, fifth).
     """
     present = _present(players)
     sizes = table_sizes(len(present))
     for round_tables in history:
         _check_round(round_tables)
     rng = random.Random(seed)
-    tables = _draw_indices(present, sizes, history, rng, iterations, forbidden)
+    tables = _draw_indices(
+        present, sizes, history, rng, iterations, forbidden, even_spread=even_spread
+    )
     return _assign_seats([[present[x] for x in table] for table in tables], history, rng)
 
 
@@ -425,6 +431,7 @@ def _draw_indices(
     iterations: int,
     forbidden: Iterable[tuple[int, int]] = (),
     odd_players: set[int] | None = None,
+    even_spread: bool = True,
 ) -> list[list[int]]:
     n = len(present)
     index = {p: i for i, p in enumerate(present)}
@@ -439,6 +446,10 @@ def _draw_indices(
     # only among those.
     pairs = sum(size * (size - 1) // 2 for size in sizes)
     unit = 1 + sum(sorted(weights, reverse=True)[: 2 * pairs])
+    if not even_spread:
+        # a tie-break: the meetings weigh 2n times more, a seat more at an odd table 1
+        weights = [w * 2 * n for w in weights]
+        unit = 1
     if odd_players is None:
         odd = odd_table_counts(history)
         penalty = [odd.get(p, 0) * unit for p in present]

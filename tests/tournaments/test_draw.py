@@ -547,3 +547,24 @@ def test_the_least_said_is_an_evenly_spread_draws(capsys):
     call_command("draw_tables", players=13, rounds=4, seed="1", spread="any")
     _out, err = capsys.readouterr()
     assert "(least possible known 10)" in err
+
+
+def test_a_round_drawn_for_fewer_meetings_lets_a_table_of_5_sit_again():
+    """17 players: after round 1, the five of its table of 5 must spread over the
+    next round's tables. Fair seats keep them off the new table of 5: they fill 3
+    tables of 4 (two pairs meet again), and the new table of 5 takes 5 of the 12
+    who sat at round 1's 3 tables of 4 (two pairs more): 4. For fewer meetings they
+    may use the 4 tables: one pair meets again (5 players, 4 tables: the least)."""
+    players = range(1, 18)
+    first = draw_round(players, seed=1)
+    five = next(table for table in first if len(table) == 5)
+
+    def meetings(even_spread):
+        second = draw_round(players, [first], seed=1, even_spread=even_spread)
+        return quality([first, second]).repeated_meetings, second
+
+    fair, fair_round = meetings(True)
+    free, free_round = meetings(False)
+    assert fair == 4 and free == 1
+    assert not set(five) & set(next(t for t in fair_round if len(t) == 5))
+    assert set(five) & set(next(t for t in free_round if len(t) == 5))
