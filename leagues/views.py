@@ -138,6 +138,9 @@ def ratings_page(request, league):
             "rows": rows,
             "left_out": left_out,
             "min_hands": league_ratings.queries.MIN_HANDS,
+            "ratings_recomputing": league_ratings.queries.recomputing(
+                league_ratings.key(league.pk)
+            ),
         },
     )
 

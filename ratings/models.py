@@ -62,3 +62,17 @@ class RatingPoint(models.Model):
 
     def __str__(self):
         return f"{self.scope} {self.player_id} {self.date}: {self.mu:.2f}"
+
+
+class Recompute(models.Model):
+    """A scope being rated again in the background (``keeping.defer``): from ``start``
+    (a sheet's date and id) or from scratch (both empty). The pages showing the scope
+    say its ratings are being recomputed until the task has run and removed this row."""
+
+    scope = models.CharField(max_length=40, unique=True)
+    start_date = models.DateField(null=True)
+    start_sheet = models.BigIntegerField(null=True)
+    queued_at = models.DateTimeField(auto_now_add=True)
+
+    def __str__(self):
+        return f"{self.scope} from {self.start_date} {self.start_sheet}"

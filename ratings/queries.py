@@ -12,7 +12,7 @@ from django.db.models import OuterRef, Subquery
 
 from core.ranking import rank
 from ratings.compute import State, Z, predict_win
-from ratings.models import Rating, RatingPoint
+from ratings.models import Rating, RatingPoint, Recompute
 
 #: Under this many hands rated, the standings leave a player's rating out (σ is still
 #: wide: the first hands move it most).
@@ -62,6 +62,12 @@ def scope_rows(key: str) -> list[RatedRow]:
             "player_id", "player__name", "mu", "sigma", "hands"
         )
     )
+
+
+def recomputing(key: str) -> bool:
+    """Whether a background task is rating the scope again (``keeping.defer``): the
+    pages say so (``templates/ratings/recomputing.html``). One query."""
+    return Recompute.objects.filter(scope=key).exists()
 
 
 def ratings_by_player(key: str, player_ids) -> dict:

@@ -129,6 +129,17 @@ def lock(key: str) -> None:
         _REGISTERED[kind].lock(pk)
 
 
+def club_of(key: str) -> int | None:
+    """The club whose ledger lock covers a built-in scope (a season's: one query), or
+    None for a registered kind (its own ``lock``)."""
+    kind, pk = parse(key)
+    if kind == "club":
+        return pk
+    if kind == "season":
+        return Season.objects.filter(pk=pk).values_list("club_id", flat=True).first()
+    return None
+
+
 def registered_of_club(club_id) -> list[str]:
     """The keys of the registered kinds a club's hands count in (one query a kind)."""
     return sorted(key for kind in _REGISTERED.values() for key in kind.of_club(club_id))

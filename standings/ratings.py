@@ -85,7 +85,10 @@ class RatingsView(SafeExportMixin, SingleTableMixin, TemplateView):
     def get_context_data(self, **kwargs):
         context = super().get_context_data(**kwargs)
         context.update(
-            club=self.request.club, season=self.season, export_formats=self.export_formats
+            club=self.request.club,
+            season=self.season,
+            export_formats=self.export_formats,
+            ratings_recomputing=queries.recomputing(self.key),
         )
         return context
 

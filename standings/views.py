@@ -99,6 +99,8 @@ class StandingsView(SafeExportMixin, BoundedTableMixin, SingleTableMixin, Templa
             pools_sum=-held,
         )
         context["rating_min_hands"] = ratings.MIN_HANDS
+        if not self.exporting():
+            context["ratings_recomputing"] = ratings.recomputing(self.filter.rating_scope())
         context["ranking_words"] = ranking_words(self.ranking) if self.ranking else []
         return context
 

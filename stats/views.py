@@ -345,6 +345,7 @@ def _rating_chart(club, player, season):
     points = rating_queries.history(key, player.pk)
     if not points:
         return None
+    recomputing = rating_queries.recomputing(key)
     shown = [points[i] for i in _thin(len(points))]
     return {
         "labels": [_short_date(date) for date, *_rest in shown],
@@ -359,6 +360,7 @@ def _rating_chart(club, player, season):
         ],
         "xTitle": _("Evenings"),
         "yTitle": _("Rating"),
+        "recomputing": recomputing,
     }
 
 

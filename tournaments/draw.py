@@ -61,10 +61,19 @@ even spread was tried (``_even_spread_reaches``: the 25 plans of who sits at the
 table of 5, up to the order of the rounds, times the 35 splits of the others
 into two tables of 4 each round): none has fewer than 22 repeated meetings,
 against 14 without the rule. Those three least figures are in
-``EVEN_SPREAD_LEAST``, and the search stops when it reaches one. For 18 x 5
-(25) and 22 x 5 (10) nothing better is known with an even spread and nothing
-proves these the least: five times the search's effort, other seeds, a
-simulated annealing and an exact solver given a minute found no better.
+``EVEN_SPREAD_LEAST``, and the search stops when it reaches one. With two
+tables of 5 among 4 (18 players) a table of 5 seated in another round's 4
+tables carries at least one pair, 40 over the 20 ordered couples of 5 rounds,
+and a pair is counted at most 3 times per repeated meeting (nobody sits at a
+table of 5 more than 3 times): at least 14 repeated meetings with an even
+spread (``_carried_over``, in ``least_repeats``), against 11 without the rule.
+With 22 players (tables 4, 4, 4, 5, 5) the same count, knowing how many players
+two rounds' tables of 5 share, gives at least 4, against 3 without the rule.
+The search reaches 25 and 10 there; nothing proves these the least: five times
+the search's effort, other seeds, simulated annealings (one from the affine
+plane of order 5 less 3 points, which meets nobody twice but seats 2 players
+at a table of 5 every round) and an exact solver given a minute found no
+better.
 """
 
 from __future__ import annotations
@@ -389,6 +398,7 @@ def draw_round(
     seed: int | str | None = 0,
     iterations: int = ROUND_ITERATIONS,
     forbidden: Iterable[tuple[int, int]] = (),
+    even_spread: bool = True,
 ) -> Round:
     """Draw the next round's tables for the ``players`` present.
 
@@ -396,15 +406,20 @@ def draw_round(
     name players who are no longer present. ``forbidden`` lists pairs who must
     never sit together (teammates): such a pair costs more than every meeting
     and odd-table seat of the round together, so the search seats them apart
-    whenever the tables allow it. Returns the tables, each listing its players
-    in seat order (North, East, South, West, fifth).
+    whenever the tables allow it. ``even_spread=False`` makes the seats at tables
+    of 3 and 5 a tie-break after the meetings instead of a rule met first (the
+    organiser's choice: fewer repeated meetings, some players at a table of 5 more
+    often). Returns the tables, each listing its players in seat order (North,
+    East, South, West, fifth).
     """
     present = _present(players)
     sizes = table_sizes(len(present))
     for round_tables in history:
         _check_round(round_tables)
     rng = random.Random(seed)
-    tables = _draw_indices(present, sizes, history, rng, iterations, forbidden)
+    tables = _draw_indices(
+        present, sizes, history, rng, iterations, forbidden, even_spread=even_spread
+    )
     return _assign_seats([[present[x] for x in table] for table in tables], history, rng)
 
 
@@ -416,6 +431,7 @@ def _draw_indices(
     iterations: int,
     forbidden: Iterable[tuple[int, int]] = (),
     odd_players: set[int] | None = None,
+    even_spread: bool = True,
 ) -> list[list[int]]:
     n = len(present)
     index = {p: i for i, p in enumerate(present)}
@@ -430,6 +446,10 @@ def _draw_indices(
     # only among those.
     pairs = sum(size * (size - 1) // 2 for size in sizes)
     unit = 1 + sum(sorted(weights, reverse=True)[: 2 * pairs])
+    if not even_spread:
+        # a tie-break: the meetings weigh 2n times more, a seat more at an odd table 1
+        weights = [w * 2 * n for w in weights]
+        unit = 1
     if odd_players is None:
         odd = odd_table_counts(history)
         penalty = [odd.get(p, 0) * unit for p in present]
@@ -711,8 +731,95 @@ def least_repeats(
     least = max(pigeonhole, per_player)
     full = all(sum(sizes) == n for sizes in round_sizes)
     if even_spread and full:
-        least = max(least, EVEN_SPREAD_LEAST.get((n, len(round_sizes)), 0))
+        least = max(
+            least, EVEN_SPREAD_LEAST.get((n, len(round_sizes)), 0), _carried_over(round_sizes, n)
+        )
     return least
+
+
+def _carried_over(round_sizes: Sequence[Sequence[int]], n: int) -> int:
+    """A lower bound of the repeated meetings of a draw that spreads the tables of
+    3 and 5 evenly among ``n`` players who play every round at the same tables.
+
+    The players of an odd table ``A`` of round r are seated in another round r'
+    at its tables, so some pairs of them may have to meet again: if ``k`` of
+    them sit at r''s odd tables and the others at its tables of 4, at least
+    ``carried(k)`` pairs (each group placed as evenly as the tables let it).
+    Over r's odd tables the ``k`` add up to ``s``, the players at odd tables in
+    both rounds: at least ``pair_least(s)`` pairs carried from r to r', and as
+    many from r' to r. The spread fixes the sum of ``s`` over the couples of
+    rounds: each player counts once for each two rounds at an odd table, and
+    has ``low`` or ``high`` of them. So the pairs carried over all couples are
+    at least twice the least sum of ``pair_least(s)`` for that sum of ``s``.
+    A pair met at an odd table in round r and again in r' is one of them; a
+    pair who meets ``m`` times, ``f`` of them at odd tables, is counted
+    ``f (m - 1)`` times and has ``m - 1`` repeated meetings, and ``f <= high``:
+    the repeated meetings are at least the pairs carried over ``high``.
+
+    18 players over 5 rounds (tables 4, 4, 5, 5): at least one pair per table
+    of 5 and couple of rounds, 40, over high = 3 (50 seats, 18 players): 14,
+    where 7 is the bound without the spread. 22 players (4, 4, 4, 5, 5): a table
+    of 5 whose players sit 2 at r''s tables of 5 and 3 at its tables of 4 need
+    carry none, but that takes ``s = 4`` and the spread gives the 10 couples
+    only 34 (16 players twice at a table of 5, 6 three times): at least 6
+    pairs short each way, 12, over 3: 4.
+    """
+    sizes = sorted(round_sizes[0]) if round_sizes else []
+    rounds = len(round_sizes)
+    if rounds < 2 or any(sorted(r) != sizes for r in round_sizes):
+        return 0
+    odd = [size for size in sizes if size != 4]
+    odd_seats = sum(odd)
+    if not odd_seats:
+        return 0
+    fours = len(sizes) - len(odd)
+
+    def spread_evenly(players: int, tables: int, room: int) -> int | None:
+        """The fewest pairs among ``players`` placed at ``tables`` of ``room`` seats."""
+        if players > tables * room:
+            return None
+        share, more = divmod(players, tables) if tables else (0, 0)
+        return more * (share + 1) * share // 2 + (tables - more) * share * (share - 1) // 2
+
+    def carried(size: int, k: int) -> int | None:
+        at_odd = spread_evenly(k, len(odd), odd[0])
+        at_four = spread_evenly(size - k, fours, 4)
+        return None if at_odd is None or at_four is None else at_odd + at_four
+
+    # pair_least[s]: the least carried from one round's odd tables, s of their players
+    # at odd tables in the other round (None: impossible).
+    pair_least: list[int | None] = [0]
+    for size in odd:
+        grown: list[int | None] = [None] * (len(pair_least) + size)
+        for s, so_far in enumerate(pair_least):
+            for k in range(size + 1):
+                cost = carried(size, k)
+                if so_far is None or cost is None:
+                    continue
+                if grown[s + k] is None or so_far + cost < grown[s + k]:
+                    grown[s + k] = so_far + cost
+        pair_least = grown
+    total = odd_seats * rounds
+    low = total // n
+    highs = total - low * n
+    high = low + (1 if highs else 0)
+    shared = highs * (low + 1) * low // 2 + (n - highs) * low * (low - 1) // 2
+    # The least sum of pair_least over the couples of rounds, their s summing to shared.
+    least: list[int | None] = [0] + [None] * shared
+    for _ in range(rounds * (rounds - 1) // 2):
+        step: list[int | None] = [None] * (shared + 1)
+        for done, so_far in enumerate(least):
+            if so_far is None:
+                continue
+            for s, cost in enumerate(pair_least):
+                if cost is None or done + s > shared:
+                    continue
+                if step[done + s] is None or so_far + cost < step[done + s]:
+                    step[done + s] = so_far + cost
+        least = step
+    if least[shared] is None:
+        return 0
+    return -(-2 * least[shared] // high)
 
 
 #: The least repeated meetings of any schedule with an even spread (``spread=1``),

@@ -102,6 +102,22 @@ class TournamentForm(EventForm):
         widget=forms.RadioSelect,
         initial=Tournament.FiveTables.FIVE,
     )
+    even_spread = forms.TypedChoiceField(
+        label=_("The draw puts first"),
+        choices=[
+            ("1", _("fair seats: nobody sits at a table of 5 twice before everybody has once")),
+            ("0", _("fewer repeated meetings: some players sit at a table of 5 more often")),
+        ],
+        coerce=lambda value: value == "1",
+        empty_value=True,  # a form posted without it: the fair seats, as before
+        required=False,
+        widget=forms.RadioSelect,
+        initial="1",
+        help_text=_(
+            "With few tables, fair seats cost repeated meetings: 18 players over 5 rounds "
+            "meet again at least 14 times with fair seats, 11 without."
+        ),
+    )
 
     team_size = forms.TypedChoiceField(
         label=_("Teams"),
@@ -119,6 +135,7 @@ class TournamentForm(EventForm):
             "deals_per_round": tournament.deals_per_round or 5,
             "minutes_per_round": tournament.minutes_per_round or 45,
             "five_tables": tournament.five_tables,
+            "even_spread": "1" if tournament.even_spread else "0",
         }
 
     def clean(self):
@@ -140,6 +157,7 @@ class TournamentForm(EventForm):
             "deals_per_round": data["deals_per_round"],
             "minutes_per_round": data["minutes_per_round"],
             "five_tables": data["five_tables"],
+            "even_spread": data["even_spread"],
         }
 
 

@@ -59,6 +59,9 @@ class Tournament(models.Model):
         choices=FiveTables.choices,
         default=FiveTables.FIVE,
     )
+    #: the draw's rule for the seats at tables of 5 (and 3): spread evenly (nobody sits
+    #: at one twice before everybody has once), or left to the fewest repeated meetings
+    even_spread = models.BooleanField(_("seats at tables of 5 spread evenly"), default=True)
     state = models.CharField(_("state"), max_length=10, choices=State.choices, default=State.SETUP)
     # Teams of 2 or 4 registered together (None: an individual tournament).
     team_size = models.PositiveSmallIntegerField(_("players a team"), null=True, blank=True)

@@ -163,7 +163,15 @@ class TournamentError(ServiceError):
 
 
 def _settings(
-    name, rules, rounds, deals_per_round, minutes_per_round, five_tables, team_size, confirm_by
+    name,
+    rules,
+    rounds,
+    deals_per_round,
+    minutes_per_round,
+    five_tables,
+    team_size,
+    confirm_by,
+    even_spread=True,
 ) -> dict:
     """A tournament's settings checked, as its fields: the name stripped, the rules in
     their short form, a blank round length or team size as None."""
@@ -198,6 +206,7 @@ def _settings(
         "five_tables": five_tables,
         "team_size": team_size,
         "confirm_by": confirm_by,
+        "even_spread": bool(even_spread),
     }
 
 
@@ -228,13 +237,22 @@ def create_tournament(
     five_tables=Tournament.FiveTables.FIVE,
     team_size=None,
     confirm_by=Tournament.ConfirmBy.TOTALS,
+    even_spread=True,
     actor=None,
     seed=None,
 ) -> Tournament:
     """A tournament, its own season (kind tournament) and its rounds, not drawn yet."""
     _require(actor, club)
     settings = _settings(
-        name, rules, rounds, deals_per_round, minutes_per_round, five_tables, team_size, confirm_by
+        name,
+        rules,
+        rounds,
+        deals_per_round,
+        minutes_per_round,
+        five_tables,
+        team_size,
+        confirm_by,
+        even_spread,
     )
     with transaction.atomic():
         season = Season.objects.create(
@@ -272,12 +290,21 @@ def update_tournament(
     five_tables=Tournament.FiveTables.FIVE,
     team_size=None,
     confirm_by=Tournament.ConfirmBy.TOTALS,
+    even_spread=True,
     actor=None,
 ) -> Tournament:
     """Change the settings of a tournament not started yet (rounds added or dropped)."""
     _require(actor, tournament)
     settings = _settings(
-        name, rules, rounds, deals_per_round, minutes_per_round, five_tables, team_size, confirm_by
+        name,
+        rules,
+        rounds,
+        deals_per_round,
+        minutes_per_round,
+        five_tables,
+        team_size,
+        confirm_by,
+        even_spread,
     )
     with transaction.atomic():
         tournament = _lock(tournament)
@@ -671,6 +698,7 @@ def draw_round(rnd: Round, *, actor=None) -> Round:
                 history(tournament, rnd.number),
                 seed=f"{tournament.draw_seed}:{rnd.number}:{_draw_count(rnd)}",
                 forbidden=teammates(tournament),
+                even_spread=tournament.even_spread,
             )
         except draw.DrawError:
             raise TournamentError("too_few_players") from None
@@ -724,7 +752,11 @@ def draw_schedule(tournament: Tournament, *, actor=None) -> list[int]:
         apart = teammates(tournament)
         if first == 1 and not apart:
             schedule = draw.draw_schedule(
-                len(present), len(todo), seed=seed, effort=SCHEDULE_EFFORT
+                len(present),
+                len(todo),
+                seed=seed,
+                effort=SCHEDULE_EFFORT,
+                spread=1 if tournament.even_spread else None,
             )
             numbers = dict(enumerate(present, 1))
             for rnd, tables in zip(todo, schedule):
@@ -733,7 +765,11 @@ def draw_schedule(tournament: Tournament, *, actor=None) -> list[int]:
             past = history(tournament, first)
             for rnd in todo:
                 tables = draw.draw_round(
-                    present, past, seed=f"{seed}:{rnd.number}", forbidden=apart
+                    present,
+                    past,
+                    seed=f"{seed}:{rnd.number}",
+                    forbidden=apart,
+                    even_spread=tournament.even_spread,
                 )
                 _save_tables(rnd, tables)
                 past.append(tables)

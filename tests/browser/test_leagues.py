@@ -197,3 +197,62 @@ def test_the_league_managers_read_its_history(page, live_server, log_in, django_
     expect(page.locator("main")).to_contain_text("demande confirmée")
     expect(page.locator("main")).to_contain_text("joueur réclamé par un compte")
     expect(page.locator("main")).to_contain_text("licence ou série d’un licencié modifiée")
+
+
+def _renamed(value, names):
+    """A hand's data with its players' names replaced (nested announcements too)."""
+    if isinstance(value, dict):
+        return {key: _renamed(item, names) for key, item in value.items()}
+    if isinstance(value, list):
+        return [_renamed(item, names) for item in value]
+    return names.get(value, value) if isinstance(value, str) else value
+
+
+def test_the_league_ratings_on_a_phone(page, live_server, django_user_model, monkeypatch):
+    """A person who plays in two member clubs is one row of the league's ratings, their
+    hands of both clubs counted; the rows are ranked as ``league_rows`` ranks them and
+    fit a phone's width; while a background re-rating is waiting, the page says so."""
+    from leagues import ratings as league_ratings
+    from ratings import queries as rating_queries
+    from ratings.models import Recompute
+    from tests.data import SEED_HANDS
+
+    monkeypatch.setattr(rating_queries, "MIN_HANDS", 1)
+    boss = django_user_model.objects.create_user("boss", password="pw-long-12345")
+    league = leagues.create_league("Comité du Rhône", "comite", managers=[boss])
+    names = {"a": ["Zoé", "Anna", "Marc", "Paul"], "b": ["Zoé D.", "Bruno", "Carla", "Denis"]}
+    seated = {}
+    for key in ("a", "b"):
+        club, _manager = club_with_manager(django_user_model, key.upper())
+        leagues.accept_invitation(leagues.invite_club(league, club))
+        season = Season.objects.create(club=club, name="2026", start_date=datetime.date(2026, 1, 1))
+        players = [Player.objects.create(club=club, name=n) for n in names[key]]
+        seated[key] = (season, players)
+    zoe = leagues.link_by_licence(league, seated["a"][1][0], "L-ZOE", actor=boss)
+    leagues.link_player(seated["b"][1][0], zoe)
+    for day, key in ((2, "a"), (9, "b")):
+        season, players = seated[key]
+        sheet = sheets.create_sheet(
+            season=season, players=players, date=datetime.date(2026, 2, day)
+        )
+        renamed = dict(zip(["Anna", "Bert", "Carl", "Dora"], [p.name for p in players]))
+        for data in SEED_HANDS:
+            sheets.record_hand(sheet, _renamed(data, renamed))
+    rows, _left_out = league_ratings.league_rows(league)
+
+    page.goto(f"{live_server.url}/leagues/comite/")
+    page.locator("[data-ratings-link]").tap()
+    table = page.locator("[data-league-ratings]")
+    expect(table.locator("tbody tr[data-rated]")).to_have_count(7)  # Zoé once, 6 others
+    shown = table.locator("tbody tr td:nth-child(2)").all_inner_texts()
+    assert shown == [row["name"] for row in rows]
+    zoe_row = table.locator("tbody tr", has_text="Zoé")
+    expect(zoe_row).to_have_count(1)
+    expect(zoe_row.locator("td").nth(5)).to_have_text(str(2 * len(SEED_HANDS)))
+    assert page.evaluate("document.documentElement.scrollWidth") <= 390
+    expect(page.locator("[data-ratings-recomputing]")).to_have_count(0)
+
+    # a background re-rating waiting for the worker (the tests' backend would run it at once)
+    Recompute.objects.create(scope=league_ratings.key(league.pk))
+    page.reload()
+    expect(page.locator("[data-ratings-recomputing]")).to_be_visible()

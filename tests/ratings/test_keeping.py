@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 from openskill.models import PlackettLuce
 
 from ratings import keeping, scopes
-from ratings.models import Rating, RatingPoint
+from ratings.models import Rating, RatingPoint, Recompute
 from scoresheet import editing, services
 from tests.data import SEED_HANDS
 
@@ -282,3 +282,87 @@ def test_a_row_written_since_sends_the_hand_to_the_read_and_write(make_sheet, sc
     rater.rate(match)
     got = {r.player_id: (r.mu, r.sigma, r.hands) for r in Rating.objects.filter(scope=season_key)}
     assert got == {pk: (s.mu, s.sigma, s.hands) for pk in season_rows for s in [rater.get(pk)]}
+
+
+def test_a_large_correction_is_rated_again_in_the_background(
+    make_sheet, scorer, club, settings, django_capture_on_commit_callbacks
+):
+    """Over ``RATINGS_BACKGROUND_HANDS`` hands to rate, a correction leaves the ratings as
+    they were and a ``Recompute`` row naming the scope from the corrected sheet; the
+    task, once the write commits, rates it as the corrected ledger from scratch."""
+    sheet = make_sheet(4)
+    for data in SEED_HANDS:
+        services.record_hand(sheet, data, actor=scorer)
+    later = make_sheet(4, date=datetime.date(2026, 4, 1))
+    for data in SEED_HANDS[::-1]:
+        services.record_hand(later, data, actor=scorer)
+    key = scopes.club(club.pk)
+    before = ratings_of(key)
+    settings.RATINGS_BACKGROUND_HANDS = len(SEED_HANDS)  # the two sheets hold more
+    with django_capture_on_commit_callbacks() as queued:
+        services.correct_hand(
+            sheet.hands.get(number=1), {**SEED_HANDS[0], "points": 30}, actor=scorer
+        )
+    waiting = {r.scope: (r.start_date, r.start_sheet) for r in Recompute.objects.all()}
+    assert waiting == {
+        key: (sheet.date, sheet.pk),
+        scopes.season(sheet.season_id): (sheet.date, sheet.pk),
+    }
+    assert ratings_of(key) == before  # not yet: the pages say "being recomputed"
+    for callback in queued:
+        callback()  # the tests' task backend runs the task at once
+    assert not Recompute.objects.exists()
+    after = assert_as_from_scratch(club)
+    assert after != before
+
+
+def test_a_small_correction_is_rated_again_at_once(make_sheet, scorer, club, settings):
+    sheet = make_sheet(4)
+    for data in SEED_HANDS:
+        services.record_hand(sheet, data, actor=scorer)
+    key = scopes.club(club.pk)
+    before = ratings_of(key)
+    settings.RATINGS_BACKGROUND_HANDS = len(SEED_HANDS)  # exactly the sheet's hands
+    services.correct_hand(sheet.hands.get(number=1), {**SEED_HANDS[0], "points": 30}, actor=scorer)
+    assert not Recompute.objects.exists()
+    assert ratings_of(key) != before
+    assert_as_from_scratch(club)
+
+
+def test_a_deferred_scope_keeps_the_earliest_start(make_sheet, scorer, club):
+    sheet = make_sheet(4)
+    later = make_sheet(4, date=datetime.date(2026, 4, 1))
+    key = scopes.club(club.pk)
+    keeping.defer(key, (later.date, later.pk))
+    keeping.defer(key, (sheet.date, sheet.pk))
+    keeping.defer(key, (later.date, later.pk))
+    assert list(Recompute.objects.values_list("start_date", "start_sheet")) == [
+        (sheet.date, sheet.pk)
+    ]
+    keeping.defer(key)  # from scratch covers every start
+    keeping.defer(key, (sheet.date, sheet.pk))
+    assert list(Recompute.objects.values_list("start_date", "start_sheet")) == [(None, None)]
+    assert keeping.recompute.call(key) == 0  # no hands: nothing rated, the row gone
+    assert not Recompute.objects.exists()
+
+
+def test_the_pages_say_the_ratings_are_being_recomputed(client, make_sheet, scorer, club):
+    """While a ``Recompute`` row names the scope, the club's ratings page, its standings
+    and a player's statistics say so; once it is gone, they do not."""
+    sheet = make_sheet(4)
+    for data in SEED_HANDS:
+        services.record_hand(sheet, data, actor=scorer)
+    player = sheet.seats.first().player
+    pages = [
+        f"/clubs/{club.slug}/ratings/",
+        f"/clubs/{club.slug}/standings/",
+        f"/clubs/{club.slug}/players/{player.pk}/",
+    ]
+    client.force_login(scorer)
+    for page in pages:
+        assert b"data-ratings-recomputing" not in client.get(page).content, page
+    keeping.defer(scopes.club(club.pk), (sheet.date, sheet.pk))
+    for page in pages:
+        response = client.get(page)
+        assert response.status_code == 200
+        assert b"data-ratings-recomputing" in response.content, page

@@ -466,23 +466,24 @@ def _larger_club(club, season, players, scorer):
 def test_query_count_does_not_grow_with_the_ledger(
     client, django_assert_num_queries, make_sheet, club, season, players, scorer, query
 ):
-    # The club, its seasons, the page's rows (which carry the number of players), and
-    # what the pools hold (the last live hand's pools of each sheet: issue 14).
+    # The club, its seasons, the page's rows (which carry the number of players), what
+    # the pools hold (the last live hand's pools of each sheet: issue 14), and whether
+    # the ratings are being recomputed (``ratings.queries.recomputing``).
     make_sheet(hands=SEED_HANDS)
-    with django_assert_num_queries(4):
+    with django_assert_num_queries(5):
         assert client.get(season_url(season, **query)).status_code == 200
-    with django_assert_num_queries(4):
+    with django_assert_num_queries(5):
         assert client.get(club_url(club, **query)).status_code == 200
 
     _larger_club(club, season, players, scorer)
     assert SeasonTotal.objects.count() == 60
-    with django_assert_num_queries(4):
+    with django_assert_num_queries(5):
         response = client.get(season_url(season, **query))
     paginator = response.context["table"].paginator
     assert len(page_rows(response)) == paginator.per_page
     assert paginator.num_pages == (20 if query.get("page") else 2)
     assert "60 players" in response.content.decode()
-    with django_assert_num_queries(4):
+    with django_assert_num_queries(5):
         assert client.get(club_url(club, **query)).status_code == 200
     # An export: every row, in one query (and no pools line).
     with django_assert_num_queries(3):
@@ -508,8 +509,8 @@ def test_members_page_adds_only_the_session_and_role(
     club.is_public = False
     club.save()
     client.force_login(scorer)
-    # session, user, club with the membership, seasons, rows, pools
-    with django_assert_num_queries(6):
+    # session, user, club with the membership, seasons, rows, pools, recomputing
+    with django_assert_num_queries(7):
         assert client.get(season_url(season)).status_code == 200
 
 
@@ -685,7 +686,8 @@ def test_the_ratings_column_shows_each_players_rating_in_the_scope_shown(
             for row in ratings.scope_rows(key)
         }
 
-    with django_assert_num_queries(4):  # the club, its seasons, the rows (ratings in), pools
+    # the club, its seasons, the rows (ratings in), pools, whether ratings are recomputed
+    with django_assert_num_queries(5):
         response = client.get(club_url(club))
     club_ratings = expected(scopes.club(club.pk))
     assert shown(response) == club_ratings

@@ -750,18 +750,19 @@ def test_every_statistics_view_goes_through_the_gate():
 #: the chart while they are at most CHART_POINTS (the per-hand table's page is
 #: among them), on all seasons' the season ranks. A page whose season changed since
 #: it was last computed (the stamp is one query more than before the cache).
-#: (each player page adds 1: the player's rating history, ``ratings.queries.history``)
-PLAYER_QUERIES = {"season": 13, "all": 13}
+#: (each player page adds 2: the player's rating history, ``ratings.queries.history``,
+#: and whether it is being recomputed, ``ratings.queries.recomputing``)
+PLAYER_QUERIES = {"season": 14, "all": 14}
 #: a season's page once its hands outnumber CHART_POINTS: the chart at the sheets'
 #: ends names their tables (one query), the per-hand table's page is read.
-PLAYER_QUERIES_THINNED = 14
+PLAYER_QUERIES_THINNED = 15
 #: club, seasons, standings, the cache stamp, the season's sheet facts by evening
 #: and table size (summary, contracts, table sizes and evenings are folded from
 #: them), the season's players, the top players, the players of the evenings shown.
 SEASON_QUERIES = 8
 #: From the cache (the season unchanged): club, player, seasons, standings, the
 #: stamp, and on a season's page the page of the per-hand table.
-PLAYER_CACHED = {"season": 7, "all": 6}  # the rating history is not cached
+PLAYER_CACHED = {"season": 8, "all": 7}  # the rating history (and recomputing?) is not cached
 SEASON_CACHED = 4
 #: a logged-in member adds the session and the user (the membership comes with the
 #: club: ``clubs.permissions``).

@@ -293,3 +293,24 @@ def test_every_refusal_of_the_module_is_in_its_catalogue():
     assert (error.code, error.message) == ("bad_score", "A score is a whole or a half point.")
     error = TournamentError("rounds_range", field="rounds", n=12)
     assert (error.message, error.field) == ("A tournament has 1 to 12 rounds.", "rounds")
+
+
+@pytest.mark.parametrize(("even_spread", "repeated", "odd_seats"), [(True, 17, {1, 2}), (False, 3, None)])
+def test_the_organiser_chooses_fair_seats_or_fewer_meetings(
+    make_tournament, even_spread, repeated, odd_seats
+):
+    """17 players over 4 rounds: with fair seats (the default) nobody sits at the
+    table of 5 twice before everybody has once, and the draw has 17 repeated
+    meetings, the least possible then; for fewer meetings, 3 (issue 27's figure),
+    some players at the table of 5 more often."""
+    t = make_tournament(players=17, rounds=4, even_spread=even_spread)
+    assert services.draw_schedule(t) == [1, 2, 3, 4]
+    history = services.history(t, 5)
+    assert draw.quality(history).repeated_meetings <= repeated
+    seats = set(draw.odd_table_counts(history).values()) | (
+        {0} if len(draw.odd_table_counts(history)) < 17 else set()
+    )
+    if odd_seats is not None:
+        assert seats <= odd_seats
+    else:
+        assert max(seats) - min(seats) > 1

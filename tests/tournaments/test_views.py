@@ -47,16 +47,18 @@ def test_a_manager_creates_a_tournament_and_enters_players(client, club, manager
         "deals_per_round": "",
         "minutes_per_round": "45",
         "five_tables": "four_dealer_out",
+        "even_spread": "0",
         **RULES_POST,
     }
     response = client.post(reverse("tournaments:create", args=[club.slug]), data)
     t = Tournament.objects.get()
     assert response.status_code == 302 and response["Location"] == url("players", t)
-    assert (t.rounds, t.deals_per_round, t.minutes_per_round, t.five_tables) == (
+    assert (t.rounds, t.deals_per_round, t.minutes_per_round, t.five_tables, t.even_spread) == (
         4,
         None,
         45,
         "four_dealer_out",
+        False,
     )
     players_url = url("players", t)
     client.post(players_url, {"action": "members", "players": [members[0].pk, members[1].pk]})
