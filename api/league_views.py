@@ -270,7 +270,8 @@ def league_ratings_read(request, league: Slug):
     """The league ratings page's rows (``leagues.ratings.league_rows``: kept on write,
     three queries): every person rated over the hands of every member club, ranked by
     μ − 3σ, those under ``min_hands`` hands left out; a name is None where the page
-    does not show it (a members-only club's player)."""
+    does not show it (a members-only club's player); ``recomputing`` as the page's
+    notice (``ratings.queries.recomputing``)."""
     found = league_for(request, league)
     rows, left_out = league_ratings.league_rows(
         found, viewer=queries.viewer_person(request.auth.user)
@@ -278,6 +279,7 @@ def league_ratings_read(request, league: Slug):
     return {
         "min_hands": league_ratings.queries.MIN_HANDS,
         "left_out": left_out,
+        "recomputing": league_ratings.queries.recomputing(league_ratings.key(found.pk)),
         "results": [
             {
                 "rank": r["rating"].rank,

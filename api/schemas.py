@@ -470,6 +470,10 @@ class LeagueRatingRow(Schema):
 class LeagueRatingsOut(Schema):
     min_hands: int = Field(description="Persons rated on fewer hands are left out.")
     left_out: int = Field(description="How many persons are left out under it.")
+    recomputing: bool = Field(
+        description="The ratings are being rated again in the background (a change far "
+        "back): these are the ones before it, until it has run."
+    )
     results: list[LeagueRatingRow]
 
 

@@ -8,6 +8,7 @@ from django.urls import reverse
 
 from clubs import tokens
 from clubs.models import Club, Membership, Person, Player, Role
+from leagues import ratings as league_ratings
 from leagues import services
 from tests.leagues.fixtures import boss, clubs, event, league, lseason  # noqa: F401 (fixtures)
 from tests.leagues.test_ranking import counted
@@ -358,6 +359,7 @@ def test_the_league_ratings_are_the_pages(client, api, token, ledger, monkeypatc
             for r in body["results"]
         ]
         assert body["min_hands"] == rating_queries.MIN_HANDS
+        assert body["recomputing"] is False
         return rows, body["left_out"]
 
     shown, left_out = page_rows()
@@ -378,3 +380,8 @@ def test_the_league_ratings_are_the_pages(client, api, token, ledger, monkeypatc
     client.force_login(b["user"])
     assert api_rows(of_b) == page_rows()
     assert api().get("/api/v1/leagues/nowhere/ratings").status_code == 404
+    # a re-rating left to the background: said, as the page says it
+    from ratings.models import Recompute
+
+    Recompute.objects.create(scope=league_ratings.key(league.pk))
+    assert of_b.get(url).json()["recomputing"] is True
