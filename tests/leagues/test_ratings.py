@@ -182,6 +182,33 @@ def test_a_club_joining_or_leaving_the_league_rates_it_again(ledger):
     assert kept(key) == by_rater([a["club"].pk])
 
 
+def test_a_large_club_joining_is_rated_in_the_background(
+    ledger, settings, django_capture_on_commit_callbacks
+):
+    """Over ``RATINGS_BACKGROUND_HANDS`` hands, a join leaves the league's ratings to the
+    background task (a ``Recompute`` row the pages read); hands posted meanwhile are
+    added as usual, and the task then rates the league as from scratch."""
+    from ratings.models import Recompute
+
+    league, a, c = ledger["league"], ledger["a"], ledger["c"]
+    key = league_ratings.key(league.pk)
+    _sheet(a, 2, SEED_HANDS)
+    _sheet(c, 3, SEED_HANDS)
+    settings.RATINGS_BACKGROUND_HANDS = len(SEED_HANDS)  # a and c together: more
+    link = league_services.invite_club(league, c["club"], actor=ledger["boss"])
+    with django_capture_on_commit_callbacks() as queued:
+        league_services.accept_invitation(link, actor=c["user"])
+    assert list(Recompute.objects.values_list("scope", "start_date")) == [(key, None)]
+    assert kept(key) == by_rater([a["club"].pk])  # not yet
+    _sheet(a, 5, SEED_HANDS[:2])  # posted while the task waits
+    for callback in queued:
+        callback()
+    assert not Recompute.objects.exists()
+    joined = [a["club"].pk, ledger["b"]["club"].pk, c["club"].pk]
+    assert kept(key) == by_rater(joined)
+    assert_as_from_scratch(key)
+
+
 def test_a_join_made_by_another_process_is_caught_up_within_a_minute(ledger, monkeypatch):
     """Another process (a web worker, the background worker) read C's leagues before C
     joined, and its ``forget_club`` never ran: its posts leave C's hands out of the league

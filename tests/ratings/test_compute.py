@@ -1,7 +1,7 @@
 """The ratings' arithmetic is openskill's: the shortcut of ``Rater.rate`` gives the
 library's ``rate`` to the last bit, and a hand's match is the one of its sides."""
 
-from hypothesis import given, settings
+from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from ratings.compute import Rater
@@ -24,7 +24,8 @@ def matches(draw):
     return Match(tuple((p,) for p in players[:3]), ranks)
 
 
-@settings(max_examples=200, deadline=None)  # openskill itself: slow under load
+# openskill itself: slow under load
+@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.lists(matches(), min_size=1, max_size=40))
 def test_the_shortcut_rates_as_the_library_does(played):
     fast, library = Rater(), Rater()

@@ -295,7 +295,9 @@ def test_every_refusal_of_the_module_is_in_its_catalogue():
     assert (error.message, error.field) == ("A tournament has 1 to 12 rounds.", "rounds")
 
 
-@pytest.mark.parametrize(("even_spread", "repeated", "odd_seats"), [(True, 17, {1, 2}), (False, 3, None)])
+@pytest.mark.parametrize(
+    ("even_spread", "repeated", "odd_seats"), [(True, 17, {1, 2}), (False, 3, None)]
+)
 def test_the_organiser_chooses_fair_seats_or_fewer_meetings(
     make_tournament, even_spread, repeated, odd_seats
 ):
