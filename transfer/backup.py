@@ -39,11 +39,13 @@ import uuid
 from collections.abc import Iterator
 from decimal import Decimal
 
+import orjson
 from django.apps import apps
 from django.contrib.auth import get_user_model
 from django.core import serializers
 from django.core.exceptions import ValidationError
 from django.core.management.color import no_style
+from django.core.validators import MaxLengthValidator, MaxValueValidator, MinValueValidator
 from django.db import DatabaseError, IntegrityError, connection, models, transaction
 from django.db.models import OuterRef, Q, Subquery
 from django.db.models.functions import Coalesce
@@ -331,21 +333,30 @@ class _Source:
         return cls(whole, whole.get("objects") if isinstance(whole, dict) else None, digest)
 
     def _lines(self, data):
+        """The rows of a file of version 3, a line each, read by orjson (a tenth of
+        ``json.loads``' time; it refuses what ``json`` refuses, and NaN, numbers
+        beyond 64 bits and lines nested over 1,024 deep too: "not JSON"), then
+        the counts at the end."""
+        digest, loads = self._digest.update, orjson.loads
         for line in data:
-            self._digest.update(line)
-            text = line.decode("utf-8").rstrip("\r\n")
-            if text.startswith("]"):  # the end: the counts
+            digest(line)
+            if line.startswith(b"]"):  # the end: the counts
+                text = line.decode("utf-8").rstrip("\r\n")
                 tail = _loads("{" + text[1:].strip().lstrip(","))
                 if not isinstance(tail, dict):
                     break
                 self.counts = tail.get("counts")
                 self._ended = True
                 for line in data:
-                    self._digest.update(line)
+                    digest(line)
                     if line.strip():
                         raise _invalid(_("text after the end of the backup"))
                 return
-            yield _loads(text[:-1] if text.endswith(",") else text)
+            line = line.rstrip(b"\r\n")
+            try:
+                yield loads(line[:-1] if line.endswith(b",") else line)
+            except orjson.JSONDecodeError:
+                raise _invalid(_("not JSON")) from None
         raise _invalid(_("the counts of rows are missing at the end"))
 
     @property
@@ -521,9 +532,12 @@ class _Spec:
             if kind == "value" and field.choices:
                 choices = {choice for choice, _label in field.flatchoices}
             validators = field.validators if kind == "value" and field.validators else None
+            plain, low, high = _as_is(field, kind, target if field.is_relation else None)
+            cache = {} if kind == "value" and type(field) in _CACHED else None
             self.slots.append(
                 (
                     index,
+                    field.name,
                     field,
                     kind,
                     convert,
@@ -531,9 +545,71 @@ class _Spec:
                     choices,
                     field.blank,
                     validators,
+                    plain,
+                    low,
+                    high,
+                    cache,
                 )
             )
         self.names = {field.name for field in self.fields}
+        self.allowed = self.names | self.m2m
+        self.special = meta.label if meta.label in _SPECIAL else None
+        index = self.columns.index
+        self.special_columns = {
+            name: index(name)
+            for name in ("tournament_id", "number", "round_id", "seats")
+            if name in self.columns
+        }
+
+
+#: the models whose rows the restore also remembers (the club, a tournament's rounds,
+#: entries and tables, for ``_Writer.check``)
+_SPECIAL = ("clubs.Club", "tournaments.Round", "tournaments.Entry", "tournaments.RoundTable")
+#: field classes whose converted and checked values the restore remembers by their
+#: text (a sheet's date, a score): the same few values on many rows
+_CACHED = (models.DecimalField, models.DateField)
+#: values remembered per field at most
+CACHE_SIZE = 4096
+
+
+def _as_is(field, kind, target):
+    """``(type, low, high)``: a value of exactly that Python type that ``field`` takes
+    as it is (``to_python`` gives it back unchanged) and that passes every validator
+    of the field when ``low <= value <= high`` (an integer) or ``low <= len(value)
+    <= high`` (a text); ``low`` None: no validator to pass. ``(None, None, None)``:
+    every value goes through ``to_python`` and the validators."""
+    if kind != "value":  # a key: the validators are not run, the value is an id
+        if isinstance(target, models.IntegerField):
+            return int, None, None
+        return None, None, None
+    validators = field.validators
+    if isinstance(field, models.IntegerField):
+        low, high = None, None
+        for validator in validators:
+            limit = validator.limit_value if type(validator) in _BOUNDS else None
+            if type(limit) is not int:
+                return None, None, None
+            if type(validator) is MinValueValidator:
+                low = limit if low is None else max(low, limit)
+            else:
+                high = limit if high is None else min(high, limit)
+        if (low is None) != (high is None):
+            low = -(2**63) if low is None else low
+            high = 2**63 - 1 if high is None else high
+        return int, low, high
+    if type(field) in (models.CharField, models.TextField):
+        high = None
+        for validator in validators:
+            if type(validator) is not MaxLengthValidator or type(validator.limit_value) is not int:
+                return None, None, None
+            high = validator.limit_value if high is None else min(high, validator.limit_value)
+        return str, (None if high is None else 0), high
+    if type(field) is models.BooleanField and not validators:
+        return bool, None, None
+    return None, None, None
+
+
+_BOUNDS = (MinValueValidator, MaxValueValidator)
 
 
 class _Writer:
@@ -581,26 +657,55 @@ class _Writer:
         self.found[label] = self.found.get(label, 0) + 1
         spec = self.spec(label)
         given = row["fields"]
-        try:
-            pk = spec.pk.to_python(row.get("pk"))
-        except ValidationError:
-            pk = None
+        pk = row.get("pk")
+        if type(pk) is not int:
+            try:
+                pk = spec.pk.to_python(pk)
+            except ValidationError:
+                pk = None
         where = f"{label} {row.get('pk')}"
-        if pk is None or (label in self.last and pk <= self.last[label] and self._read(spec, pk)):
+        last = self.last.get(label)
+        if pk is None or (last is not None and pk <= last and self._read(spec, pk)):
             raise _invalid(_("%(row)s: its key is missing or twice") % {"row": where})
-        self.last[label] = max(pk, self.last.get(label, pk))
-        for name in given:
-            if name not in spec.names and name not in spec.m2m:
-                raise _refused(where, name, _("not a field"))
+        if last is None or pk > last:
+            self.last[label] = pk
+        if not given.keys() <= spec.allowed:
+            for name in given:
+                if name not in spec.allowed:
+                    raise _refused(where, name, _("not a field"))
+        rebuilt = spec.rebuilt
         values = [None] * len(spec.fields)
         values[0] = pk
-        for index, field, kind, convert, null, choices, blank, validators in spec.slots:
-            name = field.name
+        for (
+            index,
+            name,
+            field,
+            kind,
+            convert,
+            null,
+            choices,
+            blank,
+            validators,
+            plain,
+            low,
+            high,
+            cache,
+        ) in spec.slots:
+            checked, text = False, None
             if name in given:
-                try:
-                    value = convert(given[name])
-                except ValidationError as error:
-                    raise _refused(where, name, " ".join(error.messages)) from None
+                value = given[name]
+                if type(value) is plain:
+                    # taken as it is (``to_python`` gives it back); its validators
+                    # passed when within its bounds, else run below for their message
+                    checked = low is None or low <= (len(value) if plain is str else value) <= high
+                elif cache is not None and type(value) is str and value in cache:
+                    value, checked = cache[value], True
+                else:
+                    text = value
+                    try:
+                        value = convert(value)
+                    except ValidationError as error:
+                        raise _refused(where, name, " ".join(error.messages)) from None
             else:
                 value = field.get_default()
             if value is None:
@@ -615,38 +720,46 @@ class _Writer:
                     raise _refused(where, "person", _("a row not in the file"))
                 value = self.persons[value]
             elif kind == "link":
-                if spec.rebuilt:
+                if rebuilt:
                     target = self.labels.get(field.related_model._meta.label_lower, -1)
                     self.refs.append((spec.number, pk, name, target, value))
-            elif not spec.rebuilt and not hasattr(value, "resolve_expression"):
+            elif not rebuilt and (checked or not hasattr(value, "resolve_expression")):
                 if choices is not None and value not in choices and not (blank and value == ""):
                     raise _refused(where, name, _("not one of its choices"))
-                if validators is not None:
+                if validators is not None and not checked:
                     try:
                         field.run_validators(value)
                     except ValidationError as error:
                         raise _refused(where, name, " ".join(error.messages)) from None
+                if cache is not None and type(text) is str and len(cache) < CACHE_SIZE:
+                    cache[text] = value  # converted and checked: the next rows take it
             values[index] = value
         if spec.rules:
             self._check_rules(spec, where, values)
-        if spec.label == "clubs.Club":
-            if self.club_pk is not None:
-                raise _invalid(_("the file must hold one club, %(slug)s") % {"slug": self.slug})
-            self.club_pk, self.club_slug = pk, given.get("slug")
-        elif spec.label == "tournaments.Round":
-            self.rounds[pk] = values[spec.columns.index("tournament_id")]
-        elif spec.label == "tournaments.Entry":
-            tournament = values[spec.columns.index("tournament_id")]
-            self.entries.setdefault(tournament, set()).add(values[spec.columns.index("number")])
-        elif spec.label == "tournaments.RoundTable":
-            index = spec.columns.index
-            self.tables.append((where, values[index("round_id")], values[index("seats")]))
+        if spec.special is not None:
+            self._remember(spec, pk, where, given, values)
         if spec is not self.batch_spec:
             self.flush()
             self.batch_spec = spec
         self.batch.append(values)
         if len(self.batch) >= INSERT_BATCH or len(self.refs) >= INSERT_BATCH:
             self.flush()
+
+    def _remember(self, spec, pk, where, given, values) -> None:
+        """The club's key and slug, a tournament's rounds, entries and tables: what
+        ``check`` reads once every row is in."""
+        index = spec.special_columns
+        if spec.label == "clubs.Club":
+            if self.club_pk is not None:
+                raise _invalid(_("the file must hold one club, %(slug)s") % {"slug": self.slug})
+            self.club_pk, self.club_slug = pk, given.get("slug")
+        elif spec.label == "tournaments.Round":
+            self.rounds[pk] = values[index["tournament_id"]]
+        elif spec.label == "tournaments.Entry":
+            tournament = values[index["tournament_id"]]
+            self.entries.setdefault(tournament, set()).add(values[index["number"]])
+        elif spec.label == "tournaments.RoundTable":
+            self.tables.append((where, values[index["round_id"]], values[index["seats"]]))
 
     def _read(self, spec, pk) -> bool:
         """Whether the file had a row of ``spec`` under ``pk`` already: asked only of
