@@ -554,6 +554,7 @@ class _Spec:
             )
         self.names = {field.name for field in self.fields}
         self.allowed = self.names | self.m2m
+        self.fill = _fill(self)
         # PostgreSQL: the type COPY formats each column's values as (JSON: the text
         # ``_Writer._prepared`` makes of it); None when one is unknown
         self.copy_types = None
@@ -617,6 +618,61 @@ def _as_is(field, kind, target):
 
 
 _BOUNDS = (MinValueValidator, MaxValueValidator)
+_MISSING = object()
+
+
+def _fill(spec):
+    """``fill(given, values, where, pk, value)``: a row's columns into ``values``, made
+    once per model as Python code, one test a column: a value of its field's plain
+    type within its bounds and choices (``_as_is``) or a date or decimal remembered
+    by its text is taken as it is; any other (missing, None, another type, out of
+    bounds, a login or person key, a key of a rebuilt row) goes through
+    ``_Writer._value`` (``value``), which converts, checks and names the refusal.
+    The columns are filled in order, so the first bad one is the one named."""
+    lines = ["def fill(given, values, where, pk, value):"]
+    names = {"MISSING": _MISSING, "spec": spec}
+    for number, slot in enumerate(spec.slots):
+        index, name, _field, kind, convert, null, choices, blank = slot[:8]
+        _validators, plain, low, high, cache = slot[8:]
+        names[f"slot{number}"] = slot
+        slow = f"value(spec, slot{number}, given, where, pk)"
+        lines.append(f"    v = given.get({name!r}, MISSING)")
+        tests = []
+        if plain is not None and (kind == "value" or (kind == "link" and not spec.rebuilt)):
+            names[f"type{number}"] = plain
+            tests.append(f"type(v) is type{number}")
+            if kind == "value" and not spec.rebuilt:
+                if low is not None:
+                    measure = "len(v)" if plain is str else "v"
+                    tests.append(f"{low!r} <= {measure} <= {high!r}")
+                if choices is not None:
+                    names[f"choices{number}"] = choices
+                    either = ' or v == ""' if blank else ""
+                    tests.append(f"(v in choices{number}{either})")
+        # an empty value of a column that may be empty: None, as ``_value`` gives
+        none = null and convert(None) is None
+        if none:
+            lines.append("    if v is None:")
+            lines.append(f"        values[{index}] = None")
+        if tests:
+            lines.append(f"    {'elif' if none else 'if'} {' and '.join(tests)}:")
+            lines.append(f"        values[{index}] = v")
+            lines.append("    else:")
+            lines.append(f"        values[{index}] = {slow}")
+        elif cache is not None and choices is None and not spec.rebuilt:
+            names[f"cache{number}"] = cache
+            lines.append(f"    {'elif' if none else 'if'} type(v) is str and v in cache{number}:")
+            lines.append(f"        values[{index}] = cache{number}[v]")
+            lines.append("    else:")
+            lines.append(f"        values[{index}] = {slow}")
+        elif none:
+            lines.append("    else:")
+            lines.append(f"        values[{index}] = {slow}")
+        else:
+            lines.append(f"    values[{index}] = {slow}")
+    lines.append("    return values")
+    exec("\n".join(lines), names)  # noqa: S102 (our own text: field names and bounds)
+    return names["fill"]
 
 
 class _Writer:
@@ -680,67 +736,9 @@ class _Writer:
             for name in given:
                 if name not in spec.allowed:
                     raise _refused(where, name, _("not a field"))
-        rebuilt = spec.rebuilt
         values = [None] * len(spec.fields)
         values[0] = pk
-        for (
-            index,
-            name,
-            field,
-            kind,
-            convert,
-            null,
-            choices,
-            blank,
-            validators,
-            plain,
-            low,
-            high,
-            cache,
-        ) in spec.slots:
-            checked, text = False, None
-            if name in given:
-                value = given[name]
-                if type(value) is plain:
-                    # taken as it is (``to_python`` gives it back); its validators
-                    # passed when within its bounds, else run below for their message
-                    checked = low is None or low <= (len(value) if plain is str else value) <= high
-                elif cache is not None and type(value) is str and value in cache:
-                    value, checked = cache[value], True
-                else:
-                    text = value
-                    try:
-                        value = convert(value)
-                    except ValidationError as error:
-                        raise _refused(where, name, " ".join(error.messages)) from None
-            else:
-                value = field.get_default()
-            if value is None:
-                if not null:
-                    raise _refused(where, name, _("empty"))
-            elif kind == "user":
-                if value not in self.user_ids:
-                    raise _refused(where, name, _("a login not in the file"))
-                value = self.users[value]
-            elif kind == "person":
-                if value not in self.persons:
-                    raise _refused(where, "person", _("a row not in the file"))
-                value = self.persons[value]
-            elif kind == "link":
-                if rebuilt:
-                    target = self.labels.get(field.related_model._meta.label_lower, -1)
-                    self.refs.append((spec.number, pk, name, target, value))
-            elif not rebuilt and (checked or not hasattr(value, "resolve_expression")):
-                if choices is not None and value not in choices and not (blank and value == ""):
-                    raise _refused(where, name, _("not one of its choices"))
-                if validators is not None and not checked:
-                    try:
-                        field.run_validators(value)
-                    except ValidationError as error:
-                        raise _refused(where, name, " ".join(error.messages)) from None
-                if cache is not None and type(text) is str and len(cache) < CACHE_SIZE:
-                    cache[text] = value  # converted and checked: the next rows take it
-            values[index] = value
+        spec.fill(given, values, where, pk, self._value)
         if spec.rules:
             self._check_rules(spec, where, values)
         if spec.special is not None:
@@ -751,6 +749,57 @@ class _Writer:
         self.batch.append(values)
         if len(self.batch) >= INSERT_BATCH or len(self.refs) >= INSERT_BATCH:
             self.flush()
+
+    def _value(self, spec, slot, given, where, pk):
+        """One column's value of a row: converted, checked (null, choices, validators;
+        a key names a login, a person, a row of the file). The way every value went
+        before ``_Spec.fill``, which takes this one for any value but the usual ones."""
+        index, name, field, kind, convert, null, choices, blank = slot[:8]
+        validators, plain, low, high, cache = slot[8:]
+        rebuilt = spec.rebuilt
+        checked, text = False, None
+        if name in given:
+            value = given[name]
+            if type(value) is plain:
+                # taken as it is (``to_python`` gives it back); its validators
+                # passed when within its bounds, else run below for their message
+                checked = low is None or low <= (len(value) if plain is str else value) <= high
+            elif cache is not None and type(value) is str and value in cache:
+                value, checked = cache[value], True
+            else:
+                text = value
+                try:
+                    value = convert(value)
+                except ValidationError as error:
+                    raise _refused(where, name, " ".join(error.messages)) from None
+        else:
+            value = field.get_default()
+        if value is None:
+            if not null:
+                raise _refused(where, name, _("empty"))
+        elif kind == "user":
+            if value not in self.user_ids:
+                raise _refused(where, name, _("a login not in the file"))
+            value = self.users[value]
+        elif kind == "person":
+            if value not in self.persons:
+                raise _refused(where, "person", _("a row not in the file"))
+            value = self.persons[value]
+        elif kind == "link":
+            if rebuilt:
+                target = self.labels.get(field.related_model._meta.label_lower, -1)
+                self.refs.append((spec.number, pk, name, target, value))
+        elif not rebuilt and (checked or not hasattr(value, "resolve_expression")):
+            if choices is not None and value not in choices and not (blank and value == ""):
+                raise _refused(where, name, _("not one of its choices"))
+            if validators is not None and not checked:
+                try:
+                    field.run_validators(value)
+                except ValidationError as error:
+                    raise _refused(where, name, " ".join(error.messages)) from None
+            if cache is not None and type(text) is str and len(cache) < CACHE_SIZE:
+                cache[text] = value  # converted and checked: the next rows take it
+        return value
 
     def _remember(self, spec, pk, where, given, values) -> None:
         """The club's key and slug, a tournament's rounds, entries and tables: what
