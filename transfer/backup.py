@@ -33,27 +33,30 @@ a time. Files of versions 1 and 2 (one JSON document) are read whole, as before.
 import hashlib
 import io
 import json
+import operator
 import os
 import re
 import uuid
 from collections.abc import Iterator
 from decimal import Decimal
 
+import orjson
 from django.apps import apps
 from django.contrib.auth import get_user_model
 from django.core import serializers
 from django.core.exceptions import ValidationError
 from django.core.management.color import no_style
+from django.core.validators import MaxLengthValidator, MaxValueValidator, MinValueValidator
 from django.db import DatabaseError, IntegrityError, connection, models, transaction
 from django.db.models import OuterRef, Q, Subquery
 from django.db.models.functions import Coalesce
 from django.utils.translation import gettext as _
-from psycopg.types.json import Jsonb
 
 from clubs import audit
 from clubs.models import Club, Person
 from clubs.ranking import RankingError, parse_ranking
 from clubs.refusals import message_of
+from core.bulk import _copy_type
 from core.errors import ServiceError
 from scoresheet import signals
 from scoresheet.handmap import ROW_INPUTS, Table, hand_data, score_row_fields
@@ -331,21 +334,30 @@ class _Source:
         return cls(whole, whole.get("objects") if isinstance(whole, dict) else None, digest)
 
     def _lines(self, data):
+        """The rows of a file of version 3, a line each, read by orjson (a tenth of
+        ``json.loads``' time; it refuses what ``json`` refuses, and NaN, numbers
+        beyond 64 bits and lines nested over 1,024 deep too: "not JSON"), then
+        the counts at the end."""
+        digest, loads = self._digest.update, orjson.loads
         for line in data:
-            self._digest.update(line)
-            text = line.decode("utf-8").rstrip("\r\n")
-            if text.startswith("]"):  # the end: the counts
+            digest(line)
+            if line.startswith(b"]"):  # the end: the counts
+                text = line.decode("utf-8").rstrip("\r\n")
                 tail = _loads("{" + text[1:].strip().lstrip(","))
                 if not isinstance(tail, dict):
                     break
                 self.counts = tail.get("counts")
                 self._ended = True
                 for line in data:
-                    self._digest.update(line)
+                    digest(line)
                     if line.strip():
                         raise _invalid(_("text after the end of the backup"))
                 return
-            yield _loads(text[:-1] if text.endswith(",") else text)
+            line = line.rstrip(b"\r\n")
+            try:
+                yield loads(line[:-1] if line.endswith(b",") else line)
+            except orjson.JSONDecodeError:
+                raise _invalid(_("not JSON")) from None
         raise _invalid(_("the counts of rows are missing at the end"))
 
     @property
@@ -521,9 +533,12 @@ class _Spec:
             if kind == "value" and field.choices:
                 choices = {choice for choice, _label in field.flatchoices}
             validators = field.validators if kind == "value" and field.validators else None
+            plain, low, high = _as_is(field, kind, target if field.is_relation else None)
+            cache = {} if kind == "value" and type(field) in _CACHED else None
             self.slots.append(
                 (
                     index,
+                    field.name,
                     field,
                     kind,
                     convert,
@@ -531,9 +546,133 @@ class _Spec:
                     choices,
                     field.blank,
                     validators,
+                    plain,
+                    low,
+                    high,
+                    cache,
                 )
             )
         self.names = {field.name for field in self.fields}
+        self.allowed = self.names | self.m2m
+        self.fill = _fill(self)
+        # PostgreSQL: the type COPY formats each column's values as (JSON: the text
+        # ``_Writer._prepared`` makes of it); None when one is unknown
+        self.copy_types = None
+        if connection.vendor == "postgresql":
+            types = [_copy_type(field, connection) for field in self.fields]
+            self.copy_types = types if None not in types else None
+        self.special = meta.label if meta.label in _SPECIAL else None
+        index = self.columns.index
+        self.special_columns = {
+            name: index(name)
+            for name in ("tournament_id", "number", "round_id", "seats")
+            if name in self.columns
+        }
+
+
+#: the models whose rows the restore also remembers (the club, a tournament's rounds,
+#: entries and tables, for ``_Writer.check``)
+_SPECIAL = ("clubs.Club", "tournaments.Round", "tournaments.Entry", "tournaments.RoundTable")
+#: field classes whose converted and checked values the restore remembers by their
+#: text (a sheet's date, a score): the same few values on many rows
+_CACHED = (models.DecimalField, models.DateField)
+#: values remembered per field at most
+CACHE_SIZE = 4096
+
+
+def _as_is(field, kind, target):
+    """``(type, low, high)``: a value of exactly that Python type that ``field`` takes
+    as it is (``to_python`` gives it back unchanged) and that passes every validator
+    of the field when ``low <= value <= high`` (an integer) or ``low <= len(value)
+    <= high`` (a text); ``low`` None: no validator to pass. ``(None, None, None)``:
+    every value goes through ``to_python`` and the validators."""
+    if kind != "value":  # a key: the validators are not run, the value is an id
+        if isinstance(target, models.IntegerField):
+            return int, None, None
+        return None, None, None
+    validators = field.validators
+    if isinstance(field, models.IntegerField):
+        low, high = None, None
+        for validator in validators:
+            limit = validator.limit_value if type(validator) in _BOUNDS else None
+            if type(limit) is not int:
+                return None, None, None
+            if type(validator) is MinValueValidator:
+                low = limit if low is None else max(low, limit)
+            else:
+                high = limit if high is None else min(high, limit)
+        if (low is None) != (high is None):
+            low = -(2**63) if low is None else low
+            high = 2**63 - 1 if high is None else high
+        return int, low, high
+    if type(field) in (models.CharField, models.TextField):
+        high = None
+        for validator in validators:
+            if type(validator) is not MaxLengthValidator or type(validator.limit_value) is not int:
+                return None, None, None
+            high = validator.limit_value if high is None else min(high, validator.limit_value)
+        return str, (None if high is None else 0), high
+    if type(field) is models.BooleanField and not validators:
+        return bool, None, None
+    return None, None, None
+
+
+_BOUNDS = (MinValueValidator, MaxValueValidator)
+_MISSING = object()
+
+
+def _fill(spec):
+    """``fill(given, values, where, pk, value)``: a row's columns into ``values``, made
+    once per model as Python code, one test a column: a value of its field's plain
+    type within its bounds and choices (``_as_is``) or a date or decimal remembered
+    by its text is taken as it is; any other (missing, None, another type, out of
+    bounds, a login or person key, a key of a rebuilt row) goes through
+    ``_Writer._value`` (``value``), which converts, checks and names the refusal.
+    The columns are filled in order, so the first bad one is the one named."""
+    lines = ["def fill(given, values, where, pk, value):"]
+    names = {"MISSING": _MISSING, "spec": spec}
+    for number, slot in enumerate(spec.slots):
+        index, name, _field, kind, convert, null, choices, blank = slot[:8]
+        _validators, plain, low, high, cache = slot[8:]
+        names[f"slot{number}"] = slot
+        slow = f"value(spec, slot{number}, given, where, pk)"
+        lines.append(f"    v = given.get({name!r}, MISSING)")
+        tests = []
+        if plain is not None and (kind == "value" or (kind == "link" and not spec.rebuilt)):
+            names[f"type{number}"] = plain
+            tests.append(f"type(v) is type{number}")
+            if kind == "value" and not spec.rebuilt:
+                if low is not None:
+                    measure = "len(v)" if plain is str else "v"
+                    tests.append(f"{low!r} <= {measure} <= {high!r}")
+                if choices is not None:
+                    names[f"choices{number}"] = choices
+                    either = ' or v == ""' if blank else ""
+                    tests.append(f"(v in choices{number}{either})")
+        # an empty value of a column that may be empty: None, as ``_value`` gives
+        none = null and convert(None) is None
+        if none:
+            lines.append("    if v is None:")
+            lines.append(f"        values[{index}] = None")
+        if tests:
+            lines.append(f"    {'elif' if none else 'if'} {' and '.join(tests)}:")
+            lines.append(f"        values[{index}] = v")
+            lines.append("    else:")
+            lines.append(f"        values[{index}] = {slow}")
+        elif cache is not None and choices is None and not spec.rebuilt:
+            names[f"cache{number}"] = cache
+            lines.append(f"    {'elif' if none else 'if'} type(v) is str and v in cache{number}:")
+            lines.append(f"        values[{index}] = cache{number}[v]")
+            lines.append("    else:")
+            lines.append(f"        values[{index}] = {slow}")
+        elif none:
+            lines.append("    else:")
+            lines.append(f"        values[{index}] = {slow}")
+        else:
+            lines.append(f"    values[{index}] = {slow}")
+    lines.append("    return values")
+    exec("\n".join(lines), names)  # noqa: S102 (our own text: field names and bounds)
+    return names["fill"]
 
 
 class _Writer:
@@ -581,72 +720,102 @@ class _Writer:
         self.found[label] = self.found.get(label, 0) + 1
         spec = self.spec(label)
         given = row["fields"]
-        try:
-            pk = spec.pk.to_python(row.get("pk"))
-        except ValidationError:
-            pk = None
+        pk = row.get("pk")
+        if type(pk) is not int:
+            try:
+                pk = spec.pk.to_python(pk)
+            except ValidationError:
+                pk = None
         where = f"{label} {row.get('pk')}"
-        if pk is None or (label in self.last and pk <= self.last[label] and self._read(spec, pk)):
+        last = self.last.get(label)
+        if pk is None or (last is not None and pk <= last and self._read(spec, pk)):
             raise _invalid(_("%(row)s: its key is missing or twice") % {"row": where})
-        self.last[label] = max(pk, self.last.get(label, pk))
-        for name in given:
-            if name not in spec.names and name not in spec.m2m:
-                raise _refused(where, name, _("not a field"))
+        if last is None or pk > last:
+            self.last[label] = pk
+        if not given.keys() <= spec.allowed:
+            for name in given:
+                if name not in spec.allowed:
+                    raise _refused(where, name, _("not a field"))
         values = [None] * len(spec.fields)
         values[0] = pk
-        for index, field, kind, convert, null, choices, blank, validators in spec.slots:
-            name = field.name
-            if name in given:
-                try:
-                    value = convert(given[name])
-                except ValidationError as error:
-                    raise _refused(where, name, " ".join(error.messages)) from None
-            else:
-                value = field.get_default()
-            if value is None:
-                if not null:
-                    raise _refused(where, name, _("empty"))
-            elif kind == "user":
-                if value not in self.user_ids:
-                    raise _refused(where, name, _("a login not in the file"))
-                value = self.users[value]
-            elif kind == "person":
-                if value not in self.persons:
-                    raise _refused(where, "person", _("a row not in the file"))
-                value = self.persons[value]
-            elif kind == "link":
-                if spec.rebuilt:
-                    target = self.labels.get(field.related_model._meta.label_lower, -1)
-                    self.refs.append((spec.number, pk, name, target, value))
-            elif not spec.rebuilt and not hasattr(value, "resolve_expression"):
-                if choices is not None and value not in choices and not (blank and value == ""):
-                    raise _refused(where, name, _("not one of its choices"))
-                if validators is not None:
-                    try:
-                        field.run_validators(value)
-                    except ValidationError as error:
-                        raise _refused(where, name, " ".join(error.messages)) from None
-            values[index] = value
+        spec.fill(given, values, where, pk, self._value)
         if spec.rules:
             self._check_rules(spec, where, values)
-        if spec.label == "clubs.Club":
-            if self.club_pk is not None:
-                raise _invalid(_("the file must hold one club, %(slug)s") % {"slug": self.slug})
-            self.club_pk, self.club_slug = pk, given.get("slug")
-        elif spec.label == "tournaments.Round":
-            self.rounds[pk] = values[spec.columns.index("tournament_id")]
-        elif spec.label == "tournaments.Entry":
-            tournament = values[spec.columns.index("tournament_id")]
-            self.entries.setdefault(tournament, set()).add(values[spec.columns.index("number")])
-        elif spec.label == "tournaments.RoundTable":
-            index = spec.columns.index
-            self.tables.append((where, values[index("round_id")], values[index("seats")]))
+        if spec.special is not None:
+            self._remember(spec, pk, where, given, values)
         if spec is not self.batch_spec:
             self.flush()
             self.batch_spec = spec
         self.batch.append(values)
         if len(self.batch) >= INSERT_BATCH or len(self.refs) >= INSERT_BATCH:
             self.flush()
+
+    def _value(self, spec, slot, given, where, pk):
+        """One column's value of a row: converted, checked (null, choices, validators;
+        a key names a login, a person, a row of the file). The way every value went
+        before ``_Spec.fill``, which takes this one for any value but the usual ones."""
+        index, name, field, kind, convert, null, choices, blank = slot[:8]
+        validators, plain, low, high, cache = slot[8:]
+        rebuilt = spec.rebuilt
+        checked, text = False, None
+        if name in given:
+            value = given[name]
+            if type(value) is plain:
+                # taken as it is (``to_python`` gives it back); its validators
+                # passed when within its bounds, else run below for their message
+                checked = low is None or low <= (len(value) if plain is str else value) <= high
+            elif cache is not None and type(value) is str and value in cache:
+                value, checked = cache[value], True
+            else:
+                text = value
+                try:
+                    value = convert(value)
+                except ValidationError as error:
+                    raise _refused(where, name, " ".join(error.messages)) from None
+        else:
+            value = field.get_default()
+        if value is None:
+            if not null:
+                raise _refused(where, name, _("empty"))
+        elif kind == "user":
+            if value not in self.user_ids:
+                raise _refused(where, name, _("a login not in the file"))
+            value = self.users[value]
+        elif kind == "person":
+            if value not in self.persons:
+                raise _refused(where, "person", _("a row not in the file"))
+            value = self.persons[value]
+        elif kind == "link":
+            if rebuilt:
+                target = self.labels.get(field.related_model._meta.label_lower, -1)
+                self.refs.append((spec.number, pk, name, target, value))
+        elif not rebuilt and (checked or not hasattr(value, "resolve_expression")):
+            if choices is not None and value not in choices and not (blank and value == ""):
+                raise _refused(where, name, _("not one of its choices"))
+            if validators is not None and not checked:
+                try:
+                    field.run_validators(value)
+                except ValidationError as error:
+                    raise _refused(where, name, " ".join(error.messages)) from None
+            if cache is not None and type(text) is str and len(cache) < CACHE_SIZE:
+                cache[text] = value  # converted and checked: the next rows take it
+        return value
+
+    def _remember(self, spec, pk, where, given, values) -> None:
+        """The club's key and slug, a tournament's rounds, entries and tables: what
+        ``check`` reads once every row is in."""
+        index = spec.special_columns
+        if spec.label == "clubs.Club":
+            if self.club_pk is not None:
+                raise _invalid(_("the file must hold one club, %(slug)s") % {"slug": self.slug})
+            self.club_pk, self.club_slug = pk, given.get("slug")
+        elif spec.label == "tournaments.Round":
+            self.rounds[pk] = values[index["tournament_id"]]
+        elif spec.label == "tournaments.Entry":
+            tournament = values[index["tournament_id"]]
+            self.entries.setdefault(tournament, set()).add(values[index["number"]])
+        elif spec.label == "tournaments.RoundTable":
+            self.tables.append((where, values[index["round_id"]], values[index["seats"]]))
 
     def _read(self, spec, pk) -> bool:
         """Whether the file had a row of ``spec`` under ``pk`` already: asked only of
@@ -673,13 +842,24 @@ class _Writer:
         spec, batch = self.batch_spec, self.batch
         if batch:
             self.batch = []
-            keys = [(spec.number, values[0]) for values in batch]
-            self.failed = (spec, [values[0] for values in batch])
+            ids = [values[0] for values in batch]
+            self.failed = (spec, ids)
             if not spec.rebuilt:
-                self._write(spec.model._meta.db_table, spec.columns, self._prepared(spec, batch))
+                self._write(
+                    spec.model._meta.db_table,
+                    spec.columns,
+                    self._prepared(spec, batch),
+                    spec.copy_types if self.postgres else None,
+                )
                 self.written[spec.model] = True
             self.rows += len(batch)
-            self._write(KEYS_TABLE, ["model", "id"], keys)
+            if self.postgres:  # the keys as COPY's text, at once: integers only
+                number = spec.number
+                self._write_text(
+                    KEYS_TABLE, ["model", "id"], "".join(f"{number}\t{pk}\n" for pk in ids)
+                )
+            else:
+                self._write(KEYS_TABLE, ["model", "id"], [(spec.number, pk) for pk in ids])
             self.failed = None
         if self.refs:
             refs, self.refs = self.refs, []
@@ -688,10 +868,14 @@ class _Writer:
     def _prepared(self, spec, batch):
         if self.postgres:
             if spec.json:
+                # as the text ``Jsonb`` would send (``json.dumps``), its column's COPY
+                # type being text (``_Spec.copy_types``)
+                dumps = json.dumps
                 for values in batch:
                     for index in spec.json:
-                        if values[index] is not None:
-                            values[index] = Jsonb(values[index])
+                        value = values[index]
+                        if value is not None:
+                            values[index] = "[]" if value == [] else dumps(value)
             return batch
         if spec.prepared:
             for values in batch:
@@ -699,17 +883,30 @@ class _Writer:
                     values[index] = field.get_db_prep_save(values[index], connection)
         return batch
 
-    def _write(self, table, columns, rows) -> None:
+    def _write(self, table, columns, rows, types=None) -> None:
+        """``rows`` into ``table``: COPY on PostgreSQL, each column's values formatted
+        for ``types`` when given (psycopg then need not find each value's own)."""
         quote = connection.ops.quote_name
         names = ", ".join(quote(c) for c in columns)
         if self.postgres:
             statement = f"COPY {quote(table)} ({names}) FROM STDIN"
             with connection.wrap_database_errors, self.cursor.cursor.copy(statement) as copy:
+                if types is not None:
+                    copy.set_types(types)
+                write_row = copy.write_row
                 for row in rows:
-                    copy.write_row(row)
+                    write_row(row)
         else:
             marks = ", ".join(["%s"] * len(columns))
             self.cursor.executemany(f"INSERT INTO {quote(table)} ({names}) VALUES ({marks})", rows)
+
+    def _write_text(self, table, columns, text) -> None:
+        """PostgreSQL: rows already in COPY's text format into ``table``."""
+        quote = connection.ops.quote_name
+        names = ", ".join(quote(c) for c in columns)
+        statement = f"COPY {quote(table)} ({names}) FROM STDIN"
+        with connection.wrap_database_errors, self.cursor.cursor.copy(statement) as copy:
+            copy.write(text)
 
     def finish(self) -> None:
         self.flush()
@@ -717,12 +914,20 @@ class _Writer:
     def analyse(self) -> None:
         """PostgreSQL: fresh statistics of the tables written (and the temporary ones,
         which autovacuum never reads): the checks that follow join them, and a plan
-        made for the empty tables they were would loop over every row."""
+        made for the empty tables they were would loop over every row.
+
+        Of the tables written, only the key and the foreign keys, which the checks
+        and the totals join on (a tenth of the time of every column: 0.6 s against
+        5.3 s for 110,000 hands); autovacuum counts the others after the commit."""
         if not self.postgres:
             return
         quote = connection.ops.quote_name
-        tables = [model._meta.db_table for model in self.written] + [KEYS_TABLE, REFS_TABLE]
-        for table in tables:
+        for model in self.written:
+            columns = [f.column for f in model._meta.concrete_fields if f.primary_key]
+            columns += [f.column for f in model._meta.concrete_fields if f.is_relation]
+            names = ", ".join(quote(column) for column in columns)
+            self.cursor.execute(f"ANALYZE {quote(model._meta.db_table)} ({names})")
+        for table in (KEYS_TABLE, REFS_TABLE):
             self.cursor.execute(f"ANALYZE {quote(table)}")
 
     def check(self) -> None:
@@ -968,7 +1173,9 @@ def _check_hands(club) -> None:
 
 def _check_sheet_hands(ruleset, table, hands, deleted, sheet, stored, fields, defaults, order):
     pools = ()
-    key = lambda row: (row[order[0]], row[order[1]])  # noqa: E731
+    key = operator.itemgetter(*order)
+    columns = operator.itemgetter(*fields)
+    base = dict(defaults, **sheet)  # a score row of this sheet, before its hand's columns
     for values in hands:
         where = f"scoresheet.hand {values['id']}"
         hand = _Hand(values)
@@ -992,9 +1199,10 @@ def _check_sheet_hands(ruleset, table, hands, deleted, sheet, stored, fields, de
         inputs = {name: values[name] for name in ROW_INPUTS}
         expected = []
         for row in score_row_fields(inputs, hand.number, table, result):
-            full = dict(defaults, hand_id=hand.id, **sheet)
+            full = base.copy()
+            full["hand_id"] = hand.id
             full.update(row)
-            expected.append(tuple(full[name] for name in fields))
+            expected.append(columns(full))
         found = stored.pop(hand.id, [])
         if sorted(found, key=key) != sorted(expected, key=key):
             raise _invalid(

@@ -1,0 +1,91 @@
+"""The restore's fast paths keep every check: a value of its field's own Python type
+(an int, a text, a bool) is taken as it is only within its field's bounds, and a
+date or a decimal remembered by its text only once converted and checked. A value
+beyond them is still refused, naming its row and its field, whether the file is read
+whole (a dict) or a line at a time (version 3, read by orjson), and nothing is
+written."""
+
+import json
+
+import pytest
+
+from tests.transfer.doctored import backed_up_then_cleared, copy, counts, rows
+from tests.transfer.test_restore_stream import LinesOnly
+from transfer import backup as backups
+
+
+def _text(data) -> str:
+    """``data`` as the download writes it (version 3: a row a line)."""
+    head = {k: data[k] for k in ("format", "version", "club", "users", "persons")}
+    lines = [json.dumps(head)[:-1] + ', "objects": [']
+    lines.append(",\n".join(json.dumps(row) for row in data["objects"]))
+    lines.append('], "counts": ' + json.dumps(data["counts"]) + "}\n")
+    return "\n".join(lines)
+
+
+def _refused(data, *words):
+    """Refused whole, read as a dict and as a stream, naming ``words``; nothing written."""
+    before = counts()
+    for source in (copy(data), LinesOnly(_text(data).encode())):
+        with pytest.raises(backups.BackupError) as caught:
+            backups.restore(source)
+        assert caught.value.code == "backup_invalid", caught.value.message
+        for word in words:
+            assert word in caught.value.message, caught.value.message
+        assert counts() == before
+
+
+@pytest.fixture
+def cleared():
+    return backed_up_then_cleared()
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("seats", [-1, -(2**40)])
+def test_an_integer_beyond_its_fields_bounds_is_refused_naming_its_row(cleared, seats):
+    """``seats`` (a positive small integer) given as an int, the type taken as it is.
+    (Below zero: its upper bound is the database's, 32,767 on PostgreSQL and none on
+    SQLite, where the table's CHECK refuses it unnamed, as before.)"""
+    data, _ids = cleared
+    # the last score row: the rows before it take the fast path first
+    row = rows(data, "scoresheet.scorerow")[-1]
+    row["fields"]["seats"] = seats
+    _refused(data, f"scoresheet.scorerow {row['pk']}", "seats")
+
+
+@pytest.mark.django_db
+def test_a_text_over_its_length_is_refused_naming_its_row(cleared):
+    data, _ids = cleared
+    player = rows(data, "clubs.player")[-1]
+    player["fields"]["name"] = "x" * 81  # max_length 80
+    _refused(data, f"clubs.player {player['pk']}", "name")
+
+
+@pytest.mark.django_db
+def test_a_text_not_one_of_its_choices_is_refused_though_of_the_right_type(cleared):
+    data, _ids = cleared
+    row = rows(data, "scoresheet.scorerow")[-1]
+    row["fields"]["role"] = "emperor"
+    _refused(data, f"scoresheet.scorerow {row['pk']}", "role", "choices")
+
+
+@pytest.mark.django_db
+def test_a_decimal_remembered_by_its_text_does_not_let_a_bad_one_through(cleared):
+    """The first score rows' scores are remembered once checked; a score with two
+    decimals (the field keeps one), then the same text again, is refused at its
+    first row."""
+    data, _ids = cleared
+    score_rows = rows(data, "scoresheet.scorerow")
+    first, second = score_rows[-2], score_rows[-1]
+    first["fields"]["score"] = second["fields"]["score"] = "10.25"
+    _refused(data, f"scoresheet.scorerow {first['pk']}", "score")
+
+
+@pytest.mark.django_db
+def test_an_integer_as_text_is_still_converted_and_checked(cleared):
+    """A value of another type than its field's (``"3"`` for an int) goes the slow way:
+    converted, then checked (here beyond its bounds)."""
+    data, _ids = cleared
+    row = rows(data, "scoresheet.scorerow")[-1]
+    row["fields"]["position"] = "-5"
+    _refused(data, f"scoresheet.scorerow {row['pk']}", "position")
