@@ -35,8 +35,10 @@ import io
 import json
 import os
 import re
+import threading
 import uuid
 from collections.abc import Iterator
+from contextlib import contextmanager
 from decimal import Decimal
 
 from django.apps import apps
@@ -166,13 +168,19 @@ def chunks(club, progress=None, counts=None):
     row, then one line for the counts: still one JSON document, which the restore
     reads line by line, in memory that does not grow with the club.
 
-    Not a snapshot: it reads each model in turn, outside any transaction (so the
-    job's progress, written meanwhile, shows at once); a hand recorded while it
-    runs may be missing from it or have half its rows, which the restore refuses
-    (take it when nobody scores). ``counts`` (a dict, optional) receives the rows
-    of each model written, as the file's end says."""
+    One snapshot (``snapshot``): every query of the backup sees the database as it
+    was at its first, so a hand recorded while it runs is wholly in the file or
+    wholly out of it (its score rows, revisions and totals with it) and the counts
+    add up. ``progress`` is called inside the snapshot: a writer of progress writes
+    apart (``transfer.jobs.Progress``; ``in_snapshot``). ``counts`` (a dict,
+    optional) receives the rows of each model written, as the file's end says."""
     counts = {} if counts is None else counts
     progress = progress or _nothing
+    with snapshot():
+        yield from _chunks(club, progress, counts)
+
+
+def _chunks(club, progress, counts):
     tables = club_rows(club)
     user_ids, person_ids, total = set(), set(), 0
     for model, rows in tables.items():
@@ -213,6 +221,49 @@ def chunks(club, progress=None, counts=None):
             progress(done, total)
         counts[model._meta.label_lower] = count
     yield '\n], "counts": ' + json.dumps(counts) + "}\n"
+
+
+_snapshots = threading.local()
+
+
+def in_snapshot() -> bool:
+    """Whether this thread reads a backup's snapshot (``snapshot``) now: its connection
+    is in a read-only transaction, which writes nothing and shows others nothing."""
+    return getattr(_snapshots, "open", False)
+
+
+@contextmanager
+def snapshot():
+    """One consistent view of the database for the block: on PostgreSQL a ``REPEATABLE
+    READ``, ``READ ONLY`` transaction (its snapshot taken at its first query; the
+    server-side cursors of ``.iterator()`` live in it); on SQLite one read
+    transaction (``BEGIN DEFERRED``: the settings' ``IMMEDIATE`` would take the write
+    lock and stop every writer for the backup's length; a read transaction lets them
+    write, not commit, until it ends — SQLite keeps no older versions). Inside a
+    transaction already (a test's, a caller's), its view is the block's: the
+    isolation of a begun transaction cannot change."""
+    if connection.in_atomic_block:
+        yield
+        return
+    sqlite = connection.vendor == "sqlite"
+    if sqlite:
+        connection.ensure_connection()  # its mode is read from the settings when it opens
+        saved, connection.transaction_mode = connection.transaction_mode, "DEFERRED"
+    try:
+        with transaction.atomic():
+            if sqlite:
+                connection.transaction_mode = saved
+            else:
+                with connection.cursor() as cursor:
+                    cursor.execute("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ, READ ONLY")
+            _snapshots.open = True
+            try:
+                yield
+            finally:
+                _snapshots.open = False
+    finally:
+        if sqlite:
+            connection.transaction_mode = saved
 
 
 def write(club, out, progress=None) -> tuple[dict, str]:

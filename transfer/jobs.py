@@ -18,7 +18,9 @@ from datetime import timedelta
 from pathlib import Path
 
 from django.conf import settings
-from django.db import transaction
+from django.db import DEFAULT_DB_ALIAS, connection, connections, transaction
+from django.db.models.sql import UpdateQuery
+from django.db.models.sql.constants import NO_RESULTS
 from django.utils import timezone, translation
 from django.utils.text import slugify
 from django.utils.translation import gettext as _
@@ -154,6 +156,8 @@ def run_job(job_id: str) -> str:
         else:
             progress.flush()
             _finish(job, Job.State.DONE)
+        finally:
+            progress.close()
     return job.state
 
 
@@ -164,6 +168,7 @@ class Progress:
     def __init__(self, job):
         self.job = job
         self.last = 0.0
+        self.side = None  # the connection that writes apart from a snapshot
 
     def __call__(self, done, total):
         self.job.done, self.job.total = done, total
@@ -173,7 +178,27 @@ class Progress:
             self.last = now
 
     def flush(self):
-        Job.objects.filter(pk=self.job.pk).update(done=self.job.done, total=self.job.total)
+        values = {"done": self.job.done, "total": self.job.total}
+        if not backups.in_snapshot():
+            Job.objects.filter(pk=self.job.pk).update(**values)
+        elif connection.vendor == "postgresql":
+            # the backup's read-only snapshot writes nothing (and its writes would show
+            # only when it ends): the progress goes through a connection of its own
+            self._apart(values)
+        # SQLite: nothing until the snapshot ends (a writer would wait for the reader's
+        # lock); ``run_job`` writes the last figures then
+
+    def _apart(self, values):
+        if self.side is None:
+            self.side = connections.create_connection(DEFAULT_DB_ALIAS)
+        query = Job.objects.filter(pk=self.job.pk).query.chain(UpdateQuery)
+        query.add_update_values(values)
+        query.get_compiler(connection=self.side).execute_sql(NO_RESULTS)
+
+    def close(self):
+        if self.side is not None:
+            self.side.close()
+            self.side = None
 
 
 def _finish(job, state, error=""):
