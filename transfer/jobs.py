@@ -14,6 +14,7 @@ import hashlib
 import logging
 import time
 import uuid
+from contextlib import contextmanager
 from datetime import timedelta
 from pathlib import Path
 
@@ -168,7 +169,8 @@ class Progress:
     def __init__(self, job):
         self.job = job
         self.last = 0.0
-        self.side = None  # the connection that writes apart from a snapshot
+        self.side = None  # the connection that writes apart from the work's transaction
+        self.in_own_transaction = False
 
     def __call__(self, done, total):
         self.job.done, self.job.total = done, total
@@ -179,14 +181,26 @@ class Progress:
 
     def flush(self):
         values = {"done": self.job.done, "total": self.job.total}
-        if not backups.in_snapshot():
+        if not (self.in_own_transaction or backups.in_snapshot()):
             Job.objects.filter(pk=self.job.pk).update(**values)
         elif connection.vendor == "postgresql":
-            # the backup's read-only snapshot writes nothing (and its writes would show
-            # only when it ends): the progress goes through a connection of its own
+            # the work's transaction (the backup's read-only snapshot, a preview rolled
+            # back) would write nothing, or show it only at its end: the progress goes
+            # through a connection of its own
             self._apart(values)
-        # SQLite: nothing until the snapshot ends (a writer would wait for the reader's
-        # lock); ``run_job`` writes the last figures then
+        # SQLite: nothing until the transaction ends (a writer would wait for its lock);
+        # ``run_job`` writes the last figures then
+
+    @contextmanager
+    def apart(self):
+        """The block runs in a transaction of its own: the progress is written apart
+        from it meanwhile. Inside a transaction already (a test's), nothing changes:
+        the block's is a savepoint of it, whose writes its connection sees."""
+        self.in_own_transaction = not connection.in_atomic_block
+        try:
+            yield
+        finally:
+            self.in_own_transaction = False
 
     def _apart(self, values):
         if self.side is None:
@@ -206,7 +220,7 @@ def _finish(job, state, error=""):
     fields = ["state", "error", "finished_at", "file", "download_name", "summary", "options"]
     fields += ["club", "done", "total"]
     job.save(update_fields=fields)
-    if job.source and job.kind in (Job.Kind.RESTORE, Job.Kind.UPLOAD):
+    if job.source and job.kind in (Job.Kind.RESTORE, Job.Kind.UPLOAD, Job.Kind.UPLOAD_PREVIEW):
         _remove(job.source)  # read: not kept
 
 
@@ -279,6 +293,31 @@ def _upload(job, progress):
     }
 
 
+def _upload_preview(job, progress):
+    """What the upload would import, sheet by sheet (``upload.preview``: nothing
+    written); the preview page (``transfer.views.upload_preview``) shows its outcomes
+    and asks for the confirm, which starts the import (``_upload``)."""
+    options = job.options
+    with open(path_of(job.source), encoding="utf-8") as source:
+        found = upload.chunks(source.read(), options["name"])
+    progress(0, len(found))
+    with progress.apart():
+        outcomes = upload.preview(
+            job.club, found, season=job.season, actor=job.user, progress=progress
+        )
+    good = sum(1 for o in outcomes if o.ok)
+    job.options = {
+        **options,
+        "outcomes": [upload.outcome_data(o) for o in outcomes],
+        "good": good,
+        "refused": len(outcomes) - good,
+    }
+    job.summary = _("%(good)s sheets can be imported, %(refused)s refused.") % {
+        "good": good,
+        "refused": len(outcomes) - good,
+    }
+
+
 def _restore(job, progress):
     progress(0, 1)
     with open(path_of(job.source), "rb") as source:
@@ -293,6 +332,7 @@ RUNNERS = {
     Job.Kind.SEASON_CSV: _season_csv,
     Job.Kind.SEASON_XLSX: _season_xlsx,
     Job.Kind.UPLOAD: _upload,
+    Job.Kind.UPLOAD_PREVIEW: _upload_preview,
     Job.Kind.RESTORE: _restore,
 }
 
