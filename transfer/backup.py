@@ -8,7 +8,10 @@ foreign keys that are never null (``PATHS``, written out: a test fails when a
 model of these apps has none) — and the logins those rows name (username,
 names, email, dates; never a password hash: a restored login sets its password
 through "Forgot your password?", or a manager invites it again). The file ends
-with the number of rows of each model (``counts``).
+with the number of rows of each model (``counts``). It is read in one snapshot
+(``snapshot``: a hand recorded meanwhile is wholly in it or wholly out), from the
+database's cursor, a batch of rows at a time (``BATCH``): its memory does not grow
+with the club.
 
 ``restore`` is a validated import into an instance that does not hold the club
 yet, with the same primary keys (so history entries and links between rows stay

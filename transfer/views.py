@@ -3,9 +3,10 @@
 * ``data`` (managers): the upload form, the season exports, the club's backup.
 * ``import`` (managers, POST): ``step=preview`` reads the uploaded file, keeps it
   in the session and shows every sheet with its line and, when refused, the
-  reason (nothing written); ``step=import`` imports the file kept (each sheet all
-  or nothing) and shows the outcome, once per form (``core.idempotency``: a second
-  press of "Import" imports nothing).
+  reason (nothing written; more than ``jobs.BACKGROUND_SHEETS`` sheets are checked
+  by a job, whose page leads to ``upload_preview``); ``step=import`` imports the
+  file kept (each sheet all or nothing) and shows the outcome, once per form
+  (``core.idempotency``: a second press of "Import" imports nothing).
 * ``season_jsonl`` / ``season_xlsx`` / ``season_csv`` (readers, like a sheet's own
   export): every live sheet of a season as JSON Lines (``import_sheets`` and the
   upload read them back), or every score of the season as a spreadsheet or a CSV in
