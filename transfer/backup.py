@@ -41,7 +41,7 @@ import re
 import threading
 import uuid
 from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import closing, contextmanager
 from decimal import Decimal
 
 from django.apps import apps
@@ -278,10 +278,13 @@ def write(club, out, progress=None) -> tuple[dict, str]:
     """Write the backup to ``out`` (a binary file) in chunks; returns its counts per
     model and the SHA-256 of what was written."""
     counts, digest = {}, hashlib.sha256()
-    for text in chunks(club, progress, counts):
-        data = text.encode()
-        digest.update(data)
-        out.write(data)
+    # closed at once when writing fails (a full disk): its snapshot's read-only
+    # transaction ends then, not when the error is forgotten (the job records it first)
+    with closing(chunks(club, progress, counts)) as texts:
+        for text in texts:
+            data = text.encode()
+            digest.update(data)
+            out.write(data)
     return counts, digest.hexdigest()
 
 

@@ -100,3 +100,30 @@ def test_a_backup_job_writes_its_progress_apart_from_the_snapshot(monkeypatch):
     job.refresh_from_db()
     assert job.state == "done", job.error
     assert seen and seen[0][0] == 0 and seen[-1][0] == seen[-1][1] == job.total > 0
+
+
+def test_a_backup_job_whose_file_cannot_be_written_fails_and_says_so(monkeypatch):
+    """The snapshot ends with the error (not when it is forgotten): the job's row,
+    written then, is not refused by a read-only transaction."""
+    club = build_club()
+    manager = club.memberships.get(role="manager").user
+
+    class Full:
+        def write(self, data):
+            raise OSError("No space left on device")
+
+    monkeypatch.setattr(jobs, "open", lambda *args, **kwargs: _Opened(Full()), raising=False)
+    job = jobs.start(Job.Kind.BACKUP, club=club, actor=manager)
+    job.refresh_from_db()
+    assert job.state == "failed" and job.error == str(jobs.error_messages["failed"])
+
+
+class _Opened:
+    def __init__(self, file):
+        self.file = file
+
+    def __enter__(self):
+        return self.file
+
+    def __exit__(self, *exc):
+        return False
