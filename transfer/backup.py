@@ -8,7 +8,10 @@ foreign keys that are never null (``PATHS``, written out: a test fails when a
 model of these apps has none) — and the logins those rows name (username,
 names, email, dates; never a password hash: a restored login sets its password
 through "Forgot your password?", or a manager invites it again). The file ends
-with the number of rows of each model (``counts``).
+with the number of rows of each model (``counts``). It is read in one snapshot
+(``snapshot``: a hand recorded meanwhile is wholly in it or wholly out), from the
+database's cursor, a batch of rows at a time (``BATCH``): its memory does not grow
+with the club.
 
 ``restore`` is a validated import into an instance that does not hold the club
 yet, with the same primary keys (so history entries and links between rows stay
@@ -36,8 +39,10 @@ import json
 import operator
 import os
 import re
+import threading
 import uuid
 from collections.abc import Iterator
+from contextlib import closing, contextmanager
 from decimal import Decimal
 
 import orjson
@@ -169,13 +174,19 @@ def chunks(club, progress=None, counts=None):
     row, then one line for the counts: still one JSON document, which the restore
     reads line by line, in memory that does not grow with the club.
 
-    Not a snapshot: it reads each model in turn, outside any transaction (so the
-    job's progress, written meanwhile, shows at once); a hand recorded while it
-    runs may be missing from it or have half its rows, which the restore refuses
-    (take it when nobody scores). ``counts`` (a dict, optional) receives the rows
-    of each model written, as the file's end says."""
+    One snapshot (``snapshot``): every query of the backup sees the database as it
+    was at its first, so a hand recorded while it runs is wholly in the file or
+    wholly out of it (its score rows, revisions and totals with it) and the counts
+    add up. ``progress`` is called inside the snapshot: a writer of progress writes
+    apart (``transfer.jobs.Progress``; ``in_snapshot``). ``counts`` (a dict,
+    optional) receives the rows of each model written, as the file's end says."""
     counts = {} if counts is None else counts
     progress = progress or _nothing
+    with snapshot():
+        yield from _chunks(club, progress, counts)
+
+
+def _chunks(club, progress, counts):
     tables = club_rows(club)
     user_ids, person_ids, total = set(), set(), 0
     for model, rows in tables.items():
@@ -204,7 +215,12 @@ def chunks(club, progress=None, counts=None):
     progress(done, total)
     for model, rows in tables.items():
         count = 0
-        for chunk in _batches(rows.iterator(chunk_size=CHUNK), CHUNK):
+        # read CHUNK rows at a time from the cursor (its plain values), but made into
+        # instances, dicts and text only BATCH at a time: the widest rows (a hand's
+        # explanation, a sheet total's facts) held four times over for 2,000 rows were
+        # the backup's peak, reached only once a model had 2,000 rows (so it grew with
+        # the club up to there)
+        for chunk in _batches(rows.iterator(chunk_size=CHUNK), BATCH):
             lines = [
                 json.dumps(row, ensure_ascii=False, default=_text)
                 for row in serializers.serialize("python", chunk)
@@ -218,14 +234,60 @@ def chunks(club, progress=None, counts=None):
     yield '\n], "counts": ' + json.dumps(counts) + "}\n"
 
 
+_snapshots = threading.local()
+
+
+def in_snapshot() -> bool:
+    """Whether this thread reads a backup's snapshot (``snapshot``) now: its connection
+    is in a read-only transaction, which writes nothing and shows others nothing."""
+    return getattr(_snapshots, "open", False)
+
+
+@contextmanager
+def snapshot():
+    """One consistent view of the database for the block: on PostgreSQL a ``REPEATABLE
+    READ``, ``READ ONLY`` transaction (its snapshot taken at its first query; the
+    server-side cursors of ``.iterator()`` live in it); on SQLite one read
+    transaction (``BEGIN DEFERRED``: the settings' ``IMMEDIATE`` would take the write
+    lock and stop every writer for the backup's length; a read transaction lets them
+    write, not commit, until it ends — SQLite keeps no older versions). Inside a
+    transaction already (a test's, a caller's), its view is the block's: the
+    isolation of a begun transaction cannot change."""
+    if connection.in_atomic_block:
+        yield
+        return
+    sqlite = connection.vendor == "sqlite"
+    if sqlite:
+        connection.ensure_connection()  # its mode is read from the settings when it opens
+        saved, connection.transaction_mode = connection.transaction_mode, "DEFERRED"
+    try:
+        with transaction.atomic():
+            if sqlite:
+                connection.transaction_mode = saved
+            else:
+                with connection.cursor() as cursor:
+                    cursor.execute("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ, READ ONLY")
+            _snapshots.open = True
+            try:
+                yield
+            finally:
+                _snapshots.open = False
+    finally:
+        if sqlite:
+            connection.transaction_mode = saved
+
+
 def write(club, out, progress=None) -> tuple[dict, str]:
     """Write the backup to ``out`` (a binary file) in chunks; returns its counts per
     model and the SHA-256 of what was written."""
     counts, digest = {}, hashlib.sha256()
-    for text in chunks(club, progress, counts):
-        data = text.encode()
-        digest.update(data)
-        out.write(data)
+    # closed at once when writing fails (a full disk): its snapshot's read-only
+    # transaction ends then, not when the error is forgotten (the job records it first)
+    with closing(chunks(club, progress, counts)) as texts:
+        for text in texts:
+            data = text.encode()
+            digest.update(data)
+            out.write(data)
     return counts, digest.hexdigest()
 
 
@@ -1227,8 +1289,10 @@ def _reset_sequences(model_list) -> None:
                 cursor.execute(sql)
 
 
-#: rows the backup reads and serialises at a time
+#: rows the backup reads from the database's cursor at a time
 CHUNK = 2000
+#: rows it turns into instances and text at a time (``_chunks``)
+BATCH = 200
 
 
 def _nothing(done, total):

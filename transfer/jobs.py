@@ -14,11 +14,14 @@ import hashlib
 import logging
 import time
 import uuid
+from contextlib import contextmanager
 from datetime import timedelta
 from pathlib import Path
 
 from django.conf import settings
-from django.db import transaction
+from django.db import DEFAULT_DB_ALIAS, connection, connections, transaction
+from django.db.models.sql import UpdateQuery
+from django.db.models.sql.constants import NO_RESULTS
 from django.utils import timezone, translation
 from django.utils.text import slugify
 from django.utils.translation import gettext as _
@@ -154,6 +157,8 @@ def run_job(job_id: str) -> str:
         else:
             progress.flush()
             _finish(job, Job.State.DONE)
+        finally:
+            progress.close()
     return job.state
 
 
@@ -164,6 +169,8 @@ class Progress:
     def __init__(self, job):
         self.job = job
         self.last = 0.0
+        self.side = None  # the connection that writes apart from the work's transaction
+        self.in_own_transaction = False
 
     def __call__(self, done, total):
         self.job.done, self.job.total = done, total
@@ -173,7 +180,39 @@ class Progress:
             self.last = now
 
     def flush(self):
-        Job.objects.filter(pk=self.job.pk).update(done=self.job.done, total=self.job.total)
+        values = {"done": self.job.done, "total": self.job.total}
+        if not (self.in_own_transaction or backups.in_snapshot()):
+            Job.objects.filter(pk=self.job.pk).update(**values)
+        elif connection.vendor == "postgresql":
+            # the work's transaction (the backup's read-only snapshot, a preview rolled
+            # back) would write nothing, or show it only at its end: the progress goes
+            # through a connection of its own
+            self._apart(values)
+        # SQLite: nothing until the transaction ends (a writer would wait for its lock);
+        # ``run_job`` writes the last figures then
+
+    @contextmanager
+    def apart(self):
+        """The block runs in a transaction of its own: the progress is written apart
+        from it meanwhile. Inside a transaction already (a test's), nothing changes:
+        the block's is a savepoint of it, whose writes its connection sees."""
+        self.in_own_transaction = not connection.in_atomic_block
+        try:
+            yield
+        finally:
+            self.in_own_transaction = False
+
+    def _apart(self, values):
+        if self.side is None:
+            self.side = connections.create_connection(DEFAULT_DB_ALIAS)
+        query = Job.objects.filter(pk=self.job.pk).query.chain(UpdateQuery)
+        query.add_update_values(values)
+        query.get_compiler(connection=self.side).execute_sql(NO_RESULTS)
+
+    def close(self):
+        if self.side is not None:
+            self.side.close()
+            self.side = None
 
 
 def _finish(job, state, error=""):
@@ -181,7 +220,7 @@ def _finish(job, state, error=""):
     fields = ["state", "error", "finished_at", "file", "download_name", "summary", "options"]
     fields += ["club", "done", "total"]
     job.save(update_fields=fields)
-    if job.source and job.kind in (Job.Kind.RESTORE, Job.Kind.UPLOAD):
+    if job.source and job.kind in (Job.Kind.RESTORE, Job.Kind.UPLOAD, Job.Kind.UPLOAD_PREVIEW):
         _remove(job.source)  # read: not kept
 
 
@@ -254,6 +293,31 @@ def _upload(job, progress):
     }
 
 
+def _upload_preview(job, progress):
+    """What the upload would import, sheet by sheet (``upload.preview``: nothing
+    written); the preview page (``transfer.views.upload_preview``) shows its outcomes
+    and asks for the confirm, which starts the import (``_upload``)."""
+    options = job.options
+    with open(path_of(job.source), encoding="utf-8") as source:
+        found = upload.chunks(source.read(), options["name"])
+    progress(0, len(found))
+    with progress.apart():
+        outcomes = upload.preview(
+            job.club, found, season=job.season, actor=job.user, progress=progress
+        )
+    good = sum(1 for o in outcomes if o.ok)
+    job.options = {
+        **options,
+        "outcomes": [upload.outcome_data(o) for o in outcomes],
+        "good": good,
+        "refused": len(outcomes) - good,
+    }
+    job.summary = _("%(good)s sheets can be imported, %(refused)s refused.") % {
+        "good": good,
+        "refused": len(outcomes) - good,
+    }
+
+
 def _restore(job, progress):
     progress(0, 1)
     with open(path_of(job.source), "rb") as source:
@@ -268,6 +332,7 @@ RUNNERS = {
     Job.Kind.SEASON_CSV: _season_csv,
     Job.Kind.SEASON_XLSX: _season_xlsx,
     Job.Kind.UPLOAD: _upload,
+    Job.Kind.UPLOAD_PREVIEW: _upload_preview,
     Job.Kind.RESTORE: _restore,
 }
 

@@ -20,6 +20,7 @@ class Job(models.Model):
         SEASON_XLSX = "season_xlsx", _("season scores (Excel)")
         SEASON_CSV = "season_csv", _("season scores (CSV)")
         UPLOAD = "upload", _("upload of sheets")
+        UPLOAD_PREVIEW = "upload_preview", _("check of an upload")
         RESTORE = "restore", _("club restore")
 
     class State(models.TextChoices):

@@ -40,16 +40,31 @@ def season_sheets(season):
 
 
 def season_jsonl_chunks(season, progress=_nothing):
-    """Every live sheet of ``season`` as JSON Lines, a chunk of sheets at a time."""
-    ids = list(season_sheets(season).values_list("pk", flat=True))
-    progress(0, len(ids))
-    for start in range(0, len(ids), SHEET_CHUNK):
+    """Every live sheet of ``season`` as JSON Lines, a chunk of sheets at a time: their
+    ids too are read a chunk at a time (a cursor), never all in a list."""
+    sheets = season_sheets(season)
+    total, done = sheets.count(), 0
+    progress(0, total)
+    ids = sheets.values_list("pk", flat=True).iterator(chunk_size=SHEET_CHUNK)
+    for chunk in _batches(ids, SHEET_CHUNK):
         lines = []
-        for data in sheets_json(ids[start : start + SHEET_CHUNK]):
+        for data in sheets_json(chunk):
             data["season"] = season.name
             lines.append(json.dumps(data, ensure_ascii=False, default=json_number) + "\n")
         yield "".join(lines)
-        progress(min(start + SHEET_CHUNK, len(ids)), len(ids))
+        done += len(chunk)
+        progress(min(done, total), total)
+
+
+def _batches(iterable, size):
+    batch = []
+    for item in iterable:
+        batch.append(item)
+        if len(batch) == size:
+            yield batch
+            batch = []
+    if batch:
+        yield batch
 
 
 def season_header():

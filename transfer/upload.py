@@ -269,15 +269,31 @@ def import_file(club, found: list[Chunk], *, name, digest, season=None, actor=No
     return outcomes
 
 
-def preview(club, found: list[Chunk], *, season=None, actor=None) -> list[Outcome]:
-    """What ``run`` would do, with nothing written (one transaction, rolled back)."""
+def preview(club, found: list[Chunk], *, season=None, actor=None, progress=None) -> list[Outcome]:
+    """What ``run`` would do, with nothing written (one transaction, rolled back).
+    ``progress(done, total)`` (optional) hears each sheet checked: it is called inside
+    that transaction (``transfer.jobs.Progress`` writes apart from it)."""
     with transaction.atomic():
         outcomes = []
         for chunk in found:
             with transaction.atomic():  # a refused sheet leaves the others' savepoints whole
                 outcomes.append(_import(club, chunk, season=season, actor=actor))
+            if progress is not None:
+                progress(len(outcomes), len(found))
         transaction.set_rollback(True)
     return outcomes
+
+
+def outcome_data(outcome: Outcome) -> dict:
+    """An outcome as JSON (a job's ``options``); ``Outcome(**data)`` reads it back."""
+    return {
+        "line": outcome.line,
+        "label": outcome.label,
+        "hands": outcome.hands,
+        "code": outcome.code,
+        "message": outcome.message,
+        "detail": outcome.detail,
+    }
 
 
 # ---------------------------------------------------------------- near-duplicate names

@@ -3,9 +3,10 @@
 * ``data`` (managers): the upload form, the season exports, the club's backup.
 * ``import`` (managers, POST): ``step=preview`` reads the uploaded file, keeps it
   in the session and shows every sheet with its line and, when refused, the
-  reason (nothing written); ``step=import`` imports the file kept (each sheet all
-  or nothing) and shows the outcome, once per form (``core.idempotency``: a second
-  press of "Import" imports nothing).
+  reason (nothing written; more than ``jobs.BACKGROUND_SHEETS`` sheets are checked
+  by a job, whose page leads to ``upload_preview``); ``step=import`` imports the
+  file kept (each sheet all or nothing) and shows the outcome, once per form
+  (``core.idempotency``: a second press of "Import" imports nothing).
 * ``season_jsonl`` / ``season_xlsx`` / ``season_csv`` (readers, like a sheet's own
   export): every live sheet of a season as JSON Lines (``import_sheets`` and the
   upload read them back), or every score of the season as a spreadsheet or a CSV in
@@ -15,7 +16,8 @@
 * ``job_start``, ``job``, ``job_status``, ``job_file`` (managers): the same work in
   the background (``transfer.jobs``): a page with a progress bar (``job_status``
   answers its script in JSON), then the file to download. An upload of more than
-  ``jobs.BACKGROUND_SHEETS`` sheets is imported that way too.
+  ``jobs.BACKGROUND_SHEETS`` sheets is checked that way too (``upload_preview``: its
+  preview page, from the job's outcomes), then imported that way.
 * ``restore``, ``restore_job``, ``restore_status`` (site administrators, outside
   any club): upload a backup, see what it would create, confirm, follow it.
 
@@ -95,6 +97,8 @@ def import_sheets(request, slug):
             "text": text,
             "digest": digest,
         }
+        if len(found) > jobs.BACKGROUND_SHEETS:
+            return _preview_in_background(request, club, request.session[SESSION_KEY], season)
         return _preview(request, context, found, name=uploaded.name, digest=digest)
     if step == "import":
         kept = request.session.get(SESSION_KEY)
@@ -110,8 +114,15 @@ def import_sheets(request, slug):
         aliases, unanswered = _near_choices(request.POST, near)
         if unanswered:
             context["near_error"] = _("Say who each of these players is.")
+            checked = _preview_job(request, club, request.POST.get("preview_job"), kept)
             return _preview(
-                request, context, found, name=kept["name"], digest=kept["digest"], status=400
+                request,
+                context,
+                found,
+                name=kept["name"],
+                digest=kept["digest"],
+                status=400,
+                checked=checked,
             )
         found = upload.with_aliases(found, aliases)
 
@@ -139,11 +150,17 @@ def import_sheets(request, slug):
     return bad_request(request)
 
 
-def _preview(request, context, found, *, name, digest, status=200):
+def _preview(request, context, found, *, name, digest, status=200, checked=None):
     """The preview page: every sheet with what the import would do, and the file's new
-    names that look like a player of the club, each with the question "who is it?"."""
+    names that look like a player of the club, each with the question "who is it?".
+    ``checked``: the preview job that found what the import would do (a large upload:
+    ``_preview_in_background``), else it is found here."""
     club = request.club
-    outcomes = upload.preview(club, found, season=context["season"], actor=request.user)
+    if checked is not None:
+        outcomes = [upload.Outcome(**data) for data in checked.options["outcomes"]]
+        context["preview_job"] = checked.pk
+    else:
+        outcomes = upload.preview(club, found, season=context["season"], actor=request.user)
     context.update(outcomes=outcomes, name=name, digest=digest, preview=True)
     context["good"] = sum(1 for o in outcomes if o.ok)
     context["refused"] = len(outcomes) - context["good"]
@@ -168,6 +185,64 @@ def _near_choices(post, near):
         elif choice != "new":
             unanswered.append(item.name)
     return aliases, unanswered
+
+
+def _preview_in_background(request, club, kept, season):
+    """A large upload's preview: checked by a job (``jobs._upload_preview``), whose page
+    shows the progress, then the preview page (``upload_preview``) from its outcomes.
+    The session keeps the file for the confirm, as for a small upload."""
+    source = f"{uuid.uuid4().hex}.upload"
+    with open(jobs.path_of(source), "w", encoding="utf-8") as out:
+        out.write(kept["text"])
+    job = jobs.start(
+        Job.Kind.UPLOAD_PREVIEW,
+        club=club,
+        season=season,
+        actor=request.user,
+        source=source,
+        options={"name": kept["name"], "digest": kept["digest"]},
+    )
+    return redirect(_job_url(club, job))
+
+
+def _preview_job(request, club, job_id, kept):
+    """The finished preview job ``job_id`` of this club for the file the session keeps,
+    or None."""
+    if not job_id or not isinstance(kept, dict):
+        return None
+    try:
+        found = Job.objects.get(
+            pk=uuid.UUID(str(job_id)),
+            club=club,
+            kind=Job.Kind.UPLOAD_PREVIEW,
+            state=Job.State.DONE,
+        )
+    except (ValueError, Job.DoesNotExist):
+        return None
+    if found.options.get("digest") != kept.get("digest") or "outcomes" not in found.options:
+        return None
+    return found
+
+
+@club_view("manage")
+@require_GET
+def upload_preview(request, slug, job_id):
+    """A large upload's preview page, from its preview job's outcomes (the file itself
+    from the session, as the confirm reads it)."""
+    club = request.club
+    job = get_object_or_404(Job, pk=job_id, club=club, kind=Job.Kind.UPLOAD_PREVIEW)
+    if job.state != Job.State.DONE:
+        return redirect(_job_url(club, job))
+    kept = request.session.get(SESSION_KEY)
+    checked = _preview_job(request, club, job.pk, kept)
+    if checked is None or kept.get("club") != club.pk:
+        messages.error(request, _("Upload the file again: its preview is no longer here."))
+        return redirect("transfer:data", club.slug)
+    context = {"seasons": _seasons(club), "season": job.season, "section": "data"}
+    found = upload.chunks(kept["text"], kept["name"])
+    return _preview(
+        request, context, found, name=kept["name"], digest=kept["digest"], checked=checked
+    )
 
 
 def _import_in_background(request, club, kept, season):
@@ -285,6 +360,8 @@ def _club_job(request, job_id):
 @require_GET
 def job(request, slug, job_id):
     found = _club_job(request, job_id)
+    if found.kind == Job.Kind.UPLOAD_PREVIEW and found.state == Job.State.DONE:
+        return redirect("transfer:upload_preview", request.club.slug, found.pk)
     context = {"job": found, "section": "data", "status": _status(found, request.club)}
     context["expiry_days"] = settings.JOB_FILES_DAYS
     return render(request, "transfer/job.html", context)

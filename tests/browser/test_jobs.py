@@ -1,10 +1,15 @@
 """A manager follows a background job: the progress bar moves as the worker counts,
 then the download link appears (static/js/jobs.js polling the job's status)."""
 
+import json
+
 import pytest
+from django.test import override_settings
 from playwright.sync_api import expect
 
 from clubs.models import Membership, Role
+from scoresheet.models import Sheet
+from tests.data import SEED_HANDS
 from transfer import jobs
 from transfer.models import Job
 
@@ -47,3 +52,31 @@ def test_the_job_page_follows_the_progress_and_offers_the_file(
     with page.expect_download() as download:
         page.locator("[data-job-download]").click()
     assert download.value.suggested_filename == "season.csv"
+
+
+def test_a_large_uploads_check_runs_in_the_background_then_shows_its_preview(
+    page, live_server, log_in, boss, season, monkeypatch
+):
+    """More sheets than ``BACKGROUND_SHEETS``: the check is a job (its page, its progress),
+    then its preview page; "Import" starts the import job, whose page lists the sheets."""
+    monkeypatch.setattr(jobs, "BACKGROUND_SHEETS", 2)
+    good = {"players": ["Anna", "Bert", "Carl", "Dora"], "date": "2026-03-14"}
+    text = "".join(json.dumps(dict(good, table=str(t), hands=SEED_HANDS[:1])) + "\n" for t in "123")
+    log_in(page, boss)
+    waiting = {"default": {"BACKEND": "django_tasks.backends.dummy.DummyBackend"}}
+    with override_settings(TASKS=waiting):  # queued, run below as the worker would
+        page.goto(f"{live_server.url}/clubs/{season.club.slug}/manage/data/")
+        page.get_by_label("File").set_input_files(
+            files=[{"name": "big.jsonl", "mimeType": "application/jsonl", "buffer": text.encode()}]
+        )
+        page.get_by_role("button", name="Check the file").click()
+        expect(page.locator("#job progress")).to_be_visible()
+        checked = Job.objects.get(kind="upload_preview")
+        jobs.run_job.call(str(checked.pk))
+        expect(page.locator("#upload-summary")).to_contain_text("3 sheets can be imported")
+        assert Sheet.objects.count() == 0
+        page.get_by_role("button", name="Import 3 sheets").click()
+        expect(page.locator("#job progress")).to_be_visible()
+        jobs.run_job.call(str(Job.objects.get(kind="upload").pk))
+        expect(page.locator('#upload-lines tr[data-outcome="ok"]')).to_have_count(3)
+    assert Sheet.objects.count() == 3

@@ -291,3 +291,21 @@ def test_a_backup_from_before_the_facts_counts_them_again_from_the_ledger():
         )
         == kept["sheets"]
     )
+
+
+@pytest.mark.django_db
+def test_the_backup_makes_instances_and_text_a_batch_of_rows_at_a_time(monkeypatch):
+    """Its memory is a batch's (``BATCH`` rows turned into instances, dicts and text),
+    whatever the club's size and the cursor's chunk (``CHUNK``): never a chunk's."""
+    club = build_club()
+    monkeypatch.setattr(backups, "BATCH", 3)
+    sizes = []
+    real = backups.serializers.serialize
+
+    def serialize(fmt, rows, **kwargs):
+        sizes.append(len(rows))
+        return real(fmt, rows, **kwargs)
+
+    monkeypatch.setattr(backups.serializers, "serialize", serialize)
+    data = json.loads(backups.dumps(club))
+    assert max(sizes) == 3 and sum(sizes) == len(data["objects"]) == sum(data["counts"].values())

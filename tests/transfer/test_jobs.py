@@ -102,10 +102,11 @@ def test_season_exports_in_the_background_equal_the_direct_ones(client, manager,
 def test_the_season_export_reads_sheets_a_chunk_at_a_time(
     season, sheets, make_sheet, django_assert_num_queries, monkeypatch
 ):
-    """Three queries per chunk of sheets (the sheets, their seats, their hands) and one
-    for the list, whatever the number of sheets: never two per sheet."""
+    """Three queries per chunk of sheets (the sheets, their seats, their hands), one for
+    their ids (read through a cursor) and one for their number (the progress), whatever
+    the number of sheets: never two per sheet."""
     monkeypatch.setattr(streams, "SHEET_CHUNK", 2)
-    with django_assert_num_queries(1 + 3 * 2):  # 3 sheets: chunks of 2 and 1
+    with django_assert_num_queries(2 + 3 * 2):  # 3 sheets: chunks of 2 and 1
         text = "".join(streams.season_jsonl_chunks(season))
     assert len(text.splitlines()) == 3
 
@@ -176,20 +177,56 @@ def test_a_large_upload_is_imported_once_in_the_background(client, manager, seas
     text = "".join(json.dumps(s) + "\n" for s in sheets)
     url = reverse("transfer:import", args=[season.club.slug])
     file = SimpleUploadedFile("big.jsonl", text.encode())
-    page = client.post(url, {"step": "preview", "file": file}).content.decode()
+    # its preview is a job too: its page (the progress), then the preview page
+    response = client.post(url, {"step": "preview", "file": file})
+    checked = Job.objects.get(kind="upload_preview")
+    assert response["Location"] == reverse("transfer:job", args=[season.club.slug, checked.pk])
+    assert checked.state == "done" and checked.options["good"] == 4
+    assert checked.done == checked.total == 4
+    assert not jobs.path_of(checked.source).exists()  # read: not kept (the session is)
+    assert Sheet.objects.count() == 0  # nothing written by the preview
+    preview = reverse("transfer:upload_preview", args=[season.club.slug, checked.pk])
+    assert client.get(response["Location"])["Location"] == preview
+    page = client.get(preview).content.decode()
+    assert page.count('data-outcome="ok"') == 4 and "Import 4 sheets" in page
     digest = page.split('name="digest" value="')[1].split('"')[0]
     key = page.split('name="idempotency_key" value="')[1].split('"')[0]
     form = {"step": "import", "digest": digest, "season": "", "idempotency_key": key}
     response = client.post(url, form)
     job = Job.objects.get(kind="upload")
     assert response["Location"] == reverse("transfer:job", args=[season.club.slug, job.pk])
+    assert not Job.objects.exclude(pk__in=[job.pk, checked.pk]).exists()
     assert job.state == "done" and job.options["good"] == 4
     assert Sheet.objects.count() == 4 and Hand.objects.count() == 8
     page = client.get(response["Location"]).content.decode()
     assert page.count('data-outcome="ok"') == 4
     client.post(url, form)  # pressed again: the same key, nothing more
-    assert Job.objects.count() == 1 and Sheet.objects.count() == 4
+    assert Job.objects.filter(kind="upload").count() == 1 and Sheet.objects.count() == 4
     assert AuditEntry.objects.filter(action="sheets_uploaded").count() == 1
+
+
+def test_a_large_uploads_preview_page_needs_the_file_the_session_keeps(
+    client, manager, season, monkeypatch
+):
+    """The preview page reads the file from the session, as the confirm does: another
+    manager (another session), or one who uploaded another file since, uploads again."""
+    monkeypatch.setattr(jobs, "BACKGROUND_SHEETS", 1)
+    client.force_login(manager)
+    sheets = [
+        {"players": ["Anna", "Bert", "Carl", "Dora"], "date": "2026-03-14", "table": str(t)}
+        | {"hands": SEED_HANDS[:1]}
+        for t in (1, 2)
+    ]
+    text = "".join(json.dumps(s) + "\n" for s in sheets)
+    url = reverse("transfer:import", args=[season.club.slug])
+    client.post(url, {"step": "preview", "file": SimpleUploadedFile("a.jsonl", text.encode())})
+    checked = Job.objects.get(kind="upload_preview")
+    preview = reverse("transfer:upload_preview", args=[season.club.slug, checked.pk])
+    assert client.get(preview).status_code == 200
+    client.logout()
+    client.force_login(manager)  # a new session: no file
+    response = client.get(preview)
+    assert response["Location"] == reverse("transfer:data", args=[season.club.slug])
 
 
 @pytest.fixture

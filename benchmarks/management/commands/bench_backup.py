@@ -157,6 +157,8 @@ class Command(bench_standings.Command):
             self.log(f"{club.slug}: {step} …")
             try:
                 out[step] = self.child(step, club.slug, name, url)
+                # as it comes: a long run stopped half-way keeps what it measured
+                self.log(f"{club.slug}: {step} {json.dumps(out[step])}")
             finally:
                 if target is not None:
                     self.drop(target)

@@ -1,0 +1,129 @@
+"""A backup is one snapshot of the club (``transfer.backup.snapshot``): a hand recorded
+from another connection while it is being written is wholly out of the file, which
+restores. PostgreSQL (its ``REPEATABLE READ`` transaction; CI's PostgreSQL pass): on
+SQLite a writer waits for the backup's read transaction to end."""
+
+import json
+import threading
+
+import pytest
+from django.core import serializers
+from django.db import connection
+
+from scoresheet import services
+from scoresheet.models import Hand, ScoreRow, Sheet
+from tests.data import SEED_HANDS
+from tests.transfer.doctored import clear
+from tests.transfer.test_backup import build_club
+from transfer import backup as backups
+from transfer import jobs
+from transfer.models import Job
+
+pytestmark = [
+    pytest.mark.django_db(transaction=True),  # the other connection sees committed rows
+    pytest.mark.skipif(
+        connection.vendor != "postgresql", reason="a writer waits for SQLite's reader"
+    ),
+]
+
+
+def post_a_hand(sheet_id):
+    """A hand recorded through the service from a thread of its own (its own connection),
+    committed before it returns."""
+
+    def post():
+        try:
+            sheet = Sheet.objects.get(pk=sheet_id)
+            services.record_hand(sheet, SEED_HANDS[0])
+        finally:
+            connection.close()
+
+    thread = threading.Thread(target=post)
+    thread.start()
+    thread.join()
+
+
+def test_a_hand_posted_during_the_backup_is_out_of_it_and_the_file_restores(monkeypatch):
+    club = build_club()
+    sheet = Sheet.objects.filter(club=club, season__name="2026").order_by("pk").first()
+    hands = Hand.objects.filter(sheet__club=club).count()
+    rows = ScoreRow.objects.filter(hand__sheet__club=club).count()
+    posted = []
+    real = serializers.serialize
+
+    def serialize(fmt, chunk, **kwargs):
+        out = real(fmt, chunk, **kwargs)
+        label = chunk[0]._meta.label
+        # once the club is written (the hands not yet), and once the hands are (their
+        # score rows not yet): without one snapshot, the first hand would be in the
+        # file, and the second's score rows without their hand
+        if label in ("clubs.Club", "scoresheet.Hand") and label not in posted:
+            posted.append(label)
+            post_a_hand(sheet.pk)
+        return out
+
+    monkeypatch.setattr(backups.serializers, "serialize", serialize)
+    text = backups.dumps(club)
+    monkeypatch.undo()
+
+    assert posted == ["clubs.Club", "scoresheet.Hand"]
+    assert Hand.objects.filter(sheet__club=club).count() == hands + 2  # both were written
+    data = json.loads(text)
+    found = [row for row in data["objects"] if row["model"] == "scoresheet.hand"]
+    assert len(found) == data["counts"]["scoresheet.hand"] == hands
+    assert sum(row["model"] == "scoresheet.scorerow" for row in data["objects"]) == rows
+
+    clear(club)
+    restored = backups.restore(text)
+    assert Hand.objects.filter(sheet__club=restored).count() == hands
+
+
+def test_a_backup_job_writes_its_progress_apart_from_the_snapshot(monkeypatch):
+    """The snapshot writes nothing: the job's progress goes through a connection of its
+    own, committed at once (the job's page reads it while the backup runs)."""
+    club = build_club()
+    manager = club.memberships.get(role="manager").user
+    monkeypatch.setattr(jobs, "PROGRESS_EVERY", 0)
+    seen = []
+    real = jobs.Progress._apart
+
+    def apart(self, values):
+        real(self, values)
+        # read from outside the snapshot (which would show the row as it was)
+        with self.side.cursor() as cursor:
+            table = Job._meta.db_table
+            cursor.execute(f"SELECT done, total FROM {table} WHERE id = %s", [self.job.pk])
+            seen.append(cursor.fetchone())
+
+    monkeypatch.setattr(jobs.Progress, "_apart", apart)
+    job = jobs.start(Job.Kind.BACKUP, club=club, actor=manager)
+    job.refresh_from_db()
+    assert job.state == "done", job.error
+    assert seen and seen[0][0] == 0 and seen[-1][0] == seen[-1][1] == job.total > 0
+
+
+def test_a_backup_job_whose_file_cannot_be_written_fails_and_says_so(monkeypatch):
+    """The snapshot ends with the error (not when it is forgotten): the job's row,
+    written then, is not refused by a read-only transaction."""
+    club = build_club()
+    manager = club.memberships.get(role="manager").user
+
+    class Full:
+        def write(self, data):
+            raise OSError("No space left on device")
+
+    monkeypatch.setattr(jobs, "open", lambda *args, **kwargs: _Opened(Full()), raising=False)
+    job = jobs.start(Job.Kind.BACKUP, club=club, actor=manager)
+    job.refresh_from_db()
+    assert job.state == "failed" and job.error == str(jobs.error_messages["failed"])
+
+
+class _Opened:
+    def __init__(self, file):
+        self.file = file
+
+    def __enter__(self):
+        return self.file
+
+    def __exit__(self, *exc):
+        return False
