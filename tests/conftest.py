@@ -44,9 +44,9 @@ EITHER = ("tests/test_permissions.py", "tests/test_migrations.py")
 
 #: Test files of the code that speaks to each database its own way (``connection.vendor``
 #: branches, raw SQL: COPY against executemany, the facts rebuilt in SQL, the rankings'
-#: and ratings' statements, commits without waiting), of what runs on SQLite on a
-#: developer's machine (``make run``'s demo, the benchmarks) and the ledger's writes
-#: themselves: CI runs them on both databases. CI runs every other database test on
+#: and ratings' statements, commits without waiting, a backup's snapshot), of what runs
+#: on SQLite on a developer's machine (``make run``'s demo, the benchmarks) and the
+#: ledger's writes themselves: CI runs them on both databases. CI runs every other database test on
 #: PostgreSQL, the production database, and the browser tests (the whole app, its
 #: raw SQL included, served on SQLite as ``make run`` serves it) on SQLite.
 BOTH = (
@@ -66,6 +66,7 @@ BOTH = (
     "tests/transfer/test_restore_checks.py",
     "tests/transfer/test_restore_stream.py",
     "tests/transfer/test_round_trip.py",
+    "tests/transfer/test_snapshot.py",
 )
 
 

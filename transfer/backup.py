@@ -249,8 +249,9 @@ def snapshot():
     READ``, ``READ ONLY`` transaction (its snapshot taken at its first query; the
     server-side cursors of ``.iterator()`` live in it); on SQLite one read
     transaction (``BEGIN DEFERRED``: the settings' ``IMMEDIATE`` would take the write
-    lock and stop every writer for the backup's length; a read transaction lets them
-    write, not commit, until it ends — SQLite keeps no older versions). Inside a
+    lock and stop every writer for the backup's length; in the WAL journal the
+    settings choose, a read transaction sees the database as it began while writers
+    commit beside it). Inside a
     transaction already (a test's, a caller's), its view is the block's: the
     isolation of a begun transaction cannot change."""
     if connection.in_atomic_block:

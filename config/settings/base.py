@@ -118,7 +118,16 @@ def database(url: str) -> dict:
         # that reads first and writes later cannot wait for the lock (SQLite answers
         # "database is locked" at once to avoid a deadlock), and the table phones, the
         # background worker and the server write at the same moments.
-        found.setdefault("OPTIONS", {}).update({"transaction_mode": "IMMEDIATE", "timeout": 20})
+        # WAL: a reader never blocks a writer nor the other way round, so a backup read
+        # in one snapshot (``transfer.backup.snapshot``) does not hold the hand posts
+        # back (in the default rollback journal they waited for it, then failed).
+        found.setdefault("OPTIONS", {}).update(
+            {
+                "transaction_mode": "IMMEDIATE",
+                "timeout": 20,
+                "init_command": "PRAGMA journal_mode=WAL;",
+            }
+        )
     if os.environ.get("DJANGO_TEST_DB_NAME"):  # lets two test runs share one PostgreSQL server
         found["TEST"] = {"NAME": os.environ["DJANGO_TEST_DB_NAME"]}
     return found
