@@ -92,6 +92,7 @@ CLUB_URLS = {
     "transfer:job": ("manage", "G", ("job",)),
     "transfer:job_status": ("manage", "G", ("job",)),
     "transfer:job_file": ("manage", "G", ("job",)),
+    "transfer:upload_preview": ("manage", "G", ("preview_job",)),
     "tournaments:list": ("read", "G", ()),
     "tournaments:create": ("manage", "GP", ()),
     "tournaments:detail": ("read", "G", ("tournament",)),
@@ -237,6 +238,10 @@ class World:
             tournament_services.register(done, [("member", p) for p in players])
             # a backup made in the background (done: its file is there to download)
             job = jobs.start(Job.Kind.BACKUP, club=club, actor=None)
+            # a large upload's check, still running (its page waits for it)
+            preview_job = Job.objects.create(
+                kind=Job.Kind.UPLOAD_PREVIEW, club=club, state=Job.State.RUNNING
+            )
             done_round = done.round_set.get()
             tournament_services.draw_round(done_round)
             tournament_services.start_round(done_round)
@@ -267,6 +272,7 @@ class World:
                 },
                 "tournament": tournament,
                 "job": job,
+                "preview_job": preview_job,
                 "round": first,
                 "entry": entries[0],
                 "club": club,
@@ -307,6 +313,8 @@ class World:
                 kwargs["table_number"] = objects[need].number
             elif need == "table_hand":
                 kwargs["number"] = objects[need].number
+            elif need == "preview_job":
+                kwargs["job_id"] = objects[need].pk
             else:
                 kwargs[f"{need}_id"] = objects[need].pk
         return reverse(name, kwargs=kwargs)
