@@ -27,7 +27,21 @@ CHROMIUM_ARGS = [
     "--no-first-run",
 ]
 PHONE = {"viewport": {"width": 390, "height": 844}, "has_touch": True, "is_mobile": True}
-TIMEOUT_MS = 10_000
+#: how long a page's action or a check waits: a passing test never waits it out, and a
+#: loaded 2-core CI machine (two suites' workers, their browsers) once took 10 s for a
+#: redirect and 5 s (``expect``'s default) for the API's documentation to render
+TIMEOUT_MS = 20_000
+
+
+def _expect_waits_as_long():
+    try:
+        from playwright.sync_api import expect
+    except ImportError:  # the browser tests skip themselves (``_unavailable``)
+        return
+    expect.set_options(timeout=TIMEOUT_MS)
+
+
+_expect_waits_as_long()
 
 
 def _unavailable(reason):

@@ -19,6 +19,7 @@ from scoresheet import services
 from scoresheet.models import Hand, ScoreRow
 from tarot import score_hand
 from tarot.jsonformat import parse_hand
+from tests.browser.conftest import TIMEOUT_MS
 
 pytestmark = pytest.mark.browser
 
@@ -110,7 +111,7 @@ def patient_expect():
     machine a step can take longer than expect's 5 s; each still waits for its result."""
     expect.set_options(timeout=SIGNAL_MS)
     yield
-    expect.set_options(timeout=None)  # Playwright's default again
+    expect.set_options(timeout=TIMEOUT_MS)  # the suite's (tests/browser/conftest.py)
 
 
 #: Settles once <html>'s data attributes (offline.js) hold ``equal`` and
