@@ -210,3 +210,16 @@ def _json(value, cls=None) -> str:
     if value == [] and cls is None:  # most JSON columns of a hand: no poignée, no misère
         return "[]"
     return json.dumps(value, cls=cls)
+
+
+def batches(iterable, size: int):
+    """Lists of ``size`` items of ``iterable`` in order (the last one shorter), read as
+    they are needed (``itertools.batched`` from Python 3.12)."""
+    batch = []
+    for item in iterable:
+        batch.append(item)
+        if len(batch) == size:
+            yield batch
+            batch = []
+    if batch:
+        yield batch

@@ -61,7 +61,7 @@ from clubs import audit
 from clubs.models import Club, Person
 from clubs.ranking import RankingError, parse_ranking
 from clubs.refusals import message_of
-from core.bulk import _copy_type
+from core.bulk import _copy_type, batches
 from core.errors import ServiceError
 from scoresheet import signals
 from scoresheet.handmap import ROW_INPUTS, Table, hand_data, score_row_fields
@@ -220,7 +220,7 @@ def _chunks(club, progress, counts):
         # explanation, a sheet total's facts) held four times over for 2,000 rows were
         # the backup's peak, reached only once a model had 2,000 rows (so it grew with
         # the club up to there)
-        for chunk in _batches(rows.iterator(chunk_size=CHUNK), BATCH):
+        for chunk in batches(rows.iterator(chunk_size=CHUNK), BATCH):
             lines = [
                 json.dumps(row, ensure_ascii=False, default=_text)
                 for row in serializers.serialize("python", chunk)
@@ -1298,17 +1298,6 @@ BATCH = 200
 
 def _nothing(done, total):
     pass
-
-
-def _batches(iterable, size):
-    batch = []
-    for item in iterable:
-        batch.append(item)
-        if len(batch) == size:
-            yield batch
-            batch = []
-    if batch:
-        yield batch
 
 
 def _invalid(reason) -> BackupError:

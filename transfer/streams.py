@@ -18,6 +18,7 @@ import json
 from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 
+from core.bulk import batches
 from core.exports import csv_cell, csv_separator, neutralise
 from core.jsonnumbers import json_number
 from scoresheet.handmap import sheets_json
@@ -46,7 +47,7 @@ def season_jsonl_chunks(season, progress=_nothing):
     total, done = sheets.count(), 0
     progress(0, total)
     ids = sheets.values_list("pk", flat=True).iterator(chunk_size=SHEET_CHUNK)
-    for chunk in _batches(ids, SHEET_CHUNK):
+    for chunk in batches(ids, SHEET_CHUNK):
         lines = []
         for data in sheets_json(chunk):
             data["season"] = season.name
@@ -54,17 +55,6 @@ def season_jsonl_chunks(season, progress=_nothing):
         yield "".join(lines)
         done += len(chunk)
         progress(min(done, total), total)
-
-
-def _batches(iterable, size):
-    batch = []
-    for item in iterable:
-        batch.append(item)
-        if len(batch) == size:
-            yield batch
-            batch = []
-    if batch:
-        yield batch
 
 
 def season_header():

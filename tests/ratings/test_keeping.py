@@ -120,15 +120,21 @@ def test_a_player_who_sits_out_keeps_their_rating(make_sheet, scorer, club):
     assert ratings_of(key) == after
 
 
-def test_a_correction_of_hand_1_rates_as_the_corrected_ledger_from_scratch(
-    make_sheet, scorer, club
-):
+def two_sheets(make_sheet, scorer):
+    """The seed hands on a sheet, then in reverse on a later one."""
     sheet = make_sheet(4)
     for data in SEED_HANDS:
         services.record_hand(sheet, data, actor=scorer)
     later = make_sheet(4, date=datetime.date(2026, 4, 1))
     for data in SEED_HANDS[::-1]:
         services.record_hand(later, data, actor=scorer)
+    return sheet, later
+
+
+def test_a_correction_of_hand_1_rates_as_the_corrected_ledger_from_scratch(
+    make_sheet, scorer, club
+):
+    sheet, _later = two_sheets(make_sheet, scorer)
     before = assert_as_from_scratch(club)
     first = sheet.hands.get(number=1)
     services.correct_hand(first, {**SEED_HANDS[0], "points": 30}, actor=scorer)
@@ -290,12 +296,7 @@ def test_a_large_correction_is_rated_again_in_the_background(
     """Over ``RATINGS_BACKGROUND_HANDS`` hands to rate, a correction leaves the ratings as
     they were and a ``Recompute`` row naming the scope from the corrected sheet; the
     task, once the write commits, rates it as the corrected ledger from scratch."""
-    sheet = make_sheet(4)
-    for data in SEED_HANDS:
-        services.record_hand(sheet, data, actor=scorer)
-    later = make_sheet(4, date=datetime.date(2026, 4, 1))
-    for data in SEED_HANDS[::-1]:
-        services.record_hand(later, data, actor=scorer)
+    sheet, _later = two_sheets(make_sheet, scorer)
     key = scopes.club(club.pk)
     before = ratings_of(key)
     settings.RATINGS_BACKGROUND_HANDS = len(SEED_HANDS)  # the two sheets hold more
