@@ -38,6 +38,7 @@ import io
 import json
 import operator
 import os
+import queue
 import re
 import threading
 import uuid
@@ -474,9 +475,13 @@ def _restore(source, actor) -> Club:
             users = _restore_users(data["users"])
             writer = _Writer(slug, user_ids, users, _restore_persons(persons))
             with connection.constraint_checks_disabled():
-                for number, row in enumerate(source.rows(), start=1):
-                    writer.add(number, row)
-                writer.finish()
+                try:
+                    for number, row in enumerate(source.rows(), start=1):
+                        writer.add(number, row)
+                    writer.finish()
+                except BaseException:
+                    writer.stop(failing=True)  # its writing thread ended before the rollback
+                    raise
             writer.analyse()
             _check_counts(data["version"], source.counts, writer.found)
             writer.check()
@@ -755,6 +760,11 @@ class _Writer:
         self.failed = None
         self.cursor = connection.cursor()
         self.postgres = connection.vendor == "postgresql"
+        # PostgreSQL: the keys of each batch checked and its foreign keys' deferred
+        # triggers fired as it is written (``_fire``); False once a batch names a key
+        # the file has not given yet: then every check runs at the end, as before
+        self.immediate = self.postgres
+        self.copier = None
         quote = connection.ops.quote_name
         for name, columns in (
             (KEYS_TABLE, "model integer NOT NULL, id bigint NOT NULL, PRIMARY KEY (model, id)"),
@@ -884,6 +894,8 @@ class _Writer:
         """Whether the file had a row of ``spec`` under ``pk`` already: asked only of
         a key below the model's last (a backup writes them rising)."""
         self.flush()
+        if self.copier is not None:
+            self.copier.wait()  # every batch written, the connection this thread's again
         self.cursor.execute(
             f"SELECT 1 FROM {connection.ops.quote_name(KEYS_TABLE)} WHERE model = %s AND id = %s",
             [spec.number, pk],
@@ -902,9 +914,29 @@ class _Writer:
             raise _refused(where, "rules", error.message) from None
 
     def flush(self) -> None:
-        spec, batch = self.batch_spec, self.batch
+        """The batch read so far (and the rebuilt rows' keys) to the database: on
+        PostgreSQL handed to the writing thread (``_Copier``), which writes it while
+        this one reads the next rows; on SQLite written here."""
+        spec, batch, refs = self.batch_spec, self.batch, self.refs
+        if not batch and not refs:
+            return
+        self.batch, self.refs = [], []
         if batch:
-            self.batch = []
+            if not spec.rebuilt:
+                self.written[spec.model] = True
+            self.rows += len(batch)
+        if not self.postgres:
+            self._flush(spec, batch, refs, self.cursor.cursor)
+            return
+        if self.copier is None:
+            self.copier = _Copier(self)
+        self.copier.put((spec, batch, refs))
+
+    def _flush(self, spec, batch, refs, raw) -> None:
+        """Write one batch through ``raw`` (a cursor of the driver): its rows, its keys,
+        the rebuilt rows' keys; then, on PostgreSQL, check its keys and fire its
+        foreign keys' triggers (``_fire``)."""
+        if batch:
             ids = [values[0] for values in batch]
             self.failed = (spec, ids)
             if not spec.rebuilt:
@@ -913,20 +945,51 @@ class _Writer:
                     spec.columns,
                     self._prepared(spec, batch),
                     spec.copy_types if self.postgres else None,
+                    raw,
                 )
-                self.written[spec.model] = True
-            self.rows += len(batch)
             if self.postgres:  # the keys as COPY's text, at once: integers only
                 number = spec.number
                 self._write_text(
-                    KEYS_TABLE, ["model", "id"], "".join(f"{number}\t{pk}\n" for pk in ids)
+                    KEYS_TABLE, ["model", "id"], "".join(f"{number}\t{pk}\n" for pk in ids), raw
                 )
             else:
-                self._write(KEYS_TABLE, ["model", "id"], [(spec.number, pk) for pk in ids])
-            self.failed = None
-        if self.refs:
-            refs, self.refs = self.refs, []
-            self._write(REFS_TABLE, ["model", "id", "field", "target", "target_id"], refs)
+                self._write(
+                    KEYS_TABLE, ["model", "id"], [(spec.number, pk) for pk in ids], None, raw
+                )
+        if refs:
+            self._write(
+                REFS_TABLE, ["model", "id", "field", "target", "target_id"], refs, None, raw
+            )
+        if batch and self.immediate and not spec.rebuilt:
+            self._fire(spec, batch, raw)
+        self.failed = None
+
+    def _fire(self, spec, batch, raw) -> None:
+        """PostgreSQL: every key of the batch's rows (each value once) names a key of
+        the file read so far, else the checks wait for the end (``immediate``
+        False: a key naming a later row, such as a player merged into a later one, or
+        a row not in the file, which ``check_links`` then names as before); then the
+        deferred foreign-key triggers of the batch fire now, on the writing thread,
+        while the next rows are read (``check_constraints`` at the end had 2.3
+        million rows to check at 100,000 hands, after the reading)."""
+        models_, ids = [], []
+        for index, _field, target in spec.links:
+            found = {values[index] for values in batch}
+            found.discard(None)
+            models_ += [self.labels.get(target.lower(), -1)] * len(found)
+            ids += found
+        if ids:
+            raw.execute(
+                f"SELECT 1 FROM unnest(%s::integer[], %s::bigint[]) AS v(model, id)"
+                f" WHERE NOT EXISTS (SELECT 1 FROM {connection.ops.quote_name(KEYS_TABLE)} k"
+                " WHERE k.model = v.model AND k.id = v.id) LIMIT 1",
+                [models_, ids],
+            )
+            if raw.fetchone() is not None:
+                self.immediate = False
+                return
+        raw.execute("SET CONSTRAINTS ALL IMMEDIATE")
+        raw.execute("SET CONSTRAINTS ALL DEFERRED")
 
     def _prepared(self, spec, batch):
         if self.postgres:
@@ -946,14 +1009,15 @@ class _Writer:
                     values[index] = field.get_db_prep_save(values[index], connection)
         return batch
 
-    def _write(self, table, columns, rows, types=None) -> None:
-        """``rows`` into ``table``: COPY on PostgreSQL, each column's values formatted
-        for ``types`` when given (psycopg then need not find each value's own)."""
+    def _write(self, table, columns, rows, types, raw) -> None:
+        """``rows`` into ``table`` through ``raw`` (a cursor of the driver): COPY on
+        PostgreSQL, each column's values formatted for ``types`` when given (psycopg
+        then need not find each value's own)."""
         quote = connection.ops.quote_name
         names = ", ".join(quote(c) for c in columns)
         if self.postgres:
             statement = f"COPY {quote(table)} ({names}) FROM STDIN"
-            with connection.wrap_database_errors, self.cursor.cursor.copy(statement) as copy:
+            with raw.copy(statement) as copy:
                 if types is not None:
                     copy.set_types(types)
                 write_row = copy.write_row
@@ -961,18 +1025,30 @@ class _Writer:
                     write_row(row)
         else:
             marks = ", ".join(["%s"] * len(columns))
-            self.cursor.executemany(f"INSERT INTO {quote(table)} ({names}) VALUES ({marks})", rows)
+            with connection.wrap_database_errors:
+                raw.executemany(f"INSERT INTO {quote(table)} ({names}) VALUES ({marks})", rows)
 
-    def _write_text(self, table, columns, text) -> None:
+    def _write_text(self, table, columns, text, raw) -> None:
         """PostgreSQL: rows already in COPY's text format into ``table``."""
         quote = connection.ops.quote_name
         names = ", ".join(quote(c) for c in columns)
         statement = f"COPY {quote(table)} ({names}) FROM STDIN"
-        with connection.wrap_database_errors, self.cursor.cursor.copy(statement) as copy:
+        with raw.copy(statement) as copy:
             copy.write(text)
 
     def finish(self) -> None:
+        """The last batch written, the writing thread ended; its error, if any, raised."""
         self.flush()
+        self.stop()
+
+    def stop(self, failing=False) -> None:
+        """Wait for the writing thread to end, when there is one, and raise the error it
+        met, as Django's error of that kind; ``failing``: this thread is failing, the
+        batches the writing thread has not begun are dropped, and its error is not
+        raised over this one's."""
+        copier, self.copier = self.copier, None
+        if copier is not None:
+            copier.close(failing)
 
     def analyse(self) -> None:
         """PostgreSQL: fresh statistics of the tables written (and the temporary ones,
@@ -1012,7 +1088,8 @@ class _Writer:
         quote = connection.ops.quote_name
         keys = quote(KEYS_TABLE)
         for spec in self.specs.values():
-            if spec.rebuilt or not spec.links:
+            if spec.rebuilt or not spec.links or self.immediate:
+                # (``immediate``: every batch's keys were found as it was written)
                 continue
             table, pk = quote(spec.model._meta.db_table), quote(spec.pk.column)
             missing = [
@@ -1072,6 +1149,75 @@ class _Writer:
                     _("This site already holds %(model)s %(pk)s: restore into an empty site.")
                     % {"model": spec.label, "pk": first},
                 )
+
+
+#: batches waiting for the writing thread at most (each up to ``INSERT_BATCH`` rows)
+QUEUED = 2
+
+
+class _Copier:
+    """PostgreSQL: a restore's writes in a thread of their own, so that the database's
+    work on a batch (COPY, its indexes, its foreign keys' triggers) runs on another
+    core while this thread reads and checks the next rows. The restore is one
+    transaction, so one connection: the writing thread owns it (through a cursor of
+    the driver; Django's connection is this thread's) until ``wait`` or ``close``;
+    the reading thread makes no query meanwhile. At most ``QUEUED`` batches wait,
+    so memory stays flat. The first error of a batch stops the writing (the batches
+    after it are dropped) and is raised in the reading thread at its next batch,
+    with the failed batch in ``_Writer.failed`` (``refuse_held``)."""
+
+    def __init__(self, writer):
+        self.writer, self.error = writer, None
+        self.raw = connection.connection  # the driver's connection, under this transaction
+        self.queue = queue.Queue(maxsize=QUEUED)
+        self.thread = threading.Thread(target=self._run, name="restore-writes", daemon=True)
+        self.thread.start()
+
+    def _run(self) -> None:
+        with self.raw.cursor() as raw:
+            while True:
+                item = self.queue.get()
+                try:
+                    if item is None:
+                        return
+                    if self.error is None:
+                        self.writer._flush(*item, raw)
+                except BaseException as error:  # noqa: BLE001 (raised in the reading thread)
+                    self.error = error
+                finally:
+                    self.queue.task_done()
+
+    def put(self, item) -> None:
+        self._raise()
+        self.queue.put(item)
+
+    def wait(self) -> None:
+        """Until every batch handed over is written (or dropped after an error)."""
+        self.queue.join()
+        self._raise()
+
+    def close(self, failing=False) -> None:
+        """The thread ended (after the batches handed over, or at once after an error)
+        and its error raised; ``failing``: the reading thread has failed, what waits is
+        dropped and its own error is the one raised."""
+        if failing and self.error is None:
+            self.error = _Stopped()
+        if self.thread.is_alive():
+            self.queue.put(None)
+            self.thread.join()
+        if not failing:
+            self._raise()
+
+    def _raise(self) -> None:
+        error = self.error
+        if error is not None and not isinstance(error, _Stopped):
+            self.error = _Stopped()  # raised once
+            with connection.wrap_database_errors:  # as Django's error of its kind
+                raise error
+
+
+class _Stopped(Exception):
+    """The writing thread told to stop: the reading thread has failed."""
 
 
 def _user_ids(rows) -> set:
