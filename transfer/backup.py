@@ -925,8 +925,9 @@ class _Writer:
             if not spec.rebuilt:
                 self.written[spec.model] = True
             self.rows += len(batch)
-        if not self.postgres:
-            self._flush(spec, batch, refs, self.cursor.cursor)
+        if not self.postgres or not WRITING_THREAD:
+            with connection.wrap_database_errors:  # as Django's errors of their kinds
+                self._flush(spec, batch, refs, self.cursor.cursor)
             return
         if self.copier is None:
             self.copier = _Copier(self)
@@ -1025,8 +1026,7 @@ class _Writer:
                     write_row(row)
         else:
             marks = ", ".join(["%s"] * len(columns))
-            with connection.wrap_database_errors:
-                raw.executemany(f"INSERT INTO {quote(table)} ({names}) VALUES ({marks})", rows)
+            raw.executemany(f"INSERT INTO {quote(table)} ({names}) VALUES ({marks})", rows)
 
     def _write_text(self, table, columns, text, raw) -> None:
         """PostgreSQL: rows already in COPY's text format into ``table``."""
@@ -1151,6 +1151,9 @@ class _Writer:
                 )
 
 
+#: PostgreSQL: the batches written by a thread of their own (``_Copier``); False: by
+#: the reading thread, between its batches (the tests read both ways)
+WRITING_THREAD = True
 #: batches waiting for the writing thread at most (each up to ``INSERT_BATCH`` rows)
 QUEUED = 2
 
