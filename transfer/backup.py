@@ -38,7 +38,6 @@ import io
 import json
 import operator
 import os
-import queue
 import re
 import threading
 import uuid
@@ -484,7 +483,7 @@ def _restore(source, actor) -> Club:
                         writer.add(number, row)
                     writer.finish()
                 except BaseException:
-                    writer.stop(failing=True)  # its writing thread ended before the rollback
+                    writer.stop()  # the connection free again for the rollback
                     raise
             writer.analyse()
             _check_counts(data["version"], source.counts, writer.found)
@@ -768,7 +767,6 @@ class _Writer:
         # triggers fired as it is written (``_fire``); False once a batch names a key
         # the file has not given yet: then every check runs at the end, as before
         self.immediate = self.postgres
-        self.copier = None
         self.pending = None  # the connection whose last statement's result is unread
         quote = connection.ops.quote_name
         for name, columns in (
@@ -899,8 +897,6 @@ class _Writer:
         """Whether the file had a row of ``spec`` under ``pk`` already: asked only of
         a key below the model's last (a backup writes them rising)."""
         self.flush()
-        if self.copier is not None:
-            self.copier.wait()  # every batch written, the connection this thread's again
         with connection.wrap_database_errors:
             self._collect()
         self.cursor.execute(
@@ -921,9 +917,7 @@ class _Writer:
             raise _refused(where, "rules", error.message) from None
 
     def flush(self) -> None:
-        """The batch read so far (and the rebuilt rows' keys) to the database: on
-        PostgreSQL handed to the writing thread (``_Copier``), which writes it while
-        this one reads the next rows; on SQLite written here."""
+        """The batch read so far (and the rebuilt rows' keys) to the database."""
         spec, batch, refs = self.batch_spec, self.batch, self.refs
         if not batch and not refs:
             return
@@ -932,13 +926,8 @@ class _Writer:
             if not spec.rebuilt:
                 self.written[spec.model] = True
             self.rows += len(batch)
-        if not self.postgres or not WRITING_THREAD:
-            with connection.wrap_database_errors:  # as Django's errors of their kinds
-                self._flush(spec, batch, refs, self.cursor.cursor)
-            return
-        if self.copier is None:
-            self.copier = _Copier(self)
-        self.copier.put((spec, batch, refs))
+        with connection.wrap_database_errors:  # as Django's errors of their kinds
+            self._flush(spec, batch, refs, self.cursor.cursor)
 
     def _flush(self, spec, batch, refs, raw) -> None:
         """Write one batch through ``raw`` (a cursor of the driver): its keys, the
@@ -1066,23 +1055,17 @@ class _Writer:
             copy.write(text)
 
     def finish(self) -> None:
-        """The last batch written, the writing thread ended; its error, if any, raised."""
+        """The last batch written and its result read."""
         self.flush()
-        self.stop()
         with connection.wrap_database_errors:
             self._collect()
 
-    def stop(self, failing=False) -> None:
-        """Wait for the writing thread to end, when there is one, and raise the error it
-        met, as Django's error of that kind; ``failing``: this thread is failing, the
-        batches the writing thread has not begun are dropped, and its error is not
-        raised over this one's."""
-        copier, self.copier = self.copier, None
-        if copier is not None:
-            copier.close(failing)
-        if failing:
-            with suppress(psycopg_errors.Error):  # the connection free for the rollback
-                self._collect()
+    def stop(self) -> None:
+        """After a refusal: the last batch's result read (its error, if any, left
+        unsaid: the refusal's is the one raised), so the connection takes the
+        rollback."""
+        with suppress(psycopg_errors.Error):
+            self._collect()
 
     def analyse(self) -> None:
         """PostgreSQL: fresh statistics of the tables written (and the temporary ones,
@@ -1208,80 +1191,6 @@ def _copy_end_sent(pgconn):
             continue
         if pgconn.flush() == 0:
             break
-
-
-#: PostgreSQL: the batches written by a thread of their own (``_Copier``); False: by
-#: the reading thread, between its batches (the tests read both ways)
-WRITING_THREAD = True
-#: batches waiting for the writing thread at most (each up to ``INSERT_BATCH`` rows)
-QUEUED = 2
-
-
-class _Copier:
-    """PostgreSQL: a restore's writes in a thread of their own, so that the database's
-    work on a batch (COPY, its indexes, its foreign keys' triggers) runs on another
-    core while this thread reads and checks the next rows. The restore is one
-    transaction, so one connection: the writing thread owns it (through a cursor of
-    the driver; Django's connection is this thread's) until ``wait`` or ``close``;
-    the reading thread makes no query meanwhile. At most ``QUEUED`` batches wait,
-    so memory stays flat. The first error of a batch stops the writing (the batches
-    after it are dropped) and is raised in the reading thread at its next batch,
-    with the failed batch in ``_Writer.failed`` (``refuse_held``)."""
-
-    def __init__(self, writer):
-        self.writer, self.error = writer, None
-        self.raw = connection.connection  # the driver's connection, under this transaction
-        self.queue = queue.Queue(maxsize=QUEUED)
-        self.thread = threading.Thread(target=self._run, name="restore-writes", daemon=True)
-        self.thread.start()
-
-    def _run(self) -> None:
-        with self.raw.cursor() as raw:
-            while True:
-                item = self.queue.get()
-                try:
-                    if item is None:
-                        if self.error is None:
-                            self.writer._collect()
-                        return
-                    if self.error is None:
-                        self.writer._flush(*item, raw)
-                except BaseException as error:  # noqa: BLE001 (raised in the reading thread)
-                    self.error = error
-                finally:
-                    self.queue.task_done()
-
-    def put(self, item) -> None:
-        self._raise()
-        self.queue.put(item)
-
-    def wait(self) -> None:
-        """Until every batch handed over is written (or dropped after an error)."""
-        self.queue.join()
-        self._raise()
-
-    def close(self, failing=False) -> None:
-        """The thread ended (after the batches handed over, or at once after an error)
-        and its error raised; ``failing``: the reading thread has failed, what waits is
-        dropped and its own error is the one raised."""
-        if failing and self.error is None:
-            self.error = _Stopped()
-        if self.thread.is_alive():
-            self.queue.put(None)
-            self.thread.join()
-        if not failing:
-            self._raise()
-
-    def _raise(self) -> None:
-        error = self.error
-        if error is not None and not isinstance(error, _Stopped):
-            self.error = _Stopped()  # raised once
-            with connection.wrap_database_errors:  # as Django's error of its kind
-                raise error
-
-
-class _Stopped(Exception):
-    """The writing thread told to stop: the reading thread has failed."""
 
 
 def _user_ids(rows) -> set:
