@@ -1320,7 +1320,7 @@ def _check_hands(club) -> None:
         for sheet_id, player_id, name in seats.values_list("sheet_id", "player_id", "player__name"):
             seated.setdefault(sheet_id, []).append(_Player(player_id, name))
         hands = {}
-        for values in Hand.objects.filter(sheet_id__in=ids).values(*HAND_COLUMNS):
+        for values in _hand_values(ids):
             hands.setdefault(values["sheet_id"], []).append(values)
         stored = {}
         rows = ScoreRow.objects.filter(hand__sheet_id__in=ids).values_list("hand_id", *fields)
@@ -1351,6 +1351,41 @@ def _check_hands(club) -> None:
                 _("%(row)s: its score rows are not what the engine gives")
                 % {"row": f"scoresheet.hand {hand}"}
             )
+
+
+def _hand_values(sheet_ids):
+    """The hands of these sheets, each a dict of ``HAND_COLUMNS``. On PostgreSQL read
+    through the cursor, JSON columns by orjson (the ORM's ``.values()`` read them
+    through ``json.loads`` and its converters: a fifth of the hands' check at
+    100,000 hands); elsewhere through the ORM."""
+    if connection.vendor != "postgresql":
+        yield from Hand.objects.filter(sheet_id__in=sheet_ids).values(*HAND_COLUMNS)
+        return
+    fields = {f.attname: f for f in Hand._meta.concrete_fields}
+    quote = connection.ops.quote_name
+    columns = ", ".join(quote(fields[name].column) for name in HAND_COLUMNS)
+    json_columns = [
+        i for i, name in enumerate(HAND_COLUMNS) if isinstance(fields[name], models.JSONField)
+    ]
+    with connection.cursor() as cursor:
+        cursor.execute(
+            f"SELECT {columns} FROM {quote(Hand._meta.db_table)}"
+            f" WHERE {quote(fields['sheet_id'].column)} = ANY(%s)",
+            [list(sheet_ids)],
+        )
+        for row in cursor.fetchall():
+            row = list(row)
+            for i in json_columns:
+                if row[i] is not None:  # jsonb comes as its text (Django's loader)
+                    row[i] = _json_value(row[i])
+            yield dict(zip(HAND_COLUMNS, row))
+
+
+def _json_value(text):
+    try:
+        return orjson.loads(text)
+    except orjson.JSONDecodeError:  # what json reads and orjson does not (big integers)
+        return json.loads(text)
 
 
 def _check_sheet_hands(ruleset, table, hands, deleted, sheet, stored, fields, defaults, order):
