@@ -28,9 +28,10 @@ old id when free). It is one transaction, with an audit entry; it refuses
 
 The file (version 3) holds a row a line, so the restore reads it as a stream and
 holds only a batch of rows at a time: no model instances, each row a tuple of
-column values (COPY on PostgreSQL), the links between rows checked in SQL against
-a temporary table of the file's keys, the hands scored again a batch of sheets at
-a time. Files of versions 1 and 2 (one JSON document) are read whole, as before.
+column values (COPY on PostgreSQL, sent while the next rows are read), the links
+between rows checked in SQL against a temporary table of the file's keys (a batch
+at a time as it is written, on PostgreSQL), the hands scored again a batch of
+sheets at a time. Files of versions 1 and 2 (one JSON document) are read whole, as before.
 """
 
 import hashlib
@@ -362,7 +363,21 @@ def restore(data, *, actor=None) -> Club:
     PostgreSQL, ``executemany`` on SQLite) with its key, in the file's order; the
     keys of the file go to a temporary table, against which one query per model
     finds a key naming no row of the file. A file of version 3 is read line by
-    line: the memory it takes does not grow with the club."""
+    line: the memory it takes does not grow with the club.
+
+    On PostgreSQL the database works while the next rows are read: each batch's
+    COPY is sent, and its result read only before the connection's next statement
+    (``_Writer._collect``; a refusal then names that batch). Before it, the batch's
+    keys (each value once) are looked up among the file's keys read so far: when
+    all are found, the COPY's query also fires the batch's deferred foreign-key
+    triggers (``SET CONSTRAINTS ALL IMMEDIATE``, then ``DEFERRED`` again), so
+    that neither the links' query per model nor the 2.3 million trigger checks of
+    a 100,000-hand club wait for the end. The first key not found (a row named
+    before it comes, such as a player merged into a later one, or a row not in the
+    file) sends every check left to the end, as before: ``check_links`` names the
+    row, ``check_constraints`` fires the triggers. One connection, no thread: a
+    writing thread cost more CPU in handing the interpreter's lock over than it
+    won (``benchmarks/HISTORY.md``). On SQLite each batch is written at once."""
     try:
         return _restore(_Source.of(data), actor)
     except RecursionError:

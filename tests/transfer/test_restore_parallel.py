@@ -80,7 +80,7 @@ def test_a_bad_row_read_while_batches_are_written_is_refused(cleared):
 
 
 @pytest.mark.django_db
-def test_a_key_held_here_refuses_the_file_from_the_writing_thread(cleared):
+def test_a_key_held_here_refuses_the_file_from_a_batch_sent_earlier(cleared):
     """The database refuses a batch (a score row's key held by the other club), read
     when the next batch is written: the refusal names the key."""
     data, _ids = cleared
