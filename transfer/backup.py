@@ -40,10 +40,9 @@ import json
 import operator
 import os
 import re
-import threading
 import uuid
 from collections.abc import Iterator
-from contextlib import closing, contextmanager, suppress
+from contextlib import closing, suppress
 from decimal import Decimal
 
 import orjson
@@ -74,6 +73,7 @@ from scoresheet.models import Hand, ScoreRow, Seat, Sheet
 from scoresheet.totals import rebuild_season_totals
 from tarot import ScoringError, score_hand
 from tarot.jsonformat import parse_hand, parse_rules
+from transfer.snapshot import snapshot
 
 FORMAT = "tarot-ledger-club-backup"
 #: 2: the file ends with ``counts``; a file of version 1 (without) is still read.
@@ -237,50 +237,6 @@ def _chunks(club, progress, counts):
             progress(done, total)
         counts[model._meta.label_lower] = count
     yield '\n], "counts": ' + json.dumps(counts) + "}\n"
-
-
-_snapshots = threading.local()
-
-
-def in_snapshot() -> bool:
-    """Whether this thread reads a backup's snapshot (``snapshot``) now: its connection
-    is in a read-only transaction, which writes nothing and shows others nothing."""
-    return getattr(_snapshots, "open", False)
-
-
-@contextmanager
-def snapshot():
-    """One consistent view of the database for the block: on PostgreSQL a ``REPEATABLE
-    READ``, ``READ ONLY`` transaction (its snapshot taken at its first query; the
-    server-side cursors of ``.iterator()`` live in it); on SQLite one read
-    transaction (``BEGIN DEFERRED``: the settings' ``IMMEDIATE`` would take the write
-    lock and stop every writer for the backup's length; in the WAL journal the
-    settings choose, a read transaction sees the database as it began while writers
-    commit beside it). Inside a
-    transaction already (a test's, a caller's), its view is the block's: the
-    isolation of a begun transaction cannot change."""
-    if connection.in_atomic_block:
-        yield
-        return
-    sqlite = connection.vendor == "sqlite"
-    if sqlite:
-        connection.ensure_connection()  # its mode is read from the settings when it opens
-        saved, connection.transaction_mode = connection.transaction_mode, "DEFERRED"
-    try:
-        with transaction.atomic():
-            if sqlite:
-                connection.transaction_mode = saved
-            else:
-                with connection.cursor() as cursor:
-                    cursor.execute("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ, READ ONLY")
-            _snapshots.open = True
-            try:
-                yield
-            finally:
-                _snapshots.open = False
-    finally:
-        if sqlite:
-            connection.transaction_mode = saved
 
 
 def write(club, out, progress=None) -> tuple[dict, str]:

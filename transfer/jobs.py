@@ -34,6 +34,7 @@ from core.errors import ServiceError
 from transfer import backup as backups
 from transfer import streams, upload
 from transfer.models import Job
+from transfer.snapshot import in_snapshot
 
 logger = logging.getLogger(__name__)
 
@@ -181,7 +182,7 @@ class Progress:
 
     def flush(self):
         values = {"done": self.job.done, "total": self.job.total}
-        if not (self.in_own_transaction or backups.in_snapshot()):
+        if not (self.in_own_transaction or in_snapshot()):
             Job.objects.filter(pk=self.job.pk).update(**values)
         elif connection.vendor == "postgresql":
             # the work's transaction (the backup's read-only snapshot, a preview rolled

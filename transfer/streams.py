@@ -9,6 +9,8 @@ writes text as it goes; ``progress(done, total)`` (optional) hears how far it is
   queries per chunk of sheets;
 * ``season_rows(season)`` and ``write_xlsx`` (openpyxl's write-only workbook) /
   ``csv_chunks``: every score of the season.
+
+Each reads in one snapshot (``transfer.snapshot``), as the backup does.
 """
 
 import csv
@@ -23,6 +25,7 @@ from core.exports import csv_cell, csv_separator, neutralise
 from core.jsonnumbers import json_number
 from scoresheet.handmap import sheets_json
 from scoresheet.models import ScoreRow, Sheet
+from transfer.snapshot import snapshot
 
 #: rows read (and serialised) at a time
 CHUNK = 2000
@@ -42,7 +45,13 @@ def season_sheets(season):
 
 def season_jsonl_chunks(season, progress=_nothing):
     """Every live sheet of ``season`` as JSON Lines, a chunk of sheets at a time: their
-    ids too are read a chunk at a time (a cursor), never all in a list."""
+    ids too are read a chunk at a time (a cursor), never all in a list. In one
+    snapshot: a hand recorded meanwhile is in no chunk read after it."""
+    with snapshot():
+        yield from _season_jsonl_chunks(season, progress)
+
+
+def _season_jsonl_chunks(season, progress):
     sheets = season_sheets(season)
     total, done = sheets.count(), 0
     progress(0, total)
@@ -66,7 +75,13 @@ def season_header():
 
 def season_rows(season, progress=_nothing):
     """Every score of ``season``'s live sheets, as rows of cells made safe for a
-    spreadsheet (``neutralise``), read in chunks."""
+    spreadsheet (``neutralise``), read in chunks, in one snapshot (the count the
+    progress announces is the rows written)."""
+    with snapshot():
+        yield from _season_rows(season, progress)
+
+
+def _season_rows(season, progress):
     rows = ScoreRow.objects.filter(season=season, sheet__in=season_sheets(season))
     total = rows.count()
     progress(0, total)

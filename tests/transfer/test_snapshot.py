@@ -3,6 +3,7 @@ from another connection while it is being written is wholly out of the file, whi
 restores: PostgreSQL's ``REPEATABLE READ`` transaction, SQLite's read transaction in
 its WAL journal (where the writer commits beside the reader)."""
 
+import datetime
 import json
 import threading
 
@@ -16,7 +17,7 @@ from tests.data import SEED_HANDS
 from tests.transfer.doctored import clear
 from tests.transfer.test_backup import build_club
 from transfer import backup as backups
-from transfer import jobs
+from transfer import jobs, streams
 from transfer.models import Job
 
 pytestmark = [
@@ -127,3 +128,48 @@ class _Opened:
 
     def __exit__(self, *exc):
         return False
+
+
+def _two_sheet_season():
+    """The club of ``build_club`` with a second sheet in its 2026 season, played later."""
+    club = build_club()
+    first = Sheet.objects.filter(club=club, season__name="2026").order_by("pk").first()
+    second = services.create_sheet(
+        season=first.season,
+        players=[seat.player for seat in first.seats.order_by("position")],
+        date=datetime.date(2026, 12, 1),
+        table="2",
+    )
+    services.record_hand(second, SEED_HANDS[0])
+    return first.season, second
+
+
+def test_a_hand_posted_during_a_season_csv_export_is_out_of_it():
+    """The rows are counted (the progress's total), then read: both in one snapshot, a
+    hand recorded between the two adds no row, and the count is the rows written."""
+    season, second = _two_sheet_season()
+    totals = []
+
+    def progress(done, total):
+        if not totals:
+            post_a_hand(second.pk)
+        totals.append(total)
+
+    text = "".join(streams.csv_chunks(season, progress, language="en"))
+    assert Hand.objects.filter(sheet=second).count() == 2  # it was written
+    lines = text.splitlines()[1:]
+    assert len(lines) == totals[-1] == ScoreRow.objects.filter(season=season).count() - 4
+
+
+def test_a_hand_posted_during_a_season_jsonl_export_is_out_of_it(monkeypatch):
+    """The sheets are read a chunk at a time (here one a chunk): a hand recorded on a
+    later sheet once the first is written is not in that later sheet's line."""
+    season, second = _two_sheet_season()
+    monkeypatch.setattr(streams, "SHEET_CHUNK", 1)
+    chunks = streams.season_jsonl_chunks(season)
+    first = next(chunks)
+    post_a_hand(second.pk)
+    lines = [json.loads(line) for line in (first + "".join(chunks)).splitlines()]
+    assert Hand.objects.filter(sheet=second).count() == 2  # it was written
+    assert len(lines) == 2
+    assert len(lines[-1]["hands"]) == 1
