@@ -28,9 +28,10 @@ old id when free). It is one transaction, with an audit entry; it refuses
 
 The file (version 3) holds a row a line, so the restore reads it as a stream and
 holds only a batch of rows at a time: no model instances, each row a tuple of
-column values (COPY on PostgreSQL), the links between rows checked in SQL against
-a temporary table of the file's keys, the hands scored again a batch of sheets at
-a time. Files of versions 1 and 2 (one JSON document) are read whole, as before.
+column values (COPY on PostgreSQL, sent while the next rows are read), the links
+between rows checked in SQL against a temporary table of the file's keys (a batch
+at a time as it is written, on PostgreSQL), the hands scored again a batch of
+sheets at a time. Files of versions 1 and 2 (one JSON document) are read whole, as before.
 """
 
 import hashlib
@@ -41,7 +42,7 @@ import os
 import re
 import uuid
 from collections.abc import Iterator
-from contextlib import closing
+from contextlib import closing, suppress
 from decimal import Decimal
 
 import orjson
@@ -55,6 +56,10 @@ from django.db import DatabaseError, IntegrityError, connection, models, transac
 from django.db.models import OuterRef, Q, Subquery
 from django.db.models.functions import Coalesce
 from django.utils.translation import gettext as _
+from psycopg import errors as psycopg_errors
+from psycopg import generators, pq
+from psycopg.copy import LibpqWriter
+from psycopg.waiting import Wait
 
 from clubs import audit
 from clubs.models import Club, Person
@@ -314,7 +319,21 @@ def restore(data, *, actor=None) -> Club:
     PostgreSQL, ``executemany`` on SQLite) with its key, in the file's order; the
     keys of the file go to a temporary table, against which one query per model
     finds a key naming no row of the file. A file of version 3 is read line by
-    line: the memory it takes does not grow with the club."""
+    line: the memory it takes does not grow with the club.
+
+    On PostgreSQL the database works while the next rows are read: each batch's
+    COPY is sent, and its result read only before the connection's next statement
+    (``_Writer._collect``; a refusal then names that batch). Before it, the batch's
+    keys (each value once) are looked up among the file's keys read so far: when
+    all are found, the COPY's query also fires the batch's deferred foreign-key
+    triggers (``SET CONSTRAINTS ALL IMMEDIATE``, then ``DEFERRED`` again), so
+    that neither the links' query per model nor the 2.3 million trigger checks of
+    a 100,000-hand club wait for the end. The first key not found (a row named
+    before it comes, such as a player merged into a later one, or a row not in the
+    file) sends every check left to the end, as before: ``check_links`` names the
+    row, ``check_constraints`` fires the triggers. One connection, no thread: a
+    writing thread cost more CPU in handing the interpreter's lock over than it
+    won (``benchmarks/HISTORY.md``). On SQLite each batch is written at once."""
     try:
         return _restore(_Source.of(data), actor)
     except RecursionError:
@@ -430,9 +449,13 @@ def _restore(source, actor) -> Club:
             users = _restore_users(data["users"])
             writer = _Writer(slug, user_ids, users, _restore_persons(persons))
             with connection.constraint_checks_disabled():
-                for number, row in enumerate(source.rows(), start=1):
-                    writer.add(number, row)
-                writer.finish()
+                try:
+                    for number, row in enumerate(source.rows(), start=1):
+                        writer.add(number, row)
+                    writer.finish()
+                except BaseException:
+                    writer.stop()  # the connection free again for the rollback
+                    raise
             writer.analyse()
             _check_counts(data["version"], source.counts, writer.found)
             writer.check()
@@ -711,6 +734,11 @@ class _Writer:
         self.failed = None
         self.cursor = connection.cursor()
         self.postgres = connection.vendor == "postgresql"
+        # PostgreSQL: the keys of each batch checked and its foreign keys' deferred
+        # triggers fired as it is written (``_fire``); False once a batch names a key
+        # the file has not given yet: then every check runs at the end, as before
+        self.immediate = self.postgres
+        self.pending = None  # the connection whose last statement's result is unread
         quote = connection.ops.quote_name
         for name, columns in (
             (KEYS_TABLE, "model integer NOT NULL, id bigint NOT NULL, PRIMARY KEY (model, id)"),
@@ -840,6 +868,8 @@ class _Writer:
         """Whether the file had a row of ``spec`` under ``pk`` already: asked only of
         a key below the model's last (a backup writes them rising)."""
         self.flush()
+        with connection.wrap_database_errors:
+            self._collect()
         self.cursor.execute(
             f"SELECT 1 FROM {connection.ops.quote_name(KEYS_TABLE)} WHERE model = %s AND id = %s",
             [spec.number, pk],
@@ -858,31 +888,93 @@ class _Writer:
             raise _refused(where, "rules", error.message) from None
 
     def flush(self) -> None:
-        spec, batch = self.batch_spec, self.batch
+        """The batch read so far (and the rebuilt rows' keys) to the database."""
+        spec, batch, refs = self.batch_spec, self.batch, self.refs
+        if not batch and not refs:
+            return
+        self.batch, self.refs = [], []
         if batch:
-            self.batch = []
-            ids = [values[0] for values in batch]
-            self.failed = (spec, ids)
             if not spec.rebuilt:
-                self._write(
-                    spec.model._meta.db_table,
-                    spec.columns,
-                    self._prepared(spec, batch),
-                    spec.copy_types if self.postgres else None,
-                )
                 self.written[spec.model] = True
             self.rows += len(batch)
+        with connection.wrap_database_errors:  # as Django's errors of their kinds
+            self._flush(spec, batch, refs, self.cursor.cursor)
+
+    def _flush(self, spec, batch, refs, raw) -> None:
+        """Write one batch through ``raw`` (a cursor of the driver): its keys, the
+        rebuilt rows' keys, then its rows. On PostgreSQL the rows' COPY is sent
+        without waiting for its end (``_SentWriter``): the database adds them to its
+        indexes and, when every key of the batch names a row of the file read so far
+        (``_known``), fires their foreign keys' triggers, while this thread reads the
+        next rows; their result is read before the connection's next statement
+        (``_collect``), and a refusal then names this batch (``failed``)."""
+        self._collect()
+        if batch:
+            ids = [values[0] for values in batch]
+            self.failed = (spec, ids)
             if self.postgres:  # the keys as COPY's text, at once: integers only
                 number = spec.number
                 self._write_text(
-                    KEYS_TABLE, ["model", "id"], "".join(f"{number}\t{pk}\n" for pk in ids)
+                    KEYS_TABLE, ["model", "id"], "".join(f"{number}\t{pk}\n" for pk in ids), raw
                 )
             else:
-                self._write(KEYS_TABLE, ["model", "id"], [(spec.number, pk) for pk in ids])
-            self.failed = None
-        if self.refs:
-            refs, self.refs = self.refs, []
-            self._write(REFS_TABLE, ["model", "id", "field", "target", "target_id"], refs)
+                self._write(
+                    KEYS_TABLE, ["model", "id"], [(spec.number, pk) for pk in ids], None, raw
+                )
+        if refs:
+            self._write(
+                REFS_TABLE, ["model", "id", "field", "target", "target_id"], refs, None, raw
+            )
+        if batch and not spec.rebuilt:
+            rows = self._prepared(spec, batch)
+            table = spec.model._meta.db_table
+            if not self.postgres:
+                self._write(table, spec.columns, rows, None, raw)
+            else:
+                fire = self.immediate and self._known(spec, batch, raw)
+                self._write(table, spec.columns, rows, spec.copy_types, raw, fire=fire)
+                self.pending = raw.connection
+                return  # ``failed`` until its result is read
+        self.failed = None
+
+    def _known(self, spec, batch, raw) -> bool:
+        """PostgreSQL: whether every key of the batch's rows (each value once) names a
+        key of the file read so far (its own batch's too). Once one does not (a key
+        naming a later row, such as a player merged into a later one, or a row not in
+        the file), ``immediate`` is False: the checks wait for the end, as before
+        (``check_links`` names the row, ``check_constraints`` fires the triggers
+        left). While they do, each batch's deferred foreign-key triggers fire as it
+        is written, on the database's side while the next rows are read, rather
+        than 2.3 million row checks at 100,000 hands after the reading."""
+        models_, ids = [], []
+        for index, _field, target in spec.links:
+            found = {values[index] for values in batch}
+            found.discard(None)
+            models_ += [self.labels.get(target.lower(), -1)] * len(found)
+            ids += found
+        if ids:
+            raw.execute(
+                f"SELECT 1 FROM unnest(%s::integer[], %s::bigint[]) AS v(model, id)"
+                f" WHERE NOT EXISTS (SELECT 1 FROM {connection.ops.quote_name(KEYS_TABLE)} k"
+                " WHERE k.model = v.model AND k.id = v.id) LIMIT 1",
+                [models_, ids],
+            )
+            if raw.fetchone() is not None:
+                self.immediate = False
+        return self.immediate
+
+    def _collect(self) -> None:
+        """The result of the last batch's COPY (and of its triggers, ``_flush``): read
+        before the connection's next statement; its error raised (the driver's)."""
+        conn, self.pending = self.pending, None
+        if conn is None:
+            return
+        with conn.lock:
+            results = conn.wait(generators.fetch_many(conn.pgconn))
+        for result in results:
+            if result.status == pq.ExecStatus.FATAL_ERROR:
+                raise psycopg_errors.error_from_result(result, encoding=conn.info.encoding)
+        self.failed = None
 
     def _prepared(self, spec, batch):
         if self.postgres:
@@ -902,14 +994,20 @@ class _Writer:
                     values[index] = field.get_db_prep_save(values[index], connection)
         return batch
 
-    def _write(self, table, columns, rows, types=None) -> None:
-        """``rows`` into ``table``: COPY on PostgreSQL, each column's values formatted
-        for ``types`` when given (psycopg then need not find each value's own)."""
+    def _write(self, table, columns, rows, types, raw, fire=None) -> None:
+        """``rows`` into ``table`` through ``raw`` (a cursor of the driver): COPY on
+        PostgreSQL, each column's values formatted for ``types`` when given (psycopg
+        then need not find each value's own). ``fire`` (PostgreSQL), not None: the
+        COPY's end sent without waiting for its result (``_collect`` reads it), and
+        when True, the deferred triggers fired after it in the same query."""
         quote = connection.ops.quote_name
         names = ", ".join(quote(c) for c in columns)
         if self.postgres:
             statement = f"COPY {quote(table)} ({names}) FROM STDIN"
-            with connection.wrap_database_errors, self.cursor.cursor.copy(statement) as copy:
+            if fire:
+                statement += "; SET CONSTRAINTS ALL IMMEDIATE; SET CONSTRAINTS ALL DEFERRED"
+            writer = None if fire is None else _SentWriter(raw)
+            with raw.copy(statement, writer=writer) as copy:
                 if types is not None:
                     copy.set_types(types)
                 write_row = copy.write_row
@@ -917,18 +1015,28 @@ class _Writer:
                     write_row(row)
         else:
             marks = ", ".join(["%s"] * len(columns))
-            self.cursor.executemany(f"INSERT INTO {quote(table)} ({names}) VALUES ({marks})", rows)
+            raw.executemany(f"INSERT INTO {quote(table)} ({names}) VALUES ({marks})", rows)
 
-    def _write_text(self, table, columns, text) -> None:
+    def _write_text(self, table, columns, text, raw) -> None:
         """PostgreSQL: rows already in COPY's text format into ``table``."""
         quote = connection.ops.quote_name
         names = ", ".join(quote(c) for c in columns)
         statement = f"COPY {quote(table)} ({names}) FROM STDIN"
-        with connection.wrap_database_errors, self.cursor.cursor.copy(statement) as copy:
+        with raw.copy(statement) as copy:
             copy.write(text)
 
     def finish(self) -> None:
+        """The last batch written and its result read."""
         self.flush()
+        with connection.wrap_database_errors:
+            self._collect()
+
+    def stop(self) -> None:
+        """After a refusal: the last batch's result read (its error, if any, left
+        unsaid: the refusal's is the one raised), so the connection takes the
+        rollback."""
+        with suppress(psycopg_errors.Error):
+            self._collect()
 
     def analyse(self) -> None:
         """PostgreSQL: fresh statistics of the tables written (and the temporary ones,
@@ -968,7 +1076,8 @@ class _Writer:
         quote = connection.ops.quote_name
         keys = quote(KEYS_TABLE)
         for spec in self.specs.values():
-            if spec.rebuilt or not spec.links:
+            if spec.rebuilt or not spec.links or self.immediate:
+                # (``immediate``: every batch's keys were found as it was written)
                 continue
             table, pk = quote(spec.model._meta.db_table), quote(spec.pk.column)
             missing = [
@@ -1028,6 +1137,31 @@ class _Writer:
                     _("This site already holds %(model)s %(pk)s: restore into an empty site.")
                     % {"model": spec.label, "pk": first},
                 )
+
+
+class _SentWriter(LibpqWriter):
+    """How psycopg writes a COPY, but its end sent without waiting for its result (nor
+    for the statements after it in the same query): the restore reads it later
+    (``_Writer._collect``), before the connection's next statement. A COPY failing on
+    this side (an error while its rows are sent) ends as psycopg ends it."""
+
+    def finish(self, exc=None):
+        if exc:
+            return super().finish(exc)
+        self.connection.wait(_copy_end_sent(self._pgconn))
+        return None
+
+
+def _copy_end_sent(pgconn):
+    """psycopg's ``generators.copy_end`` without reading the result."""
+    while pgconn.put_copy_end(None) == 0:
+        while not (yield Wait.W):
+            continue
+    while True:
+        while not (yield Wait.W):
+            continue
+        if pgconn.flush() == 0:
+            break
 
 
 def _user_ids(rows) -> set:
@@ -1157,7 +1291,7 @@ def _check_hands(club) -> None:
         for sheet_id, player_id, name in seats.values_list("sheet_id", "player_id", "player__name"):
             seated.setdefault(sheet_id, []).append(_Player(player_id, name))
         hands = {}
-        for values in Hand.objects.filter(sheet_id__in=ids).values(*HAND_COLUMNS):
+        for values in _hand_values(ids):
             hands.setdefault(values["sheet_id"], []).append(values)
         stored = {}
         rows = ScoreRow.objects.filter(hand__sheet_id__in=ids).values_list("hand_id", *fields)
@@ -1188,6 +1322,41 @@ def _check_hands(club) -> None:
                 _("%(row)s: its score rows are not what the engine gives")
                 % {"row": f"scoresheet.hand {hand}"}
             )
+
+
+def _hand_values(sheet_ids):
+    """The hands of these sheets, each a dict of ``HAND_COLUMNS``. On PostgreSQL read
+    through the cursor, JSON columns by orjson (the ORM's ``.values()`` read them
+    through ``json.loads`` and its converters: a fifth of the hands' check at
+    100,000 hands); elsewhere through the ORM."""
+    if connection.vendor != "postgresql":
+        yield from Hand.objects.filter(sheet_id__in=sheet_ids).values(*HAND_COLUMNS)
+        return
+    fields = {f.attname: f for f in Hand._meta.concrete_fields}
+    quote = connection.ops.quote_name
+    columns = ", ".join(quote(fields[name].column) for name in HAND_COLUMNS)
+    json_columns = [
+        i for i, name in enumerate(HAND_COLUMNS) if isinstance(fields[name], models.JSONField)
+    ]
+    with connection.cursor() as cursor:
+        cursor.execute(
+            f"SELECT {columns} FROM {quote(Hand._meta.db_table)}"
+            f" WHERE {quote(fields['sheet_id'].column)} = ANY(%s)",
+            [list(sheet_ids)],
+        )
+        for row in cursor.fetchall():
+            row = list(row)
+            for i in json_columns:
+                if row[i] is not None:  # jsonb comes as its text (Django's loader)
+                    row[i] = _json_value(row[i])
+            yield dict(zip(HAND_COLUMNS, row))
+
+
+def _json_value(text):
+    try:
+        return orjson.loads(text)
+    except orjson.JSONDecodeError:  # what json reads and orjson does not (big integers)
+        return json.loads(text)
 
 
 def _check_sheet_hands(ruleset, table, hands, deleted, sheet, stored, fields, defaults, order):

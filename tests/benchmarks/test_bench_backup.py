@@ -31,3 +31,46 @@ def test_bench_backup_prints_time_and_peak_memory_of_each_step(tmp_path):
 
 def test_the_peak_is_this_processs_own():
     assert 10 < peak_mib() < 100_000
+
+
+@pytest.mark.slow
+def test_a_kept_backup_is_restored_again_alone(tmp_path):
+    """``--keep-backup`` keeps each size's file; ``--restore-file`` times its restore
+    again without loading a club (in a database of its own name, ``--database-name``)."""
+    env = dict(os.environ, DJANGO_SETTINGS_MODULE="config.settings.dev")
+    env["DATABASE_URL"] = f"sqlite:///{tmp_path / 'unused.sqlite3'}"
+    base = [sys.executable, "manage.py", "bench_backup", "-v", "0"]
+    base += ["--database-name", "bench_backup_kept"]
+    kept = tmp_path / "kept"
+    kept.mkdir()
+    done = subprocess.run(
+        [*base, "--hands", "60", "--steps", "backup", "--keep-backup", str(kept)],
+        cwd=settings.BASE_DIR,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
+    assert done.returncode == 0, done.stderr[-3000:]
+    assert (kept / "backup-60.json").stat().st_size > 0
+    again = subprocess.run(
+        [*base, "--restore-file", str(kept / "backup-60.json")],
+        cwd=settings.BASE_DIR,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
+    assert again.returncode == 0, again.stderr[-3000:]
+    restored = [line for line in again.stdout.splitlines() if " restore " in line]
+    assert len(restored) == 1 and restored[0].split()[0] == "60", again.stdout
+
+
+def test_the_database_name_comes_from_the_environment(monkeypatch):
+    """Two runs at once (from two worktrees) each name their own database."""
+    from benchmarks.management.commands.bench_backup import Command
+
+    monkeypatch.setenv("BENCH_BACKUP_DATABASE", "bench_backup_mine")
+    parser = Command().create_parser("manage.py", "bench_backup")
+    assert parser.parse_args([]).database_name == "bench_backup_mine"
+    assert parser.parse_args(["--database-name", "other"]).database_name == "other"

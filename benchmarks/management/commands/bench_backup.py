@@ -70,6 +70,19 @@ class Command(bench_standings.Command):
         parser.add_argument("--step", choices=STEPS, help="(internal) run one step here")
         parser.add_argument("--club", help="(internal) the club's slug")
         parser.add_argument("--file", help="(internal) the file written or read")
+        # two runs at once must not share a database (own_database drops it at the end)
+        parser.add_argument(
+            "--database-name",
+            default=os.environ.get("BENCH_BACKUP_DATABASE", "bench_backup"),
+            help="the benchmark database suffix (default bench_backup; $BENCH_BACKUP_DATABASE)",
+        )
+        parser.add_argument(
+            "--keep-backup", help="a folder where each size's backup file is kept (backup-N.json)"
+        )
+        parser.add_argument(
+            "--restore-file",
+            help="restore this backup file only (no club loaded): to time the restore again",
+        )
 
     def handle(self, *args, hands, players, seed, steps, step, club, file, **options):
         self.verbosity = options["verbosity"]
@@ -78,14 +91,28 @@ class Command(bench_standings.Command):
         vendor = connection.vendor
         rng = random.Random(seed)
         results = []
-        with own_database("bench_backup", log=self.log), tempfile.TemporaryDirectory() as tmp:
+        name = options["database_name"]
+        self.keep = options["keep_backup"]
+        with own_database(name, log=self.log), tempfile.TemporaryDirectory() as tmp:
             empty = self.snapshot_empty(tmp)
+            if options["restore_file"]:
+                try:
+                    result = self.restore_only(options["restore_file"], tmp, empty)
+                finally:
+                    self.drop_empty(empty)
+                results.append((result["hands"], {"restore": result}))
+                self.report(vendor, results)
+                return
             templates = self.record_templates(rng)
             try:
                 for n_hands in sorted(hands):
                     found, season, load = self.fill_club(n_hands, players, templates, rng)
                     self.analyse()
                     results.append((n_hands, self.measure_steps(found, steps, tmp, empty)))
+                    if self.keep and Path(tmp, "backup.json").exists():
+                        shutil.copyfile(
+                            Path(tmp, "backup.json"), Path(self.keep, f"backup-{n_hands}.json")
+                        )
                     Path(tmp, "backup.json").unlink(missing_ok=True)
             finally:
                 self.drop_empty(empty)
@@ -166,6 +193,14 @@ class Command(bench_standings.Command):
                 Path(name).unlink(missing_ok=True)
         return out
 
+    def restore_only(self, file, tmp, empty) -> dict:
+        url, target = self.fresh_target(empty, tmp)
+        self.log(f"{file}: restore …")
+        try:
+            return self.child("restore", "", file, url)
+        finally:
+            self.drop(target)
+
     def child(self, step, slug, file, url) -> dict:
         connection.close()  # the restore's copy is made from a template nobody uses
         env = dict(os.environ, DATABASE_URL=url, DJANGO_SETTINGS_MODULE="config.settings.dev")
@@ -187,6 +222,7 @@ class Command(bench_standings.Command):
         club = Club.objects.get(slug=slug) if step not in ("restore", "baseline") else None
         if step == "baseline":
             Club.objects.exists()
+        backend = self.backend_cpu()
         started, cpu = time.perf_counter(), time.process_time()
         result = {}
         if step == "backup":
@@ -226,12 +262,31 @@ class Command(bench_standings.Command):
         # this process's own CPU time (the database's not counted): on a shared machine
         # the wall-clock seconds also count the time others took
         result["cpu_seconds"] = time.process_time() - cpu
+        if backend is not None:  # and its PostgreSQL backend's (same machine only)
+            after = self.backend_cpu()
+            if after is not None:
+                result["db_cpu_seconds"] = after - backend
         if step == "restore":
             result["hands"] = Hand.objects.count()  # outside the timing
         if file and os.path.exists(file) and step != "baseline":
             result["bytes"] = os.path.getsize(file)
         result["peak_mib"] = peak_mib()
         self.stdout.write(json.dumps(result))
+
+    def backend_cpu(self):
+        """The CPU seconds (user + system) of this connection's PostgreSQL backend, read
+        from ``/proc`` (None on SQLite, or when the server is on another machine)."""
+        if connection.vendor != "postgresql":
+            return None
+        with connection.cursor() as cursor:
+            cursor.execute("SELECT pg_backend_pid()")
+            pid = cursor.fetchone()[0]
+        try:
+            with open(f"/proc/{pid}/stat") as stat:
+                fields = stat.read().rsplit(")", 1)[1].split()
+        except OSError:
+            return None
+        return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
     # ------------------------------------------------------------ the report
 
@@ -249,6 +304,8 @@ class Command(bench_standings.Command):
                 line = f"{n_hands:>10,} {step:<9} {r['seconds']:8.1f} {r['peak_mib']:9.1f}"
                 if "cpu_seconds" in r:
                     rate += f"  (cpu {r['cpu_seconds']:.1f} s)"
+                if "db_cpu_seconds" in r:
+                    rate += f"  (database cpu {r['db_cpu_seconds']:.1f} s)"
                 if "ratings_seconds" in r:  # the ratings' share (signals.changed)
                     rate += f"  (ratings recompute {r['ratings_seconds']:.1f} s of it)"
                 w(f"{line} {size} {rate}")

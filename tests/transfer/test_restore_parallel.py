@@ -1,0 +1,93 @@
+"""The restore's checks per batch: on PostgreSQL a batch's keys are looked up among the
+file's keys read so far, and its COPY and its foreign keys' triggers are sent without
+waiting, their result read before the connection's next statement (the database
+works while the next rows are read). Every file is read in batches of two rows, so
+that refusals come from a batch in the middle, one sent and not yet read. Whatever
+fails, nothing is written and the refusal names its row. (SQLite writes each batch
+at once: the same tests, the simple path.)"""
+
+import pytest
+
+from clubs.models import Club, Player
+from tests.transfer.doctored import backed_up_then_cleared, copy, counts, rows
+from tests.transfer.test_restore_fast import _text
+from tests.transfer.test_restore_stream import LinesOnly
+from transfer import backup as backups
+
+
+@pytest.fixture(autouse=True)
+def small_batches(monkeypatch):
+    monkeypatch.setattr(backups, "INSERT_BATCH", 2)
+
+
+@pytest.fixture
+def cleared():
+    return backed_up_then_cleared()
+
+
+def _refused(data, *words, code="backup_invalid"):
+    before = counts()
+    for source in (copy(data), LinesOnly(_text(data).encode())):
+        with pytest.raises(backups.BackupError) as caught:
+            backups.restore(source)
+        assert caught.value.code == code, caught.value.message
+        for word in words:
+            assert word in caught.value.message, caught.value.message
+        assert counts() == before
+
+
+@pytest.mark.django_db
+def test_a_club_restores_in_batches_of_two(cleared):
+    data, _ids = cleared
+    club = backups.restore(LinesOnly(_text(data).encode()))
+    assert club.slug == "rive"
+    hands = rows(data, "scoresheet.hand")
+    assert len(hands) > 2 * backups.INSERT_BATCH
+    assert backups.Hand.objects.filter(sheet__club=club).count() == len(hands)
+
+
+@pytest.mark.django_db
+def test_a_key_naming_a_later_row_of_the_file_is_not_refused(cleared):
+    """A player merged into a player that comes later in the file (another batch):
+    its key names no row read yet, so that batch's foreign keys wait for the end
+    (fired then, with the keys checked against the whole file), as before."""
+    data, _ids = cleared
+    players = rows(data, "clubs.player")
+    assert len(players) > 3
+    players[0]["fields"]["merged_into"] = players[-1]["pk"]
+    club = backups.restore(copy(data))
+    assert Player.objects.get(pk=players[0]["pk"]).merged_into_id == players[-1]["pk"]
+    assert club.players.count() == len(players)
+
+
+@pytest.mark.django_db
+def test_a_key_naming_another_clubs_row_in_a_middle_batch_is_refused(cleared):
+    """The row exists (the database's foreign key would take it): only the file's keys
+    refuse it, found missing from a batch's keys, then named by ``check_links``."""
+    data, ids = cleared
+    hands = rows(data, "scoresheet.hand")
+    hand = hands[len(hands) // 2]
+    hand["fields"]["sheet"] = ids["sheet"]
+    _refused(data, f"scoresheet.hand {hand['pk']}", "sheet", "not in the file")
+
+
+@pytest.mark.django_db
+def test_a_bad_row_read_while_batches_are_written_is_refused(cleared):
+    data, _ids = cleared
+    row = rows(data, "scoresheet.scorerow")[-1]
+    row["fields"]["role"] = "emperor"
+    _refused(data, f"scoresheet.scorerow {row['pk']}", "role")
+
+
+@pytest.mark.django_db
+def test_a_key_held_here_refuses_the_file_from_a_batch_sent_earlier(cleared):
+    """The database refuses a batch (a score row's key held by the other club), read
+    when the next batch is written: the refusal names the key."""
+    data, _ids = cleared
+    other = Club.objects.get(slug="other")
+    held = backups.ScoreRow.objects.filter(hand__sheet__club=other).values_list("pk", flat=True)[0]
+    score_rows = rows(data, "scoresheet.scorerow")
+    row = score_rows[len(score_rows) // 2]
+    assert not any(r["pk"] == held for r in score_rows)
+    row["pk"] = held
+    _refused(data, f"{held}", code="not_empty")
