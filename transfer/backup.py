@@ -42,7 +42,7 @@ import os
 import re
 import uuid
 from collections.abc import Iterator
-from contextlib import closing, suppress
+from contextlib import closing
 from decimal import Decimal
 
 import orjson
@@ -453,8 +453,15 @@ def _restore(source, actor) -> Club:
                     for number, row in enumerate(source.rows(), start=1):
                         writer.add(number, row)
                     writer.finish()
+                except Exception:
+                    # the connection free again for the rollback; a batch sent before
+                    # the refused row and refused by the database holds the first bad row
+                    earlier = writer.stop()
+                    if earlier is not None:
+                        raise earlier from None
+                    raise
                 except BaseException:
-                    writer.stop()  # the connection free again for the rollback
+                    writer.stop()
                     raise
             writer.analyse()
             _check_counts(data["version"], source.counts, writer.found)
@@ -1031,12 +1038,16 @@ class _Writer:
         with connection.wrap_database_errors:
             self._collect()
 
-    def stop(self) -> None:
-        """After a refusal: the last batch's result read (its error, if any, left
-        unsaid: the refusal's is the one raised), so the connection takes the
-        rollback."""
-        with suppress(psycopg_errors.Error):
-            self._collect()
+    def stop(self) -> DatabaseError | None:
+        """After a refusal: the last batch's result read, so the connection takes the
+        rollback; returns its error (Django's), if the database refused that batch:
+        its rows came before the refusal's, so it names the first bad row."""
+        try:
+            with connection.wrap_database_errors:
+                self._collect()
+        except DatabaseError as error:
+            return error
+        return None
 
     def analyse(self) -> None:
         """PostgreSQL: fresh statistics of the tables written (and the temporary ones,

@@ -14,7 +14,7 @@ import hashlib
 import logging
 import time
 import uuid
-from contextlib import contextmanager
+from contextlib import closing, contextmanager
 from datetime import timedelta
 from pathlib import Path
 
@@ -241,7 +241,10 @@ def _output(job, extension) -> Path:
 
 
 def _write(path, chunks) -> None:
-    with open(path, "w", encoding="utf-8", newline="") as out:
+    # closed at once when writing fails (a full disk): the export's snapshot (a
+    # read-only transaction) ends then, not when the error is forgotten, so the job's
+    # failure can be recorded (``backup.write`` does the same)
+    with closing(chunks), open(path, "w", encoding="utf-8", newline="") as out:
         for text in chunks:
             out.write(text)
 

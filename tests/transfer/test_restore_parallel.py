@@ -91,3 +91,23 @@ def test_a_key_held_here_refuses_the_file_from_a_batch_sent_earlier(cleared):
     assert not any(r["pk"] == held for r in score_rows)
     row["pk"] = held
     _refused(data, f"{held}", code="not_empty")
+
+
+@pytest.mark.django_db
+def test_a_batch_refused_by_the_database_is_named_before_a_later_bad_row(cleared):
+    """A batch the database refuses (a key held by the other club), its answer not read
+    yet when a row of the next batch is refused in Python: the first bad row, the held
+    key, is the one named (``_Writer.stop`` returns the earlier batch's refusal)."""
+    data, _ids = cleared
+    other = Club.objects.get(slug="other")
+    held = backups.ScoreRow.objects.filter(hand__sheet__club=other).values_list("pk", flat=True)[0]
+    score_rows = rows(data, "scoresheet.scorerow")
+    index = (len(score_rows) // 2) & ~1  # the first row of a batch of two
+    assert not any(r["pk"] == held for r in score_rows)
+    score_rows[index]["pk"] = held
+    # the keys after it still rise (a key below the last one read would look the
+    # keys up, which reads the sent batch's answer first)
+    for offset in (1, 2):
+        score_rows[index + offset]["pk"] = held + 10_000 + offset
+    score_rows[index + 2]["fields"]["role"] = "emperor"  # the next batch's first row
+    _refused(data, f"{held}", code="not_empty")

@@ -173,3 +173,21 @@ def test_a_hand_posted_during_a_season_jsonl_export_is_out_of_it(monkeypatch):
     assert Hand.objects.filter(sheet=second).count() == 2  # it was written
     assert len(lines) == 2
     assert len(lines[-1]["hands"]) == 1
+
+
+@pytest.mark.parametrize("kind", [Job.Kind.SEASON_CSV, Job.Kind.SEASON_JSONL])
+def test_a_season_export_job_whose_file_cannot_be_written_fails_and_says_so(monkeypatch, kind):
+    """The export's generator is closed with the error (``jobs._write``): its snapshot
+    (a read-only transaction) ends before the job's failure is written."""
+    club = build_club()
+    manager = club.memberships.get(role="manager").user
+
+    class Full:
+        def write(self, data):
+            raise OSError("No space left on device")
+
+    monkeypatch.setattr(streams, "CHUNK", 2)  # the CSV yields while its rows are read
+    monkeypatch.setattr(jobs, "open", lambda *args, **kwargs: _Opened(Full()), raising=False)
+    job = jobs.start(kind, club=club, actor=manager, season=club.seasons.get(name="2026"))
+    job.refresh_from_db()
+    assert job.state == "failed" and job.error == str(jobs.error_messages["failed"])
