@@ -458,7 +458,7 @@ def _restore(source, actor) -> Club:
                     # the refused row and refused by the database holds the first bad row
                     earlier = writer.stop()
                     if earlier is not None:
-                        raise earlier from None
+                        raise earlier  # noqa: B904 (its own cause: the driver's error)
                     raise
                 except BaseException:
                     writer.stop()
@@ -482,7 +482,10 @@ def _restore(source, actor) -> Club:
         if writer is not None and writer.failed is not None:
             writer.refuse_held(*writer.failed)
         raise _invalid(_first_line(error)) from None
-    except (DatabaseError, KeyError, TypeError, ValueError, ValidationError) as error:
+    except DatabaseError as error:
+        where = writer.where_failed(error) if writer is not None else None
+        raise _invalid(f"{where}: {_first_line(error)}" if where else _first_line(error)) from None
+    except (KeyError, TypeError, ValueError, ValidationError) as error:
         raise _invalid(_first_line(error)) from None
     return club
 
@@ -943,6 +946,19 @@ class _Writer:
                 self.pending = raw.connection
                 return  # ``failed`` until its result is read
         self.failed = None
+
+    def where_failed(self, error) -> str | None:
+        """The row of the batch the database refused (a value its column refuses, such
+        as a NUL in a JSON text): the line PostgreSQL's COPY names, else the batch's
+        first and last keys; None when no batch was being written."""
+        if self.failed is None:
+            return None
+        spec, ids = self.failed
+        diag = getattr(getattr(error, "__cause__", None), "diag", None)
+        line = re.search(r"\bCOPY \S+, line (\d+)", getattr(diag, "context", None) or "")
+        if line and 1 <= int(line.group(1)) <= len(ids):
+            return f"{spec.lower} {ids[int(line.group(1)) - 1]}"
+        return f"{spec.lower} {ids[0]}–{ids[-1]}" if len(ids) > 1 else f"{spec.lower} {ids[0]}"
 
     def _known(self, spec, batch, raw) -> bool:
         """PostgreSQL: whether every key of the batch's rows (each value once) names a

@@ -7,6 +7,7 @@ fails, nothing is written and the refusal names its row. (SQLite writes each bat
 at once: the same tests, the simple path.)"""
 
 import pytest
+from django.db import connection
 
 from clubs.models import Club, Player
 from tests.transfer.doctored import backed_up_then_cleared, copy, counts, rows
@@ -111,3 +112,17 @@ def test_a_batch_refused_by_the_database_is_named_before_a_later_bad_row(cleared
         score_rows[index + offset]["pk"] = held + 10_000 + offset
     score_rows[index + 2]["fields"]["role"] = "emperor"  # the next batch's first row
     _refused(data, f"{held}", code="not_empty")
+
+
+@pytest.mark.django_db
+@pytest.mark.skipif(connection.vendor != "postgresql", reason="only jsonb refuses a NUL")
+def test_a_value_the_database_refuses_names_its_row(cleared):
+    """A NUL in a hand's JSON column: PostgreSQL's COPY refuses it (a batch sent, its
+    answer read later); the refusal names the hand, from the line COPY names."""
+    data, _ids = cleared
+    hands = rows(data, "scoresheet.hand")
+    for hand in hands[len(hands) // 2 : len(hands) // 2 + 2]:  # each place in a batch of two
+        name = next(k for k, v in hand["fields"].items() if isinstance(v, list))
+        saved, hand["fields"][name] = hand["fields"][name], ["a\x00b"]
+        _refused(data, f"scoresheet.hand {hand['pk']}:")
+        hand["fields"][name] = saved
