@@ -191,18 +191,24 @@ def _preview_in_background(request, club, kept, season):
     """A large upload's preview: checked by a job (``jobs._upload_preview``), whose page
     shows the progress, then the preview page (``upload_preview``) from its outcomes.
     The session keeps the file for the confirm, as for a small upload."""
+    job = _upload_job(Job.Kind.UPLOAD_PREVIEW, request, club, kept, season)
+    return redirect(_job_url(club, job))
+
+
+def _upload_job(kind, request, club, kept, season):
+    """A job of ``kind`` on the upload the session keeps, its text written to a file
+    of the job's own."""
     source = f"{uuid.uuid4().hex}.upload"
     with open(jobs.path_of(source), "w", encoding="utf-8") as out:
         out.write(kept["text"])
-    job = jobs.start(
-        Job.Kind.UPLOAD_PREVIEW,
+    return jobs.start(
+        kind,
         club=club,
         season=season,
         actor=request.user,
         source=source,
         options={"name": kept["name"], "digest": kept["digest"]},
     )
-    return redirect(_job_url(club, job))
 
 
 def _preview_job(request, club, job_id, kept):
@@ -250,18 +256,8 @@ def _import_in_background(request, club, kept, season):
     shows the progress and then each sheet's outcome."""
 
     def queue():
-        with open(jobs.path_of(source), "w", encoding="utf-8") as out:
-            out.write(kept["text"])
-        return jobs.start(
-            Job.Kind.UPLOAD,
-            club=club,
-            season=season,
-            actor=request.user,
-            source=source,
-            options={"name": kept["name"], "digest": kept["digest"]},
-        )
+        return _upload_job(Job.Kind.UPLOAD, request, club, kept, season)
 
-    source = f"{uuid.uuid4().hex}.upload"
     job = once(request, queue, url=lambda job: _job_url(club, job))
     request.session.pop(SESSION_KEY, None)
     return redirect(_job_url(club, job))
