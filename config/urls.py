@@ -26,6 +26,10 @@ urlpatterns = [
     # the installable web app (config.pwa): the worker's scope is the whole site
     path("sw.js", pwa.service_worker, name="service_worker"),
     path("manifest.webmanifest", pwa.manifest, name="manifest"),
+    # browsers ask for /favicon.ico whatever base.html links: the icon, not a 404 page
+    # (whose logout form would hand a browser without a CSRF cookie a new one, racing
+    # the page it loaded with, whose form then fails its check)
+    path("favicon.ico", views.favicon, name="favicon"),
     # login, logout (POST), password_change, password_reset… (templates/registration/);
     # the four that take a password, an email or a token are throttled (config.accounts)
     path("accounts/login/", accounts.LoginView.as_view(), name="login"),

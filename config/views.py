@@ -1,7 +1,9 @@
 """Site-wide views that belong to no app."""
 
 from django.db.models import Q
-from django.shortcuts import render
+from django.shortcuts import redirect, render
+from django.templatetags.static import static
+from django.views.decorators.http import require_GET
 
 from clubs.accounts import club_creation_allowed, signup_allowed
 from clubs.models import Club, Membership, Role
@@ -29,3 +31,12 @@ def home(request):
         "can_create_club": club_creation_allowed(user),
     }
     return render(request, "home.html", context)
+
+
+@require_GET
+def favicon(request):
+    """``/favicon.ico``, which browsers ask for whatever ``base.html`` links: the
+    site's icon (its static address read now: the manifest's, in production). Not
+    the 404 page, whose logout form would give a browser without a CSRF cookie a
+    new one, racing the page it had just loaded, whose form would then fail."""
+    return redirect(static("img/icon.svg"))

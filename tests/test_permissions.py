@@ -191,6 +191,7 @@ SITE_URLS = {
     # the installable web app (config.pwa): static facts, the same for everybody
     "service_worker": "all",
     "manifest": "all",
+    "favicon": "redirect",  # to the static icon, for everybody
 }
 ALLOWED = {
     "read": {"member", "scorer", "manager"},

@@ -54,3 +54,26 @@ def test_language_cookie_is_httponly_and_lax(client):
 
 def test_language_cookie_is_secure_in_production():
     assert production_settings("s.LANGUAGE_COOKIE_SECURE") == ["True"]
+
+
+def test_favicon_is_the_icon_not_a_page(client):
+    """Browsers ask for /favicon.ico: a redirect to the icon, which sets no CSRF cookie
+    (the 404 page's logout form would, racing the page just loaded)."""
+    response = client.get("/favicon.ico")
+    assert response.status_code == 302
+    assert response["Location"].endswith("img/icon.svg")
+    assert "csrftoken" not in response.cookies
+
+
+def test_a_csrf_failure_says_what_to_do_in_the_sites_page(client, scorer):
+    """A form sent with a token the browser no longer holds: the site's own page (no
+    inline style for the policy to block), in the page's language."""
+    from django.test import Client
+
+    browser = Client(enforce_csrf_checks=True)
+    browser.force_login(scorer)
+    response = browser.post(reverse("logout"), HTTP_ACCEPT_LANGUAGE="fr")
+    assert response.status_code == 403
+    text = response.content.decode()
+    assert "Le formulaire a expiré" in text
+    assert "<style" not in text and "style=" not in text
