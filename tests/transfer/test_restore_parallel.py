@@ -4,9 +4,18 @@ waiting, their result read before the connection's next statement (the database
 works while the next rows are read). Every file is read in batches of two rows, so
 that refusals come from a batch in the middle, one sent and not yet read. Whatever
 fails, nothing is written and the refusal names its row. (SQLite writes each batch
-at once: the same tests, the simple path.)"""
+at once: the same tests, the simple path.)
 
+On PostgreSQL every test runs twice: as a login that may set
+``session_replication_role`` (the suite's superuser: the rows written with the
+foreign keys' triggers off, then checked by ``check_foreign_keys``) and as one that
+may not (a role of no privilege but the tables': the triggers fire per batch)."""
+
+import os
+
+import psycopg
 import pytest
+from django.contrib.auth import get_user_model
 from django.db import connection
 
 from clubs.models import Club, Player
@@ -19,6 +28,29 @@ from transfer import backup as backups
 @pytest.fixture(autouse=True)
 def small_batches(monkeypatch):
     monkeypatch.setattr(backups, "INSERT_BATCH", 2)
+
+
+@pytest.fixture(
+    autouse=True,
+    params=["may_set_the_role", "may_not"],
+)
+def login(request):
+    """``may_not``: the test's connection in a role that owns nothing and may not set
+    ``session_replication_role`` (created and dropped with the test's transaction)."""
+    if request.param == "may_not":
+        if connection.vendor != "postgresql":
+            pytest.skip("PostgreSQL's roles")
+        if request.node.get_closest_marker("django_db").kwargs.get("transaction"):
+            pytest.skip("a role made in the test's transaction")
+        if "db" not in request.fixturenames and "transactional_db" not in request.fixturenames:
+            request.getfixturevalue("db")
+        role = connection.ops.quote_name(f"tarot_restore_{os.getpid()}")
+        with connection.cursor() as cursor:
+            cursor.execute(f"CREATE ROLE {role} NOLOGIN")
+            cursor.execute(f"GRANT ALL ON ALL TABLES IN SCHEMA public TO {role}")
+            cursor.execute(f"GRANT ALL ON ALL SEQUENCES IN SCHEMA public TO {role}")
+            cursor.execute(f"SET ROLE {role}")
+    return request.param
 
 
 @pytest.fixture
@@ -126,3 +158,105 @@ def test_a_value_the_database_refuses_names_its_row(cleared):
         saved, hand["fields"][name] = hand["fields"][name], ["a\x00b"]
         _refused(data, f"scoresheet.hand {hand['pk']}:")
         hand["fields"][name] = saved
+
+
+def _writers(monkeypatch) -> list:
+    """The restore's writers, kept as they are made."""
+    made = []
+    init = backups._Writer.__init__
+
+    def keep(self, *args):
+        init(self, *args)
+        made.append(self)
+
+    monkeypatch.setattr(backups._Writer, "__init__", keep)
+    return made
+
+
+def _role() -> str | None:
+    if connection.vendor != "postgresql":
+        return None
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT current_setting('session_replication_role')")
+        return cursor.fetchone()[0]
+
+
+@pytest.mark.django_db
+def test_the_triggers_are_off_only_where_the_login_may_and_only_for_the_rows(
+    cleared, login, monkeypatch
+):
+    data, _ids = cleared
+    writers = _writers(monkeypatch)
+    roles = []  # the session's role once the rows are written
+    triggers_on = backups._Writer.triggers_on
+    monkeypatch.setattr(
+        backups._Writer, "triggers_on", lambda self: (roles.append(_role()), triggers_on(self))
+    )
+    backups.restore(copy(data))
+    may = connection.vendor == "postgresql" and login == "may_set_the_role"
+    assert [w.unchecked for w in writers] == [may]
+    assert [w.immediate for w in writers] == [connection.vendor == "postgresql" and not may]
+    assert roles == (
+        ["replica"] if may else ["origin"] if connection.vendor == "postgresql" else [None]
+    )
+    if connection.vendor == "postgresql":
+        assert _role() == "origin"  # set back: the club's later writes fire their triggers
+
+
+@pytest.mark.django_db
+def test_a_key_naming_no_row_at_all_is_refused_whichever_check_sees_it(cleared, login, monkeypatch):
+    """A hand's sheet naming no row anywhere, the file's own check (``check_links``)
+    left out: the triggers refuse it, or with them off ``check_foreign_keys``, which
+    names it; nothing written, the session's role set back."""
+    data, _ids = cleared
+    monkeypatch.setattr(backups._Writer, "check_links", lambda self: None)
+    hands = rows(data, "scoresheet.hand")
+    hand = hands[len(hands) // 2]
+    hand["fields"]["sheet"] = 987_654_321
+    before = counts()
+    with pytest.raises(backups.BackupError) as caught:
+        backups.restore(copy(data))
+    assert caught.value.code == "backup_invalid"
+    if connection.vendor == "postgresql":
+        if login == "may_set_the_role":  # named by ``check_foreign_keys``
+            assert f"scoresheet.hand {hand['pk']}, sheet:" in caught.value.message
+        assert _role() == "origin"
+    assert counts() == before
+
+
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.skipif(connection.vendor != "postgresql", reason="PostgreSQL's row locks")
+def test_a_login_the_rows_name_cannot_be_deleted_while_they_are_written(login, monkeypatch):
+    """The triggers off, no trigger locks the rows the restore's keys name: the logins
+    the file names are locked as a trigger would (``_hold``), so that another
+    connection deleting one waits for the restore instead of orphaning its rows."""
+    data, _ids = backed_up_then_cleared()
+    boss = get_user_model().objects.get(username="boss")
+    assert any(u["username"] == "boss" for u in data["users"])
+    settings = connection.settings_dict
+    waited = []
+
+    def delete_boss(self):
+        with psycopg.connect(
+            dbname=settings["NAME"],
+            user=settings["USER"] or None,
+            host=settings["HOST"] or None,
+            port=settings["PORT"] or None,
+            autocommit=True,
+        ) as other:
+            other.execute("SET lock_timeout = '300ms'")
+            try:
+                other.execute("DELETE FROM auth_user WHERE id = %s", [boss.pk])
+            except psycopg.errors.LockNotAvailable:
+                waited.append(True)
+            except psycopg.errors.IntegrityError:
+                waited.append(False)  # not locked: only another row naming it refused
+            else:
+                waited.append(False)
+        return finish(self)
+
+    finish = backups._Writer.finish
+    monkeypatch.setattr(backups._Writer, "finish", delete_boss)
+    backups.restore(copy(data))
+    assert waited == [True]
+    assert get_user_model().objects.filter(pk=boss.pk).exists()
