@@ -9,6 +9,7 @@ import json
 
 import pytest
 
+from scoresheet.models import Hand, SheetTotal
 from tests.transfer.doctored import backed_up_then_cleared, copy, counts, rows
 from tests.transfer.test_restore_stream import LinesOnly
 from transfer import backup as backups
@@ -89,3 +90,64 @@ def test_an_integer_as_text_is_still_converted_and_checked(cleared):
     row = rows(data, "scoresheet.scorerow")[-1]
     row["fields"]["position"] = "-5"
     _refused(data, f"scoresheet.scorerow {row['pk']}", "position")
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize(
+    "text",
+    [
+        "2026-02-30T10:00:00+00:00",  # no such day: neither reader takes it
+        "last tuesday",
+    ],
+)
+def test_a_date_and_time_the_fast_reader_refuses_is_still_refused(cleared, text):
+    """``entered_at`` as the backup writes it is read by ``fromisoformat``; any other
+    text goes the slow way, which names the row and the field."""
+    data, _ids = cleared
+    hand = rows(data, "scoresheet.hand")[-1]
+    hand["fields"]["entered_at"] = text
+    _refused(data, f"scoresheet.hand {hand['pk']}", "entered_at")
+
+
+@pytest.mark.django_db
+def test_a_date_and_time_read_fast_keeps_its_instant(cleared):
+    """Another offset than UTC: the same instant stored, as Django would store it."""
+    data, _ids = cleared
+    hand = rows(data, "scoresheet.hand")[-1]
+    hand["fields"]["entered_at"] = "2026-03-04T05:06:07.089000+02:00"
+    backups.restore(copy(data))
+    stored = Hand.objects.get(pk=hand["pk"]).entered_at
+    assert stored.isoformat() == "2026-03-04T03:06:07.089000+00:00"
+
+
+@pytest.mark.django_db
+def test_a_json_column_of_another_kind_still_goes_the_slow_way(cleared):
+    """A list or an object is taken as it is; a text in a JSON column goes through
+    the field's own reading, and the engine's check refuses the hand it spoils."""
+    data, _ids = cleared
+    hand = next(h for h in rows(data, "scoresheet.hand") if not h["fields"]["is_deleted"])
+    hand["fields"]["poignees"] = "simple"
+    _refused(data, f"scoresheet.hand {hand['pk']}")
+
+
+@pytest.mark.django_db
+def test_a_rebuilt_rows_values_are_not_read(cleared):
+    """A sheet total is counted again from the ledger: a value no field takes does not
+    refuse the file, and is not what the club shows."""
+    data, _ids = cleared
+    total = rows(data, "scoresheet.sheettotal")[0]
+    total["fields"]["score"] = "lots"
+    total["fields"]["date"] = None
+    club = backups.restore(copy(data))
+    rebuilt = SheetTotal.objects.get(
+        sheet_id=total["fields"]["sheet"], player_id=total["fields"]["player"]
+    )
+    assert rebuilt.season.club == club and rebuilt.date is not None
+
+
+@pytest.mark.django_db
+def test_a_rebuilt_rows_key_naming_another_club_is_refused(cleared):
+    data, ids = cleared
+    total = rows(data, "scoresheet.sheettotal")[0]
+    total["fields"]["player"] = ids["player"]
+    _refused(data, f"scoresheet.sheettotal {total['pk']}", "player")
