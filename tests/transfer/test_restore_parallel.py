@@ -28,6 +28,8 @@ from transfer import backup as backups
 @pytest.fixture(autouse=True)
 def small_batches(monkeypatch):
     monkeypatch.setattr(backups, "INSERT_BATCH", 2)
+    # the hands' check: a sheet a batch, the next one's reads sent before it is scored
+    monkeypatch.setattr(backups, "CHECK_SHEETS", 1)
 
 
 @pytest.fixture(
@@ -260,3 +262,38 @@ def test_a_login_the_rows_name_cannot_be_deleted_while_they_are_written(login, m
     backups.restore(copy(data))
     assert waited == [True]
     assert get_user_model().objects.filter(pk=boss.pk).exists()
+
+
+@pytest.mark.django_db
+def test_a_hand_refused_while_the_next_sheets_reads_are_sent_names_itself(cleared):
+    """The hands' check reads a sheet at a time, the next sheet's queries sent before
+    this one is scored (PostgreSQL's pipeline mode): a score row broken on a middle
+    sheet refuses its hand by name, the queries in flight are ended with the
+    refusal, and nothing is written."""
+    data, _ids = cleared
+    live = {h["pk"]: h for h in rows(data, "scoresheet.hand") if not h["fields"]["is_deleted"]}
+    sheets = sorted({h["fields"]["sheet"] for h in live.values()})
+    assert len(sheets) >= 3
+    middle = sheets[len(sheets) // 2]
+    row = next(
+        r
+        for r in rows(data, "scoresheet.scorerow")
+        if live.get(r["fields"]["hand"], {}).get("fields", {}).get("sheet") == middle
+    )
+    row["fields"]["score"] = str(float(row["fields"]["score"]) + 1)
+    _refused(data, f"scoresheet.hand {row['fields']['hand']}", "not what the engine gives")
+
+
+@pytest.mark.django_db
+def test_every_sheet_is_checked_when_read_a_sheet_at_a_time(cleared, monkeypatch):
+    """Each batch scored once, in order, whichever way it is read."""
+    data, _ids = cleared
+    checked = []
+    check = backups._check_sheet_hands
+    monkeypatch.setattr(
+        backups,
+        "_check_sheet_hands",
+        lambda *args: (checked.append(args[4]["sheet_id"]), check(*args))[1],
+    )
+    club = backups.restore(copy(data))
+    assert checked == sorted(backups.Sheet.objects.filter(club=club).values_list("pk", flat=True))
