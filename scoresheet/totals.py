@@ -325,33 +325,51 @@ def _add_to_season_totals(changes) -> None:
         cursor.execute(sql, params)
 
 
-def rebuild_season_totals(season) -> None:
+def rebuild_season_totals(season, *, sheets=True) -> None:
     """Rewrite a season's SheetTotals and SeasonTotals from its ledger, in SQL.
 
     For rows loaded behind the services' back (the benchmark's bulk insert) and
     for repair. The result equals what ``refresh_sheet_totals`` keeps.
+    ``sheets=False``: the SeasonTotals only, from SheetTotals already rewritten
+    (``sheet_statements``, as the restore runs them a batch of sheets at a time).
     """
+    season_id = getattr(season, "pk", season)
+    statements = season_statements(season_id)
+    if sheets:
+        statements = sheet_statements(season_id=season_id) + statements
     with transaction.atomic(), connection.cursor() as cursor:
-        for sql, params in rebuild_statements(getattr(season, "pk", season)):
+        for sql, params in statements:
             cursor.execute(sql, params)
 
 
 def rebuild_statements(season_id=None) -> list[tuple[str, list]]:
     """The statements of ``rebuild_season_totals`` for one season, or every season
-    (``None``): ``(sql, params)`` pairs to run in one transaction. The facts are the
-    SQL aggregates of ``facts.aggregates`` (the same counts as ``facts.Counter``),
-    the runs of contracts made a window over each player's takes (``_runs_sql``),
-    joined in one INSERT."""
+    (``None``): ``(sql, params)`` pairs to run in one transaction."""
+    return sheet_statements(season_id=season_id) + season_statements(season_id)
+
+
+def sheet_statements(*, season_id=None, sheet_ids=None) -> list[tuple[str, list]]:
+    """The SheetTotals and SheetFacts of a season's sheets, of these sheets, or of
+    every sheet (neither given), and the sheets' stored counts, rewritten from the
+    ledger: ``(sql, params)`` pairs. The facts are the SQL aggregates of
+    ``facts.aggregates`` (the same counts as ``facts.Counter``), the runs of
+    contracts made a window over each player's takes (``_runs_sql``), joined in
+    one INSERT."""
     quote = connection.ops.quote_name
     ledger = quote(ScoreRow._meta.db_table)
     sheet_totals = quote(SheetTotal._meta.db_table)
-    season_totals = quote(SeasonTotal._meta.db_table)
     sheets = quote(Sheet._meta.db_table)
     seats = quote(Seat._meta.db_table)
     hands = quote(Hand._meta.db_table)
-    one = [season_id] if season_id is not None else []
-    where = "WHERE season_id = %s" if one else ""
-    rows = ScoreRow.objects.all() if not one else ScoreRow.objects.filter(season_id=season_id)
+    if sheet_ids is not None:
+        one = list(sheet_ids)
+        marks = ", ".join(["%s"] * len(one))
+        where, where_sheet = f"WHERE sheet_id IN ({marks})", f"WHERE id IN ({marks})"
+        rows = ScoreRow.objects.filter(sheet_id__in=one)
+    else:
+        one = [season_id] if season_id is not None else []
+        where = where_sheet = "WHERE season_id = %s" if one else ""
+        rows = ScoreRow.objects.filter(season_id=season_id) if one else ScoreRow.objects.all()
     per_player = rows.values(*KEY).annotate(**facts.aggregates()).order_by()
     select, params = per_player.query.sql_with_params()
     summed = [name for name in facts.NAMES if name not in facts.RUNS]
@@ -365,7 +383,7 @@ def rebuild_statements(season_id=None) -> list[tuple[str, list]]:
     )
     insert = (
         f"INSERT INTO {sheet_totals} ({columns}) SELECT {picked} FROM ({select}) t "
-        f"LEFT JOIN ({_runs_sql(ledger, one)}) r "
+        f"LEFT JOIN ({_runs_sql(ledger, where)}) r "
         "ON r.sheet_id = t.sheet_id AND r.player_id = t.player_id"
     )
     sheet_facts = quote(SheetFacts._meta.db_table)
@@ -384,12 +402,12 @@ def rebuild_statements(season_id=None) -> list[tuple[str, list]]:
     )
     # The facts and the runs are two aggregates joined by (sheet, player): rows just
     # loaded have no planner statistics, and a nested loop over the two (estimated at
-    # a row each) ran for minutes at a million hands. A hash join takes seconds.
-    postgresql = connection.vendor == "postgresql"
+    # a row each) ran for minutes at a million hands. A hash join takes seconds. (A
+    # batch of sheets is read through the sheets' index: the planner's choice.)
+    postgresql = connection.vendor == "postgresql" and sheet_ids is None
     plan = [("SET LOCAL enable_nestloop = off", [])] if postgresql else []
     plan_back = [("SET LOCAL enable_nestloop TO DEFAULT", [])] if postgresql else []
     return plan + [
-        (f"DELETE FROM {season_totals} {where}", one),
         (f"DELETE FROM {sheet_totals} {where}", one),
         (f"DELETE FROM {sheet_facts} {where}", one),
         (insert, [*params, *one]),
@@ -398,16 +416,6 @@ def rebuild_statements(season_id=None) -> list[tuple[str, list]]:
             f"INSERT INTO {sheet_facts} ({sheet_columns}) "
             f"SELECT {sheet_picked} FROM ({select_sheets}) t",
             list(sheet_params),
-        ),
-        (
-            f"""INSERT INTO {season_totals}
-                (season_id, player_id, seated, sheets, hands, taken, made, score, revision)
-            SELECT season_id, player_id, SUM(seated),
-                   SUM(CASE WHEN hands > 0 THEN 1 ELSE 0 END),
-                   SUM(hands), SUM(taken), SUM(made), SUM(score), {time.time_ns() // 1000}
-            FROM {sheet_totals} {where}
-            GROUP BY season_id, player_id""",
-            one,
         ),
         # the sheets' stored counts (Sheet.seat_count, hand_count: none on a deleted sheet,
         # as ``editing.delete_sheet`` leaves it) and last hand number
@@ -420,21 +428,44 @@ def rebuild_statements(season_id=None) -> list[tuple[str, list]]:
                              ELSE 0 END,
                 last_number = COALESCE((SELECT MAX(h.number) FROM {hands} h
                                         WHERE h.sheet_id = {sheets}.id), 0)
-            {where}""",
+            {where_sheet}""",
             one,
         ),
     ]
 
 
-def _runs_sql(ledger, season) -> str:
+def season_statements(season_id=None) -> list[tuple[str, list]]:
+    """A season's SeasonTotals (or every season's) rewritten from its SheetTotals."""
+    quote = connection.ops.quote_name
+    sheet_totals = quote(SheetTotal._meta.db_table)
+    season_totals = quote(SeasonTotal._meta.db_table)
+    one = [season_id] if season_id is not None else []
+    where = "WHERE season_id = %s" if one else ""
+    return [
+        (f"DELETE FROM {season_totals} {where}", one),
+        (
+            f"""INSERT INTO {season_totals}
+                (season_id, player_id, seated, sheets, hands, taken, made, score, revision)
+            SELECT season_id, player_id, SUM(seated),
+                   SUM(CASE WHEN hands > 0 THEN 1 ELSE 0 END),
+                   SUM(hands), SUM(taken), SUM(made), SUM(score), {time.time_ns() // 1000}
+            FROM {sheet_totals} {where}
+            GROUP BY season_id, player_id""",
+            one,
+        ),
+    ]
+
+
+def _runs_sql(ledger, where) -> str:
     """A SELECT of each (sheet, player)'s runs of contracts made (``facts.RUNS``) from
     the ledger: the player's takes on the sheet in hand order, numbered by the
     failures (and Savoyard ties) up to each (``grp``), so that the made takes of one
     ``grp`` are one run: the first run is ``grp`` 0's, the last the highest
     ``grp``'s (picked as the largest ``grp * 1000000 + n``; a sheet has fewer takes).
-    Derived tables only, no self-join: the planner sees two aggregates."""
+    Derived tables only, no self-join: the planner sees two aggregates. ``where``: the
+    ledger's rows to read (``WHERE …``, or empty: every row)."""
     taker = Role.TAKER.value
-    where = f"role = '{taker}'" + (" AND season_id = %s" if season else "")
+    where = f"role = '{taker}'" + (f" AND {where.removeprefix('WHERE ')}" if where else "")
     return f"""
         SELECT sheet_id, player_id,
                SUM(CASE WHEN grp = 0 THEN n ELSE 0 END) AS first_n,

@@ -73,7 +73,7 @@ from core.errors import ServiceError
 from scoresheet import signals
 from scoresheet.handmap import ROW_INPUTS, Table, hand_data, score_row_fields
 from scoresheet.models import Hand, ScoreRow, Seat, Sheet
-from scoresheet.totals import rebuild_season_totals
+from scoresheet.totals import rebuild_season_totals, sheet_statements
 from tarot import ScoringError, score_hand
 from tarot.jsonformat import parse_hand, parse_rules
 from transfer.snapshot import snapshot
@@ -494,8 +494,8 @@ def _restore(source, actor) -> Club:
             _renumber(club)
             _check_hands(club)
             writer.drop()
-            for season in club.seasons.all():
-                rebuild_season_totals(season)
+            for season in club.seasons.all():  # (its sheets' totals: ``_check_hands``)
+                rebuild_season_totals(season, sheets=False)
             signals.changed(club.pk)
             after = {"sha256": source.digest, "rows": writer.rows, "users": len(data["users"])}
             audit.record(club, actor, audit.Action.CLUB_RESTORED, club, after=after)
@@ -1435,7 +1435,7 @@ def _check_hands(club) -> None:
         raise _invalid(_("scoresheet.scorerow %(pk)s: a row of no live hand") % {"pk": pk})
     sheets = Sheet.objects.filter(club=club).order_by("pk").values_list("pk", flat=True)
     sheet_ids = array("q", sheets)  # 8 bytes a sheet
-    with closing(_sheet_batches(sheet_ids, fields)) as batches:
+    with closing(_sheet_batches(sheet_ids, fields, _Counted())) as batches:
         for batch, seat_rows, hand_rows, score_rows in batches:
             seated = {}
             for sheet_id, player_id, name in seat_rows:
@@ -1473,11 +1473,46 @@ def _check_hands(club) -> None:
                 )
 
 
-def _sheet_batches(sheet_ids, fields):
+class _Counted:
+    """``scoresheet.totals.sheet_statements`` of a batch of sheets, its ORM queries
+    compiled once per number of sheets (with stand-in keys, then each batch's keys in
+    their places): compiled per batch, they cost 2.5 s of CPU at 100,000 hands."""
+
+    STAND_IN = -(10**15)  # keys below it stand in for the batch's: no row has one
+
+    def __init__(self):
+        self.made = {}
+
+    def __call__(self, ids):
+        made = self.made.get(len(ids))
+        if made is None:
+            marks = [self.STAND_IN - i for i in range(len(ids))]
+            made = self.made[len(ids)] = [
+                (
+                    sql,
+                    [
+                        self.STAND_IN - p if type(p) is int and p <= self.STAND_IN else None
+                        for p in params
+                    ],
+                    params,
+                )
+                for sql, params in sheet_statements(sheet_ids=marks)
+            ]
+        return [
+            (sql, [ids[slot] if slot is not None else p for slot, p in zip(slots, params)])
+            for sql, slots, params in made
+        ]
+
+
+def _sheet_batches(sheet_ids, fields, counted):
     """What ``_check_hands`` reads of each batch of ``CHECK_SHEETS`` sheets: the
     sheets ``(pk, rules, season_id, date, deleted_at)``, their seats ``(sheet_id,
     player_id, name)`` in order, their hands (dicts of ``HAND_COLUMNS``) and their
-    hands' score rows ``(hand_id, *fields)``.
+    hands' score rows ``(hand_id, *fields)``. Beside each batch's reads, its
+    statements ``counted(ids)`` run: the sheets' totals and facts counted from the
+    ledger (``scoresheet.totals.sheet_statements``), on the database's side while
+    the engine scores (at 100,000 hands: the totals' 2.1 s after the check, gone;
+    ``benchmarks/HISTORY.md``); a batch refused later rolls them back with the rest.
 
     On PostgreSQL the four queries of the next batch are sent (pipeline mode) before
     this batch is handed over: the database reads them while the engine scores this
@@ -1505,6 +1540,9 @@ def _sheet_batches(sheet_ids, fields):
     batches = [sheet_ids[i : i + CHECK_SHEETS] for i in range(0, len(sheet_ids), CHECK_SHEETS)]
     if connection.vendor != "postgresql":
         for ids in batches:
+            with connection.cursor() as cursor:
+                for sql, params in counted(list(ids)):
+                    cursor.execute(sql, params)
             yield tuple(list(query(list(ids))) for query in queries)
         return
     connection.ensure_connection()
@@ -1523,10 +1561,13 @@ def _sheet_batches(sheet_ids, fields):
             cursor = psycopg.Cursor(conn)
             cursor.execute(sql, params)
             cursors.append(cursor)
-        return cursors
+        cursor = psycopg.Cursor(conn)  # their results come with the reads'
+        for sql, params in counted(list(ids)):
+            cursor.execute(sql, params)
+        return cursors + [cursor]
 
     def received(cursors):
-        sheets, seats, hands, rows = (cursor.fetchall() for cursor in cursors)
+        sheets, seats, hands, rows = (cursor.fetchall() for cursor in cursors[:4])
         for cursor in cursors:
             cursor.close()
         sheets = [

@@ -19,6 +19,8 @@ from django.contrib.auth import get_user_model
 from django.db import connection
 
 from clubs.models import Club, Player
+from scoresheet.models import SeasonTotal, SheetFacts, SheetTotal
+from scoresheet.totals import rebuild_season_totals
 from tests.transfer.doctored import backed_up_then_cleared, copy, counts, rows
 from tests.transfer.test_restore_fast import _text
 from tests.transfer.test_restore_stream import LinesOnly
@@ -297,3 +299,31 @@ def test_every_sheet_is_checked_when_read_a_sheet_at_a_time(cleared, monkeypatch
     )
     club = backups.restore(copy(data))
     assert checked == sorted(backups.Sheet.objects.filter(club=club).values_list("pk", flat=True))
+
+
+@pytest.mark.django_db
+def test_the_totals_counted_a_sheet_at_a_time_are_the_seasons_recount(cleared):
+    """The sheets' totals and facts are counted beside each batch's reads (the next
+    batch's, sent before this one is scored): the same rows as the whole season's
+    recount, and the sheets' stored counts too."""
+    data, _ids = cleared
+    club = backups.restore(copy(data))
+
+    def kept():
+        return {
+            model.__name__: sorted(
+                tuple(v for k, v in row.items() if k not in ("id", "revision"))
+                for row in model.objects.filter(season__club=club).values()
+            )
+            for model in (SheetTotal, SheetFacts, SeasonTotal)
+        } | {
+            "sheets": sorted(
+                club.sheets.values_list("pk", "seat_count", "hand_count", "last_number")
+            )
+        }
+
+    counted = kept()
+    assert counted["SheetTotal"] and counted["SheetFacts"] and counted["SeasonTotal"]
+    for season in club.seasons.all():
+        rebuild_season_totals(season)
+    assert kept() == counted
