@@ -348,7 +348,10 @@ def restore(data, *, actor=None) -> Club:
     of its table, one join per model, as the triggers would have; the logins and
     persons the rows name are locked as a trigger would lock them (``_hold``); the
     role is set back before anything else is written. A login that may not set it
-    restores with the triggers, as above."""
+    restores with the triggers, as above. (The replica role turns every trigger off,
+    not only the foreign keys': the tables written have no other, and
+    ``test_the_replica_role_turns_off_no_trigger_but_the_foreign_keys`` fails the day
+    one has.)"""
     try:
         return _restore(_Source.of(data), actor)
     except RecursionError:
@@ -1508,17 +1511,19 @@ def _sheet_batches(sheet_ids, fields, counted):
     """What ``_check_hands`` reads of each batch of ``CHECK_SHEETS`` sheets: the
     sheets ``(pk, rules, season_id, date, deleted_at)``, their seats ``(sheet_id,
     player_id, name)`` in order, their hands (dicts of ``HAND_COLUMNS``) and their
-    hands' score rows ``(hand_id, *fields)``. Beside each batch's reads, its
-    statements ``counted(ids)`` run: the sheets' totals and facts counted from the
-    ledger (``scoresheet.totals.sheet_statements``), on the database's side while
-    the engine scores (at 100,000 hands: the totals' 2.1 s after the check, gone;
-    ``benchmarks/HISTORY.md``); a batch refused later rolls them back with the rest.
+    hands' score rows ``(hand_id, *fields)``. Once a batch is checked (the caller
+    asks for the next), its statements ``counted(ids)`` run: the sheets' totals and
+    facts counted from the ledger (``scoresheet.totals.sheet_statements``); never
+    before, so that a bad score row is refused by the check, which names its hand,
+    not by a constraint of the totals.
 
     On PostgreSQL the four queries of the next batch are sent (pipeline mode) before
-    this batch is handed over: the database reads them while the engine scores this
-    one (at 100,000 hands: 6.1–6.4 s → 5.1–5.4 s; ``benchmarks/HISTORY.md``). A
-    batch's results are fetched only once the batch before it is done with, so that
-    fetching waits for its own queries and no others. Elsewhere, one after another."""
+    this batch is handed over, with the statements of the batch checked before it:
+    the database reads and counts while the engine scores this one (at 100,000
+    hands: the reads 6.1–6.4 s → 5.1–5.4 s, and the totals' 2.1 s after the check
+    gone; ``benchmarks/HISTORY.md``). Fetching a batch's results waits for every
+    query sent before them, so a batch is fetched before the next is sent.
+    Elsewhere, one after another."""
     queries = [
         lambda ids: (
             Sheet.objects.filter(pk__in=ids)
@@ -1540,10 +1545,10 @@ def _sheet_batches(sheet_ids, fields, counted):
     batches = [sheet_ids[i : i + CHECK_SHEETS] for i in range(0, len(sheet_ids), CHECK_SHEETS)]
     if connection.vendor != "postgresql":
         for ids in batches:
+            yield tuple(list(query(list(ids))) for query in queries)
             with connection.cursor() as cursor:
                 for sql, params in counted(list(ids)):
                     cursor.execute(sql, params)
-            yield tuple(list(query(list(ids))) for query in queries)
         return
     connection.ensure_connection()
     conn = connection.connection
@@ -1554,20 +1559,23 @@ def _sheet_batches(sheet_ids, fields, counted):
         i for i, name in enumerate(HAND_COLUMNS) if isinstance(hand_fields[name], models.JSONField)
     ]
 
-    def send(ids):
-        cursors = []
-        for query in queries:
-            sql, params = query(list(ids)).query.sql_with_params()
-            cursor = psycopg.Cursor(conn)
-            cursor.execute(sql, params)
-            cursors.append(cursor)
-        cursor = psycopg.Cursor(conn)  # their results come with the reads'
-        for sql, params in counted(list(ids)):
-            cursor.execute(sql, params)
-        return cursors + [cursor]
+    def send(ids, checked):
+        """The reads of ``ids`` (None: none) after the statements of ``checked``
+        (None: none), all sent; the cursors, whose results come at the next fetch."""
+        cursors = [psycopg.Cursor(conn)]
+        if checked is not None:
+            for sql, params in counted(list(checked)):
+                cursors[0].execute(sql, params)
+        if ids is not None:
+            for query in queries:
+                sql, params = query(list(ids)).query.sql_with_params()
+                cursor = psycopg.Cursor(conn)
+                cursor.execute(sql, params)
+                cursors.append(cursor)
+        return cursors
 
     def received(cursors):
-        sheets, seats, hands, rows = (cursor.fetchall() for cursor in cursors[:4])
+        sheets, seats, hands, rows = (cursor.fetchall() for cursor in cursors[1:])
         for cursor in cursors:
             cursor.close()
         sheets = [
@@ -1584,11 +1592,16 @@ def _sheet_batches(sheet_ids, fields, counted):
         return sheets, seats, dicts, rows
 
     with connection.wrap_database_errors, conn.pipeline():
-        sent = send(batches[0]) if batches else None
+        sent = send(batches[0], None) if batches else None
         for k in range(len(batches)):
             batch = received(sent)
-            sent = send(batches[k + 1]) if k + 1 < len(batches) else None
-            yield batch
+            # the next batch's reads, and the statements of the batch checked last
+            following = batches[k + 1] if k + 1 < len(batches) else None
+            sent = send(following, batches[k - 1] if k else None)
+            yield batch  # checked when the caller asks for the next
+        if batches:  # the last batch checked: its statements (their results at the exit)
+            for cursor in sent + send(None, batches[-1]):
+                cursor.close()
 
 
 def _orjson_text(value) -> str:
