@@ -342,8 +342,8 @@ def restore(data, *, actor=None) -> Club:
     superuser, or ``GRANT SET ON PARAMETER session_replication_role TO …``,
     PostgreSQL 15): the rows are written in the replica role, for this transaction
     only, so that none of the 2.3 million foreign-key triggers fires (at 100,000
-    hands: the database's CPU 16.1 → 8.9 s, the restore 24.0 → 18.5 s;
-    ``benchmarks/HISTORY.md``). Nothing goes unchecked: ``check_links`` finds a
+    hands: the database's CPU 16.1 → 10.0 s, the restore 24.0 → 20.0 s with the
+    checks below; ``benchmarks/HISTORY.md``). Nothing goes unchecked: ``check_links`` finds a
     key naming no row of the file, ``check_foreign_keys`` then a key naming no row
     of its table, one join per model, as the triggers would have; the logins and
     persons the rows name are locked as a trigger would lock them (``_hold``); the
@@ -723,7 +723,8 @@ def _fill(spec):
     ``parse_datetime`` tries first). A rebuilt row's values are not read at all, only
     its keys: the row is not written, its model counted again from the ledger.
     (100,000 hands: 736,000 calls of ``_value`` fewer, the rows read in 8.1 s of
-    CPU instead of 9.1; ``benchmarks/HISTORY.md``.)"""
+    CPU instead of 9.1; a nullable column's None, 400,000 more;
+    ``benchmarks/HISTORY.md``.)"""
     lines = ["def fill(given, values, where, pk, value):"]
     names = {"MISSING": _MISSING, "spec": spec, "aware": _aware}
     for number, slot in enumerate(spec.slots):

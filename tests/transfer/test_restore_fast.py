@@ -36,6 +36,15 @@ def _refused(data, *words):
         assert counts() == before
 
 
+def _refused_value(cleared, model, field, value, *words):
+    """The last row of ``model`` (the rows before it take the fast path first) given
+    ``value`` for ``field``: refused, naming the row, the field and ``words``."""
+    data, _ids = cleared
+    row = rows(data, model)[-1]
+    row["fields"][field] = value
+    _refused(data, f"{model} {row['pk']}", field, *words)
+
+
 @pytest.fixture
 def cleared():
     return backed_up_then_cleared()
@@ -47,27 +56,17 @@ def test_an_integer_beyond_its_fields_bounds_is_refused_naming_its_row(cleared, 
     """``seats`` (a positive small integer) given as an int, the type taken as it is.
     (Below zero: its upper bound is the database's, 32,767 on PostgreSQL and none on
     SQLite, where the table's CHECK refuses it unnamed, as before.)"""
-    data, _ids = cleared
-    # the last score row: the rows before it take the fast path first
-    row = rows(data, "scoresheet.scorerow")[-1]
-    row["fields"]["seats"] = seats
-    _refused(data, f"scoresheet.scorerow {row['pk']}", "seats")
+    _refused_value(cleared, "scoresheet.scorerow", "seats", seats)
 
 
 @pytest.mark.django_db
 def test_a_text_over_its_length_is_refused_naming_its_row(cleared):
-    data, _ids = cleared
-    player = rows(data, "clubs.player")[-1]
-    player["fields"]["name"] = "x" * 81  # max_length 80
-    _refused(data, f"clubs.player {player['pk']}", "name")
+    _refused_value(cleared, "clubs.player", "name", "x" * 81)  # max_length 80
 
 
 @pytest.mark.django_db
 def test_a_text_not_one_of_its_choices_is_refused_though_of_the_right_type(cleared):
-    data, _ids = cleared
-    row = rows(data, "scoresheet.scorerow")[-1]
-    row["fields"]["role"] = "emperor"
-    _refused(data, f"scoresheet.scorerow {row['pk']}", "role", "choices")
+    _refused_value(cleared, "scoresheet.scorerow", "role", "emperor", "choices")
 
 
 @pytest.mark.django_db
@@ -86,10 +85,7 @@ def test_a_decimal_remembered_by_its_text_does_not_let_a_bad_one_through(cleared
 def test_an_integer_as_text_is_still_converted_and_checked(cleared):
     """A value of another type than its field's (``"3"`` for an int) goes the slow way:
     converted, then checked (here beyond its bounds)."""
-    data, _ids = cleared
-    row = rows(data, "scoresheet.scorerow")[-1]
-    row["fields"]["position"] = "-5"
-    _refused(data, f"scoresheet.scorerow {row['pk']}", "position")
+    _refused_value(cleared, "scoresheet.scorerow", "position", "-5")
 
 
 @pytest.mark.django_db
@@ -103,10 +99,7 @@ def test_an_integer_as_text_is_still_converted_and_checked(cleared):
 def test_a_date_and_time_the_fast_reader_refuses_is_still_refused(cleared, text):
     """``entered_at`` as the backup writes it is read by ``fromisoformat``; any other
     text goes the slow way, which names the row and the field."""
-    data, _ids = cleared
-    hand = rows(data, "scoresheet.hand")[-1]
-    hand["fields"]["entered_at"] = text
-    _refused(data, f"scoresheet.hand {hand['pk']}", "entered_at")
+    _refused_value(cleared, "scoresheet.hand", "entered_at", text)
 
 
 @pytest.mark.django_db
@@ -121,9 +114,15 @@ def test_a_date_and_time_read_fast_keeps_its_instant(cleared):
 
 
 @pytest.mark.django_db
-def test_a_json_column_of_another_kind_still_goes_the_slow_way(cleared):
-    """A list or an object is taken as it is; a text in a JSON column goes through
-    the field's own reading, and the engine's check refuses the hand it spoils."""
+def test_an_empty_json_column_that_may_not_be_is_refused_as_empty(cleared):
+    """A JSON list or object is taken as it is, and None as NULL only where the column
+    may be NULL: ``miseres`` may not, so None goes the slow way, which names the row
+    and says why (the database's NOT NULL would refuse it naming neither)."""
+    _refused_value(cleared, "scoresheet.hand", "miseres", None, "empty")
+
+
+@pytest.mark.django_db
+def test_a_text_in_a_json_column_is_refused_by_the_hands_check(cleared):
     data, _ids = cleared
     hand = next(h for h in rows(data, "scoresheet.hand") if not h["fields"]["is_deleted"])
     hand["fields"]["poignees"] = "simple"

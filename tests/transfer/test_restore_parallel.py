@@ -48,8 +48,6 @@ def login(request):
             pytest.skip("PostgreSQL's roles")
         if request.node.get_closest_marker("django_db").kwargs.get("transaction"):
             pytest.skip("a role made in the test's transaction")
-        if "db" not in request.fixturenames and "transactional_db" not in request.fixturenames:
-            request.getfixturevalue("db")
         role = connection.ops.quote_name(f"tarot_restore_{os.getpid()}")
         with connection.cursor() as cursor:
             cursor.execute(f"CREATE ROLE {role} NOLOGIN")
