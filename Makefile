@@ -12,17 +12,39 @@ PYTEST_ARGS ?=
 # `make run` serves on this port
 PORT ?= 8000
 
-.PHONY: setup run test lint format messages bench serve
+.PHONY: setup run test lint format messages bench serve guide lock
 
-$(STAMP): pyproject.toml
+# Installed from the lock file (the versions the suite passed with), then the project
+# itself; `make lock` writes the lock file again from pyproject.toml's bounds.
+$(STAMP): pyproject.toml requirements.lock
 	$(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install --quiet --upgrade pip
-	$(PY) -m pip install --quiet -e '.[dev]'
+	$(PY) -m pip install --quiet -r requirements.lock
+	$(PY) -m pip install --quiet --no-deps -e .
 	touch $(STAMP)
+
+lock:
+	rm -rf .lock-venv
+	$(PYTHON) -m venv .lock-venv
+	.lock-venv/bin/python -m pip install --quiet --upgrade pip
+	.lock-venv/bin/python -m pip install --quiet -e '.[dev]'
+	( echo "# pip install -r requirements.lock: every dependency, dev tools included, pinned."; \
+	  echo "# Written by 'make lock' from pyproject.toml's bounds; do not edit by hand."; \
+	  .lock-venv/bin/python -m pip freeze --exclude-editable --exclude tarot-ledger ) > requirements.lock
+	rm -rf .lock-venv
+
+# The user guide (docs/, MkDocs): built strictly (a broken link or anchor fails) into
+# static/guide/, which the app serves with its static files; again when a source changes.
+GUIDE_SOURCES = $(shell find docs -type f 2>/dev/null)
+static/guide/index.html: $(STAMP) $(GUIDE_SOURCES)
+	$(VENV)/bin/mkdocs build --quiet --strict -f docs/mkdocs.yml
+	touch $@
+
+guide: static/guide/index.html
 
 setup: $(STAMP)
 
-run: setup
+run: setup guide
 	$(PY) manage.py migrate --noinput
 	$(PY) manage.py createcachetable
 	$(PY) manage.py load_demo
@@ -33,7 +55,7 @@ run: setup
 
 # --dist worksteal: a worker with nothing left takes tests queued for the other, so the
 # long browser tests do not leave one core idle at the end
-test: setup
+test: setup guide
 	$(PY) -m pytest -n $(TEST_WORKERS) --dist worksteal $(PYTEST_ARGS)
 
 lint: setup
@@ -58,7 +80,7 @@ BIND    ?= 127.0.0.1:8000
 TIMEOUT ?= 60
 serve: export DJANGO_SETTINGS_MODULE = config.settings.production
 serve: export DJANGO_STATIC_ROOT ?= $(CURDIR)/staticfiles
-serve: setup
+serve: setup guide
 	$(PY) manage.py migrate --noinput
 	$(PY) manage.py collectstatic --noinput
 	$(PY) manage.py db_worker --no-reload & worker=$$!; \

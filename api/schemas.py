@@ -1,6 +1,6 @@
 """The API's typed shapes (Pydantic, through django-ninja): the OpenAPI schema is made
 of them. Scores are JSON numbers: an integer, or a number ending in .5 where a rule
-splits a point (``core.jsonnumbers.json_number``), as in HAND_FORMAT.md."""
+splits a point (``core.jsonnumbers.json_number``), as in the interchange format (/static/guide/formats.html)."""
 
 import datetime
 from decimal import Decimal
@@ -134,7 +134,7 @@ class SheetPage(PageInfo):
 class HandOut(Schema):
     number: int
     deleted: bool
-    data: dict[str, Any] = Field(description="The hand in HAND_FORMAT.md's format.")
+    data: dict[str, Any] = Field(description="The hand in the interchange format (/static/guide/formats.html#hand).")
     scores: dict[str, Num] = Field(description="The ledger's rows: name → score.")
     pools: list[Num] | None = None
 
@@ -160,12 +160,12 @@ class SheetIn(Schema):
         min_length=2, max_length=6, description="Names in dealing order (the club's players)."
     )
     rules: str | dict[str, Any] | None = Field(
-        None, description="A preset or options (HAND_FORMAT.md); default the season's."
+        None, description="A preset or options (/static/guide/formats.html#hand); default the season's."
     )
 
 
 class HandIn(BaseModel):
-    """A hand in HAND_FORMAT.md's format; its sheet gives the rules and the players.
+    """A hand in the interchange format (/static/guide/formats.html)'s format; its sheet gives the rules and the players.
     The Savoyard rules' own fields pass through to the service, which checks them."""
 
     model_config = ConfigDict(extra="allow")
@@ -319,7 +319,7 @@ class ResultsEvent(Schema):
     name: str
     start_date: datetime.date
     end_date: datetime.date | None
-    rules: dict[str, Any] | str = Field(description="HAND_FORMAT.md's rules.")
+    rules: dict[str, Any] | str = Field(description="The rules, as in the interchange format (/static/guide/formats.html#hand).")
 
 
 class ResultsPlayer(Schema):
@@ -341,8 +341,8 @@ class ResultsRanking(Schema):
 
 class ResultsDeal(Schema):
     number: int
-    hand: dict[str, Any] = Field(description="The deal in HAND_FORMAT.md's format.")
-    scores: dict[str, Num] = Field(description="Name → score (HAND_FORMAT.md's results).")
+    hand: dict[str, Any] = Field(description="The deal in the interchange format (/static/guide/formats.html#hand).")
+    scores: dict[str, Num] = Field(description="Name → score (/static/guide/formats.html#results).")
 
 
 class ResultsSheet(Schema):

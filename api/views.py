@@ -60,7 +60,11 @@ api = NinjaAPI(
         "Clubs, seasons, standings, sheets and hands, players' statistics and "
         "tournaments of Tarot Ledger. Anonymous callers read public clubs; a personal "
         "token (My account) reads, or reads and writes, one club with its owner's role: "
-        '`Authorization: Bearer tl_…`. Errors: `{"error": {"code", "message"}}`.'
+        '`Authorization: Bearer tl_…`. Errors: `{"error": {"code", "message"}}`. '
+        "Hands and sheets travel in the interchange format "
+        "([the guide's Formats page](/static/guide/formats.html#hand)); the results file's "
+        "JSON Schema is [/static/api/results.schema.json](/static/api/results.schema.json); "
+        "worked examples: [the guide's API page](/static/guide/api.html)."
     ),
     urls_namespace="api",
     auth=TokenAuth(),
@@ -512,7 +516,7 @@ def sheet_create(request, slug: Slug, payload: s.SheetIn, idempotency_key: KeyHe
 def hand_create(
     request, slug: Slug, sheet_id: Id, payload: s.HandIn, idempotency_key: KeyHeader = None
 ):
-    """Record a hand (``scoresheet.services.record_hand``), in HAND_FORMAT.md's format
+    """Record a hand (``scoresheet.services.record_hand``), in the interchange format (the guide's Formats page)
     with the seated players' names; scored once, under the sheet's lock."""
     club = club_for(request, slug, "write")
     sheet = _sheet(club, sheet_id)

@@ -6,7 +6,7 @@ from clubhouse.urls import club_page
 from clubs.urls import account_patterns
 from transfer.urls import site_urlpatterns as transfer_site_patterns
 
-from . import accounts, pwa, views
+from . import accounts, guide, pwa, views
 
 #: Every page of a club, under ``clubs/<slug>/``; each app's URLs are relative to the club.
 club_patterns = [
@@ -23,6 +23,8 @@ club_patterns = [
 
 urlpatterns = [
     path("", views.home, name="home"),
+    # the user guide, built into static/guide/ (config.guide): its first page in the page's language
+    path("guide/", guide.guide, name="guide"),
     # the installable web app (config.pwa): the worker's scope is the whole site
     path("sw.js", pwa.service_worker, name="service_worker"),
     path("manifest.webmanifest", pwa.manifest, name="manifest"),

@@ -33,6 +33,7 @@ PURE = (
     "tests/scoresheet/test_templatetags.py",
     "tests/test_browser_selectors.py",
     "tests/test_layers.py",
+    "tests/test_guide.py",
     "tests/benchmarks/test_bench_backup.py",  # its own SQLite database, whatever the suite's
 )
 

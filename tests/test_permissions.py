@@ -192,6 +192,7 @@ SITE_URLS = {
     "service_worker": "all",
     "manifest": "all",
     "favicon": "redirect",  # to the static icon, for everybody
+    "guide": "redirect",  # to the guide's first page (static files), for everybody
 }
 ALLOWED = {
     "read": {"member", "scorer", "manager"},

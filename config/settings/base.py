@@ -97,6 +97,7 @@ TEMPLATES = [
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
                 "clubs.context_processors.nav_club",
+                "config.guide.help_link",
             ],
         },
     },
