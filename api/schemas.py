@@ -1,6 +1,7 @@
 """The API's typed shapes (Pydantic, through django-ninja): the OpenAPI schema is made
 of them. Scores are JSON numbers: an integer, or a number ending in .5 where a rule
-splits a point (``core.jsonnumbers.json_number``), as in the interchange format (/static/guide/formats.html)."""
+splits a point (``core.jsonnumbers.json_number``), as in the interchange format (the
+guide's Formats page, /static/guide/formats.html)."""
 
 import datetime
 from decimal import Decimal
@@ -10,6 +11,10 @@ from ninja import Schema
 from pydantic import BaseModel, BeforeValidator, ConfigDict, Field
 
 from core.jsonnumbers import json_number
+
+#: The guide's pages on the interchange format, named in the schema's descriptions.
+HAND = "/static/guide/formats.html#hand"
+RESULTS = "/static/guide/formats.html#results"
 
 
 def _number(value):
@@ -134,7 +139,7 @@ class SheetPage(PageInfo):
 class HandOut(Schema):
     number: int
     deleted: bool
-    data: dict[str, Any] = Field(description="The hand in the interchange format (/static/guide/formats.html#hand).")
+    data: dict[str, Any] = Field(description=f"The hand in the interchange format ({HAND}).")
     scores: dict[str, Num] = Field(description="The ledger's rows: name → score.")
     pools: list[Num] | None = None
 
@@ -160,12 +165,12 @@ class SheetIn(Schema):
         min_length=2, max_length=6, description="Names in dealing order (the club's players)."
     )
     rules: str | dict[str, Any] | None = Field(
-        None, description="A preset or options (/static/guide/formats.html#hand); default the season's."
+        None, description=f"A preset or options ({HAND}); default the season's."
     )
 
 
 class HandIn(BaseModel):
-    """A hand in the interchange format (/static/guide/formats.html)'s format; its sheet gives the rules and the players.
+    """A hand in the interchange format; its sheet gives the rules and the players.
     The Savoyard rules' own fields pass through to the service, which checks them."""
 
     model_config = ConfigDict(extra="allow")
@@ -319,7 +324,7 @@ class ResultsEvent(Schema):
     name: str
     start_date: datetime.date
     end_date: datetime.date | None
-    rules: dict[str, Any] | str = Field(description="The rules, as in the interchange format (/static/guide/formats.html#hand).")
+    rules: dict[str, Any] | str = Field(description=f"The rules, as in the format ({HAND}).")
 
 
 class ResultsPlayer(Schema):
@@ -341,8 +346,8 @@ class ResultsRanking(Schema):
 
 class ResultsDeal(Schema):
     number: int
-    hand: dict[str, Any] = Field(description="The deal in the interchange format (/static/guide/formats.html#hand).")
-    scores: dict[str, Num] = Field(description="Name → score (/static/guide/formats.html#results).")
+    hand: dict[str, Any] = Field(description=f"The deal in the interchange format ({HAND}).")
+    scores: dict[str, Num] = Field(description=f"Name → score ({RESULTS}).")
 
 
 class ResultsSheet(Schema):

@@ -516,7 +516,7 @@ def sheet_create(request, slug: Slug, payload: s.SheetIn, idempotency_key: KeyHe
 def hand_create(
     request, slug: Slug, sheet_id: Id, payload: s.HandIn, idempotency_key: KeyHeader = None
 ):
-    """Record a hand (``scoresheet.services.record_hand``), in the interchange format (the guide's Formats page)
+    """Record a hand (``scoresheet.services.record_hand``), in the interchange format
     with the seated players' names; scored once, under the sheet's lock."""
     club = club_for(request, slug, "write")
     sheet = _sheet(club, sheet_id)
