@@ -34,6 +34,7 @@ PURE = (
     "tests/test_browser_selectors.py",
     "tests/test_layers.py",
     "tests/test_guide.py",
+    "tests/test_readme.py",
     "tests/benchmarks/test_bench_backup.py",  # its own SQLite database, whatever the suite's
 )
 
