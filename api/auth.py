@@ -17,6 +17,7 @@ from dataclasses import dataclass
 
 from django.conf import settings
 from django.contrib.auth.models import AnonymousUser
+from ninja import NinjaAPI
 from ninja.errors import AuthenticationError
 from ninja.security import HttpBearer
 
@@ -55,3 +56,17 @@ class TokenAuth(HttpBearer):
             raise Throttled
         request.user = found.user  # the services' actor, the audit's "by"
         return Caller(found.user, found)
+
+
+class TokenOptionalAPI(NinjaAPI):
+    """The API whose schema says what ``TokenAuth`` does: a read takes a token or none
+    (``security: [{}, {"TokenAuth": []}]``), a write needs one."""
+
+    def get_openapi_schema(self, **kwargs):
+        schema = super().get_openapi_schema(**kwargs)
+        for operations in schema["paths"].values():
+            for method, operation in operations.items():
+                security = operation.get("security")
+                if method == "get" and security and {} not in security:
+                    operation["security"] = [{}, *security]
+        return schema

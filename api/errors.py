@@ -6,14 +6,20 @@ the wrong state (closed, deleted) a 409, any other refusal a 400. The API's own:
 ``unauthorized`` (401: no token where one is needed, or a token unknown or revoked),
 ``token_read_only`` and ``forbidden`` (403), ``not_found`` (404),
 ``idempotency_key_invalid`` (400), ``idempotency_key_taken`` (409: another user's
-key), ``invalid`` (422: the request's shape; ``detail`` says where), ``throttled``
-(429).
+key), ``invalid`` (422: the request's shape; ``detail`` says where), ``invalid_json``
+(400: a body that is not JSON), ``too_large`` (413), ``throttled`` (429); any other refusal of the
+framework keeps its status with the code ``bad_request``.
 """
 
-from django.core.exceptions import ObjectDoesNotExist, PermissionDenied
+from django.core.exceptions import (
+    ObjectDoesNotExist,
+    PermissionDenied,
+    RequestDataTooBig,
+    SuspiciousOperation,
+)
 from django.http import Http404
 from django.utils.translation import gettext as _
-from ninja.errors import AuthenticationError, ValidationError
+from ninja.errors import AuthenticationError, HttpError, ValidationError
 
 from api.auth import Throttled
 from core.errors import ServiceError
@@ -50,6 +56,20 @@ def install(api) -> None:
     @api.exception_handler(ApiError)
     def api_error(request, exc):
         return answer(request, exc.status, body(exc.code, exc.message, exc.field))
+
+    @api.exception_handler(HttpError)
+    def http_error(request, exc):
+        # the framework's own refusals (a body that is not JSON…) in the documented shape
+        status = exc.status_code
+        if status == 400:
+            return answer(request, 400, body("invalid_json", _("The body is not valid JSON.")))
+        return answer(request, status, body("bad_request", str(exc)))
+
+    @api.exception_handler(SuspiciousOperation)
+    def suspicious(request, exc):
+        if isinstance(exc, RequestDataTooBig):
+            return answer(request, 413, body("too_large", _("The request is too large.")))
+        return answer(request, 400, body("bad_request", _("The request is not valid.")))
 
     @api.exception_handler(ServiceError)
     def service_error(request, exc):

@@ -1,10 +1,13 @@
 """What the API's reads share (``api.views``, ``api.league_views``): the path's types,
 the refusals an operation may answer, and a bounded page of rows."""
 
+import datetime
 import math
+import re
 from typing import Annotated
 
 from ninja import Path, Query
+from pydantic import BeforeValidator, WithJsonSchema
 
 from api import schemas as s
 
@@ -12,6 +15,25 @@ MAX_ID = 2**31 - 1
 Slug = Annotated[str, Path(pattern=r"^[-a-zA-Z0-9_]{1,60}$")]
 Id = Annotated[int, Path(ge=1, le=MAX_ID)]
 PageNo = Annotated[int, Query(ge=1, le=1_000_000)]
+
+_ISO_DATE = re.compile(r"\d{4}-\d{2}-\d{2}")
+
+
+def _iso_date(value):
+    """A date is written YYYY-MM-DD: pydantic would take ``0`` as 1 January 1970."""
+    if isinstance(value, str) and not _ISO_DATE.fullmatch(value):
+        raise ValueError("a date is written YYYY-MM-DD")
+    if not isinstance(value, (str, datetime.date)):
+        raise ValueError("a date is written YYYY-MM-DD")
+    return value
+
+
+#: A date in the query, ISO only.
+IsoDate = Annotated[
+    datetime.date,
+    BeforeValidator(_iso_date),
+    WithJsonSchema({"type": "string", "format": "date"}),
+]
 #: The refusals an operation may answer (api.errors), all with one body.
 ERRORS = {frozenset({400, 401, 403, 404, 405, 409, 413, 415, 422, 429}): s.ErrorOut}
 

@@ -24,13 +24,13 @@ from django.http import QueryDict
 from django.urls import resolve, reverse
 from django.utils.functional import Promise
 from django.utils.translation import gettext as _
-from ninja import Header, NinjaAPI, Query, Router, Status
+from ninja import Header, Query, Router, Status
 
 from api import schemas as s
-from api.auth import TokenAuth
+from api.auth import TokenAuth, TokenOptionalAPI
 from api.errors import ApiError, install, not_found
 from api.league_views import router as league_router
-from api.reads import MAX_ID, Id, PageNo, Slug, answers, page_of
+from api.reads import MAX_ID, Id, IsoDate, PageNo, Slug, answers, page_of
 from clubs.models import Club, Player
 from clubs.permissions import can, club_with_role
 from clubs.permissions import error_messages as permission_messages
@@ -53,7 +53,7 @@ from tournaments import queries as tq
 from tournaments.filters import RankingFilter
 from tournaments.models import Round, Tournament
 
-api = NinjaAPI(
+api = TokenOptionalAPI(
     title="Tarot Ledger",
     version="1",
     description=(
@@ -192,8 +192,8 @@ def standings(
     request,
     slug: Slug,
     season: Annotated[int | None, Query(ge=1, le=MAX_ID)] = None,
-    date_from: datetime.date | None = None,
-    date_to: datetime.date | None = None,
+    date_from: IsoDate | None = None,
+    date_to: IsoDate | None = None,
     seats: Annotated[int | None, Query(ge=2, le=6)] = None,
     sort: Sort = "rank",
     page: PageNo = 1,
@@ -326,8 +326,8 @@ def sheets(
     request,
     slug: Slug,
     season: Annotated[int | None, Query(ge=1, le=MAX_ID)] = None,
-    date_from: datetime.date | None = None,
-    date_to: datetime.date | None = None,
+    date_from: IsoDate | None = None,
+    date_to: IsoDate | None = None,
     players: Annotated[int | None, Query(ge=2, le=6)] = None,
     tournaments: bool = False,
     page: PageNo = 1,

@@ -11,8 +11,14 @@ without static files, keeps its inline styles (never scripts).
 ``RejectNulMiddleware`` answers 400 to a query string holding a NUL character:
 no parameter takes one, and PostgreSQL refuses to compare one (a filter's
 lookup was a 500). Forms refuse a NUL themselves, each with its message
-(Django's ``CharField`` validator; choice and number fields do not match it).
+(Django's ``CharField`` validator; choice and number fields do not match it). Under
+the paths of ``settings.JSON_ERROR_PATHS`` (the JSON API) the refusal is the API's
+documented body, ``{"error": {"code", "message"}}``, not the HTML page.
 """
+
+from django.conf import settings
+from django.http import JsonResponse
+from django.utils.translation import gettext as _
 
 from core.exports import bad_request
 
@@ -65,6 +71,9 @@ class RejectNulMiddleware:
 
     def __call__(self, request):
         if "\x00" in request.META.get("QUERY_STRING", "") or _has_nul(request.GET):
+            if request.path.startswith(tuple(getattr(settings, "JSON_ERROR_PATHS", ()))):
+                message = _("A request may not hold a NUL character.")
+                return JsonResponse({"error": {"code": "invalid", "message": message}}, status=400)
             return bad_request(request)
         return self.get_response(request)
 

@@ -214,6 +214,8 @@ JOB_FILES_DAYS = int(os.environ.get("DJANGO_JOB_FILES_DAYS", "7"))
 # manage. Both off by default (clubs.accounts).
 ALLOW_SIGNUP = env_bool("DJANGO_ALLOW_SIGNUP", False)
 ALLOW_CLUB_CREATION = env_bool("DJANGO_ALLOW_CLUB_CREATION", False)
+# paths whose refusals by the middleware are JSON in the API's shape (core.middleware)
+JSON_ERROR_PATHS = ("/api/",)
 
 LOGIN_URL = "login"
 LOGIN_REDIRECT_URL = "home"

@@ -15,6 +15,7 @@ import requests
 import schemathesis
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from schemathesis import GenerationMode
 from schemathesis.checks import not_a_server_error
 from schemathesis.specs.openapi.checks import (
     content_type_conformance,
@@ -115,11 +116,13 @@ def _aim(case, world, data):
         body["season"] = world["season"]
 
 
-def fuzz(operation, who, token, base_url, world, failures, statuses):
-    """Run ``MAX_EXAMPLES`` cases of ``operation`` as ``who``; gather what fails."""
+def fuzz(operation, who, token, base_url, world, failures, statuses, mode=None):
+    """Run ``MAX_EXAMPLES`` cases of ``operation`` as ``who``; gather what fails.
+    ``mode``: schemathesis' ``GenerationMode.NEGATIVE`` sends what the schema refuses."""
     headers = {"Authorization": f"Bearer {token}"} if token else {}
+    strategy = operation.as_strategy(mode or GenerationMode.POSITIVE)
 
-    @given(case=operation.as_strategy(), data=st.data())
+    @given(case=strategy, data=st.data())
     @settings(
         max_examples=MAX_EXAMPLES,
         deadline=None,
@@ -163,6 +166,32 @@ def test_the_api_survives_its_fuzzer(live_server, fuzz_world):
         if status in (200, 201) and method != "GET" and who in ("scorer", "manager")
     )
     assert stored > 0, statuses
+
+
+@pytest.mark.fuzz
+def test_the_api_answers_bad_requests_within_its_schema(live_server, fuzz_world):
+    """Bodies, queries and paths the schema refuses: every answer a documented status
+    with the documented error body, as an anonymous caller and with a write token."""
+    raw = ninja_api.get_openapi_schema(path_prefix="/api/")
+    schema = schemathesis.openapi.from_dict(raw)
+    operations = [result.ok() for result in schema.get_all_operations()]
+    failures, statuses = [], {}
+    for who in ("anonymous", "scorer"):
+        token = fuzz_world["callers"][who]
+        for operation in operations:
+            fuzz(
+                operation,
+                who,
+                token,
+                live_server.url,
+                fuzz_world,
+                failures,
+                statuses,
+                GenerationMode.NEGATIVE,
+            )
+    assert not failures, "\n\n".join(failures[:5])
+    refused = sum(n for (_who, _method, status), n in statuses.items() if 400 <= status < 500)
+    assert refused > len(operations), statuses
 
 
 def test_a_write_posted_twice_with_one_key_stores_once(live_server, fuzz_world):
