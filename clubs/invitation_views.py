@@ -52,7 +52,7 @@ def invitation(request, token):
                 _("Welcome to %(club)s. Your username is %(username)s.")
                 % {"club": membership.club.name, "username": membership.user.get_username()},
             )
-            return redirect("clubs:detail", membership.club.slug)
+            return redirect(membership.club)
     context = {"invitation": invitation, "form": form, "needs_login": needs_login}
     if form is not None:  # the login the password makes: its username, shown before
         context["new_username"] = invitations.free_username(invitation.email)

@@ -4,10 +4,10 @@ import datetime
 
 from django.conf import settings
 from django.db import models
-from django.urls import reverse
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
+from core import pages
 from core.text import SORT_KEY_LENGTH, sort_key
 from tarot.jsonformat import parse_rules
 
@@ -35,7 +35,7 @@ class Club(models.Model):
         return self.name
 
     def get_absolute_url(self):
-        return reverse("clubs:detail", args=[self.slug])
+        return pages.url("club_home", self.slug)
 
 
 class Person(models.Model):

@@ -1,6 +1,8 @@
 from django.apps import AppConfig
 from django.utils.translation import gettext_lazy as _
 
+from core import pages
+
 
 class LeaguesConfig(AppConfig):
     default_auto_field = "django.db.models.BigAutoField"
@@ -8,6 +10,8 @@ class LeaguesConfig(AppConfig):
     verbose_name = _("leagues")
 
     def ready(self):
+        # the pages the apps below may link to (core.pages)
+        pages.offer("league_guests", "league_club:guests")
         # the signal receivers; the ``league:<id>`` rating scope (``ratings.scopes``)
         from leagues import ratings, receivers  # noqa: F401, PLC0415
 

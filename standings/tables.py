@@ -10,11 +10,10 @@ from decimal import Decimal
 
 from django.core.paginator import EmptyPage, PageNotAnInteger, Paginator
 from django.db.models import F
-from django.urls import reverse
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
-from core import tables2
+from core import pages, tables2
 from scoresheet.formatting import format_number, format_signed
 
 NUM = {"th": {"class": "num"}, "td": {"class": "num"}}
@@ -116,9 +115,9 @@ class StandingsTable(tables2.Table):
             for item in display:
                 if season is not None:
                     args = [club.slug, item["player_id"], season.pk]
-                    item["url"] = reverse("stats:player_season", args=args)
+                    item["url"] = pages.url("player_season_statistics", *args)
                 else:
-                    item["url"] = reverse("stats:player", args=[club.slug, item["player_id"]])
+                    item["url"] = pages.url("player_statistics", club.slug, item["player_id"])
         return display
 
     def value_total(self, value):

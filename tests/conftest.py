@@ -35,6 +35,7 @@ PURE = (
     "tests/test_layers.py",
     "tests/test_guide.py",
     "tests/test_readme.py",
+    "tests/core/test_pages.py",
     "tests/benchmarks/test_bench_backup.py",  # its own SQLite database, whatever the suite's
 )
 

@@ -19,6 +19,7 @@ hides a dependency. Tests and migrations aside.
 """
 
 import ast
+import re
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -199,3 +200,159 @@ def test_the_checks_catch_each_kind_of_wrong_import(tmp_path):
     fine = {"clubhouse.sample": "from scoresheet.models import Sheet\nimport tarot.deck\n"}
     for name, source in fine.items():
         assert not wrong_imports({name: _imports_of_source(tmp_path, name, source)})
+
+
+# References that are not imports: a URL name (``reverse``, ``redirect``, ``{% url %}``),
+# a model named by its label (``"tournaments.Round"``, ``apps.get_model``) and a template
+# (``{% include %}``, ``{% extends %}``) depend on the app that owns them as an import
+# would. Each is read and held to the same order.
+
+TEMPLATES = ROOT / "templates"
+#: Templates any app may use and that may name anything: the site's frame and its pieces.
+SHARED_TEMPLATES = {"", "includes", "registration", "admin", "errors"}
+URL_CALLS = {"reverse", "reverse_lazy", "redirect", "resolve_url"}
+_URL_TAG = re.compile(r"""{%\s*url\s+['"]([\w:-]+)['"]""")
+_TEMPLATE_TAG = re.compile(r"""{%\s*(?:include|extends)\s+['"]([^'"]+)['"]""")
+
+#: The references allowed against the order: (where, the app named) → the reason (also in
+#: the README).
+ALLOWED_REFERENCES = {
+    ("transfer.backup", "tournaments"): (
+        "a club's backup holds its tournaments: their rows and their checks are named by "
+        "label until the tournaments app registers them itself"
+    ),
+}
+
+
+def url_owners():
+    """``{"namespace:name": app}``: the app whose module holds each named URL's view."""
+    from django.urls import URLPattern, URLResolver, get_resolver
+
+    owners = {}
+
+    def walk(resolver, namespace):
+        for pattern in resolver.url_patterns:
+            if isinstance(pattern, URLResolver):
+                inner = namespace + ((pattern.namespace,) if pattern.namespace else ())
+                walk(pattern, inner)
+            elif isinstance(pattern, URLPattern) and pattern.name:
+                module = getattr(pattern.callback, "__module__", "") or ""
+                owners[":".join((*namespace, pattern.name))] = module.split(".")[0]
+
+    walk(get_resolver(), ())
+    return owners
+
+
+def template_app(relative):
+    """The app a template belongs to: its folder under ``templates/`` (None: shared)."""
+    top = relative.split("/")[0] if "/" in relative else ""
+    return None if top in SHARED_TEMPLATES or top not in LAYERS else top
+
+
+def python_references(name, path, owners):
+    """``{(kind, target, owner)}`` of the URL names and model labels a module names."""
+    found = set()
+    apps_ = set(LAYERS) | {"core"}
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.Call):
+            func = node.func
+            called = func.attr if isinstance(func, ast.Attribute) else getattr(func, "id", "")
+            args = [a.value for a in node.args if isinstance(a, ast.Constant)]
+            if called in URL_CALLS and args and isinstance(args[0], str) and args[0] in owners:
+                found.add(("url", args[0], owners[args[0]]))
+            if called == "get_model" and args and args[0] in apps_:
+                found.add(("model", ".".join(map(str, args[:2])), args[0]))
+        elif isinstance(node, ast.Constant) and isinstance(node.value, str):
+            match = re.fullmatch(r"([a-z_]+)\.([A-Z]\w+)", node.value)
+            if match and match.group(1) in apps_:
+                found.add(("model", node.value, match.group(1)))
+    return found
+
+
+def template_references(relative, text, owners):
+    found = set()
+    for url_name in _URL_TAG.findall(text):
+        if url_name in owners:
+            found.add(("url", url_name, owners[url_name]))
+    for included in _TEMPLATE_TAG.findall(text):
+        owner = template_app(included)
+        if owner:
+            found.add(("template", included, owner))
+    return found
+
+
+def wrong_references(references):
+    """``references``: ``{(where, app): {(kind, target, owner)}}`` → the wrong ones, in words."""
+    wrong = []
+    for (where, mine), targets in references.items():
+        for kind, target, theirs in targets:
+            if theirs in (None, mine) or theirs not in LAYERS and theirs != "core":
+                continue
+            if (where, theirs) in ALLOWED_REFERENCES:
+                continue
+            if mine == "core":
+                wrong.append(f"{where} (core) names the {kind} {target} of {theirs}")
+            elif mine in READ_SIDE and theirs in READ_SIDE:
+                wrong.append(f"{where} names the {kind} {target} of {theirs}: read-side apps")
+            elif mine in LAYERS and theirs in LAYERS and LAYERS[theirs] > LAYERS[mine]:
+                wrong.append(f"{where} names the {kind} {target} of {theirs}, above it")
+    return sorted(wrong)
+
+
+def all_references():
+    owners = url_owners()
+    references = {}
+    for name, path in MODULES.items():
+        if app(name) in LAYERS or app(name) == "core":
+            found = python_references(name, path, owners)
+            if found:
+                references[(name, app(name))] = found
+    for path in TEMPLATES.rglob("*.html"):
+        relative = path.relative_to(TEMPLATES).as_posix()
+        mine = template_app(relative)
+        if mine:
+            found = template_references(relative, path.read_text(encoding="utf-8"), owners)
+            if found:
+                references[(f"templates/{relative}", mine)] = found
+    return references
+
+
+def test_urls_model_labels_and_templates_follow_the_order_too():
+    wrong = wrong_references(all_references())
+    assert not wrong, "\n".join(wrong)
+
+
+def test_the_allowed_references_are_still_made():
+    """An exception whose reference is gone is removed from the list."""
+    made = {
+        (where, theirs)
+        for (where, _mine), targets in all_references().items()
+        for _kind, _target, theirs in targets
+    }
+    assert set(ALLOWED_REFERENCES) <= made, set(ALLOWED_REFERENCES) - made
+
+
+def test_the_reference_checks_catch_each_kind_of_back_door(tmp_path):
+    owners = url_owners()
+    cases = {
+        "scoresheet.sample": 'from django.urls import reverse\nreverse("stats:player")\n',
+        "transfer.sample": 'MODELS = ["tournaments.Round"]\n',
+        "standings.sample": 'from django.apps import apps\napps.get_model("stats", "X")\n',
+    }
+    for name, source in cases.items():
+        path = tmp_path / f"{name}.py"
+        path.write_text(source, encoding="utf-8")
+        found = {(name, app(name)): python_references(name, path, owners)}
+        assert wrong_references(found), f"{name}: {source!r} was not refused"
+    for text in ('{% url "league_club:guests" club.slug %}', '{% include "leagues/x.html" %}'):
+        found = {
+            ("templates/tournaments/x.html", "tournaments"): template_references(
+                "tournaments/x.html", text, owners
+            )
+        }
+        assert wrong_references(found), f"{text!r} was not refused"
+    fine = 'from django.urls import reverse\nreverse("scoresheet:sheet")\n'
+    path = tmp_path / "standings.fine.py"
+    path.write_text(fine, encoding="utf-8")
+    found = {("standings.fine", "standings"): python_references("standings.fine", path, owners)}
+    assert not wrong_references(found)

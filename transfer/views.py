@@ -460,7 +460,7 @@ def restore_status(request, job_id):
 def _restore_status(job) -> dict:
     status = _status(job)
     if job.state == Job.State.DONE and job.club_id is not None:
-        status["club"] = reverse("clubs:detail", args=[job.club.slug])
+        status["club"] = job.club.get_absolute_url()
     return status
 
 

@@ -19,6 +19,7 @@ from django.utils.translation import gettext as _
 
 from clubs.permissions import can, club_view
 from clubs.rules_forms import describe_rules
+from core import pages
 from core.idempotency import idempotent, once
 from core.jsonnumbers import json_number
 from core.paging import BoundedRequestConfig
@@ -371,4 +372,4 @@ def sheet_export(request, slug, sheet_id):
 
 def _player_url(club, player_id, season_id):
     """A player's statistics for the season (a link from the sheet's totals)."""
-    return reverse("stats:player_season", args=[club.slug, player_id, season_id])
+    return pages.url("player_season_statistics", club.slug, player_id, season_id)
