@@ -582,10 +582,6 @@ def reject_claim(claim: LinkClaim, *, actor=None) -> None:
         claim.delete()
 
 
-def leagues_of(club) -> list[League]:
-    return list(League.objects.filter(club_links__club=club, club_links__accepted_at__isnull=False))
-
-
 def find_persons(club, text, limit=20) -> list[Person]:
     """Tournament registration: persons of every league ``club`` belongs to, by licence
     (exact) or name (contains), for entering a guest without retyping. Characters

@@ -137,23 +137,12 @@ def check_event(results) -> None:
             players_on_deal[result.deal].add(player)
 
 
-def _matchpoints(x, others) -> Fraction:
-    n = len(others)
-    if n == 1:
-        return NEUTRAL[MATCHPOINTS]
-    mp = 2 * sum(1 for y in others if y < x) + sum(1 for y in others if y == x) - 1
-    return Fraction(100 * mp, 2 * (n - 1))
-
-
-def _difference(x, others) -> Fraction:
-    return Fraction(x) - Fraction(sum(Fraction(y) for y in others), len(others))
-
-
 def _seat_scorer(method: str, same_cards: list):
     """The score of a marque among ``same_cards`` (the seat's marques at every table
     that played the deal, itself included) as ``(numerator, denominator)``, whole
-    numbers not reduced: ``_matchpoints`` or ``_difference``, with what they need
-    computed once per deal and seat rather than once per table (the sorted marques
+    numbers not reduced: §3's matchpoints or difference to the mean (the tests hold
+    them to the definitions, computed table by table), with what they need computed
+    once per deal and seat rather than once per table (the sorted marques
     for matchpoints, their mean for the average). ``compare`` sums the pairs per
     denominator, in whole numbers, and makes fractions once a player: a Fraction
     addition per seat (its gcd) was most of a large event's comparison."""

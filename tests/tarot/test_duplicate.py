@@ -17,6 +17,7 @@ from hypothesis import strategies as st
 from tarot.duplicate import (
     AVERAGE,
     MATCHPOINTS,
+    NEUTRAL,
     DuplicateError,
     TableDeal,
     compare,
@@ -25,6 +26,7 @@ from tarot.duplicate import (
     parse_event,
     team_score,
 )
+from tarot.duplicate import _seat_scorer as seat_scorer
 
 T1 = ("A", "B", "C", "D")
 T2 = ("E", "F", "G", "H")
@@ -34,6 +36,21 @@ DEAL_1 = [
     TableDeal(1, 2, T2, (58, -174, 58, 58)),
     TableDeal(1, 3, T3, (-20, 60, -20, -20)),
 ]
+
+
+def _matchpoints(x, others) -> F:
+    """§3's matchpoints of a marque among the same seat's marques (itself included),
+    written as the definition reads: 2 for each marque beaten, 1 for each tie."""
+    n = len(others)
+    if n == 1:
+        return NEUTRAL[MATCHPOINTS]
+    mp = 2 * sum(1 for y in others if y < x) + sum(1 for y in others if y == x) - 1
+    return F(100 * mp, 2 * (n - 1))
+
+
+def _difference(x, others) -> F:
+    """§3's difference of a marque to the mean of the same seat's marques."""
+    return F(x) - F(sum(F(y) for y in others), len(others))
 
 
 def scores(comparison):
@@ -221,8 +238,6 @@ def test_json_scores_are_exact_where_a_decimal_is():
 def test_the_per_seat_scorer_is_the_per_table_definition(marques):
     """``compare`` sorts a seat's marques once per deal (bisect) and takes their mean once;
     each score is still exactly §3's definition, computed table by table."""
-    from tarot.duplicate import _difference, _matchpoints, _seat_scorer
-
     for x in marques:  # the scorer gives (numerator, denominator), not reduced
-        assert F(*_seat_scorer(MATCHPOINTS, marques)(x)) == _matchpoints(x, marques)
-        assert F(*_seat_scorer(AVERAGE, marques)(x)) == _difference(x, marques)
+        assert F(*seat_scorer(MATCHPOINTS, marques)(x)) == _matchpoints(x, marques)
+        assert F(*seat_scorer(AVERAGE, marques)(x)) == _difference(x, marques)
