@@ -347,7 +347,7 @@ def sheets(
         data[key] = "" if value is None else str(value)
     if tournaments:
         data["tournaments"] = "on"
-    rows = SheetModel.objects.filter(club=club, deleted_at__isnull=True).with_counts()
+    rows = SheetModel.objects.live().filter(club=club).with_counts()
     found = SheetFilter(data, queryset=rows, request=request)
     if not found.form.is_valid():
         if "season" in found.form.errors:
@@ -358,11 +358,7 @@ def sheets(
 
 
 def _sheet(club, sheet_id):
-    sheet = (
-        SheetModel.objects.with_counts()
-        .filter(club=club, pk=sheet_id, deleted_at__isnull=True)
-        .first()
-    )
+    sheet = SheetModel.objects.with_counts().live().filter(club=club, pk=sheet_id).first()
     if sheet is None:
         raise not_found()
     return sheet
@@ -657,7 +653,7 @@ def season_results(request, slug: Slug, season_id: Id, page: PageNo = 1, per_pag
         for row in rows
     ]
     players = [{"id": row["player_id"], "name": row["name"], "club": club.name} for row in rows]
-    sheets = SheetModel.objects.filter(season=season, deleted_at__isnull=True).with_counts()
+    sheets = SheetModel.objects.live().filter(season=season).with_counts()
     info, shown = page_of(sheets.order_by("date", "table", "pk"), page, per_page)
     event = {
         "kind": "season",

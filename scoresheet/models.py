@@ -45,6 +45,10 @@ def _count(queryset):
 
 
 class SheetQuerySet(models.QuerySet):
+    def live(self):
+        """The sheets not deleted: what every page, total and export counts."""
+        return self.filter(deleted_at__isnull=True)
+
     def with_counts(self):
         """The sheets with their season and ``seated`` (the seats with their players,
         in dealing order): lists and tables show them, and the stored ``seat_count``

@@ -39,7 +39,7 @@ def _nothing(done, total):
 
 def season_sheets(season):
     sheets = Sheet.objects.filter(season=season)
-    sheets = sheets.filter(deleted_at__isnull=True)  # a deleted sheet is out of the season
+    sheets = sheets.live()  # a deleted sheet is out of the season
     return sheets.order_by("date", "table", "pk")
 
 

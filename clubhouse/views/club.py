@@ -22,11 +22,7 @@ def club_detail(request, slug):
     for season in seasons:
         season.rules_text = describe_rules(season.rules)
         season.is_current = season == current
-    sheets = (
-        Sheet.objects.filter(club=club, deleted_at__isnull=True)
-        .with_counts()
-        .order_by("-date", "-pk")
-    )
+    sheets = Sheet.objects.live().filter(club=club).with_counts().order_by("-date", "-pk")
     sheets = list(sheets[:RECENT_SHEETS])
     return render(
         request,

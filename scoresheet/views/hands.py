@@ -39,7 +39,7 @@ from tarot.jsonformat import parse_hand
 
 
 def _sheet(request, sheet_id):
-    sheets = Sheet.objects.select_related("season").filter(deleted_at__isnull=True)
+    sheets = Sheet.objects.live().select_related("season")
     return get_object_or_404(sheets, pk=sheet_id, club=request.club)
 
 

@@ -44,7 +44,7 @@ def sheet_list(request, slug):
     club = request.club
     data = request.GET.copy()
     data.setdefault("players", "")
-    sheets = Sheet.objects.filter(club=club, deleted_at__isnull=True).with_counts()
+    sheets = Sheet.objects.live().filter(club=club).with_counts()
     sheet_filter = SheetFilter(data, queryset=sheets, request=request)
     table = SheetTable(sheet_filter.qs, club=club)
     BoundedRequestConfig(request, paginate={"per_page": PER_PAGE}).configure(table)
@@ -308,9 +308,7 @@ def _undo_read(request, response):
 @club_view("read")
 def sheet_detail(request, slug, sheet_id):
     club = request.club
-    sheet = get_object_or_404(
-        Sheet.objects.select_related("season"), club=club, pk=sheet_id, deleted_at__isnull=True
-    )
+    sheet = get_object_or_404(Sheet.objects.live().select_related("season"), club=club, pk=sheet_id)
     context = _sheet_context(request, sheet)
     may_score = can(request.user, club, "score")
     undo = _undo_offer(request, sheet) if may_score else None
@@ -333,9 +331,7 @@ def sheet_print(request, slug, sheet_id, blank=False):
     totals, the zero-sum check and the signatures; ``blank``: the same sheet with empty
     lines, to fill in by hand at the table."""
     club = request.club
-    sheet = get_object_or_404(
-        Sheet.objects.select_related("season"), club=club, pk=sheet_id, deleted_at__isnull=True
-    )
+    sheet = get_object_or_404(Sheet.objects.live().select_related("season"), club=club, pk=sheet_id)
     context = _sheet_context(request, sheet)
     names = context["names"]
     # a blank sheet has a column for who sits out only where somebody must: more seats
@@ -362,7 +358,7 @@ def sheet_print(request, slug, sheet_id, blank=False):
 @club_view("read")
 def sheet_export(request, slug, sheet_id):
     """One JSON line: ``manage.py import_sheets`` reads the file back as it is."""
-    sheet = get_object_or_404(Sheet, club=request.club, pk=sheet_id, deleted_at__isnull=True)
+    sheet = get_object_or_404(Sheet.objects.live(), club=request.club, pk=sheet_id)
     text = json.dumps(sheet_json(sheet), ensure_ascii=False, default=json_number)
     response = HttpResponse(text + "\n", content_type="application/json; charset=utf-8")
     label = slugify(f"{request.club.slug} {sheet.date.isoformat()} {sheet.table}")
