@@ -255,140 +255,18 @@ class Savoyard(Ruleset):
         if not isinstance(hand, SavoyardHand):
             _refuse("invalid_field", "hand: a Savoyard hand (mode, count…) is needed", "hand")
         players = hand.players
-        if not isinstance(players, tuple) or not all(_is_name(p) for p in players):
-            _refuse("invalid_field", "players: must be a list of names", "players")
-        nseat = len(players)
-        if nseat < 3 or nseat > 6:
-            _refuse(
-                "seat_count", f"players: {nseat} seated; a Savoyard table seats 3 to 6", "players"
-            )
-        if len(set(players)) != nseat:
-            twice = sorted({p for p in players if players.count(p) > 1})
-            _refuse("duplicate_player", f"players: {', '.join(twice)} named twice", "players")
-        dealer = hand.dealer
-        if dealer is None:
-            _refuse("dealer_required", "dealer: the Savoyard rules need the dealer", "dealer")
-        _seated(players, dealer, "dealer")
-        out = hand.sits_out
-        if nseat == 6:
-            if out is None:
-                _refuse(
-                    "sits_out_invalid",
-                    "sits_out: at six the player on the dealer's left sits out; name him",
-                    "sits_out",
-                )
-            _seated(players, out, "sits_out")
-            if out == dealer:
-                _refuse("player_sits_out", f"dealer: {dealer} sits out this hand", "dealer")
-        elif out is not None:
-            _refuse(
-                "sits_out_invalid",
-                f"sits_out: only at six does a player sit out ({nseat} seated)",
-                "sits_out",
-            )
+        _check_table(players, hand.dealer)
+        out = _check_sits_out(players, hand.dealer, hand.sits_out)
         playing = tuple(p for p in players if p != out)
         n = len(playing)
-        mode = hand.mode
-        if mode not in MODES:
-            _refuse(
-                "mode_unknown",
-                f"mode: {mode!r} is not a mode; allowed: solo, call, partners, each",
-                "mode",
-            )
-        if mode not in MODES_AT[n]:
-            _refuse(
-                "mode_not_played",
-                f"mode: {mode} is not played by {n}; at {n}: {', '.join(MODES_AT[n])}",
-                "mode",
-            )
-        allowed = MODE_FIELDS[mode]
-        for field in ("declarer", "cards_asked", "count", "counts"):
-            if field not in allowed and getattr(hand, field) not in (None, ()):
-                _refuse("invalid_field", f"{field}: not a field of a {mode} hand", field)
-        if mode != "partners" and "partner" not in allowed and hand.partner is not None:
-            _refuse("invalid_field", f"partner: not a field of a {mode} hand", "partner")
+        _check_mode(hand, n)
         total = self.total(rules, n)
-        partner = None
-        if mode == "solo":
-            declarer = hand.declarer
-            if declarer is None:
-                _refuse("invalid_field", "declarer: the soloist is required", "declarer")
-            _seated(players, declarer, "declarer")
-            if declarer == out:
-                _refuse("player_sits_out", f"declarer: {declarer} sits out this hand", "declarer")
-            cards = hand.cards_asked
-            if not _whole(cards) or not 0 <= cards <= 2:
-                _refuse(
-                    "cards_asked_out_of_range",
-                    f"cards_asked: {cards!r}; a soloist asks 0, 1 or 2 cards",
-                    "cards_asked",
-                )
-        elif mode == "call":
-            partner = hand.partner
-            if partner is None:
-                _refuse(
-                    "invalid_field", "partner: the holder of the called card is required", "partner"
-                )
-            _seated(players, partner, "partner")
-            if partner == out:
-                _refuse("player_sits_out", f"partner: {partner} sits out this hand", "partner")
-            if partner == dealer:
-                _refuse(
-                    "partner_is_dealer",
-                    f"partner: {partner} is the dealer; the dealer calls another player",
-                    "partner",
-                )
-        elif mode == "partners":  # §2: the dealer's partner sits opposite him
-            partner = playing[(playing.index(dealer) + 2) % 4]
-            if hand.partner is not None and hand.partner != partner:
-                _refuse(
-                    "invalid_field",
-                    f"partner: in partners the dealer's partner sits opposite him ({partner})",
-                    "partner",
-                )
-        if mode == "each":
-            counts = hand.counts
-            if not isinstance(counts, tuple) or not all(
-                isinstance(c, tuple) and len(c) == 2 for c in counts
-            ):
-                _refuse("invalid_field", "counts: must be (name, count) pairs", "counts")
-            names = [c[0] for c in counts]
-            missing = [p for p in playing if p not in names]
-            extra = [str(c) for c in names if c not in playing]
-            if missing or extra or len(set(names)) != len(names):
-                problems = []
-                if missing:
-                    problems.append("missing " + ", ".join(missing))
-                if extra:
-                    problems.append("not playing " + ", ".join(extra))
-                if len(set(names)) != len(names):
-                    problems.append("a player twice")
-                _refuse(
-                    "counts_inconsistent",
-                    f"counts: every player's count is needed ({'; '.join(problems)})",
-                    "counts",
-                )
-            for player, value in counts:
-                _check_count(value, total, f"counts ({player})")
-            added = sum(c[1] for c in counts)
-            if added != total:
-                _refuse(
-                    "counts_inconsistent",
-                    f"counts: they add up to {added}; the cards count {total}",
-                    "counts",
-                )
+        partner = _check_sides(hand, players, playing, out)
+        if hand.mode == "each":
+            _check_counts(hand.counts, playing, total)
         else:
             _check_count(hand.count, total, "count")
-        baga = hand.baga
-        if baga is not None:
-            if n == 3:
-                _refuse("baga_not_allowed", "baga: never at three players", "baga")
-            if rules.opts["baga"] is None:
-                _refuse("baga_not_allowed", "baga: these rules have no baga au bout", "baga")
-            if not isinstance(baga, Baga) or baga.to not in SIDES:
-                _refuse("invalid_field", 'baga: "to" must be declarers or opponents', "baga")
-            if not isinstance(baga.announced, bool):
-                _refuse("invalid_field", "baga: announced must be true or false", "baga")
+        _check_baga(hand.baga, n, rules)
         return n, playing, total, partner
 
     # --- scoring -------------------------------------------------------------------
@@ -757,3 +635,160 @@ def _explain_each(d, terms):
 RULESET = Savoyard()
 
 __all__ = ["LABELS", "RULESET", "Baga", "Detail", "SavoyardHand"]
+
+
+# --- the refusals of §6, in the order a hand is read ---------------------------------
+
+
+def _check_table(players, dealer):
+    """Names, three to six seats, nobody twice, a seated dealer."""
+    if not isinstance(players, tuple) or not all(_is_name(p) for p in players):
+        _refuse("invalid_field", "players: must be a list of names", "players")
+    nseat = len(players)
+    if nseat < 3 or nseat > 6:
+        _refuse("seat_count", f"players: {nseat} seated; a Savoyard table seats 3 to 6", "players")
+    if len(set(players)) != nseat:
+        twice = sorted({p for p in players if players.count(p) > 1})
+        _refuse("duplicate_player", f"players: {', '.join(twice)} named twice", "players")
+    if dealer is None:
+        _refuse("dealer_required", "dealer: the Savoyard rules need the dealer", "dealer")
+    _seated(players, dealer, "dealer")
+
+
+def _check_sits_out(players, dealer, out):
+    """At six one player sits out, never the dealer; otherwise nobody. Returns him."""
+    nseat = len(players)
+    if nseat == 6:
+        if out is None:
+            _refuse(
+                "sits_out_invalid",
+                "sits_out: at six the player on the dealer's left sits out; name him",
+                "sits_out",
+            )
+        _seated(players, out, "sits_out")
+        if out == dealer:
+            _refuse("player_sits_out", f"dealer: {dealer} sits out this hand", "dealer")
+    elif out is not None:
+        _refuse(
+            "sits_out_invalid",
+            f"sits_out: only at six does a player sit out ({nseat} seated)",
+            "sits_out",
+        )
+    return out
+
+
+def _check_mode(hand, n):
+    """A mode played by ``n``, and only the fields of that mode."""
+    mode = hand.mode
+    if mode not in MODES:
+        _refuse(
+            "mode_unknown",
+            f"mode: {mode!r} is not a mode; allowed: solo, call, partners, each",
+            "mode",
+        )
+    if mode not in MODES_AT[n]:
+        _refuse(
+            "mode_not_played",
+            f"mode: {mode} is not played by {n}; at {n}: {', '.join(MODES_AT[n])}",
+            "mode",
+        )
+    allowed = MODE_FIELDS[mode]
+    for field in ("declarer", "cards_asked", "count", "counts"):
+        if field not in allowed and getattr(hand, field) not in (None, ()):
+            _refuse("invalid_field", f"{field}: not a field of a {mode} hand", field)
+    if mode != "partners" and "partner" not in allowed and hand.partner is not None:
+        _refuse("invalid_field", f"partner: not a field of a {mode} hand", "partner")
+
+
+def _check_sides(hand, players, playing, out):
+    """The soloist and the cards he asked, the called partner, or the partner opposite
+    the dealer; returns the dealer's partner (None in solo and each)."""
+    mode, dealer = hand.mode, hand.dealer
+    if mode == "solo":
+        declarer = hand.declarer
+        if declarer is None:
+            _refuse("invalid_field", "declarer: the soloist is required", "declarer")
+        _seated(players, declarer, "declarer")
+        if declarer == out:
+            _refuse("player_sits_out", f"declarer: {declarer} sits out this hand", "declarer")
+        cards = hand.cards_asked
+        if not _whole(cards) or not 0 <= cards <= 2:
+            _refuse(
+                "cards_asked_out_of_range",
+                f"cards_asked: {cards!r}; a soloist asks 0, 1 or 2 cards",
+                "cards_asked",
+            )
+        return None
+    if mode == "call":
+        partner = hand.partner
+        if partner is None:
+            _refuse(
+                "invalid_field", "partner: the holder of the called card is required", "partner"
+            )
+        _seated(players, partner, "partner")
+        if partner == out:
+            _refuse("player_sits_out", f"partner: {partner} sits out this hand", "partner")
+        if partner == dealer:
+            _refuse(
+                "partner_is_dealer",
+                f"partner: {partner} is the dealer; the dealer calls another player",
+                "partner",
+            )
+        return partner
+    if mode == "partners":  # §2: the dealer's partner sits opposite him
+        partner = playing[(playing.index(dealer) + 2) % 4]
+        if hand.partner is not None and hand.partner != partner:
+            _refuse(
+                "invalid_field",
+                f"partner: in partners the dealer's partner sits opposite him ({partner})",
+                "partner",
+            )
+        return partner
+    return None
+
+
+def _check_counts(counts, playing, total):
+    """Every playing player's count once, each in range, adding up to the cards."""
+    if not isinstance(counts, tuple) or not all(
+        isinstance(c, tuple) and len(c) == 2 for c in counts
+    ):
+        _refuse("invalid_field", "counts: must be (name, count) pairs", "counts")
+    names = [c[0] for c in counts]
+    missing = [p for p in playing if p not in names]
+    extra = [str(c) for c in names if c not in playing]
+    if missing or extra or len(set(names)) != len(names):
+        problems = []
+        if missing:
+            problems.append("missing " + ", ".join(missing))
+        if extra:
+            problems.append("not playing " + ", ".join(extra))
+        if len(set(names)) != len(names):
+            problems.append("a player twice")
+        _refuse(
+            "counts_inconsistent",
+            f"counts: every player's count is needed ({'; '.join(problems)})",
+            "counts",
+        )
+    for player, value in counts:
+        _check_count(value, total, f"counts ({player})")
+    added = sum(c[1] for c in counts)
+    if added != total:
+        _refuse(
+            "counts_inconsistent",
+            f"counts: they add up to {added}; the cards count {total}",
+            "counts",
+        )
+
+
+def _check_baga(baga, n, rules):
+    """A baga au bout: never at three, only where the rules have one, well formed."""
+    if baga is None:
+        return
+    if n == 3:
+        _refuse("baga_not_allowed", "baga: never at three players", "baga")
+    if rules.opts["baga"] is None:
+        _refuse("baga_not_allowed", "baga: these rules have no baga au bout", "baga")
+    if not isinstance(baga, Baga) or baga.to not in SIDES:
+        _refuse("invalid_field", 'baga: "to" must be declarers or opponents', "baga")
+    if not isinstance(baga.announced, bool):
+        _refuse("invalid_field", "baga: announced must be true or false", "baga")
