@@ -80,105 +80,127 @@ def _number(value):
 def hand_rows(context):
     """The two rows of each hand of ``context["lines"]`` (``views.sheets._sheet_context``),
     as one safe string; ``context["undo_number"]`` marks the hand just saved."""
-    words = _Words()
-    seats = len(context["names"])
-    has_pools = context["has_pools"]
-    show_partner, show_sits_out = context["show_partner"], context["show_sits_out"]
-    show_bonuses = context["show_bonuses"]
-    undo_number = context.get("undo_number")
-    deleted_span = seats + context["pools_col"] + 1
-    explain_span = seats + context["pools_col"] + 2
-    rest_span = context["detail_columns"] + 1
-    zero_mark = f'<td class="check-col">{_mark("pos", words.zero, "✓")}</td>'
-    wrong_mark = f'<td class="check-col"><span class="neg" title="{words.not_zero}">≠ 0</span></td>'
-    signed = _SignedScores()
+    layout = _Layout(context)
     out = []
-    add = out.append
     for line in context["lines"]:
-        hand = line.hand
-        number = hand.number
-        deleted = hand.is_deleted
-        href = f"hands/{number}/"  # the hand's page, beside the sheet's (scoresheet/urls.py)
-        classes = "hand-row"
-        if deleted:
-            classes += " hand-deleted"
-        if number == undo_number:
-            classes += " hand-new"
-        contract = _contract(line, words)
-        add(
-            f'<tr id="hand-{number}" class="{classes}" data-hand="{number}">'
-            f'<th scope="row"><a href="{href}">{number}</a></th>'
-            f'<td class="contract col-detail">{contract}</td>'
-        )
-        if deleted:
-            add(f'<td colspan="{deleted_span}" class="deleted-note"><a href="{href}">')
-            add(f"{words.deleted}</a></td>")
-        else:
-            for cell in line.cells:
-                score, running = signed(cell.score), signed(cell.running)
-                add(
-                    f'<td class="score"><span class="{score[3]}{score[1]}">'
-                    f"{score[0]}</span><small{running[2]}>{running[0]}</small></td>"
-                )
-            if has_pools:
-                pools = ""
-                if len(line.pools) > 1:
-                    pools = f"<small>{esc(' + '.join(str(p) for p in line.pools))}</small>"
-                add(
-                    f'<td class="score pools-col"><span>{_number(line.pool_total)}</span>'
-                    f"{pools}</td>"
-                )
-            add(zero_mark if line.balanced else wrong_mark)
-        add(f"<td>{esc(line.dealer or '—')}</td>")
-        if show_partner:
-            add(f"<td>{esc(line.partner or '—')}</td>")
-        if show_sits_out:
-            add(f"<td>{esc(line.sits_out or '—')}</td>")
-        if hand.taker_id:
-            add(f'<td class="num">{hand.bouts}</td><td class="num">{_number(hand.points)}</td>')
-        else:
-            add("<td></td><td></td>")
-        badges = [
-            f'<span class="badge bonus-{kind}">{esc(text)}</span>' for kind, text in line.bonuses
-        ]
-        if show_bonuses:
-            add(f'<td class="bonuses">{" ".join(badges)}</td>')
-        add("</tr>\n")
-        # the folded line
-        why = not deleted and bool(hand.explanation)
-        classes = "explain-row"
-        if deleted:
-            classes += " hand-deleted"
-        if why:
-            classes += " has-why"
-        add(
-            f'<tr class="{classes}" data-hand-details="{number}"><td colspan="{explain_span}">'
-            f'<details class="explain"><summary><span class="explain-line">'
-            f"{_contract(line, words, inline=True)}</span>"
-        )
-        if why:
-            add(f' <span class="explain-why">{esc(words.why % {"number": number})}</span>')
-        add('</summary><dl class="explain-facts">')
-        for key, value in (
-            ("dealer", line.dealer),
-            ("partner", line.partner),
-            ("sits_out", line.sits_out),
-        ):
-            if value:
-                add(f"<div><dt>{words.facts[key]}</dt><dd>{esc(value)}</dd></div>")
-        if hand.taker_id:
-            add(
-                f"<div><dt>{words.facts['bouts']}</dt><dd>{hand.bouts}</dd></div>"
-                f"<div><dt>{words.facts['points']}</dt><dd>{_number(hand.points)}</dd></div>"
-            )
-        for badge in badges:
-            add(f'<div class="explain-bonus"><dd>{badge}</dd></div>')
-        add("</dl>")
-        if why:
-            text = esc(render_explanation(hand.explanation))
-            add(f'<p class="explanation" data-explanation>{text}</p>')
-        add(f'</details></td><td colspan="{rest_span}"></td></tr>\n')
+        _score_row(out.append, line, layout)
+        _explain_row(out.append, line, layout)
     return mark_safe("".join(out))  # noqa: S308 -- every text above is escaped
+
+
+class _Layout:
+    """What every hand's rows share: the words, the columns shown and their spans."""
+
+    def __init__(self, context):
+        self.words = words = _Words()
+        seats = len(context["names"])
+        self.has_pools = context["has_pools"]
+        self.show_partner = context["show_partner"]
+        self.show_sits_out = context["show_sits_out"]
+        self.show_bonuses = context["show_bonuses"]
+        self.undo_number = context.get("undo_number")
+        self.deleted_span = seats + context["pools_col"] + 1
+        self.explain_span = seats + context["pools_col"] + 2
+        self.rest_span = context["detail_columns"] + 1
+        self.zero_mark = f'<td class="check-col">{_mark("pos", words.zero, "✓")}</td>'
+        self.wrong_mark = (
+            f'<td class="check-col"><span class="neg" title="{words.not_zero}">≠ 0</span></td>'
+        )
+        self.signed = _SignedScores()
+
+
+def _badges(line):
+    return [f'<span class="badge bonus-{kind}">{esc(text)}</span>' for kind, text in line.bonuses]
+
+
+def _score_row(add, line, layout):
+    """A hand's line: its number, contract, each player's score and running total, the
+    pools, the zero check, the dealer, partner and sitting-out player, bouts, points."""
+    words, signed = layout.words, layout.signed
+    hand = line.hand
+    number = hand.number
+    deleted = hand.is_deleted
+    href = f"hands/{number}/"  # the hand's page, beside the sheet's (scoresheet/urls.py)
+    classes = "hand-row"
+    if deleted:
+        classes += " hand-deleted"
+    if number == layout.undo_number:
+        classes += " hand-new"
+    add(
+        f'<tr id="hand-{number}" class="{classes}" data-hand="{number}">'
+        f'<th scope="row"><a href="{href}">{number}</a></th>'
+        f'<td class="contract col-detail">{_contract(line, words)}</td>'
+    )
+    if deleted:
+        add(f'<td colspan="{layout.deleted_span}" class="deleted-note"><a href="{href}">')
+        add(f"{words.deleted}</a></td>")
+    else:
+        for cell in line.cells:
+            score, running = signed(cell.score), signed(cell.running)
+            add(
+                f'<td class="score"><span class="{score[3]}{score[1]}">'
+                f"{score[0]}</span><small{running[2]}>{running[0]}</small></td>"
+            )
+        if layout.has_pools:
+            pools = ""
+            if len(line.pools) > 1:
+                pools = f"<small>{esc(' + '.join(str(p) for p in line.pools))}</small>"
+            add(f'<td class="score pools-col"><span>{_number(line.pool_total)}</span>{pools}</td>')
+        add(layout.zero_mark if line.balanced else layout.wrong_mark)
+    add(f"<td>{esc(line.dealer or '—')}</td>")
+    if layout.show_partner:
+        add(f"<td>{esc(line.partner or '—')}</td>")
+    if layout.show_sits_out:
+        add(f"<td>{esc(line.sits_out or '—')}</td>")
+    if hand.taker_id:
+        add(f'<td class="num">{hand.bouts}</td><td class="num">{_number(hand.points)}</td>')
+    else:
+        add("<td></td><td></td>")
+    if layout.show_bonuses:
+        add(f'<td class="bonuses">{" ".join(_badges(line))}</td>')
+    add("</tr>\n")
+
+
+def _explain_row(add, line, layout):
+    """The folded line under it: the facts and the reckoning, opened on demand."""
+    words = layout.words
+    hand = line.hand
+    number = hand.number
+    deleted = hand.is_deleted
+    why = not deleted and bool(hand.explanation)
+    classes = "explain-row"
+    if deleted:
+        classes += " hand-deleted"
+    if why:
+        classes += " has-why"
+    add(
+        f'<tr class="{classes}" data-hand-details="{number}">'
+        f'<td colspan="{layout.explain_span}">'
+        f'<details class="explain"><summary><span class="explain-line">'
+        f"{_contract(line, words, inline=True)}</span>"
+    )
+    if why:
+        add(f' <span class="explain-why">{esc(words.why % {"number": number})}</span>')
+    add('</summary><dl class="explain-facts">')
+    for key, value in (
+        ("dealer", line.dealer),
+        ("partner", line.partner),
+        ("sits_out", line.sits_out),
+    ):
+        if value:
+            add(f"<div><dt>{words.facts[key]}</dt><dd>{esc(value)}</dd></div>")
+    if hand.taker_id:
+        add(
+            f"<div><dt>{words.facts['bouts']}</dt><dd>{hand.bouts}</dd></div>"
+            f"<div><dt>{words.facts['points']}</dt><dd>{_number(hand.points)}</dd></div>"
+        )
+    for badge in _badges(line):
+        add(f'<div class="explain-bonus"><dd>{badge}</dd></div>')
+    add("</dl>")
+    if why:
+        text = esc(render_explanation(hand.explanation))
+        add(f'<p class="explanation" data-explanation>{text}</p>')
+    add(f'</details></td><td colspan="{layout.rest_span}"></td></tr>\n')
 
 
 class _SignedScores(dict):
