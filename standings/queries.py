@@ -31,7 +31,16 @@ def ranked_standings(season, ranking, *, date_from=None, date_to=None, seats=Non
     (what ranks: the counted total, average or points), ``ranked`` (bool),
     ``order`` (the row's place in the ranking, for sorting). One query.
     """
-    Player = SheetTotal._meta.get_field("player").related_model
+    where, params = _filters(season, date_from, date_to, seats)
+    sql, more = _ranked_sql(ranking, where)
+    with connection.cursor() as cursor:
+        cursor.execute(sql, params + more)
+        fetched = cursor.fetchall()
+    return [_standing(order, row) for order, row in enumerate(fetched, start=1)]
+
+
+def _filters(season, date_from, date_to, seats):
+    """The WHERE of a season's SheetTotals (``t``) and its parameters."""
     where, params = ["t.season_id = %s"], [getattr(season, "pk", season)]
     if date_from:
         where.append("t.date >= %s")
@@ -42,6 +51,12 @@ def ranked_standings(season, ranking, *, date_from=None, date_to=None, seats=Non
     if seats:
         where.append("t.seats = %s")
         params.append(seats)
+    return where, params
+
+
+def _ranked_sql(ranking, where):
+    """The statement of ``ranked_standings`` and the parameters after the filters'."""
+    Player = SheetTotal._meta.get_field("player").related_model
     if ranking.by == "points":
         cases = " ".join(f"WHEN {n} THEN %s" for n in range(1, len(ranking.points) + 1))
         value = f"CASE p.place {cases} ELSE 0 END"
@@ -96,41 +111,37 @@ def ranked_standings(season, ranking, *, date_from=None, date_to=None, seats=Non
         FROM keyed k JOIN {Player._meta.db_table} pp ON pp.id = k.player_id
         ORDER BY k.ranked DESC, k.rank_key DESC, pp.sort_key, pp.id
     """
-    params = params + value_params + [best, best, best, ranking.min_evenings]
-    with connection.cursor() as cursor:
-        cursor.execute(sql, params)
-        fetched = cursor.fetchall()
-    rows = []
-    for order, row in enumerate(fetched, start=1):
-        player_id, name, key, total, sheets, hands, taken, made = row[:8]
-        evenings, counted, value, ranked, rank, count = row[8:]
-        # PostgreSQL sums integers as numeric: plain ints here, whatever the database
-        sheets, hands, taken, made, evenings, counted = (
-            int(n) for n in (sheets, hands, taken, made, evenings, counted)
-        )
-        total = Decimal(str(total))
-        rows.append(
-            {
-                "player_id": player_id,
-                "name": name,
-                "player__sort_key": key,
-                "rank": rank,
-                "order": order,
-                "total": total,
-                "sheets_played": sheets,
-                "hands_played": hands,
-                "hands_taken": taken,
-                "contracts_made": made,
-                "made_pct": made * 100.0 / taken if taken else None,
-                "average": float(total) / hands if hands else None,
-                "evenings": evenings,
-                "counted": counted,
-                "value": None if value is None else Decimal(str(value)),
-                "ranked": bool(ranked),
-                "players": count,
-            }
-        )
-    return rows
+    return sql, value_params + [best, best, best, ranking.min_evenings]
+
+
+def _standing(order, row) -> dict:
+    """A row of the statement as the standings' dict."""
+    player_id, name, key, total, sheets, hands, taken, made = row[:8]
+    evenings, counted, value, ranked, rank, count = row[8:]
+    # PostgreSQL sums integers as numeric: plain ints here, whatever the database
+    sheets, hands, taken, made, evenings, counted = (
+        int(n) for n in (sheets, hands, taken, made, evenings, counted)
+    )
+    total = Decimal(str(total))
+    return {
+        "player_id": player_id,
+        "name": name,
+        "player__sort_key": key,
+        "rank": rank,
+        "order": order,
+        "total": total,
+        "sheets_played": sheets,
+        "hands_played": hands,
+        "hands_taken": taken,
+        "contracts_made": made,
+        "made_pct": made * 100.0 / taken if taken else None,
+        "average": float(total) / hands if hands else None,
+        "evenings": evenings,
+        "counted": counted,
+        "value": None if value is None else Decimal(str(value)),
+        "ranked": bool(ranked),
+        "players": count,
+    }
 
 
 def pools_held(club, *, season=None, date_from=None, date_to=None, seats=None):
