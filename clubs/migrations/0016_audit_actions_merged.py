@@ -6,7 +6,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('clubs', '0015_h28_etuis_action'),
+        ('clubs', '0015_etuis_action'),
     ]
 
     operations = [

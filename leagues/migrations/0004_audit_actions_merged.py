@@ -6,7 +6,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('leagues', '0003_h30_standing_places'),
+        ('leagues', '0003_standing_places'),
     ]
 
     operations = [

@@ -4,6 +4,9 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
+    # named for what it does; a database that applied it under its first name keeps it
+    replaces = [("clubs", "0015_h28_etuis_action")]
+
 
     dependencies = [
         ('clubs', '0014_table_device'),

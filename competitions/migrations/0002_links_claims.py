@@ -6,6 +6,9 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
+    # named for what it does; a database that applied it under its first name keeps it
+    replaces = [("competitions", "0002_s12_links_claims")]
+
 
     dependencies = [
         ('competitions', '0001_initial'),

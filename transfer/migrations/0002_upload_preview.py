@@ -4,6 +4,9 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
+    # named for what it does; a database that applied it under its first name keeps it
+    replaces = [("transfer", "0002_s13_upload_preview")]
+
 
     dependencies = [
         ('transfer', '0001_job'),

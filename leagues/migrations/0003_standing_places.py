@@ -25,9 +25,12 @@ def rank_kept_standings(apps, schema_editor):
 
 
 class Migration(migrations.Migration):
+    # named for what it does; a database that applied it under its first name keeps it
+    replaces = [("leagues", "0003_h30_standing_places")]
+
 
     dependencies = [
-        ('leagues', '0002_h30_audit_actions'),
+        ('leagues', '0002_audit_actions'),
     ]
 
     operations = [

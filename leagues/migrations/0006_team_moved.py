@@ -4,9 +4,12 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
+    # named for what it does; a database that applied it under its first name keeps it
+    replaces = [("leagues", "0006_s12_team_moved")]
+
 
     dependencies = [
-        ('leagues', '0005_s12_competition_actions'),
+        ('leagues', '0005_competition_actions'),
     ]
 
     operations = [

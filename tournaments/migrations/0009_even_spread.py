@@ -4,6 +4,9 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
+    # named for what it does; a database that applied it under its first name keeps it
+    replaces = [("tournaments", "0009_s13_even_spread")]
+
 
     dependencies = [
         ('tournaments', '0008_table_device'),

@@ -4,6 +4,9 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
+    # named for what it does; a database that applied it under its first name keeps it
+    replaces = [("ratings", "0002_s13_recompute")]
+
 
     dependencies = [
         ('ratings', '0001_initial'),

@@ -4,6 +4,9 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
+    # named for what it does; a database that applied it under its first name keeps it
+    replaces = [("leagues", "0002_h30_audit_actions")]
+
 
     dependencies = [
         ('leagues', '0001_initial'),
