@@ -127,12 +127,16 @@ def prepare_restore(source: str, *, actor) -> Job:
     )
 
 
-def confirm_restore(job, *, actor) -> bool:
-    """Queue a previewed restore, once (False: it was queued already)."""
+def confirm_restore(job, *, actor, logins=()) -> bool:
+    """Queue a previewed restore, once (False: it was queued already). ``logins``: the
+    usernames of the preview's list the administrator confirmed; the file's other
+    logins get no role in the club (``backup.restore``)."""
     if actor is None or not actor.is_staff:
         raise JobError("not_staff", str(error_messages["not_staff"]))
+    listed = {row["username"] for row in job.options.get("preview", {}).get("logins", [])}
+    options = {**job.options, "logins": sorted(set(logins) & listed)}
     queued = Job.objects.filter(pk=job.pk, state=Job.State.PENDING).update(
-        state=Job.State.QUEUED, user=actor
+        state=Job.State.QUEUED, user=actor, options=options
     )
     if queued:
         enqueue(job)
@@ -325,7 +329,8 @@ def _upload_preview(job, progress):
 def _restore(job, progress):
     progress(0, 1)
     with open(path_of(job.source), "rb") as source:
-        club = backups.restore(source, actor=job.user)  # read as a stream (version 3)
+        # read as a stream (version 3)
+        club = backups.restore(source, actor=job.user, logins=set(job.options.get("logins", ())))
     job.club = club
     progress(1, 1)
 
