@@ -33,8 +33,8 @@ SECRETS = (NAME, OLD_NAME, "Quenouille", LICENCE, EMAIL, USERNAME)
 @pytest.fixture
 def world(clubs, lseason, event, boss, django_user_model):
     """Club A (public, in the league): Zéphyrine, renamed once, linked by licence to
-    a person that is her login, whose login scored a sheet she played and was then removed from the members; a
-    league event of A she played, closed; four other players."""
+    a person that is her login; her login scored a sheet she played and was then
+    removed from the members; a league event of A she played, closed; three others."""
     club, manager = clubs["a"], clubs["a_manager"]
     season = club_services.create_season(
         club, "2026", datetime.date(2026, 1, 1), None, "fft", actor=manager
