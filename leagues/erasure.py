@@ -9,7 +9,8 @@ name (``Scrubber``): the club's audit entries and hand revisions, its tournament
 entries and final rankings, the table results' names, sheets' and hands' notes, the
 league results and the league audit entries of the club's leagues. The club's rows
 that pointed at their login (who opened a sheet, entered a hand, did a change) point
-at nobody, so a backup made afterwards holds neither the login nor its e-mail. The
+at nobody, so a backup made afterwards holds neither the login nor its e-mail, and
+the files of the club's finished jobs (backups, exports made before) are removed. The
 login itself is the person's account on the site, not the club's: it stays, unlinked
 (its owner closes it, or the site's administrator does).
 
@@ -34,6 +35,7 @@ from leagues.models import EventResult, LeagueAuditEntry, LinkClaim
 from leagues.rights import ERASED_NAME, RightsError
 from scoresheet.models import Hand, HandRevision, SeasonTotal, Sheet
 from tournaments.models import Entry, TableResult, Tournament
+from transfer import jobs
 from transfer.backup import club_paths
 
 #: rows of the club read and rewritten at a time
@@ -137,6 +139,7 @@ def erase_player(player: Player, *, actor) -> Player:
         # a new revision of the club's summaries: the statistics cached under the old
         # one (names of the best hands' tables) are not read again
         SeasonTotal.objects.filter(season__club=club).update(revision=time.time_ns() // 1000)
+        jobs.expire_club_files(club)  # the backups and exports made before name them
     return player
 
 
@@ -147,8 +150,7 @@ def _check(player, ids) -> None:
         club=player.club_id, action=audit.Action.PLAYER_ERASED, object_id=player.pk
     ).exists():
         raise RightsError("erased")
-    users = {player.user_id} | {p for p in [getattr(player.person, "user_id", None)] if p}
-    users.discard(None)
+    users = {player.user_id, player.person.user_id if player.person else None} - {None}
     if users and Membership.objects.filter(club=player.club_id, user__in=users).exists():
         raise RightsError("still_member", player=player.name)
     if player.person_id is not None:

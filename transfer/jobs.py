@@ -388,6 +388,20 @@ def prune(now=None) -> dict:
     return removed
 
 
+def expire_club_files(club) -> int:
+    """Remove the files of the club's finished jobs now, as ``prune`` does after
+    ``JOB_FILES_DAYS`` (their pages then say the file was removed): a former player's
+    erasure, whose name the backups and exports made before hold. The files go once
+    the caller's transaction commits; returns how many."""
+    done = Job.objects.filter(club=club, state=Job.State.DONE).exclude(file="")
+    count = 0
+    for job in done.only("pk", "file", "options"):
+        Job.objects.filter(pk=job.pk).update(file="", options={**job.options, "expired": True})
+        transaction.on_commit(lambda name=job.file: _remove(name))
+        count += 1
+    return count
+
+
 def record_download(job, actor) -> None:
     """A backup leaving the site: who took it, when (``backup_downloaded``)."""
     if job.kind == Job.Kind.BACKUP:

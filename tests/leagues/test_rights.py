@@ -24,6 +24,8 @@ from tests.leagues.test_events import close
 from tournaments import services as tournament_services
 from tournaments.models import Tournament
 from transfer import backup as backups
+from transfer import jobs
+from transfer.models import Job
 
 NAME, OLD_NAME = "Zéphyrine Quenouille", "Zephy Q"
 LICENCE, EMAIL, USERNAME = "LIC98765", "zephy.q@example.org", "zquenouille"
@@ -172,16 +174,27 @@ def leaks(found) -> list:
     ]
 
 
-def test_after_erasure_nothing_names_them_and_every_figure_stays(world, client):
+def test_after_erasure_nothing_names_them_and_every_figure_stays(
+    world, client, settings, tmp_path, django_capture_on_commit_callbacks
+):
+    settings.FILES_DIR = tmp_path
+    made = jobs.start(Job.Kind.BACKUP, club=world["club"], actor=world["manager"])
+    made.refresh_from_db()
+    assert NAME in jobs.path_of(made.file).read_text(encoding="utf-8")
     before = figures(world)
     named = leaks(bodies(client, world))
     # the world names her everywhere it should: the test would see a leak
     for where in ("backup", reverse("clubhouse:history", args=[world["club"].slug])):
         assert (where, NAME) in named and (where, USERNAME) in named, where
     assert {where for where, secret in named if secret == LICENCE}
-    erased = erase_player(world["player"], actor=world["manager"])
+    with django_capture_on_commit_callbacks(execute=True):
+        erased = erase_player(world["player"], actor=world["manager"])
     assert erased.name == "Ancien joueur 1"
     assert figures(world) == before
+    # the backup made before is gone from the site, its page says so
+    assert not jobs.path_of(made.file).exists()
+    made.refresh_from_db()
+    assert made.file == "" and made.options["expired"]
     assert leaks(bodies(client, world)) == []
     person = Person.objects.get(pk=erased.person_id)
     assert (person.name, person.licence, person.user) == ("Ancien joueur 1", None, None)
