@@ -72,6 +72,7 @@ def world(clubs, lseason, event, boss, django_user_model):
         "sheet": sheet,
         "lseason": lseason,
         "tournament": tournament,
+        "boss": boss,
     }
 
 
@@ -160,6 +161,9 @@ def bodies(client, w) -> dict:
         assert response.status_code == 200, (url, response.status_code)
         content = b"".join(response.streaming_content) if response.streaming else response.content
         found[url] = content.decode()
+    client.force_login(w["boss"])
+    history = reverse("leagues:history", args=[league])
+    found[history] = client.get(history).content.decode()
     found["backup"] = backups.dumps(club)
     return found
 
@@ -187,6 +191,7 @@ def test_after_erasure_nothing_names_them_and_every_figure_stays(
     for where in ("backup", reverse("clubhouse:history", args=[world["club"].slug])):
         assert (where, NAME) in named and (where, USERNAME) in named, where
     assert {where for where, secret in named if secret == LICENCE}
+    assert (reverse("leagues:history", args=["comite"]), NAME) in named
     with django_capture_on_commit_callbacks(execute=True):
         erased = erase_player(world["player"], actor=world["manager"])
     assert erased.name == "Ancien joueur 1"
