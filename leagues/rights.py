@@ -18,6 +18,7 @@ at their login point at nobody, so a backup made afterwards names neither.
 
 import datetime
 import json
+import logging
 
 from django.db import transaction
 from django.db.models import Q
@@ -32,6 +33,8 @@ from leagues.models import EventResult, LinkClaim, Standing
 from ratings.models import Rating
 from scoresheet.models import ScoreRow, SeasonTotal
 from tournaments.models import Entry
+
+log = logging.getLogger(__name__)
 
 FORMAT = "tarot-ledger-personal-data"
 #: the stored name of an erased player, numbered per club (French, as stored)
@@ -298,7 +301,9 @@ def chunks(subject: Subject):
 
 
 def record_download(subject: Subject, *, actor) -> None:
-    """An audit entry in each club whose data the download holds (by whom, of whom)."""
+    """An audit entry in each club whose data the download holds (by whom, of whom); a
+    login of no club has no club's history to write it in: the log has it."""
+    log.info("%s downloaded the data of %s", actor, subject.player or subject.user)
     with transaction.atomic():
         for club in subject.clubs:
             if subject.player is not None:
