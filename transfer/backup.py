@@ -22,7 +22,10 @@ file. Fields hold their choices and bounds; rules are read by the engine; every
 live hand is scored again and must give its score rows; the totals and facts
 are counted again from the ledger, never read from the file. A login whose
 username exists is reused, others are created without privileges (with their
-old id when free). It is one transaction, with an audit entry; it refuses
+old id when free); a login gets its membership (and, existing before, its player)
+only when the site administrator confirmed it (``named``: a file may name anyone).
+A person is this site's person of the licence only when the name matches too. It
+is one transaction, with an audit entry; it refuses
 (``BackupError``: ``backup_invalid`` naming the first bad row, ``club_exists``,
 ``not_empty``) without writing anything.
 
