@@ -309,6 +309,8 @@ class AuditEntry(models.Model):
         TOKEN_REVOKED = "token_revoked", _("API token revoked")
         TABLE_CLAIMED = "table_claimed", _("table claimed by a phone")
         TABLE_TAKEN_OVER = "table_taken_over", _("table taken over by another phone")
+        DATA_DOWNLOADED = "data_downloaded", _("personal data downloaded")
+        PLAYER_ERASED = "player_erased", _("former player erased at their request")
 
     club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="audit_entries")
     actor = models.ForeignKey(

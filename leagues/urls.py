@@ -2,7 +2,7 @@
 
 from django.urls import path
 
-from leagues import views
+from leagues import rights_views, views
 
 app_name = "leagues"
 urlpatterns = [
@@ -35,4 +35,5 @@ urlpatterns = [
     ),
     path("persons/<int:person_id>/", views.person, name="person"),
     path("accounts/profile/licence/", views.mine, name="mine"),
+    path("accounts/profile/data/", rights_views.my_data, name="my_data"),
 ]

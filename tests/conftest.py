@@ -67,6 +67,7 @@ BOTH = (
     "tests/test_makefile.py",
     "tests/transfer/test_backup.py",
     "tests/transfer/test_restore_checks.py",
+    "tests/transfer/test_restore_consent.py",
     "tests/transfer/test_restore_parallel.py",
     "tests/transfer/test_restore_stream.py",
     "tests/transfer/test_round_trip.py",

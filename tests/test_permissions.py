@@ -142,6 +142,8 @@ CLUB_URLS = {
     "tournaments:duplicate_export": ("read", "G", ("duplicate",)),
     "league_club:leagues": ("manage", "GP", ()),
     "league_club:guests": ("manage", "GP", ("tournament",)),
+    "league_club:player_data": ("manage", "GP", ("player",)),
+    "league_club:player_erase": ("manage", "GP", ("player",)),
 }
 # A tournament table's private link (tournaments.table_views): no account, the token is
 # the key, the same for every user. name -> methods.
@@ -181,6 +183,7 @@ SITE_URLS = {
     "email_confirm": "all",  # an unknown token: the page says so
     "leagues:list": "all",
     "leagues:mine": "login",
+    "leagues:my_data": "login",
     # My account's API tokens (clubs.account_views): POST only, logged in
     "token_create": "post",
     "token_revoke": "post",

@@ -22,7 +22,10 @@ file. Fields hold their choices and bounds; rules are read by the engine; every
 live hand is scored again and must give its score rows; the totals and facts
 are counted again from the ledger, never read from the file. A login whose
 username exists is reused, others are created without privileges (with their
-old id when free). It is one transaction, with an audit entry; it refuses
+old id when free); a login gets its membership (and, existing before, its player)
+only when the site administrator confirmed it (``named``: a file may name anyone).
+A person is this site's person of the licence only when the name matches too. It
+is one transaction, with an audit entry; it refuses
 (``BackupError``: ``backup_invalid`` naming the first bad row, ``club_exists``,
 ``not_empty``) without writing anything.
 
@@ -76,6 +79,7 @@ from scoresheet.models import Hand, ScoreRow, Seat, Sheet
 from scoresheet.totals import rebuild_season_totals, sheet_statements
 from tarot import ScoringError, score_hand
 from tarot.jsonformat import parse_hand, parse_rules
+from transfer import named
 from transfer.snapshot import snapshot
 
 FORMAT = "tarot-ledger-club-backup"
@@ -287,7 +291,16 @@ def preview(source) -> dict:
         raise BackupError(
             "club_exists", _("This site already has the club %(slug)s.") % {"slug": club.group(1)}
         )
-    return {"club": club.group(1), "counts": counts, "bytes": size}
+    source.seek(0)
+    try:
+        head = named.head(source)
+        reason = named.refusal(head.get("persons"))
+        if reason:
+            raise _invalid(reason)
+        logins = named.logins(source, head)
+    except (ValueError, TypeError, KeyError, AttributeError):
+        raise _invalid(_("not JSON")) from None
+    return {"club": club.group(1), "counts": counts, "bytes": size, "logins": logins}
 
 
 #: what ``preview`` reads of a file's start and of its end
@@ -306,7 +319,7 @@ def summary(counts: dict) -> str:
     return ", ".join(parts)
 
 
-def restore(data, *, actor=None) -> Club:
+def restore(data, *, actor=None, logins=()) -> Club:
     """Write a backup (a dict, its JSON text, or a binary file open on it) into this
     instance; returns the club.
 
@@ -316,6 +329,12 @@ def restore(data, *, actor=None) -> Club:
     read by the engine; every live hand is scored again and must give its score
     rows; the standings' totals and facts are counted again from the ledger, never
     taken from the file. The first row refused is named in the ``BackupError``.
+
+    A person of the file is this site's person of its licence only when the names
+    match too (a licence held here by another name refuses the file). ``logins``: the
+    usernames the site administrator confirmed (``named.EVERY_LOGIN``: all); the
+    memberships of the others are left out, and so are the links to players of those
+    that existed here before (``named``).
 
     Without model instances: each row becomes a tuple of column values (converters
     and checks made once per model, ``_Spec``), written in batches (COPY on
@@ -353,7 +372,7 @@ def restore(data, *, actor=None) -> Club:
     ``test_the_replica_role_turns_off_no_trigger_but_the_foreign_keys`` fails the day
     one has.)"""
     try:
-        return _restore(_Source.of(data), actor)
+        return _restore(_Source.of(data), actor, logins)
     except RecursionError:
         raise _invalid(_("nested too deeply")) from None
 
@@ -437,7 +456,7 @@ def _loads(text):
         raise _invalid(_("not JSON")) from None
 
 
-def _restore(source, actor) -> Club:
+def _restore(source, actor, logins) -> Club:
     data = source.head
     if not isinstance(data, dict) or data.get("format") != FORMAT:
         raise _invalid(_("not a Tarot Ledger club backup"))
@@ -466,10 +485,11 @@ def _restore(source, actor) -> Club:
     writer = None
     try:
         with transaction.atomic():
-            users = _restore_users(data["users"])
+            users, existing = _restore_users(data["users"])
             writer = _Writer(
                 slug, user_ids, users, _restore_persons(persons), source.read_by_orjson
             )
+            writer.confirm(data["users"], logins, existing)
             with connection.constraint_checks_disabled():
                 try:
                     for number, row in enumerate(source.rows(), start=1):
@@ -501,6 +521,8 @@ def _restore(source, actor) -> Club:
                 rebuild_season_totals(season, sheets=False)
             signals.changed(club.pk)
             after = {"sha256": source.digest, "rows": writer.rows, "users": len(data["users"])}
+            if writer.left_out:
+                after["logins_left_out"] = sorted(writer.left_out)
             audit.record(club, actor, audit.Action.CLUB_RESTORED, club, after=after)
     except IntegrityError as error:
         if writer is not None and writer.failed is not None:
@@ -806,6 +828,7 @@ class _Writer:
         self.batch, self.batch_spec, self.refs = [], None, []
         self.rounds, self.entries, self.tables = {}, {}, []
         self.failed = None
+        self.guarded, self.kept, self.known, self.left_out = {}, set(), set(), set()
         self.cursor = connection.cursor()
         self.postgres = connection.vendor == "postgresql"
         self.pending = None  # the connection whose last statement's result is unread
@@ -852,12 +875,40 @@ class _Writer:
                 "SELECT set_config('session_replication_role', %s, true)", [self.role]
             )
 
+    def confirm(self, users, logins, existing) -> None:
+        """The logins the site administrator confirmed (usernames): the others' rows of
+        ``GUARDED`` are held back (``_guard``)."""
+        names = {self.users[row["id"]]: row["username"] for row in users}
+        self.kept = {pk for pk, username in names.items() if username in logins}
+        self.known = set(existing) - self.kept
+        self.names = names
+
     def spec(self, label):
         spec = self.specs.get(label)
         if spec is None:
             number = self.labels[label]
             spec = self.specs[label] = _Spec(apps.get_model(label), number)
+            if spec.label in GUARDED:
+                self.guarded[spec] = spec.columns.index("user_id")
+                self.membership_club = spec.columns.index("club_id")
         return spec
+
+    def _guard(self, spec, values) -> bool:
+        """False: the row is left out (a membership of a login not confirmed); a
+        player's link to a login that existed here and was not confirmed is emptied."""
+        index = self.guarded[spec]
+        user = values[index]
+        if user is None or user in self.kept:
+            return True
+        if spec.label == "clubs.Membership":
+            if values[self.membership_club] != self.club_pk:
+                return True  # refused by the links' check, naming the row
+            self.left_out.add(self.names[user])
+            return False
+        if user in self.known:
+            self.left_out.add(self.names[user])
+            values[index] = None
+        return True
 
     def add(self, number, row) -> None:
         if not isinstance(row, dict) or not isinstance(row.get("fields"), dict):
@@ -887,6 +938,8 @@ class _Writer:
         values = [None] * len(spec.fields)
         values[0] = pk
         spec.fill(given, values, where, pk, self._value)
+        if spec in self.guarded and not self._guard(spec, values):
+            return
         if spec.rules:
             self._check_rules(spec, where, values)
         if spec.special is not None:
@@ -1317,13 +1370,21 @@ def _user_ids(rows) -> set:
     return ids
 
 
+#: the rows that give a login a role in the club, or make it a player: kept for the
+#: logins the site administrator confirmed only (``_Writer._guard``)
+GUARDED = ("clubs.Membership", "clubs.Player")
+
+
 def _restore_persons(persons) -> dict:
-    """Each person of the file found by their licence, else created: their id in the
-    file → their id here."""
+    """Each person of the file found by their licence and name, else created: their id
+    in the file → their id here. A licence held here by another name refuses the file
+    (``named.person_here``)."""
     mapping = {}
     for row in persons:
+        person, reason = named.person_here(row)
+        if reason:
+            raise _invalid(reason)
         licence = str(row.get("licence") or "")[:20] or None
-        person = Person.objects.filter(licence=licence).first() if licence else None
         if person is None:
             person = Person.objects.create(
                 name=row["name"][:80], licence=licence, serie=str(row.get("serie") or "")[:30]
@@ -1333,14 +1394,17 @@ def _restore_persons(persons) -> dict:
     return mapping
 
 
-def _restore_users(rows) -> dict:
+def _restore_users(rows) -> tuple[dict, set]:
     """Old user id → the id of the login it is now: found by username, else created
-    with the file's names and dates only (never a password nor any privilege)."""
+    with the file's names and dates only (never a password nor any privilege); and the
+    ids of the logins found (which existed before the restore)."""
     User = get_user_model()
-    mapping = {}
+    mapping, existing = {}, set()
     for row in rows:
         user = User.objects.filter(username=row["username"]).first()
-        if user is None:
+        if user is not None:
+            existing.add(user.pk)
+        else:
             fields = {f: row[f] for f in USER_FIELDS if f in row}
             user = User(**fields)
             user.set_unusable_password()
@@ -1357,7 +1421,7 @@ def _restore_users(rows) -> dict:
             user.save()
         mapping[row["id"]] = user.pk
     _hold(User, mapping.values())
-    return mapping
+    return mapping, existing
 
 
 def _hold(model, ids) -> None:

@@ -127,12 +127,16 @@ def prepare_restore(source: str, *, actor) -> Job:
     )
 
 
-def confirm_restore(job, *, actor) -> bool:
-    """Queue a previewed restore, once (False: it was queued already)."""
+def confirm_restore(job, *, actor, logins=()) -> bool:
+    """Queue a previewed restore, once (False: it was queued already). ``logins``: the
+    usernames of the preview's list the administrator confirmed; the file's other
+    logins get no role in the club (``backup.restore``)."""
     if actor is None or not actor.is_staff:
         raise JobError("not_staff", str(error_messages["not_staff"]))
+    listed = {row["username"] for row in job.options.get("preview", {}).get("logins", [])}
+    options = {**job.options, "logins": sorted(set(logins) & listed)}
     queued = Job.objects.filter(pk=job.pk, state=Job.State.PENDING).update(
-        state=Job.State.QUEUED, user=actor
+        state=Job.State.QUEUED, user=actor, options=options
     )
     if queued:
         enqueue(job)
@@ -325,7 +329,8 @@ def _upload_preview(job, progress):
 def _restore(job, progress):
     progress(0, 1)
     with open(path_of(job.source), "rb") as source:
-        club = backups.restore(source, actor=job.user)  # read as a stream (version 3)
+        # read as a stream (version 3)
+        club = backups.restore(source, actor=job.user, logins=set(job.options.get("logins", ())))
     job.club = club
     progress(1, 1)
 
@@ -381,6 +386,20 @@ def prune(now=None) -> dict:
         except FileNotFoundError:  # removed meanwhile (another prune)
             continue
     return removed
+
+
+def expire_club_files(club) -> int:
+    """Remove the files of the club's finished jobs now, as ``prune`` does after
+    ``JOB_FILES_DAYS`` (their pages then say the file was removed): a former player's
+    erasure, whose name the backups and exports made before hold. The files go once
+    the caller's transaction commits; returns how many."""
+    done = Job.objects.filter(club=club, state=Job.State.DONE).exclude(file="")
+    count = 0
+    for job in done.only("pk", "file", "options"):
+        Job.objects.filter(pk=job.pk).update(file="", options={**job.options, "expired": True})
+        transaction.on_commit(lambda name=job.file: _remove(name))
+        count += 1
+    return count
 
 
 def record_download(job, actor) -> None:

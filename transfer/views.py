@@ -43,6 +43,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 
 from clubs import audit
+from clubs.models import Role
 from clubs.permissions import club_view
 from core.exports import bad_request
 from core.idempotency import idempotent, once
@@ -442,11 +443,16 @@ def restore(request):
 def restore_job(request, job_id):
     found = get_object_or_404(Job, pk=job_id, kind=Job.Kind.RESTORE)
     if request.method == "POST":
-        if not jobs.confirm_restore(found, actor=request.user):
+        logins = request.POST.getlist("login")
+        if not jobs.confirm_restore(found, actor=request.user, logins=logins):
             messages.info(request, _("This restore was already started."))
         return redirect("restore_job", found.pk)
     found.refresh_from_db()
-    context = {"job": found, "status": _restore_status(found)}
+    logins = [
+        {**login, "role": dict(Role.choices).get(login["role"], login["role"])}
+        for login in found.options.get("preview", {}).get("logins", [])
+    ]
+    context = {"job": found, "status": _restore_status(found), "logins": logins}
     return render(request, "transfer/restore_job.html", context)
 
 

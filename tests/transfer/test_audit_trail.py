@@ -12,6 +12,7 @@ from clubs.models import AuditEntry, Membership, Role
 from tests.transfer.doctored import backed_up_then_cleared
 from tests.transfer.test_upload import BAD, GOOD, jsonl, post_file
 from transfer import backup as backups
+from transfer.named import EVERY_LOGIN
 
 pytestmark = pytest.mark.django_db
 
@@ -57,7 +58,7 @@ def test_a_backup_download_says_who_took_the_club_and_which_file(client, manager
 def test_a_restore_is_in_the_restored_clubs_trail():
     data, _ids = backed_up_then_cleared()
     text = json.dumps(data)
-    club = backups.restore(text)
+    club = backups.restore(text, logins=EVERY_LOGIN)
     entry = AuditEntry.objects.get(club=club, action="club_restored")
     assert entry.actor is None  # the command's: an operator
     assert entry.after["sha256"] == hashlib.sha256(text.encode()).hexdigest()

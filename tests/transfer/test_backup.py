@@ -126,7 +126,7 @@ def test_a_backup_restores_into_a_fresh_database_equal_table_by_table(tmp_path):
     call_command("flush", interactive=False)  # a fresh, empty database
     assert not Club.objects.exists() and not get_user_model().objects.exists()
 
-    call_command("restore_club", str(path))
+    call_command("restore_club", str(path), "--every-login")
     restored = Club.objects.get(slug="rive")
     after = snapshot(restored)
     for label in before:

@@ -41,7 +41,7 @@ def test_every_kind_of_data_comes_back_equal_row_by_row(tmp_path):
     path = tmp_path / "pleine.json"
     call_command("backup_club", club=club.slug, output=str(path))
     call_command("flush", interactive=False)
-    call_command("restore_club", str(path))
+    call_command("restore_club", str(path), "--every-login")
     after = snapshot(Club.objects.get(slug="pleine"))
     for label in before:
         extra = [r for r in after[label] if r not in before[label]]

@@ -42,6 +42,7 @@ from clubs.models import Club
 from scoresheet.models import Hand
 from transfer import backup as backups
 from transfer import streams
+from transfer.named import EVERY_LOGIN
 
 
 def peak_mib() -> float:
@@ -241,7 +242,8 @@ class Command(bench_standings.Command):
             backups.signals.changed = timed_changed
             try:
                 with open(file, "rb") as source:
-                    backups.restore(source)  # a stream, as the job and the command read it
+                    # a stream, as the job and the command read it; every login kept
+                    backups.restore(source, logins=EVERY_LOGIN)
             finally:
                 backups.signals.changed = changed
             result["ratings_seconds"] = spent[0]
