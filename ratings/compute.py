@@ -107,15 +107,16 @@ def duel(winner, loser) -> None:
 
 
 def update(teams, ranks) -> None:
-    """Weng–Lin's Plackett–Luce update (openskill's ``PlackettLuce._compute``, ties
-    shared as it shares them) with each side's strength its players' mean; ``teams``
-    (lists of ``Skill``) in rank order, ``ranks`` sorted."""
+    """Weng–Lin's Plackett–Luce update (openskill's ``PlackettLuce._compute``, tied
+    sides sharing the comparisons as there) with each side's strength its players'
+    mean; ``teams`` (lists of ``Skill``) in rank order, ``ranks`` sorted. (openskill's
+    averaging of tied sides' moves afterwards compares each player with himself, moved
+    in place: it changes nothing, and is not done here.)"""
     sides = [mean_side(team) for team in teams]
     c = math.sqrt(sum(var + BETA * BETA for _mu, var in sides))
     powers = [math.exp(mu / c) for mu, _var in sides]
     sums = [sum(e for e, r in zip(powers, ranks) if r >= rank_q) for rank_q in ranks]
     tied = [ranks.count(rank) for rank in ranks]
-    before = [[p.mu for p in team] for team in teams]
     for i, (team, (_mu, var)) in enumerate(zip(teams, sides)):
         omega = delta = 0.0
         for q, rank_q in enumerate(ranks):
@@ -130,13 +131,6 @@ def update(teams, ranks) -> None:
             share = player.sigma * player.sigma / var
             player.mu += w * share * omega
             player.sigma *= math.sqrt(max(1 - w * w * share * delta, KAPPA))
-    for rank in set(ranks):  # tied sides move alike (by their first players' mean move)
-        group = [i for i, r in enumerate(ranks) if r == rank]
-        if len(group) > 1:
-            moved = sum(teams[i][0].mu - before[i][0] for i in group) / len(group)
-            for i in group:
-                for player, was in zip(teams[i], before[i]):
-                    player.mu = was + moved
 
 
 class Rater:

@@ -39,7 +39,7 @@ from clubs.models import Club
 from core.bulk import RowWriter
 from core.db import club_write_lock
 from ratings import scopes
-from ratings.compute import Rater, State, Z, match_of
+from ratings.compute import Rater, State, match_of, shown
 from ratings.models import Rating, RatingPoint, Recompute
 from scoresheet.models import ScoreRow, Sheet
 from scoresheet.signals import hand_recorded, ledger_changed
@@ -327,7 +327,7 @@ def _swap(wanted, before, after, sheet_id) -> bool:
             {
                 "mu": mu,
                 "sigma": sigma,
-                "ordinal": mu - Z * sigma,
+                "ordinal": shown(mu, sigma),
                 "hands": hands,
             }
             for mu, sigma, hands, _sheet in before
