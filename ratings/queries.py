@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from django.db.models import OuterRef, Subquery
 
 from core.ranking import rank
-from ratings.compute import SHOWN_AT, SHOWN_SCALE, State, predict_win, shown_spread
+from ratings.compute import SHOWN_AT, SHOWN_SCALE, State, predict_win, shown, shown_spread  # noqa: F401 (``shown``: the pages' API)
 from ratings.models import Rating, RatingPoint, Recompute
 
 #: Under this many hands rated, the standings leave a player's rating out (σ is still
@@ -43,6 +43,11 @@ class RatedRow:
         return self.hands >= MIN_HANDS
 
 
+def estimate(mu: float) -> float:
+    """The skill's estimate μ on the rating's scale (``compute.shown`` without σ)."""
+    return SHOWN_AT + SHOWN_SCALE * mu
+
+
 def rated_rows(pairs) -> list[RatedRow]:
     """``(name, State[, player_id])`` ranked by the rating shown, then by name; the
     players under ``MIN_HANDS`` hands last, unranked, by name."""
@@ -59,7 +64,7 @@ def rated_rows(pairs) -> list[RatedRow]:
             mu=state.mu,
             sigma=state.sigma,
             ordinal=state.ordinal,
-            estimate=SHOWN_AT + SHOWN_SCALE * state.mu,
+            estimate=estimate(state.mu),
             spread=shown_spread(state.sigma),
             hands=state.hands,
         )
