@@ -399,7 +399,8 @@ def rerate_club(club_id, sheets=None) -> None:
 
 #: A re-rating of more hands than this (0.6 s at ``bench_ratings``' 34,000 hands/s on
 #: a quiet machine) runs in the background (``defer``) instead of in the write's
-#: request. Setting ``RATINGS_BACKGROUND_HANDS``.
+#: request: the setting ``RATINGS_BACKGROUND_HANDS`` (``config.settings.base``), this
+#: where a settings module leaves it out.
 BACKGROUND_HANDS = 20_000
 
 
