@@ -44,13 +44,16 @@ def heard():
 
 
 def test_an_import_rates_once_from_its_earliest_sheet(club, season, heard, monkeypatch):
-    started = []
-    rerate = keeping.rerate
-    monkeypatch.setattr(
-        keeping,
-        "rerate",
-        lambda key, start=None: started.append((key, start)) or rerate(key, start),
-    )
+    started, reads = [], []
+
+    class Counted(keeping._Rerating):
+        def __init__(self, key, start):
+            started.append((key, start))
+            super().__init__(key, start)
+
+    monkeypatch.setattr(keeping, "_Rerating", Counted)
+    real = keeping.rate_rows
+    monkeypatch.setattr(keeping, "rate_rows", lambda *a, **k: reads.append(1) or real(*a, **k))
     results = list(importing.import_sheets(club, lines(), season=season))
     assert all(r.ok for r in results)
     written = sorted(r.sheet.pk for r in results)
@@ -60,6 +63,7 @@ def test_an_import_rates_once_from_its_earliest_sheet(club, season, heard, monke
         (scopes.club(club.pk), (earliest.date, earliest.pk)),
         (scopes.season(season.pk), (earliest.date, earliest.pk)),
     ]
+    assert len(reads) == 1  # the club's rows read once for both scopes
     assert_as_from_scratch(club)
 
 
@@ -135,3 +139,43 @@ def test_the_migration_has_nothing_to_do_on_a_new_database(db):
     migration.rerate_every_scope(django_apps, connection.schema_editor())
     assert not Recompute.objects.exists()
     assert Club.objects.count() == 0 and Season.objects.count() == 0
+
+
+def test_the_club_and_its_seasons_rated_over_one_read_are_each_rated_from_scratch(
+    club, season, make_sheet, scorer
+):
+    """Sheets of two seasons, some rated before the import, others imported out of
+    order, one into the later season only: every scope as the ledger rated from
+    scratch, the club's and each season's, whether from a start or the whole club."""
+    autumn = Season.objects.create(club=club, name="2026-27", start_date=datetime.date(2026, 9, 1))
+    before = make_sheet(4, date=datetime.date(2026, 3, 5))
+    for data in SEED_HANDS[:3]:
+        services.record_hand(before, data, actor=scorer)
+    days = ["2026-10-04", "2026-03-20", "2026-09-15", "2026-03-07"]
+    text = [
+        json.dumps({"players": FOUR[::-1] if i % 2 else FOUR, "hands": SEED_HANDS, "date": day})
+        for i, day in enumerate(days)
+    ]
+    results = list(importing.import_sheets(club, text))
+    assert all(r.ok for r in results), [r.message for r in results]
+    assert {r.sheet.season_id for r in results} == {season.pk, autumn.pk}
+    assert_as_from_scratch(club)
+    # only the later season's sheets: the club from there, the spring season untouched
+    spring = ratings_of(scopes.season(season.pk))
+    more = json.dumps({"players": FOUR, "hands": SEED_HANDS[:2], "date": "2026-09-20"})
+    assert all(r.ok for r in importing.import_sheets(club, [more]))
+    assert ratings_of(scopes.season(season.pk)) == spring
+    assert_as_from_scratch(club)
+    # a spring sheet and an autumn one: the club from spring, the autumn season from its
+    # sheet (its sheet of 15 September, between the two, stays as it was rated)
+    both = [
+        json.dumps({"players": FOUR, "hands": SEED_HANDS[1:4], "date": "2026-03-25"}),
+        json.dumps({"players": FOUR[::-1], "hands": SEED_HANDS[2:], "date": "2026-09-25"}),
+    ]
+    assert all(r.ok for r in importing.import_sheets(club, both))
+    assert_as_from_scratch(club)
+    # the whole club (a restore's re-rating): the same
+    kept = {key: ratings_of(key) for key in scopes.of_club(club.pk)}
+    Rating.objects.update(mu=0.0)
+    keeping.rerate_club(club.pk)
+    assert {key: ratings_of(key) for key in scopes.of_club(club.pk)} == kept
