@@ -27,7 +27,7 @@ def rerate_every_scope(apps, schema_editor):
 class Migration(migrations.Migration):
     dependencies = [
         ("ratings", "0002_s13_recompute"),
-        ("django_tasks_db", "0021_conditional_partial_index_ordering"),
+        ("django_tasks_database", "0021_conditional_partial_index_ordering"),
     ]
 
     operations = [migrations.RunPython(rerate_every_scope, migrations.RunPython.noop)]
