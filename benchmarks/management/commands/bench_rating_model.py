@@ -13,6 +13,8 @@ by each model, hand after hand, the attack's chance predicted before each hand:
   library scales into its ``weight_bounds`` (1 to 2) side by side: a lone taker
   moves twice, a defender once; a side's strength is still the sum;
 - ``pairwise``: each attacker against each defender, one-against-one matches;
+- ``mean Φ``: the model kept, its chances read as openskill's ``predict_win`` reads
+  ratings (the normal curve, Φ(Δμ/√(2β² + σa² + σb²))) instead of its own logistic;
 - ``mean``: the model kept (``ratings.compute``: a side is the mean of its players).
 
 Printed per model and seed: the Brier score and log loss of the predictions, the
@@ -24,6 +26,7 @@ written as interchange lines: its mean μ and Spearman.
 """
 
 import io
+import math
 import os
 import re
 import tempfile
@@ -34,7 +37,7 @@ from django.core.management.base import BaseCommand
 from openskill.models import PlackettLuce
 
 from ratings import calibration as cal
-from ratings.compute import Rater, State, predict_win, shown
+from ratings.compute import BETA, Rater, State, mean_side, predict_win, shown
 
 OPENSKILL = PlackettLuce()
 
@@ -112,10 +115,21 @@ class Mean:
         return self.rater.get(player) or State.new()
 
 
+class MeanNormal(Mean):
+    """The model kept, its chances by the normal curve (openskill's ``predict_win``)."""
+
+    def predict(self, match):
+        sides = [[self.rater.get(p) or State.new() for p in team] for team in match.teams]
+        (a, var_a), (b, var_b) = (mean_side(side) for side in sides)
+        spread = math.sqrt(2 * BETA * BETA + var_a + var_b)
+        return 0.5 * (1 + math.erf((a - b) / spread / math.sqrt(2)))
+
+
 MODELS = {
     "sum": Library,
     "weights": lambda: Library(OPENSKILL, weights=True),
     "pairwise": Pairwise,
+    "mean Φ": MeanNormal,
     "mean": Mean,
 }
 
