@@ -2,12 +2,15 @@
 the Plackett–Luce model, as ``openskill`` computes it, with each side's strength the
 *mean* of its players' (the README says why).
 
-openskill (and Weng and Lin's paper, section 4) rates a side by the *sum* of its
-players' skills, which fits teams of equal size; a Tarot hand is one taker (two at
+openskill (as Weng and Lin's paper does for team games) rates a side by the *sum*
+of its players' skills, which fits teams of equal size; a Tarot hand is one taker (two at
 five) against two to four defenders, and summed, three defenders at 25 are a side of
 75 against a taker of 25: fresh ratings give a lone taker a 0.2 % chance, each made
 contract is a large upset, and every μ drifts towards 0. openskill's ``weights``
-only share a side's update among its players (the side is still a sum). Here a
+(its manual: each player's contribution, "for faster convergence") only share a
+side's move among its players, scaled into ``weight_bounds`` within each side: the
+side is still a sum; its ``balance`` reweights the tails of the skill scale, not
+the sides' sizes. Here a
 side's strength is Σ wᵢθᵢ with wᵢ = 1/n (its mean), its variance Σ wᵢ²σᵢ², and each
 player moves by the chain rule of the paper's update: μᵢ by wᵢσᵢ²/σ²_side · Ω, σᵢ²
 shrunk by wᵢ²σᵢ²/σ²_side · Δ. With sides of one player (the Savoyard game's
@@ -38,11 +41,14 @@ SHOWN_SCALE = 40
 
 
 def shown(mu: float, sigma: float) -> float:
-    """The rating a page shows: the conservative estimate μ − 3σ on a scale of
-    ``SHOWN_SCALE`` points a point of μ, 1000 at μ − 3σ = 0 (a player who has not
-    played yet). An average player (μ 25) who plays often settles near 1,800-1,850 and
-    stays there (σ shrinks to about 1 to 1.5); every player is positive unless their
-    μ falls 25 points under 3σ, far beyond any club's spread."""
+    """The rating a page shows: the conservative estimate μ − 3σ (below the skill,
+    nearly surely) on a scale of ``SHOWN_SCALE`` points a point of μ, 1000 at
+    μ − 3σ = 0 (a player who has not played yet: μ 25, σ 25/3). It grows with skill
+    and with the hands that confirm it, then holds: an average player (μ 25) who
+    plays often settles near 1,700-1,760 (σ levels off at 2 to 2.7, τ keeping it
+    there; ``bench_rating_model``'s clubs), the players of a club of known skill
+    between 700 and 2,550. Positive unless μ falls 25 points under 3σ, far beyond
+    any club's spread."""
     return SHOWN_AT + SHOWN_SCALE * (mu - Z * sigma)
 
 
