@@ -9,7 +9,7 @@ import json
 
 import pytest
 from django.apps import apps as django_apps
-from django.db import connection
+from django.db import connection, transaction
 
 from clubs.models import Club, Season
 from ratings import keeping, scopes
@@ -179,3 +179,19 @@ def test_the_club_and_its_seasons_rated_over_one_read_are_each_rated_from_scratc
     Rating.objects.update(mu=0.0)
     keeping.rerate_club(club.pk)
     assert {key: ratings_of(key) for key in scopes.of_club(club.pk)} == kept
+
+
+@pytest.mark.django_db(transaction=True)
+def test_several_writers_rate_once_at_the_end(heard):
+    """Two writer processes (PostgreSQL): the sheets are written in the children, the
+    ratings told once, in the importing process, after the last."""
+    if connection.vendor != "postgresql":
+        pytest.skip("several writers need PostgreSQL (SQLite writes one at a time)")
+    club = Club.objects.create(name="Club", slug="club")
+    Season.objects.create(club=club, name="S", start_date=datetime.date(2026, 1, 1))
+    results = list(importing.import_sheets(club, lines(8), writers=2))
+    assert all(r.ok for r in results)
+    assert heard == [(club.pk, sorted(r.sheet.pk for r in results))]
+    assert Rating.objects.filter(scope=scopes.club(club.pk)).count() == len(FOUR)
+    with transaction.atomic():
+        assert_as_from_scratch(club)
