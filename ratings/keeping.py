@@ -12,7 +12,9 @@ The ledger's services send ``scoresheet.signals`` (they do not import this app):
 - otherwise (a hand entered on a sheet dated before the players' last one), and on
   every other change (``ledger_changed``: a correction, deletion or restore, an
   import, a sheet edited, deleted or restored, a merge, a club restored), each scope
-  concerned is rated again from the first sheet changed, in bulk (``rerate``):
+  concerned is rated again from the first sheet changed, in bulk (``rerate``; the
+  club's scope and its seasons' over one read of the club's rows,
+  ``rerate_with_seasons``):
   the players' ratings before that sheet come from the history, every later hand
   is read in order in one query and rated, and the history and ratings after it
   are rewritten. A re-rating of more than ``BACKGROUND_HANDS`` hands (a

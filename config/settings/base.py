@@ -52,7 +52,7 @@ INSTALLED_APPS = [
     "core",
     "scoresheet",
     "clubs",
-    "ratings",  # players' ratings (openskill), kept on write
+    "ratings",  # players' ratings (Weng–Lin, as openskill), kept on write
     "clubhouse",  # the club's home, players (merges) and history pages
     "standings",
     "stats",
