@@ -269,9 +269,9 @@ def league_ranking(
 def league_ratings_read(request, league: Slug):
     """The league ratings page's rows (``leagues.ratings.league_rows``: kept on write,
     three queries): every person rated over the hands of every member club, ranked by
-    μ − 3σ, those under ``min_hands`` hands left out; a name is None where the page
-    does not show it (a members-only club's player); ``recomputing`` as the page's
-    notice (``ratings.queries.recomputing``)."""
+    the rating (1000 + 40 (μ − 3σ)), those under ``min_hands`` hands left out; a name is
+    None where the page does not show it (a members-only club's player); ``recomputing``
+    as the page's notice (``ratings.queries.recomputing``)."""
     found = league_for(request, league)
     rows, left_out = league_ratings.league_rows(
         found, viewer=queries.viewer_person(request.auth.user)

@@ -463,11 +463,14 @@ class LeagueRankingPage(PageInfo):
 
 
 class LeagueRatingRow(Schema):
-    rank: int = Field(description="By the rating (μ − 3σ); equal ratings share a rank.")
+    rank: int = Field(description="By the rating; equal ratings share a rank.")
     person_id: int | None = Field(description="None: a player linked to no person.")
     name: str | None = Field(description="None: a members-only club's player, not named.")
-    rating: float = Field(description="The conservative rating μ − 3σ the table ranks by.")
-    mu: float = Field(description="The estimated skill.")
+    rating: float = Field(
+        description="The rating the table ranks by: 1000 + 40 (μ − 3σ), the skill estimate less"
+        " its uncertainty on the pages' scale (1000 before a first hand)."
+    )
+    mu: float = Field(description="The estimated skill (25 for an average player).")
     sigma: float = Field(description="Its uncertainty: the skill lies in μ ± 3σ nearly surely.")
     hands: int = Field(description="The hands rated, in every member club.")
 

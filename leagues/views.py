@@ -117,8 +117,9 @@ PER_PAGE = 100
 @league_view("read")
 @require_GET
 def ratings_page(request, league):
-    """The league's ratings (``leagues.ratings``): its persons ranked by the ordinal
-    μ − 3σ over every hand of its member clubs, μ ± 3σ as a range, the hands rated;
+    """The league's ratings (``leagues.ratings``): its persons ranked by the rating
+    (``ratings.compute.shown``: 1000 + 40 (μ − 3σ)) over every hand of its member clubs,
+    the skill estimate and its uncertainty on the same scale, the hands rated;
     under ``ratings.queries.MIN_HANDS`` hands left out, as the club's standings do;
     a members-only club's player named only as the league's ranking would.
     ``?_export=csv`` or ``xlsx`` downloads the table as shown (the same rows, names
@@ -255,8 +256,8 @@ def _csv(header, body, name):
 
 def _ratings_export(league, rows, export):
     """The ratings page's table (``ratings_page``) as a file, to four decimals: σ as a
-    number where the page shows the range μ ± 3σ (a range's text beginning with a minus
-    would be neutralised as a formula, and a number is what a spreadsheet reads)."""
+    number where the page shows the uncertainty on the rating's scale (a number is what a
+    spreadsheet reads)."""
     header = [_("Rank"), _("Name"), _("Rating"), "μ", "σ", _("Hands rated")]
     body = [
         [

@@ -12,7 +12,9 @@ The ledger's services send ``scoresheet.signals`` (they do not import this app):
 - otherwise (a hand entered on a sheet dated before the players' last one), and on
   every other change (``ledger_changed``: a correction, deletion or restore, an
   import, a sheet edited, deleted or restored, a merge, a club restored), each scope
-  concerned is rated again from the first sheet changed, in bulk (``rerate``):
+  concerned is rated again from the first sheet changed, in bulk (``rerate``; the
+  club's scope and its seasons' over one read of the club's rows,
+  ``rerate_with_seasons``):
   the players' ratings before that sheet come from the history, every later hand
   is read in order in one query and rated, and the history and ratings after it
   are rewritten. A re-rating of more than ``BACKGROUND_HANDS`` hands (a
@@ -39,7 +41,7 @@ from clubs.models import Club
 from core.bulk import RowWriter
 from core.db import club_write_lock
 from ratings import scopes
-from ratings.compute import Rater, State, Z, match_of
+from ratings.compute import Rater, State, match_of, shown
 from ratings.models import Rating, RatingPoint, Recompute
 from scoresheet.models import ScoreRow, Sheet
 from scoresheet.signals import hand_recorded, ledger_changed
@@ -327,7 +329,7 @@ def _swap(wanted, before, after, sheet_id) -> bool:
             {
                 "mu": mu,
                 "sigma": sigma,
-                "ordinal": mu - Z * sigma,
+                "ordinal": shown(mu, sigma),
                 "hands": hands,
             }
             for mu, sigma, hands, _sheet in before
@@ -382,24 +384,36 @@ def rerate_club(club_id, sheets=None) -> None:
     club_write_lock(club_id)  # the ledger's writes take it first; imports, merges too
     if sheets is None:
         forget_club(club_id)
-        for key in scopes.of_club(club_id):
-            rerate_or_defer(key)
-        return
-    starts = {}
-    registered = registered_of_club(club_id)
-    for sheet in sheets:
-        here = (_as_date(sheet.date), sheet.pk)
-        for key in [*scopes.builtin_of_sheet(sheet), *registered]:
-            starts[key] = min(starts.get(key, here), here)
-    for key, start in sorted(starts.items()):
-        rerate_or_defer(key, start)
+        starts = dict.fromkeys(scopes.of_club(club_id))
+    else:
+        starts = {}
+        registered = registered_of_club(club_id)
+        for sheet in sheets:
+            here = (_as_date(sheet.date), sheet.pk)
+            for key in [*scopes.builtin_of_sheet(sheet), *registered]:
+                starts[key] = min(starts.get(key, here), here)
+    club = scopes.club(club_id)
+    # the club's scope and its seasons' rated now over one read of the club's rows
+    # (``rerate_with_seasons``); a scope over the threshold goes to the background
+    club_now = club in starts and _hands_from(club, starts[club]) <= background_hands()
+    together = {}
+    for key, start in starts.items():
+        kind, pk = scopes.parse(key)
+        if club_now and kind == "season" and _hands_from(key, start) <= background_hands():
+            together[pk] = start
+    for key, start in sorted(starts.items(), key=lambda item: item[0]):
+        if key == club and club_now:
+            rerate_with_seasons(club_id, start, together)
+        elif not (key.startswith("season:") and scopes.parse(key)[1] in together):
+            rerate_or_defer(key, start)
 
 
 # ---------------------------------------------------------------- in the background
 
 #: A re-rating of more hands than this (0.6 s at ``bench_ratings``' 34,000 hands/s on
 #: a quiet machine) runs in the background (``defer``) instead of in the write's
-#: request. Setting ``RATINGS_BACKGROUND_HANDS``.
+#: request: the setting ``RATINGS_BACKGROUND_HANDS`` (``config.settings.base``), this
+#: where a settings module leaves it out.
 BACKGROUND_HANDS = 20_000
 
 
@@ -414,14 +428,18 @@ def rerate_or_defer(key: str, start=None) -> None:
     pages say the ratings are being recomputed meanwhile. The hands are counted from
     the sheets' ``hand_count`` (one query on the sheets, not the score rows: 0.4 ms
     against 1.7 s for 80,000 rows counted at 100,000 hands)."""
-    sheets = Sheet.objects.live().filter(scopes.sheets_filter(key))
-    if start is not None:
-        sheets = sheets.filter(_after((_as_date(start[0]), start[1]), sheet="pk"))
-    hands = sheets.aggregate(hands=Sum("hand_count"))["hands"] or 0
-    if hands > background_hands():
+    if _hands_from(key, start) > background_hands():
         defer(key, start)
     else:
         rerate(key, start)
+
+
+def _hands_from(key: str, start=None) -> int:
+    """The hands of the scope's live sheets from ``start`` (one query, on the sheets)."""
+    sheets = Sheet.objects.live().filter(scopes.sheets_filter(key))
+    if start is not None:
+        sheets = sheets.filter(_after((_as_date(start[0]), start[1]), sheet="pk"))
+    return sheets.aggregate(hands=Sum("hand_count"))["hands"] or 0
 
 
 def defer(key: str, start=None) -> None:
@@ -492,36 +510,51 @@ def _before(key, start) -> dict:
         }
 
 
-def rate_rows(rows, kinds, rater: Rater, on_sheet=None) -> None:
+def rate_rows(rows, kinds, rater: Rater | None = None, on_sheet=None, targets=None) -> None:
     """Rate ledger rows in order: ``rows`` are ``(sheet_id, date, number, player_id, role,
     made, margin, score)`` sorted by (date, sheet, number, position); ``kinds`` maps a
     sheet id to its game's kind. ``on_sheet(sheet_id, date, players)`` is called at the
-    end of each sheet with the players who played a match on it."""
+    end of each sheet with the players who played a match on it. ``targets`` instead
+    of ``rater``: sheet id → the ``_Rerating``s its hands count in (each rated, each
+    told of the sheet's end)."""
     seats, hand, sheet_players = [], None, set()
     sheet = day = None
-    rate = rater.rate
+    if targets is None:
+        held = ((rater, on_sheet),)
+        feeds = None
+    else:
+        feeds = {pk: tuple((t.rater, t.on_sheet) for t in ts) for pk, ts in targets.items()}
+        held = ()
+
+    def rated(sheet, seats):
+        match = match_of(kinds[sheet], seats)
+        if match is not None:
+            for target, _told in held:
+                target.rate(match)
+            sheet_players.update(match.players)
+
     for sheet_id, date, number, player, role, made, margin, score in rows:
         if (sheet_id, number) != hand:
             if seats:
-                match = match_of(kinds[sheet], seats)
-                if match is not None:
-                    rate(match)
-                    sheet_players.update(match.players)
+                rated(sheet, seats)
                 seats = []
             if sheet_id != sheet:
-                if sheet_players and on_sheet is not None:
-                    on_sheet(sheet, day, sheet_players)
+                if sheet_players:
+                    for _target, told in held:
+                        if told is not None:
+                            told(sheet, day, sheet_players)
                 sheet_players = set()
                 sheet, day = sheet_id, date
+                if feeds is not None:
+                    held = feeds[sheet_id]
             hand = (sheet_id, number)
         seats.append((player, role, made, margin, score))
     if seats:
-        match = match_of(kinds[sheet], seats)
-        if match is not None:
-            rate(match)
-            sheet_players.update(match.players)
-    if sheet_players and on_sheet is not None:
-        on_sheet(sheet, day, sheet_players)
+        rated(sheet, seats)
+    if sheet_players:
+        for _target, told in held:
+            if told is not None:
+                told(sheet, day, sheet_players)
 
 
 ROW_COLUMNS = ("sheet_id", "date", "number", "player_id", "role", "made", "margin", "score")
@@ -583,48 +616,95 @@ def rerate(key: str, start=None) -> int:
     The history holds each player's rating after each sheet they played but the
     last, which is their ``Rating`` row (the ratings before ``start`` are the last
     history point before it, or the Rating row when it is before it)."""
-    if scopes.is_registered(key):
-        # rows of several clubs: the scope's own lock first, before the history is read
-        scopes.lock(key)
-        _identities.pop(key, None)  # (its members or persons may be what changed)
-    for pair in [pair for pair in _known if pair[0] == key]:  # rewritten below
-        del _known[pair]
-    points = RatingPoint.objects.filter(scope=key)
-    if start is None:
-        before, stale, moved = {}, None, {}
-        _locked(key)
-    else:
-        start = (_as_date(start[0]), start[1])
-        before = _before(key, start)
-        points = points.filter(_after(start))
-        stale, moved = set(), {}
-        for player, mu, sigma, hands, last_date, last_sheet in _locked(key):
-            at = (_as_date(last_date), last_sheet)
-            if at < start:  # rated before ``start`` only: the rating is the state then
-                before[player] = (State(mu, sigma, hands), at)
-                moved[player] = {
-                    "scope": key,
-                    "player_id": player,
-                    "sheet_id": last_sheet,
-                    "date": at[0],
-                    "mu": mu,
-                    "sigma": sigma,
-                    "hands": hands,
-                }
-            else:
-                stale.add(player)
-    points.delete()
-    rater = Rater({player: state for player, (state, _at) in before.items()})
-    last = {player: at for player, (_state, at) in before.items()}
-    new_points = []
+    again = _Rerating(key, start)
+    rows, kinds = ledger_rows(key, again.start)
+    rate_rows(rows, kinds, again.rater, again.on_sheet)
+    return again.finish()
 
-    def on_sheet(sheet_id, date, players):
+
+def rerate_with_seasons(club_id, club_start, seasons: dict) -> None:
+    """``rerate`` of the club's scope from ``club_start`` and of each of ``seasons``
+    (season id → start, each at or after ``club_start``) over ONE read of the club's
+    rows: a row counts in its season's scope too from that season's start (an import
+    into one season rates both scopes, which hold the same hands, for one read)."""
+    key = scopes.club(club_id)
+    club = _Rerating(key, club_start)
+    own = {pk: _Rerating(scopes.season(pk), start) for pk, start in sorted(seasons.items())}
+    rows = ScoreRow.objects.filter(scopes.rows_filter(key))
+    sheets = Sheet.objects.live().filter(scopes.sheets_filter(key))
+    if club.start is not None:
+        rows = rows.filter(_after(club.start))
+        sheets = sheets.filter(_after(club.start, sheet="pk"))
+    kinds, targets = {}, {}
+    for pk, rules, day, season_id in sheets.values_list("pk", "rules", "date", "season_id"):
+        kinds[pk] = kind_of(rules)
+        season = own.get(season_id)
+        at = (_as_date(day), pk)
+        later = season is not None and (season.start is None or at >= season.start)
+        targets[pk] = (club, season) if later else (club,)
+    ordered = rows.order_by("date", "sheet_id", "number", "position").values_list(*ROW_COLUMNS)
+    rate_rows(ordered.iterator(chunk_size=20000), kinds, targets=targets)
+    club.finish()
+    for season in own.values():
+        season.finish()
+
+
+class _Rerating:
+    """One scope's re-rating from ``start`` (``rerate``): made (the ratings before it
+    read, the history after it deleted), fed the scope's rows in order (``rater`` and
+    ``on_sheet``, through ``rate_rows``), then ``finish``ed (the history and ratings
+    written)."""
+
+    def __init__(self, key, start):
+        if scopes.is_registered(key):
+            # rows of several clubs: the scope's own lock first, before the history is read
+            scopes.lock(key)
+            _identities.pop(key, None)  # (its members or persons may be what changed)
+        for pair in [pair for pair in _known if pair[0] == key]:  # rewritten below
+            del _known[pair]
+        points = RatingPoint.objects.filter(scope=key)
+        if start is None:
+            before, stale, moved = {}, None, {}
+            _locked(key)
+        else:
+            start = (_as_date(start[0]), start[1])
+            before = _before(key, start)
+            points = points.filter(_after(start))
+            stale, moved = set(), {}
+            for player, mu, sigma, hands, last_date, last_sheet in _locked(key):
+                at = (_as_date(last_date), last_sheet)
+                if at < start:  # rated before ``start`` only: the rating is the state then
+                    before[player] = (State(mu, sigma, hands), at)
+                    moved[player] = {
+                        "scope": key,
+                        "player_id": player,
+                        "sheet_id": last_sheet,
+                        "date": at[0],
+                        "mu": mu,
+                        "sigma": sigma,
+                        "hands": hands,
+                    }
+                else:
+                    stale.add(player)
+        points.delete()
+        self.key, self.start, self.stale, self.moved, self.before = (
+            key,
+            start,
+            stale,
+            moved,
+            before,
+        )
+        self.rater = Rater({player: state for player, (state, _at) in before.items()})
+        self.last = {player: at for player, (_state, at) in before.items()}
+        self.new_points = []
+
+    def on_sheet(self, sheet_id, date, players):
         date = _as_date(date)
         for player in players:
-            state = rater.get(player)
-            new_points.append(
+            state = self.rater.get(player)
+            self.new_points.append(
                 {
-                    "scope": key,
+                    "scope": self.key,
                     "player_id": player,
                     "sheet_id": sheet_id,
                     "date": date,
@@ -633,53 +713,56 @@ def rerate(key: str, start=None) -> int:
                     "hands": state.hands,
                 }
             )
-            last[player] = (date, sheet_id)
+            self.last[player] = (date, sheet_id)
 
-    rows, kinds = ledger_rows(key, start)
-    rate_rows(rows, kinds, rater, on_sheet)
-    # each player's last sheet is their Rating row, not yet a history point
-    rated = {point["player_id"] for point in new_points}
-    # and the Rating row of a player rated before ``start`` and again after becomes a
-    # point (unless its sheet is gone: deleted outright, ``_sheet_deleted`` follows)
-    moved = [moved[player] for player in sorted(rated) if player in moved]
-    if moved:
-        there = set(
-            Sheet.objects.filter(pk__in={p["sheet_id"] for p in moved}).values_list("pk", flat=True)
+    def finish(self) -> int:
+        key, last, rater, new_points = self.key, self.last, self.rater, self.new_points
+        stale, before = self.stale, self.before
+        # each player's last sheet is their Rating row, not yet a history point
+        rated = {point["player_id"] for point in new_points}
+        # and the Rating row of a player rated before ``start`` and again after becomes a
+        # point (unless its sheet is gone: deleted outright, ``_sheet_deleted`` follows)
+        moved = [self.moved[player] for player in sorted(rated) if player in self.moved]
+        if moved:
+            there = set(
+                Sheet.objects.filter(pk__in={p["sheet_id"] for p in moved}).values_list(
+                    "pk", flat=True
+                )
+            )
+            moved = [point for point in moved if point["sheet_id"] in there]
+        RowWriter(RatingPoint).write(
+            moved
+            + [
+                point
+                for point in new_points
+                if (point["date"], point["sheet_id"]) != last[point["player_id"]]
+            ]
         )
-        moved = [point for point in moved if point["sheet_id"] in there]
-    RowWriter(RatingPoint).write(
-        moved
-        + [
-            point
-            for point in new_points
-            if (point["date"], point["sheet_id"]) != last[point["player_id"]]
-        ]
-    )
-    written = rated if stale is None else rated | stale
-    # a player no longer rated from ``start`` on: their last point before it is their
-    # Rating row again
-    back = Q()
-    for player in sorted(written - rated):
-        if player in before:
-            back |= Q(player_id=player, sheet_id=last[player][1])
-    if back:
-        RatingPoint.objects.filter(back, scope=key).delete()
-    if stale is None:
-        Rating.objects.filter(scope=key).delete()
-    else:
-        Rating.objects.filter(scope=key, player_id__in=written).delete()
-    RowWriter(Rating).write(
-        {
-            "scope": key,
-            "player_id": player,
-            "mu": state.mu,
-            "sigma": state.sigma,
-            "ordinal": state.ordinal,
-            "hands": state.hands,
-            "last_date": last[player][0],
-            "last_sheet": last[player][1],
-        }
-        for player in sorted(written)
-        if (state := rater.get(player)) is not None
-    )
-    return len(new_points)
+        written = rated if stale is None else rated | stale
+        # a player no longer rated from ``start`` on: their last point before it is their
+        # Rating row again
+        back = Q()
+        for player in sorted(written - rated):
+            if player in before:
+                back |= Q(player_id=player, sheet_id=last[player][1])
+        if back:
+            RatingPoint.objects.filter(back, scope=key).delete()
+        if stale is None:
+            Rating.objects.filter(scope=key).delete()
+        else:
+            Rating.objects.filter(scope=key, player_id__in=written).delete()
+        RowWriter(Rating).write(
+            {
+                "scope": key,
+                "player_id": player,
+                "mu": state.mu,
+                "sigma": state.sigma,
+                "ordinal": state.ordinal,
+                "hands": state.hands,
+                "last_date": last[player][0],
+                "last_sheet": last[player][1],
+            }
+            for player in sorted(written)
+            if (state := rater.get(player)) is not None
+        )
+        return len(new_points)

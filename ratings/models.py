@@ -15,7 +15,8 @@ from scoresheet.models import Sheet
 
 
 class Rating(models.Model):
-    """A player's rating in a scope now: μ, σ, the ordinal μ − 3σ, the hands rated, and
+    """A player's rating in a scope now: μ, σ, the rating shown
+    (``ordinal``: ``compute.shown``, 1000 + 40 (μ − 3σ)), the hands rated, and
     the last sheet rated for them (a new hand after it only adds)."""
 
     scope = models.CharField(max_length=40)

@@ -1,9 +1,12 @@
 """The ratings as the pages, the exports and ``rate_hands`` show them: one shape.
 
-``rated_rows(ratings)`` ranks ``(name, State)`` pairs by the ordinal (μ − 3σ) with
-the one rank rule (``core.ranking``) and gives each its μ, σ, the range μ ± 3σ and
-the hands rated. ``scope_rows(key)`` reads a scope's ratings (one query);
-``history(key, player)`` a player's points in order (one query).
+``rated_rows(ratings)`` ranks ``(name, State)`` pairs by the rating shown
+(``compute.shown``: the conservative estimate μ − 3σ rescaled, stored as
+``Rating.ordinal``) with the one rank rule (``core.ranking``), the players rated
+under ``MIN_HANDS`` hands after the others (unrated, unranked), and gives each its
+estimate and spread on the same scale, μ, σ and the hands rated. ``scope_rows(key)``
+reads a scope's ratings (one query); ``history(key, player)`` a player's points in
+order (one query).
 """
 
 from dataclasses import dataclass
@@ -11,7 +14,7 @@ from dataclasses import dataclass
 from django.db.models import OuterRef, Subquery
 
 from core.ranking import rank
-from ratings.compute import State, Z, predict_win
+from ratings.compute import SHOWN_AT, SHOWN_SCALE, State, predict_win, shown, shown_spread  # noqa: F401 (``shown``: the pages' API)
 from ratings.models import Rating, RatingPoint, Recompute
 
 #: Under this many hands rated, the standings leave a player's rating out (σ is still
@@ -21,22 +24,38 @@ MIN_HANDS = 20
 
 @dataclass(frozen=True)
 class RatedRow:
-    rank: int
+    """A player's rating as shown: ``ordinal`` the rating (ranked by), ``estimate``
+    the skill's estimate on its scale and ``spread`` its uncertainty (the rating is
+    ``estimate − spread``); ``rank`` None for a player not rated yet (``rated``)."""
+
+    rank: int | None
     name: str
     player_id: int | None
     mu: float
     sigma: float
     ordinal: float
-    low: float
-    high: float
+    estimate: float
+    spread: float
     hands: int
+
+    @property
+    def rated(self) -> bool:
+        return self.hands >= MIN_HANDS
+
+
+def estimate(mu: float) -> float:
+    """The skill's estimate μ on the rating's scale (``compute.shown`` without σ)."""
+    return SHOWN_AT + SHOWN_SCALE * mu
 
 
 def rated_rows(pairs) -> list[RatedRow]:
-    """``(name, State[, player_id])`` ranked by ordinal, then by name."""
+    """``(name, State[, player_id])`` ranked by the rating shown, then by name; the
+    players under ``MIN_HANDS`` hands last, unranked, by name."""
     pairs = sorted(pairs, key=lambda pair: pair[0])
-    ranked = rank(pairs, key=lambda pair: round(pair[1].ordinal, 9))
+    rated = [pair for pair in pairs if pair[1].hands >= MIN_HANDS]
+    ranked = rank(rated, key=lambda pair: round(pair[1].ordinal, 9))
     ranked.sort(key=lambda item: item[0])
+    ranked += [(None, pair) for pair in pairs if pair[1].hands < MIN_HANDS]
     return [
         RatedRow(
             rank=position,
@@ -45,8 +64,8 @@ def rated_rows(pairs) -> list[RatedRow]:
             mu=state.mu,
             sigma=state.sigma,
             ordinal=state.ordinal,
-            low=state.mu - Z * state.sigma,
-            high=state.mu + Z * state.sigma,
+            estimate=estimate(state.mu),
+            spread=shown_spread(state.sigma),
             hands=state.hands,
         )
         for position, pair in ranked
@@ -81,7 +100,7 @@ def ratings_by_player(key: str, player_ids) -> dict:
 
 
 def shown_ordinal(key: str, player="player_id") -> Subquery:
-    """The ordinal (μ − 3σ) of the player of each row (``player``: the outer field
+    """The rating shown (``compute.shown``) of the player of each row (``player``: the outer field
     naming them) in a scope, NULL under ``MIN_HANDS`` hands: an expression a query of
     another app annotates its rows with (no query of its own, sortable in SQL)."""
     return Subquery(
@@ -92,7 +111,7 @@ def shown_ordinal(key: str, player="player_id") -> Subquery:
 
 
 def shown_ordinals(key: str, player_ids) -> dict:
-    """player id → ordinal for the given players rated ``MIN_HANDS`` hands or more in a
+    """player id → rating shown for the given players rated ``MIN_HANDS`` hands or more in a
     scope (one query)."""
     return dict(
         Rating.objects.filter(
@@ -116,19 +135,36 @@ def history(key: str, player_id) -> list[tuple]:
 
 def expected_table(key: str, player_ids) -> dict:
     """Before a round: each player's chance to finish the table ahead of the others,
-    from their ratings in a scope (openskill's ``predict_win``, each player a side of
-    their own; a player not rated yet at the model's starting rating). One query.
-    player id → chance (they sum to 1)."""
+    from their ratings in a scope (``compute.predict_win``, each player a side of
+    their own), or None for a player rated under ``MIN_HANDS`` hands: nothing is
+    known of them, and they are never shown as a favourite. Their share of the
+    chances is counted as an average player's (the club's starting rating, its
+    uncertainty narrowed to a regular's) and left out: the chances shown sum to less
+    than 1 at a table with a newcomer. One query. player id → chance or None."""
     return expected_tables(key, [player_ids])[0]
+
+
+#: The state a table's chances count a newcomer at: an average player (the model's
+#: start), as sure as a regular, so that their wide σ does not pull every chance
+#: towards the table's even share.
+NEWCOMER = State(State.new().mu, 2.0, 0)
 
 
 def expected_tables(key: str, tables) -> list[dict]:
     """``expected_table`` for every table of a round (lists of player ids), in one query."""
     tables = [list(table) for table in tables]
     found = ratings_by_player(key, {pk for table in tables for pk in table})
-    return [
-        dict(zip(table, predict_win([[found.get(pk) or State.new()] for pk in table])))
-        if table
-        else {}
-        for table in tables
-    ]
+    out = []
+    for table in tables:
+        if not table:
+            out.append({})
+            continue
+        rated = {pk: found.get(pk) for pk in table}
+        rated = {
+            pk: s if s is not None and s.hands >= MIN_HANDS else None for pk, s in rated.items()
+        }
+        chances = predict_win([[rated[pk] or NEWCOMER] for pk in table])
+        out.append(
+            {pk: (chance if rated[pk] is not None else None) for pk, chance in zip(table, chances)}
+        )
+    return out

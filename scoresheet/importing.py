@@ -66,13 +66,30 @@ class LineResult:
         return not self.code
 
 
-def import_sheet_line(club: Club, text, *, season: Season | None = None, actor=None):
+def import_sheet_line(
+    club: Club, text, *, season: Season | None = None, actor=None, announce: bool = True
+):
     """Import one sheet; raises LedgerError (with ``hand`` set when a hand is refused).
 
-    ``text``: the line, as text or as bytes (UTF-8).
+    ``text``: the line, as text or as bytes (UTF-8). ``announce`` False: the ledger's
+    signal is not sent for the sheet; the caller, importing several, sends it once
+    for them all (``announce_imported``).
     """
     seasons = None if season is not None else _Seasons(club)
-    return _write(club, _prepare(text, season, seasons), actor)
+    return _write(club, _prepare(text, season, seasons), actor, announce=announce)
+
+
+def announce_imported(club_id, sheets) -> None:
+    """Send ``ledger_changed`` once for the sheets an import wrote (``sheets``: the
+    Sheets, None for a line refused), in a transaction of its own: what keeps
+    something of the ledger on write (the ratings) redoes it once, from the earliest
+    of them (the ratings: in the background above ``RATINGS_BACKGROUND_HANDS``
+    hands), not once a sheet (each sheet re-rated the club from itself: most of an
+    import's time at 20-hand sheets)."""
+    sheets = [sheet for sheet in sheets if sheet is not None]
+    if sheets:
+        with transaction.atomic():
+            signals.changed(club_id, sheets)
 
 
 @dataclass(frozen=True)
@@ -236,12 +253,13 @@ class _Roster:
 
 
 @retry_on_conflict
-def _write(club: Club, line: _Line, actor, roster: "_Roster | None" = None):
+def _write(club: Club, line: _Line, actor, roster: "_Roster | None" = None, announce=True):
     """Make the line's players (when new), its sheet, hands, ledger rows and history,
     in one transaction. When the club's players are named otherwise than the line
     names them ("ann" for Ann), the hands are scored again under the stored names
     (which the history and the explanations keep). ``roster``: the import's
-    (``_Roster``); a line alone reads the players once."""
+    (``_Roster``); a line alone reads the players once. ``announce``: send the
+    ledger's signal for the sheet (an import of several sends it once at its end)."""
     with transaction.atomic():
         if roster is None:
             seated = services.players_by_names(club, line.players, create=True, actor=actor)
@@ -268,6 +286,8 @@ def _write(club: Club, line: _Line, actor, roster: "_Roster | None" = None):
             hands = [_renamed(hand, renamed) for hand in line.hands]
             scored = _score(sheet.ruleset, seating.names, hands)
         _bulk_hands(sheet, seating, scored, actor)
+        if announce and scored.results:
+            signals.changed(sheet.club_id, [sheet])
     return sheet
 
 
@@ -369,7 +389,6 @@ def _bulk_hands(sheet, table, scored: _Scored, actor) -> None:
         for number, snapshot in enumerate(scored.snapshots, start=1)
     )
     add_new_sheet_totals(sheet, rows)
-    signals.changed(sheet.club_id, [sheet])
 
 
 def import_sheets(club: Club, lines, *, season=None, actor=None, writers: int = 1):
@@ -381,6 +400,11 @@ def import_sheets(club: Club, lines, *, season=None, actor=None, writers: int = 
     (``_prepare``: no database) while this one writes the previous ones, so the
     engine's work runs while the database does its part of each sheet.
     ``LineResult.queries``: the statements each line's write took.
+
+    The ledger's signal (the ratings) is sent once, for every sheet written, after
+    the last line (``announce_imported``: one re-rating from the earliest sheet, in
+    the background above ``RATINGS_BACKGROUND_HANDS`` hands), also when the import
+    stops early.
 
     ``writers`` > 1 (PostgreSQL only; SQLite writes one transaction at a time)
     reads, scores and writes that many sheets at once in child processes
@@ -414,14 +438,28 @@ def import_sheets(club: Club, lines, *, season=None, actor=None, writers: int = 
             return error
 
     roster = _Roster(club)  # each writer process has its own copy
+    written = []
+    results = _import_lines(club, numbered(), prepared, roster, actor, writers)
+    try:
+        for result in results:
+            if result.ok:
+                written.append(result.sheet)
+            yield result
+    finally:
+        results.close()  # stopped early: the writers done first, then the signal
+        announce_imported(club.pk, written)
+
+
+def _import_lines(club, numbered, prepared, roster, actor, writers):
+    """``import_sheets``' results, line by line, the ledger's signal not sent."""
 
     def write(line):
         if isinstance(line, services.LedgerError):
             raise line  # refused by ``_prepare``
-        return _write(club, line, actor, roster)
+        return _write(club, line, actor, roster, announce=False)
 
     if writers <= 1:
-        ahead = ((number, prepared(text)) for number, text in numbered())
+        ahead = ((number, prepared(text)) for number, text in numbered)
         for number, line in read_ahead(ahead, AHEAD):
             yield _result(number, lambda line=line: write(line))
         return
@@ -450,7 +488,7 @@ def import_sheets(club: Club, lines, *, season=None, actor=None, writers: int = 
                 known.update(keys)
             return result
 
-        for number, text in numbered():
+        for number, text in numbered:
             keys = _name_keys(text)
             # a player two lines in flight would both create: this one waits
             while pending and any(creating[key] > 0 for key in keys - known):

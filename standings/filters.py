@@ -74,7 +74,7 @@ class StandingsFilter(django_filters.FilterSet):
         return scopes.season(season.pk) if season is not None else scopes.club(self.club.pk)
 
     def filter_queryset(self, queryset):
-        # each player's rating (μ − 3σ): a subquery of the same query, sortable
+        # each player's rating (``compute.shown``): a subquery of the same query, sortable
         rows = standings(self.club, **self.scope())
         return rows.annotate(rating=ratings.shown_ordinal(self.rating_scope()))
 

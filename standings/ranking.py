@@ -35,7 +35,7 @@ def ranked_rows(filter_set, ranking):
     if not filter_set.form.is_valid():
         return []
     rows = ranked_standings(ranking=ranking, **filter_set.scope())
-    # each player's rating (μ − 3σ): one query for every row
+    # each player's rating (``compute.shown``): one query for every row
     shown = ratings.shown_ordinals(filter_set.rating_scope(), [row["player_id"] for row in rows])
     for row in rows:
         row["rating"] = shown.get(row["player_id"])

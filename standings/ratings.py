@@ -1,11 +1,13 @@
-"""The club's ratings (``ratings``): a table per scope, ranked by the ordinal μ − 3σ.
+"""The club's ratings (``ratings``): a table per scope, ranked by the rating shown.
 
 ``/ratings/`` rates every hand of the club, ``/seasons/<id>/ratings/`` one season on
 its own. Two queries whatever the ledger's size (the club, the scope's ratings: one
 row per player); ``?_export=csv`` or ``xlsx`` downloads the table (``core.exports``).
-σ is shown as the range μ ± 3σ (where the player's skill lies, nearly surely); the
-ordinal, its low end, is what the table ranks by (``core.ranking``: ties share a
-rank).
+The rating (``ratings.compute.shown``: 1000 + 40 (μ − 3σ), a whole number) is what
+the table ranks by (``core.ranking``: ties share a rank); beside it the skill's
+estimate and its uncertainty on the same scale (1000 + 40μ ± 120σ: the rating is
+the estimate less its uncertainty). A player rated under ``MIN_HANDS`` hands is
+listed last, "not rated yet", unranked.
 """
 
 import django_tables2 as tables
@@ -24,39 +26,43 @@ NUM = {"th": {"class": "num"}, "td": {"class": "num"}}
 
 
 def _shown(value) -> str:
-    return format_number(round(value, 2))
+    return format_number(round(value))
 
 
 class RatingsTable(tables.Table):
-    rank = tables.Column(verbose_name=_("Rank"), attrs=NUM, orderable=False)
+    rank = tables.Column(verbose_name=_("Rank"), attrs=NUM, orderable=False, default="—")
     name = tables.Column(verbose_name=_("Player"), orderable=False)
-    ordinal = tables.Column(verbose_name=_("Rating"), attrs=NUM, orderable=False)
-    mu = tables.Column(verbose_name="μ", attrs=NUM, orderable=False)
-    spread = tables.Column(
-        verbose_name=_("Range (μ ± 3σ)"), accessor="low", attrs=NUM, orderable=False
+    ordinal = tables.Column(
+        verbose_name=_("Rating"),
+        attrs={"th": {"class": "num"}, "td": {"class": "num", "data-rating": True}},
+        orderable=False,
+    )
+    estimate = tables.Column(
+        verbose_name=_("Skill estimate ± uncertainty"),
+        attrs={"th": {"class": "num"}, "td": {"class": "num", "data-estimate": True}},
+        orderable=False,
     )
     hands = tables.Column(verbose_name=_("Hands rated"), attrs=NUM, orderable=False)
 
     class Meta:
         attrs = {"class": "table", "data-ratings": ""}
 
-    def render_ordinal(self, value):
+    def render_ordinal(self, value, record):
+        if not record.rated:
+            return _("not rated yet")
         return _shown(value)
 
-    def render_mu(self, value):
-        return _shown(value)
+    def render_estimate(self, record):
+        return f"{_shown(record.estimate)} ± {_shown(record.spread)}"
 
-    def render_spread(self, record):
-        return f"{_shown(record.low)} – {_shown(record.high)}"
+    def value_rank(self, value):
+        return value
 
-    def value_ordinal(self, value):
-        return round(value, 4)
+    def value_ordinal(self, value, record):
+        return round(value, 4) if record.rated else None
 
-    def value_mu(self, value):
-        return round(value, 4)
-
-    def value_spread(self, record):
-        return f"{round(record.low, 4)} – {round(record.high, 4)}"
+    def value_estimate(self, record):
+        return f"{round(record.estimate, 4)} ± {round(record.spread, 4)}"
 
 
 class RatingsView(SafeExportMixin, SingleTableMixin, TemplateView):
@@ -89,6 +95,7 @@ class RatingsView(SafeExportMixin, SingleTableMixin, TemplateView):
             season=self.season,
             export_formats=self.export_formats,
             ratings_recomputing=queries.recomputing(self.key),
+            min_hands=queries.MIN_HANDS,
         )
         return context
 

@@ -91,7 +91,8 @@ class StandingsTable(tables2.Table):
     contracts_made = tables2.Column(verbose_name=_("Made"), visible=False)  # exports only
     made_pct = SortedColumn(verbose_name=_("Made %"), then=("hands_taken",))
     average = SortedColumn(verbose_name=_("Average"))
-    # μ − 3σ in the scope shown (``ratings``), blank under the minimum of hands rated
+    # the rating shown in the scope (``ratings.compute.shown``), blank under the minimum
+    # of hands rated
     rating = SortedColumn(verbose_name=_("Rating"))
 
     class Meta:
@@ -157,5 +158,5 @@ def _display(record):
         "made_pct": _percent(made_pct),
         "average": "—" if average is None else format_signed(average),
         "average_class": "" if average is None else _score_class(average),
-        "rating": "—" if rating is None else format_number(round(rating, 2)),
+        "rating": "—" if rating is None else format_number(round(rating)),
     }

@@ -339,7 +339,8 @@ def player_statistics(request, slug, player_id, season_id=None):
 
 def _rating_chart(club, player, season):
     """The player's rating after each evening (``ratings``: the club's, or the season's
-    rated on its own): μ and the ordinal μ − 3σ the ratings rank by; None if unrated.
+    rated on its own), on the rating's scale: the skill's estimate and the rating the
+    ratings rank by (the estimate less its uncertainty); None if unrated.
     Two queries (the history, the rating now), not cached: a hand moves it."""
     key = rating_scopes.season(season.pk) if season else rating_scopes.club(club.pk)
     points = rating_queries.history(key, player.pk)
@@ -351,10 +352,14 @@ def _rating_chart(club, player, season):
         "labels": [_short_date(date) for date, *_rest in shown],
         "titles": [_date(date) for date, *_rest in shown],
         "datasets": [
-            {"label": "μ", "data": [round(mu, 2) for _d, mu, _s, _h in shown], "main": True},
             {
-                "label": _("Rating (μ − 3σ)"),
-                "data": [round(mu - 3 * sigma, 2) for _d, mu, sigma, _h in shown],
+                "label": _("Skill estimate"),
+                "data": [round(rating_queries.estimate(mu)) for _d, mu, _s, _h in shown],
+                "main": True,
+            },
+            {
+                "label": _("Rating"),
+                "data": [round(rating_queries.shown(mu, sigma)) for _d, mu, sigma, _h in shown],
                 "main": False,
             },
         ],

@@ -13,9 +13,16 @@ A ``Profile`` says how often each event happens and how points are drawn:
 evenings: contracts and bouts weighted, points around the target) and
 ``THOROUGH`` (every event often, several poignées and misères, points as int,
 Decimal or Fraction, sometimes no dealer: for the property tests).
+
+A club of known skill (the ratings' benchmarks and tests): ``skilled_players``
+draws a hidden skill per player, ``skilled_hand`` a hand whose attack makes its
+contract with a chance that depends on the skills at the table
+(``attack_chance``), and ``skilled_sheets`` a season of such sheets. The skills
+and chances are floats (a probability, like the profiles'); the hands stay exact.
 """
 
-from dataclasses import dataclass, field
+import math
+from dataclasses import dataclass, field, replace
 from decimal import Decimal
 from fractions import Fraction
 
@@ -29,9 +36,13 @@ __all__ = [
     "EXTRAS",
     "THOROUGH",
     "Profile",
+    "attack_chance",
     "random_hand",
     "random_seating",
     "rule_variants",
+    "skilled_hand",
+    "skilled_players",
+    "skilled_sheets",
     "tarot_hand",
 ]
 
@@ -316,3 +327,74 @@ def _number(rng, halves, profile):
     if kind == "decimal":
         return Decimal(halves) / 2
     return _HALF[halves] if halves & 1 else halves >> 1
+
+
+# ---------------------------------------------------------------- a club of known skill
+
+#: Hidden skills are drawn around ``SKILL_MEAN`` with this spread; a side's chance
+#: is Φ(difference of the sides' mean skills / ``SKILL_SCALE``): one spread of
+#: difference between the sides' means is about a 75 % chance.
+SKILL_MEAN = 25.0
+SKILL_SPREAD = 25 / 6
+SKILL_SCALE = SKILL_SPREAD * math.sqrt(2)
+
+
+def skilled_players(rng, count=16, prefix="Player", spread=SKILL_SPREAD) -> dict:
+    """``count`` players, each with a hidden skill (normal around ``SKILL_MEAN``)."""
+    return {f"{prefix} {i:02d}": rng.gauss(SKILL_MEAN, spread) for i in range(1, count + 1)}
+
+
+def attack_chance(skills, attack, defence, scale=SKILL_SCALE) -> float:
+    """The chance the attack makes its contract: Φ((mean skill of the attack − mean
+    skill of the defence) / ``scale``); a side's strength is its players' mean (one
+    strong taker against three average defenders is favoured, not outnumbered)."""
+    gap = sum(skills[p] for p in attack) / len(attack)
+    gap -= sum(skills[p] for p in defence) / len(defence)
+    return 0.5 * (1 + math.erf(gap / scale / math.sqrt(2)))
+
+
+def skilled_hand(rng, rules, players, skills, sits_out=None, dealer=None, profile=DEMO):
+    """A random valid French Tarot hand (``tarot_hand``) whose attack makes its
+    contract with the chance ``attack_chance`` gives its sides: the hand is drawn,
+    then, when its cards' result is not the one drawn for the skills, its points are
+    mirrored about the contract's target (same bouts, same parity of half points, kept
+    within the deck's bounds) so that the result is."""
+    hand = tarot_hand(rng, rules, players, sits_out, dealer, profile)
+    if hand.taker is None or hand.chelem is not None:
+        return hand
+    playing = [p for p in hand.players if p != hand.sits_out]
+    attack = {hand.taker} | ({hand.partner} if hand.partner else set())
+    defence = [p for p in playing if p not in attack]
+    made = rng.random() < attack_chance(skills, sorted(attack), defence)
+    deck = rules.ruleset.deck
+    target = deck.target_halves[hand.bouts]
+    halves = int(2 * hand.points)
+    if (halves >= target) == made:
+        return hand
+    # made: at least the target; failed: at least a point under it (parity kept)
+    halves = 2 * target - halves if made else 2 * target - halves - 2
+    low, high = deck.bounds_halves[hand.bouts]
+    halves = min(max(halves, low), high)
+    if made and halves < target:
+        halves = target
+    if not made and halves >= target:
+        halves = target - 2
+    return replace(hand, points=_number(rng, halves, profile))
+
+
+def skilled_sheets(rng, rules, skills, hands, per_sheet=20, seats=(4, 5)):
+    """``hands`` hands in sheets of ``per_sheet`` at tables of ``seats`` players drawn
+    from ``skills``' players: a list of ``(players, [Hand])``, in the order played."""
+    names = sorted(skills)
+    sheets = []
+    left = hands
+    while left > 0:
+        table = tuple(rng.sample(names, rng.choice(seats)))
+        count = min(left, per_sheet)
+        played = [
+            skilled_hand(rng, rules, table, skills, dealer=table[i % len(table)])
+            for i in range(count)
+        ]
+        sheets.append((table, played))
+        left -= count
+    return sheets

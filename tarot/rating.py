@@ -1,7 +1,8 @@
 """A hand as a rating match: who is on which side, and the order they finished in.
 
-Pure: no Django, no floats (the rating itself, in floats, is ``ratings.compute``'s,
-through the ``openskill`` library). One function, ``match_of``, read by the write
+Pure: no Django, no floats (the rating itself, in floats, is ``ratings.compute``'s:
+Weng–Lin's update as ``openskill`` computes it, a side as strong as its players'
+mean). One function, ``match_of``, read by the write
 side's update, the re-rating from the ledger and the ``rate_hands`` command alike.
 
 A seat is ``(player, role, made, margin, score)``: the player (any hashable key),

@@ -229,15 +229,31 @@ NEXT_ACTIONS = {
 def forecast_tables(club_id, views) -> None:
     """Each table's expected result before it plays (``TableView.forecast``): every
     seated player's chance to finish ahead of the table, from their ratings in the club
-    (``ratings.queries.expected_tables``: openskill's win prediction), likeliest first,
-    as whole percents. One query for the round."""
+    (``ratings.queries.expected_tables``: the model's win prediction), likeliest first,
+    as whole percents; a player not rated yet last, said so (no chance: never a
+    table's favourite). One query for the round."""
     seated = [[entry for _letter, entry in view.seats if entry is not None] for view in views]
     chances = ratings.expected_tables(
         scopes.club(club_id), [[entry.player_id for entry in entries] for entries in seated]
     )
     for view, entries, table in zip(views, seated, chances):
-        ordered = sorted(entries, key=lambda entry: (-table[entry.player_id], entry.number))
-        view.forecast = [(entry, _percent(table[entry.player_id])) for entry in ordered]
+        ordered = sorted(
+            entries,
+            key=lambda entry: (
+                table[entry.player_id] is None,
+                -(table[entry.player_id] or 0),
+                entry.number,
+            ),
+        )
+        view.forecast = [
+            (
+                entry,
+                _("not rated yet")
+                if table[entry.player_id] is None
+                else _percent(table[entry.player_id]),
+            )
+            for entry in ordered
+        ]
 
 
 def _percent(chance) -> str:

@@ -218,12 +218,16 @@ def _label(date, table, players) -> str:
     return " · ".join(p for p in parts if p)
 
 
-def _import(club, chunk: Chunk, *, season, actor) -> Outcome:
+def _import(club, chunk: Chunk, *, season, actor, written=None) -> Outcome:
+    """Import one chunk; ``written`` (a list) hears the sheet made. The ledger's
+    signal is not sent: ``run`` sends it once for every sheet (``preview``: none)."""
     outcome = Outcome(chunk.line, chunk.label, code=chunk.code, message=chunk.message)
     if chunk.code:
         return outcome
     try:
-        sheet = importing.import_sheet_line(club, chunk.text, season=season, actor=actor)
+        sheet = importing.import_sheet_line(
+            club, chunk.text, season=season, actor=actor, announce=False
+        )
     except services.LedgerError as error:
         hand = getattr(error, "hand", None)
         if hand is not None and chunk.hand_lines and hand <= len(chunk.hand_lines):
@@ -242,19 +246,25 @@ def _import(club, chunk: Chunk, *, season, actor) -> Outcome:
         outcome.message = _("A value of this sheet cannot be read.")
     else:
         outcome.hands = sheet.hand_count
+        if written is not None:
+            written.append(sheet)
     return outcome
 
 
 def run(club, found: list[Chunk], *, season=None, actor=None, progress=None) -> list[Outcome]:
     """Import every sheet (each all or nothing): one ``Outcome`` per sheet. Each in a
     transaction (or a savepoint, when the caller holds one: ``core.idempotency.once``),
-    so a refused sheet leaves the others whole."""
-    outcomes = []
-    for chunk in found:
-        with transaction.atomic():
-            outcomes.append(_import(club, chunk, season=season, actor=actor))
-        if progress is not None:
-            progress(len(outcomes), len(found))
+    so a refused sheet leaves the others whole. The ratings are redone once, from the
+    earliest sheet written, after the last (``importing.announce_imported``)."""
+    outcomes, written = [], []
+    try:
+        for chunk in found:
+            with transaction.atomic():
+                outcomes.append(_import(club, chunk, season=season, actor=actor, written=written))
+            if progress is not None:
+                progress(len(outcomes), len(found))
+    finally:
+        importing.announce_imported(club.pk, written)
     return outcomes
 
 

@@ -52,7 +52,7 @@ INSTALLED_APPS = [
     "core",
     "scoresheet",
     "clubs",
-    "ratings",  # players' ratings (openskill), kept on write
+    "ratings",  # players' ratings (Weng–Lin, as openskill), kept on write
     "clubhouse",  # the club's home, players (merges) and history pages
     "standings",
     "stats",
@@ -208,6 +208,10 @@ API_RATE = int(os.environ.get("DJANGO_API_RATE", "600"))
 TASKS = {"default": {"BACKEND": "django_tasks_db.DatabaseBackend"}}
 FILES_DIR = Path(os.environ.get("DJANGO_FILES_DIR") or BASE_DIR / "var" / "files")
 JOB_FILES_DAYS = int(os.environ.get("DJANGO_JOB_FILES_DAYS", "7"))
+# A re-rating of more hands than this (a correction far back, an import, a restore)
+# runs in the background (``ratings.keeping.rerate_or_defer``) instead of in the
+# write's request. DJANGO_RATINGS_BACKGROUND_HANDS.
+RATINGS_BACKGROUND_HANDS = int(os.environ.get("DJANGO_RATINGS_BACKGROUND_HANDS", "20000"))
 
 # Getting started without a shell (README): visitors may create a login, confirmed
 # by a link mailed to them; logged-in users may create a club, which they then

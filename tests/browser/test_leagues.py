@@ -248,7 +248,11 @@ def test_the_league_ratings_on_a_phone(page, live_server, django_user_model, mon
     assert shown == [row["name"] for row in rows]
     zoe_row = table.locator("tbody tr", has_text="Zoé")
     expect(zoe_row).to_have_count(1)
-    expect(zoe_row.locator("td").nth(5)).to_have_text(str(2 * len(SEED_HANDS)))
+    expect(zoe_row.locator("td").nth(4)).to_have_text(str(2 * len(SEED_HANDS)))
+    # the rating shown, whole: 1000 + 40 (μ − 3σ)
+    zoe_rating = next(r["rating"] for r in rows if r["name"].startswith("Zoé"))
+    shown_rating = zoe_row.locator("td").nth(2).inner_text()
+    assert shown_rating.replace(",", "") == str(round(zoe_rating.ordinal))
     assert page.evaluate("document.documentElement.scrollWidth") <= 390
     expect(page.locator("[data-ratings-recomputing]")).to_have_count(0)
 

@@ -14,15 +14,31 @@ from tests.browser.test_standings import season  # noqa: F401 (the fixture)
 pytestmark = pytest.mark.browser
 
 
-def test_the_ratings_table_and_a_players_rating_chart(page, live_server, season):  # noqa: F811
+def test_the_ratings_table_and_a_players_rating_chart(page, live_server, season, monkeypatch):  # noqa: F811
+    from scoresheet.formatting import format_number
+
+    monkeypatch.setattr(queries, "MIN_HANDS", 5)
     club = season.club
     rows = queries.scope_rows(scopes.club(club.pk))
     page.goto(live_server.url + reverse("standings:ratings", args=[club.slug]))
     table = page.locator("table[data-ratings]")
     expect(table.locator("tbody tr")).to_have_count(5)
     shown = table.locator("tbody tr td:nth-child(2)").all_inner_texts()
-    assert shown == [row.name for row in rows]  # ranked by μ − 3σ
-    expect(table.locator("thead")).to_contain_text("μ ± 3σ")
+    assert shown == [row.name for row in rows]  # ranked by the rating, the unrated last
+    expect(table.locator("thead")).to_contain_text("Skill estimate ± uncertainty")
+    # the rating by value: 1000 + 40 (μ − 3σ), whole; Emil (one hand) is not rated yet
+    ratings = dict(zip(shown, table.locator("tbody td[data-rating]").all_inner_texts()))
+    for row in rows:
+        if row.hands >= queries.MIN_HANDS:
+            assert ratings[row.name] == format_number(round(1000 + 40 * (row.mu - 3 * row.sigma)))
+        else:
+            assert ratings[row.name] == "not rated yet"
+    assert ratings["Emil"] == "not rated yet" and shown[-1] == "Emil"
+    estimates = table.locator("tbody td[data-estimate]").all_inner_texts()
+    top = rows[0]
+    assert estimates[0] == (
+        f"{format_number(round(1000 + 40 * top.mu))} ± {format_number(round(120 * top.sigma))}"
+    )
     assert page.evaluate("document.documentElement.scrollWidth") <= 390
 
     anna = Player.objects.get(club=club, name="Anna")
@@ -54,7 +70,7 @@ def test_the_standings_rating_column_sorts_by_rating(page, live_server, season, 
         )
     )
     assert shown == {
-        row.name: format_number(round(row.ordinal, 2)) if row.hands >= 5 else "—" for row in rows
+        row.name: format_number(round(row.ordinal)) if row.hands >= 5 else "—" for row in rows
     }
     assert shown["Emil"] == "—"
     table.locator("thead").get_by_role("link", name="Rating").tap()
@@ -65,9 +81,12 @@ def test_the_standings_rating_column_sorts_by_rating(page, live_server, season, 
     assert page.evaluate("document.documentElement.scrollWidth") <= 390
 
 
-def test_the_organiser_sees_each_tables_expected_result(page, live_server, log_in, club):
+def test_the_organiser_sees_each_tables_expected_result(
+    page, live_server, log_in, club, monkeypatch
+):
     """On a drawn round's page, each table lists its players with their chance to finish
     ahead (the club's ratings), likeliest first; the chances of a table sum to 100 %."""
+    monkeypatch.setattr(queries, "MIN_HANDS", 1)  # four deals played each
     from clubs.models import Membership, Role
     from tests.tournaments.helpers import play_round
     from tournaments import services

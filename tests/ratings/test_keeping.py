@@ -1,5 +1,5 @@
-"""Ratings kept on write: equal to ``openskill`` called directly, and to rating the ledger
-from scratch after any change."""
+"""Ratings kept on write: equal to the model (``ratings.compute``) called directly, and
+to rating the ledger from scratch after any change."""
 
 import datetime
 
@@ -7,11 +7,12 @@ import pytest
 from django.db.models import F
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from openskill.models import PlackettLuce
 
 from ratings import keeping, scopes
+from ratings.compute import Rater
 from ratings.models import Rating, RatingPoint, Recompute
 from scoresheet import editing, services
+from tarot.rating import Match
 from tests.data import SEED_HANDS
 
 #: A five-seat sheet: called partners, a hand everybody passed, a failed contract.
@@ -71,22 +72,16 @@ def assert_as_from_scratch(club):
     return kept[scopes.club(club.pk)][0]
 
 
-def by_hand(model, matches):
-    """The same matches rated with openskill directly: name → (μ, σ, hands)."""
-    current, hands = {}, {}
+def by_hand(matches):
+    """The same matches given to the model directly (``compute.Rater``): name → (μ, σ,
+    hands)."""
+    rater = Rater()
     for teams, ranks in matches:
-        rated = model.rate(
-            [[current.get(name, model.rating()) for name in team] for team in teams],
-            ranks=ranks,
-        )
-        for team, new_team in zip(teams, rated):
-            for name, new in zip(team, new_team):
-                current[name] = new
-                hands[name] = hands.get(name, 0) + 1
-    return {name: (r.mu, r.sigma, hands[name]) for name, r in current.items()}
+        rater.rate(Match(teams, tuple(ranks)))
+    return {name: (s.mu, s.sigma, s.hands) for name in rater.players() for s in [rater.get(name)]}
 
 
-def test_a_hand_made_sheet_rates_as_openskill_does(make_sheet, scorer, club):
+def test_a_hand_made_sheet_rates_as_the_model_does(make_sheet, scorer, club):
     sheet = make_sheet(5)
     for data in FIVE:
         services.record_hand(sheet, data, actor=scorer)
@@ -98,7 +93,7 @@ def test_a_hand_made_sheet_rates_as_openskill_does(make_sheet, scorer, club):
         ((("Dora",), ("Anna", "Bert", "Carl", "Emil")), [0, 1]),
         ((("Bert", "Emil"), ("Anna", "Carl", "Dora")), [1, 0]),
     ]
-    expected = by_hand(PlackettLuce(), matches)
+    expected = by_hand(matches)
     got = ratings_of(scopes.club(club.pk))
     assert got.keys() == expected.keys()
     for name, (mu, sigma, hands) in expected.items():

@@ -7,6 +7,8 @@ import pytest
 from django.core.management import CommandError, call_command
 
 from ratings import queries, scopes
+from ratings.compute import State
+from ratings.management.commands.rate_hands import line_of
 from scoresheet import importing
 from tests.data import SEED_HANDS
 from tests.ratings.test_keeping import FIVE
@@ -28,12 +30,11 @@ def test_rate_hands_prints_the_ratings_the_club_keeps(tmp_path, club, season):
     results = list(importing.import_sheets(club, text.splitlines(), season=season))
     assert all(r.ok for r in results)
     rows = queries.scope_rows(scopes.club(club.pk))
-    expected = [
-        f"{r.rank:>4}  {r.name:<30} ordinal {r.ordinal:7.3f}  "
-        f"μ {r.mu:7.3f}  σ {r.sigma:6.3f}  hands {r.hands}"
-        for r in rows
-    ]
+    expected = [line_of(r) for r in rows]
     assert printed == expected and len(printed) == 5
+    # Emil played 5 hands: under ``MIN_HANDS``, last and unranked
+    assert printed[-1].startswith("   -  Emil ") and rows[-1].hands < queries.MIN_HANDS
+    assert f"rating {rows[0].ordinal:7.1f}" in printed[0]
 
 
 def test_a_refused_line_is_said_and_fails(tmp_path, db):
@@ -75,21 +76,29 @@ def test_read_sheet_refuses_what_the_import_refuses(db):
     assert len(read.results) == len(SEED_HANDS)
 
 
-def test_the_expected_result_of_a_table_is_openskills_prediction(club, season, players):
-    from openskill.models import PlackettLuce
+def test_the_expected_result_of_a_table_never_favours_a_newcomer(
+    club, season, players, monkeypatch
+):
+    """Each rated player's chance is the model's prediction (``compute.predict_win``,
+    each player a side, a newcomer counted as an average regular); a player under
+    ``MIN_HANDS`` hands has none (None: shown as not rated yet)."""
+    from ratings.compute import predict_win
 
+    monkeypatch.setattr(queries, "MIN_HANDS", 5)
     text = json.dumps(LINES[0])
     assert all(r.ok for r in importing.import_sheets(club, [text], season=season))
     key = scopes.club(club.pk)
     ids = [p.pk for p in players[:5]]  # Emil is not rated yet
     chances = queries.expected_table(key, ids)
-    model = PlackettLuce()
     rated = queries.ratings_by_player(key, ids)
-    direct = model.predict_win(
-        [
-            [model.rating(rated[pk].mu, rated[pk].sigma) if pk in rated else model.rating()]
-            for pk in ids
-        ]
-    )
-    assert list(chances.values()) == direct and sum(direct) == pytest.approx(1)
-    assert len(rated) == 4
+    assert len(rated) == 4 and ids[4] not in rated
+    direct = predict_win([[rated.get(pk) or queries.NEWCOMER] for pk in ids])
+    assert [chances[pk] for pk in ids[:4]] == direct[:4] and chances[ids[4]] is None
+    # a guest at the model's start is no favourite, even against a table rated low
+    for pk in ids[:4]:
+        rated[pk].mu = 10.0
+    guest = predict_win([[rated[ids[0]]], [State.new()]])
+    assert guest[1] > 0.5  # what the plain prediction would have said
+    monkeypatch.setattr(queries, "ratings_by_player", lambda key, ids: rated)
+    chances = queries.expected_table(key, ids)
+    assert chances[ids[4]] is None and all(chances[pk] is not None for pk in ids[:4])

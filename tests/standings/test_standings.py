@@ -665,7 +665,7 @@ def test_english_csv_keeps_the_decimal_point(client, season, make_sheet):
 def test_the_ratings_column_shows_each_players_rating_in_the_scope_shown(
     client, monkeypatch, django_assert_num_queries, club, season, make_sheet
 ):
-    """The kept ratings (μ − 3σ) of the club, or of the season shown, in the same
+    """The kept ratings (1000 + 40 (μ − 3σ), whole) of the club, or of the season shown, in the same
     query as the totals (the page's count stays 4), sortable, blank under the minimum."""
     from ratings import queries as ratings
     from ratings import scopes
@@ -682,7 +682,7 @@ def test_the_ratings_column_shows_each_players_rating_in_the_scope_shown(
         from scoresheet.formatting import format_number
 
         return {
-            row.name: format_number(round(row.ordinal, 2)) if row.hands >= 5 else "—"
+            row.name: format_number(round(row.ordinal)) if row.hands >= 5 else "—"
             for row in ratings.scope_rows(key)
         }
 

@@ -1,6 +1,16 @@
 """Time the sheet import (``import_sheets``) at N hands: hands per second and peak memory.
 
     DATABASE_URL=postgres://… manage.py bench_import --hands 10000 100000
+    DATABASE_URL=postgres://… manage.py bench_import --hands 10000 --per-sheet 20
+
+Each size is imported with the ratings kept and with them off (``--ratings``: both,
+the default, or one; off: the ledger's signals reach no rating receiver, as
+``bench_ratings``' ``ratings_off``), each printed with its CPU seconds (the
+importing process, its read-ahead thread and its writer processes; not the
+database server's) and, with both, the ratio kept / off. With the ratings kept the
+import tells them once at its end (``importing.announce_imported``), so the CPU they
+add is one re-rating from the import's earliest sheet (in the import's process up to
+``RATINGS_BACKGROUND_HANDS`` hands, in the background task above).
 
 Each size runs in a child process of its own (so its peak RSS is its own), in a
 database of its own created and dropped like ``bench_standings``'s. The child
@@ -19,6 +29,7 @@ as ``manage.py import_sheets`` on a server. The figures depend on the
 machine's load: print ``uptime`` beside them.
 """
 
+import contextlib
 import json
 import random
 import resource
@@ -32,6 +43,7 @@ from django.db import connection
 from django.test.utils import override_settings
 
 from benchmarks.database import own_database
+from benchmarks.management.commands.bench_ratings import ratings_off
 from benchmarks.management.commands.bench_scoring import peak_mb
 from clubs.models import Club, Season
 from scoresheet import importing
@@ -49,14 +61,18 @@ class Command(BaseCommand):
         parser.add_argument(
             "--writers", type=int, default=2, help="as manage.py import_sheets --writers"
         )
+        parser.add_argument(
+            "--ratings", choices=["both", "kept", "off"], default="both", help="ratings kept or off"
+        )
         parser.add_argument("--child", action="store_true", help="(internal) run one size")
 
-    def handle(self, *args, hands, per_sheet, seed, writers, child, **options):
+    def handle(self, *args, hands, per_sheet, seed, writers, child, ratings, **options):
         if child:
-            self.stdout.write(json.dumps(self.one(hands[0], per_sheet, seed, writers)))
+            self.stdout.write(json.dumps(self.one(hands[0], per_sheet, seed, writers, ratings)))
             return
         rows = []
-        for n in hands:
+        modes = ["kept", "off"] if ratings == "both" else [ratings]
+        for n, mode in [(n, mode) for n in hands for mode in modes]:
             out = subprocess.run(
                 [
                     sys.executable,
@@ -71,6 +87,8 @@ class Command(BaseCommand):
                     str(seed),
                     "--writers",
                     str(writers),
+                    "--ratings",
+                    mode,
                 ],
                 capture_output=True,
                 text=True,
@@ -82,15 +100,25 @@ class Command(BaseCommand):
             f"\nImport, {connection.vendor}, {used} writer(s) (one child process per size)\n"
         )
         self.stdout.write(
-            f"{'hands':>9} {'sheets':>7} {'seconds':>8} {'hands/s':>8} "
-            f"{'queries/hand':>12} {'peak RSS MB':>11} {'writer RSS MB':>13}"
+            f"{'hands':>9} {'ratings':>7} {'sheets':>7} {'seconds':>8} {'hands/s':>8} "
+            f"{'CPU s':>6} {'queries/hand':>12} {'peak RSS MB':>11} {'writer RSS MB':>13}"
         )
         for r in rows:
             self.stdout.write(
-                f"{r['hands']:>9,} {r['sheets']:>7,} {r['seconds']:>8.1f} {r['rate']:>8,.0f} "
-                f"{r['queries'] / r['hands']:>12.2f} {r['rss_mb']:>11.1f} "
-                f"{r['writer_rss_mb']:>13.1f}"
+                f"{r['hands']:>9,} {r['ratings']:>7} {r['sheets']:>7,} {r['seconds']:>8.1f} "
+                f"{r['rate']:>8,.0f} {r['cpu']:>6.2f} {r['queries'] / r['hands']:>12.2f} "
+                f"{r['rss_mb']:>11.1f} {r['writer_rss_mb']:>13.1f}"
             )
+        if len(modes) == 2:
+            for kept, off in zip(rows[::2], rows[1::2]):
+                self.stdout.write(
+                    f"{kept['hands']:,} hands: CPU kept / off {kept['cpu'] / off['cpu']:.2f}, "
+                    f"time kept / off {kept['seconds'] / off['seconds']:.2f}; the ratings' "
+                    f"re-rating at the end {kept['rating_cpu']:.2f} s CPU, "
+                    f"{kept['rating_cpu'] / (kept['cpu'] - kept['rating_cpu']) * 100:.0f} % "
+                    "of the rest of the import's"
+                )
+            rows = rows[::2]
         if len(rows) > 1:
             for label, key in (("peak RSS", "rss_mb"), ("writer RSS", "writer_rss_mb")):
                 peaks = [r[key] for r in rows]
@@ -98,10 +126,13 @@ class Command(BaseCommand):
                     spread = (max(peaks) / min(peaks) - 1) * 100
                     self.stdout.write(f"{label} spread: {spread:.1f} %")
 
-    def one(self, n_hands, per_sheet, seed, writers):
+    def one(self, n_hands, per_sheet, seed, writers, ratings="kept"):
         # DEBUG off, as on a server: no debug cursor keeping every statement
         with own_database("bench_import"), override_settings(DEBUG=False):
-            return self.measure(n_hands, per_sheet, random.Random(seed), writers)
+            within = ratings_off() if ratings == "off" else contextlib.nullcontext()
+            with within:
+                found = self.measure(n_hands, per_sheet, random.Random(seed), writers)
+            return found | {"ratings": ratings}
 
     def measure(self, n_hands, per_sheet, rng, writers):
         club = Club.objects.create(name="Import", slug="import")
@@ -127,12 +158,23 @@ class Command(BaseCommand):
             f.flush()
             f.seek(0)
             imported = queries = 0
-            started = time.perf_counter()
+            announced = []  # the CPU seconds of the ratings' one re-rating at the end
+            announce = importing.announce_imported
+
+            def timed(*args):
+                before = time.process_time()
+                announce(*args)
+                announced.append(time.process_time() - before)
+
+            importing.announce_imported = timed
+            started, cpu = time.perf_counter(), _cpu()
             for result in importing.import_sheets(club, f, season=season, writers=writers):
                 assert result.ok, (result.code, result.message)
                 imported += result.hands
                 queries += result.queries
             seconds = time.perf_counter() - started
+            cpu = _cpu() - cpu
+            importing.announce_imported = announce
         rss = peak_mb()
         writer_rss = peak_mb(resource.RUSAGE_CHILDREN)
         return {
@@ -140,7 +182,17 @@ class Command(BaseCommand):
             "sheets": sheets,
             "seconds": seconds,
             "rate": imported / seconds,
+            "cpu": cpu,
+            "rating_cpu": sum(announced),
             "queries": queries,
             "rss_mb": rss,
             "writer_rss_mb": writer_rss,
         }
+
+
+def _cpu() -> float:
+    """CPU seconds of this process (its threads) and of its children waited for (the
+    import's writer processes, once their pool has closed)."""
+    own = resource.getrusage(resource.RUSAGE_SELF)
+    children = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return own.ru_utime + own.ru_stime + children.ru_utime + children.ru_stime

@@ -9,7 +9,7 @@ hands, bulk-inserted). Printed per size:
 
 - ``from scratch``: the club's scope rated again from its whole ledger
   (``ratings.keeping.rerate``: read every row in order, rate, write the history and
-  ratings), then its season's scope; and, of that, the rating alone (openskill on
+  ratings), then its season's scope; and, of that, the rating alone (``ratings.compute`` on
   the rows already read, in memory) and the hands per second;
 - ``hand post``: ``scoresheet.services.record_hand`` on a new 200-hand sheet dated
   after the others, ``--posts`` times with the ratings kept and as many without
@@ -125,7 +125,7 @@ class Command(bench_standings.Command):
             self.out(
                 f"  from scratch, {key.split(':')[0]}: {whole:.1f} s in all "
                 f"({n_hands / whole:,.0f} hands/s); of which the rows read {read:.1f} s, "
-                f"openskill {rated:.1f} s ({rated / n_hands * 1e6:.1f} µs a hand)"
+                f"rating {rated:.1f} s ({rated / n_hands * 1e6:.1f} µs a hand)"
             )
 
     def timed_posts(self, sheet, data, posts, modes):

@@ -6,8 +6,11 @@ One sheet per line, as ``import_sheets`` reads them (HAND_FORMAT.md, with ``date
 and ``rules`` optional): each line is read and scored by the import's own reading
 (``scoresheet.importing.read_sheet``), the sheets are rated in date order (the file's order on
 one date), each hand a match (``tarot.rating``) rated by ``ratings.compute`` as the
-pages' ratings are, and every player's rating is printed, ranked by the ordinal
-(μ − 3σ). A refused line is reported on stderr and the command exits with 1.
+pages' ratings are, and every player's rating is printed as the pages show it
+(``ratings.compute.shown``: the conservative estimate μ − 3σ rescaled, and its
+spread), ranked by it, with μ, σ and the hands rated (a player under
+``MIN_HANDS`` hands last, ranked "-"). A refused line is reported on stderr and the
+command exits with 1.
 """
 
 import sys
@@ -50,9 +53,16 @@ class Command(BaseCommand):
                 rater.rate_seats(kind, result_seats(result))
         rows = rated_rows((name, rater.get(name)) for name in rater.players())
         for row in rows:
-            self.stdout.write(
-                f"{row.rank:>4}  {row.name:<30} ordinal {row.ordinal:7.3f}  "
-                f"μ {row.mu:7.3f}  σ {row.sigma:6.3f}  hands {row.hands}"
-            )
+            self.stdout.write(line_of(row))
         if refused:
             raise CommandError(f"{refused} line(s) refused")
+
+
+def line_of(row) -> str:
+    """One player's line (a ``queries.RatedRow``)."""
+    rank = "-" if row.rank is None else row.rank
+    return (
+        f"{rank:>4}  {row.name:<30} rating {row.ordinal:7.1f}  "
+        f"estimate {row.estimate:7.1f} ± {row.spread:5.1f}  "
+        f"μ {row.mu:7.3f}  σ {row.sigma:6.3f}  hands {row.hands}"
+    )

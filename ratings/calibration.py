@@ -1,0 +1,146 @@
+"""How well the ratings measure a club of known skill (no Django, no database).
+
+A club is drawn with a hidden skill per player (``tarot.randomhands``: a side makes
+its contract with a chance that grows with its mean skill over the other side's),
+its hands scored by the engine and made matches (``tarot.rating``). Each hand's
+predicted chance of the attack is taken *before* the hand is rated (what a player
+would have been told), then the hand rated; ``calibration`` cuts the predictions
+into tenths (deciles: a tenth of the hands each) and sets each tenth's mean
+prediction beside the rate at which the attack made its contract. ``spearman`` is
+the rank correlation of the ratings shown with the hidden skills.
+``bench_rating_model`` prints these for the model kept and the ones tried; the
+tests hold them on one seed.
+"""
+
+import math
+import random
+
+from ratings.compute import Rater, predict_win
+from tarot import Sheet, score_sheet
+from tarot.jsonformat import hand_to_dict, parse_rules
+from tarot.randomhands import skilled_players, skilled_sheets
+from tarot.rating import match_of, result_seats
+
+
+def skilled_club(seed: int, hands: int = 4000, players: int = 16, per_sheet: int = 20):
+    """A club of known skill: ``(skills, sheets)``, sheets ``(players, [Hand])``."""
+    rng = random.Random(seed)
+    rules = parse_rules("fft")
+    skills = skilled_players(rng, players)
+    return skills, skilled_sheets(rng, rules, skills, hands, per_sheet)
+
+
+def club_matches(sheets) -> list:
+    """The club's hands as matches, in order (the engine's results, ``match_of``)."""
+    rules = parse_rules("fft")
+    out = []
+    for players, hands in sheets:
+        for result in score_sheet(Sheet(rules, tuple(players), tuple(hands))).hands:
+            match = match_of(rules.ruleset.kind, result_seats(result))
+            if match is not None:
+                out.append(match)
+    return out
+
+
+def jsonl_lines(sheets, start="2025-09-01") -> list[str]:
+    """The sheets as interchange-format lines (HAND_FORMAT.md), a day apart."""
+    import datetime
+    import json
+
+    day = datetime.date.fromisoformat(start)
+    lines = []
+    for number, (players, hands) in enumerate(sheets):
+        data = []
+        for hand in hands:
+            item = hand_to_dict(hand)
+            if hand.taker is None:
+                item["taker"] = None
+            data.append(item)
+        date = (day + datetime.timedelta(days=number // 4)).isoformat()
+        lines.append(
+            json.dumps({"players": list(players), "hands": data, "date": date}, default=float)
+        )
+    return lines
+
+
+def attack_won(match) -> bool:
+    return match.ranks[0] < match.ranks[1]
+
+
+def prequential(matches, rater=None) -> tuple[list[float], list[bool], Rater]:
+    """The attack's predicted chance before each hand (``predict_win``), whether it
+    made its contract, and the rater after them all."""
+    rater = rater or Rater()
+    predicted, observed = [], []
+    for match in matches:
+        sides = [[rater.get(p) or _new() for p in team] for team in match.teams]
+        predicted.append(predict_win(sides)[0])
+        observed.append(attack_won(match))
+        rater.rate(match)
+    return predicted, observed, rater
+
+
+def _new():
+    from ratings.compute import State
+
+    return State.new()
+
+
+def calibration(predicted, observed, bins: int = 10) -> list[tuple[float, float, float, int]]:
+    """The predictions cut into ``bins`` equal parts by their value (deciles): each
+    part's ``(lowest, mean predicted, observed rate, count)``."""
+    pairs = sorted(zip(predicted, observed))
+    n = len(pairs)
+    table = []
+    for b in range(bins):
+        part = pairs[b * n // bins : (b + 1) * n // bins]
+        if not part:
+            continue
+        table.append(
+            (
+                part[0][0],
+                sum(p for p, _ in part) / len(part),
+                sum(1 for _, o in part if o) / len(part),
+                len(part),
+            )
+        )
+    return table
+
+
+def worst_gap(table) -> float:
+    """The largest |mean predicted − observed| of a calibration table, in points."""
+    return max(abs(mean - rate) for _low, mean, rate, _n in table) * 100
+
+
+def brier(predicted, observed) -> float:
+    return sum((p - o) ** 2 for p, o in zip(predicted, observed)) / len(predicted)
+
+
+def log_loss(predicted, observed) -> float:
+    eps = 1e-12
+    return -sum(math.log(max(p if o else 1 - p, eps)) for p, o in zip(predicted, observed)) / len(
+        predicted
+    )
+
+
+def _ranks(values) -> list[float]:
+    order = sorted(range(len(values)), key=values.__getitem__)
+    ranks = [0.0] * len(values)
+    i = 0
+    while i < len(order):
+        j = i
+        while j + 1 < len(order) and values[order[j + 1]] == values[order[i]]:
+            j += 1
+        for k in range(i, j + 1):
+            ranks[order[k]] = (i + j) / 2
+        i = j + 1
+    return ranks
+
+
+def spearman(xs, ys) -> float:
+    """Spearman's rank correlation (ties: mean ranks)."""
+    rx, ry = _ranks(list(xs)), _ranks(list(ys))
+    mx, my = sum(rx) / len(rx), sum(ry) / len(ry)
+    cov = sum((a - mx) * (b - my) for a, b in zip(rx, ry))
+    var = math.sqrt(sum((a - mx) ** 2 for a in rx) * sum((b - my) ** 2 for b in ry))
+    return cov / var
