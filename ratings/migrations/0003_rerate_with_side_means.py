@@ -26,7 +26,7 @@ def rerate_every_scope(apps, schema_editor):
 
 class Migration(migrations.Migration):
     dependencies = [
-        ("ratings", "0002_s13_recompute"),
+        ("ratings", "0002_recompute"),
         ("django_tasks_database", "0021_conditional_partial_index_ordering"),
     ]
 
