@@ -12,6 +12,9 @@ class LeaguesConfig(AppConfig):
     def ready(self):
         # the pages the apps below may link to (core.pages)
         pages.offer("league_guests", "league_club:guests")
+        pages.offer("my_data", "leagues:my_data")
+        pages.offer("player_data", "league_club:player_data")
+        pages.offer("player_erase", "league_club:player_erase")
         # the signal receivers; the ``league:<id>`` rating scope (``ratings.scopes``)
         from leagues import ratings, receivers  # noqa: F401, PLC0415
 
