@@ -28,13 +28,14 @@ Exports and the backup stream: they are written in chunks (``transfer.streams``,
 import hashlib
 import tempfile
 import uuid
+from contextlib import closing
 from functools import wraps
 
 from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.views import redirect_to_login
 from django.core.exceptions import PermissionDenied
-from django.http import FileResponse, Http404, JsonResponse, StreamingHttpResponse
+from django.http import FileResponse, Http404, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils import timezone
@@ -43,7 +44,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 
 from clubs import audit
-from clubs.permissions import club_view
+from clubs.permissions import can, club_view
 from core.exports import bad_request
 from core.idempotency import idempotent, once
 from transfer import backup as backups
@@ -62,6 +63,7 @@ def _seasons(club):
 def data(request, slug):
     club = request.club
     context = {"seasons": _seasons(club), "section": "data"}
+    context["download_max_hands"] = settings.DOWNLOAD_MAX_HANDS
     return render(request, "transfer/data.html", context)
 
 
@@ -267,12 +269,43 @@ def _job_url(club, job):
     return reverse("transfer:job", args=[club.slug, job.pk])
 
 
+def _direct(request, kind, season, write, content_type):
+    """A direct download link: the file whole, with its length (a client sees a
+    transfer cut short as failed), when the data fits well inside a request
+    (``settings.DOWNLOAD_MAX_HANDS``); above it, the background job of the same file
+    (one already queued or running for it, or a new one) and its progress page."""
+    club = request.club
+    if jobs.hands_of(club, season) > settings.DOWNLOAD_MAX_HANDS:
+        job = jobs.start_download(kind, club=club, season=season, actor=request.user)
+        return redirect(_job_url(club, job))
+    # written whole to a file first, then sent from there with its Content-Length
+    out = tempfile.TemporaryFile(dir=jobs.files_dir())  # noqa: SIM115 (FileResponse closes it)
+    try:
+        write(out)
+    except BaseException:
+        out.close()
+        raise
+    out.seek(0)
+    return FileResponse(out, content_type=content_type)
+
+
+def _text_writer(chunks):
+    def write(out):
+        with closing(chunks):
+            for text in chunks:
+                out.write(text.encode())
+
+    return write
+
+
 @club_view("read")
 @require_GET
 def season_jsonl(request, slug, season_id):
     season = get_object_or_404(request.club.seasons.regular(), pk=season_id)
-    chunks = (text.encode() for text in streams.season_jsonl_chunks(season))
-    response = StreamingHttpResponse(chunks, content_type="application/jsonl; charset=utf-8")
+    write = _text_writer(streams.season_jsonl_chunks(season))
+    response = _direct(
+        request, Job.Kind.SEASON_JSONL, season, write, "application/jsonl; charset=utf-8"
+    )
     _attachment(response, request.club, season, "jsonl")
     return response
 
@@ -281,10 +314,10 @@ def season_jsonl(request, slug, season_id):
 @require_GET
 def season_csv(request, slug, season_id):
     """The season's scores as CSV in the page's language (``core.exports.csv_cell``:
-    French ";" and "-12,5", English "," and "-12.5"), streamed."""
+    French ";" and "-12,5", English "," and "-12.5")."""
     season = get_object_or_404(request.club.seasons.regular(), pk=season_id)
-    chunks = (text.encode() for text in streams.csv_chunks(season))
-    response = StreamingHttpResponse(chunks, content_type="text/csv; charset=utf-8")
+    write = _text_writer(streams.csv_chunks(season))
+    response = _direct(request, Job.Kind.SEASON_CSV, season, write, "text/csv; charset=utf-8")
     _attachment(response, request.club, season, "csv")
     return response
 
@@ -293,13 +326,12 @@ def season_csv(request, slug, season_id):
 @require_GET
 def season_xlsx(request, slug, season_id):
     season = get_object_or_404(request.club.seasons.regular(), pk=season_id)
-    # openpyxl's write-only book goes to a file (its rows never all in memory),
-    # sent from there in blocks
-    out = tempfile.TemporaryFile(dir=jobs.files_dir())  # noqa: SIM115 (FileResponse closes it)
-    streams.write_xlsx(season, out)
-    out.seek(0)
-    response = FileResponse(
-        out, content_type="application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"
+    response = _direct(
+        request,
+        Job.Kind.SEASON_XLSX,
+        season,
+        lambda out: streams.write_xlsx(season, out),
+        "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet",
     )
     _attachment(response, request.club, season, "xlsx")
     return response
@@ -309,16 +341,19 @@ def season_xlsx(request, slug, season_id):
 @require_GET
 def backup(request, slug):
     club = request.club
-    # written to a file in chunks (its digest counted as it goes), then sent from there
-    out = tempfile.TemporaryFile(dir=jobs.files_dir())  # noqa: SIM115 (FileResponse closes it)
-    counts, digest = backups.write(club, out)
-    out.seek(0)
+    found = {}
+
+    def write(out):  # its digest counted as it goes
+        found["counts"], found["digest"] = backups.write(club, out)
+
+    response = _direct(request, Job.Kind.BACKUP, None, write, "application/json; charset=utf-8")
+    if not found:  # the job's page: its download is audited when taken
+        return response
     stamp = timezone.localdate().isoformat()
     name = f"backup-{club.slug}-{stamp}.json"
     # the whole club's data, members' emails included, left the site: who took it, when
-    after = {"sha256": digest, "counts": counts}
+    after = {"sha256": found["digest"], "counts": found["counts"]}
     audit.record(club, request.user, audit.Action.BACKUP_DOWNLOADED, label=name, after=after)
-    response = FileResponse(out, content_type="application/json; charset=utf-8")
     response["Content-Disposition"] = f'attachment; filename="{name}"'
     return response
 
@@ -348,28 +383,46 @@ def job_start(request, slug):
     return redirect(_job_url(club, job))
 
 
+#: a season's export, the same file its direct link gives: its job is seen by whoever
+#: may read the club (the link's own readers); every other job by its managers
+READABLE = (Job.Kind.SEASON_JSONL, Job.Kind.SEASON_XLSX, Job.Kind.SEASON_CSV)
+
+
 def _club_job(request, job_id):
-    return get_object_or_404(Job.objects.select_related("season"), pk=job_id, club=request.club)
+    found = get_object_or_404(Job.objects.select_related("season"), pk=job_id, club=request.club)
+    if found.kind not in READABLE and not _manages(request):
+        raise PermissionDenied  # as ``club_view("manage")`` answers a member
+    return found
 
 
-@club_view("manage")
+def _manages(request):
+    return can(request.user, request.club, "manage")
+
+
+@club_view("read")
 @require_GET
 def job(request, slug, job_id):
+    jobs.reap()
     found = _club_job(request, job_id)
     if found.kind == Job.Kind.UPLOAD_PREVIEW and found.state == Job.State.DONE:
         return redirect("transfer:upload_preview", request.club.slug, found.pk)
     context = {"job": found, "section": "data", "status": _status(found, request.club)}
     context["expiry_days"] = settings.JOB_FILES_DAYS
+    context["manages"] = _manages(request)
+    frame = "clubs/manage/base.html" if context["manages"] else "transfer/reader_frame.html"
+    context["frame"] = frame
+    context["again"] = found.state == Job.State.FAILED and found.kind in STARTABLE
     return render(request, "transfer/job.html", context)
 
 
-@club_view("manage")
+@club_view("read")
 @require_GET
 def job_status(request, slug, job_id):
+    jobs.reap()
     return JsonResponse(_status(_club_job(request, job_id), request.club))
 
 
-@club_view("manage")
+@club_view("read")
 @require_GET
 def job_file(request, slug, job_id):
     found = _club_job(request, job_id)
@@ -381,6 +434,23 @@ def job_file(request, slug, job_id):
         raise Http404 from None
     jobs.record_download(found, request.user)
     return FileResponse(data, as_attachment=True, filename=found.download_name)
+
+
+@club_view("read")
+@require_POST
+def job_again(request, slug, job_id):
+    """A failed job's "Start again": the same work as a new job (a season's export:
+    its direct link's rule, so a reader may; the backup: a manager)."""
+    found = _club_job(request, job_id)
+    if found.state != Job.State.FAILED or found.kind not in STARTABLE:
+        return bad_request(request)
+    if found.kind in READABLE:
+        again = jobs.start_download(
+            found.kind, club=request.club, season=found.season, actor=request.user
+        )
+    else:
+        again = jobs.start(found.kind, club=request.club, season=found.season, actor=request.user)
+    return redirect(_job_url(request.club, again))
 
 
 def _status(job, club=None) -> dict:
@@ -445,14 +515,22 @@ def restore_job(request, job_id):
         if not jobs.confirm_restore(found, actor=request.user):
             messages.info(request, _("This restore was already started."))
         return redirect("restore_job", found.pk)
+    jobs.reap()
     found.refresh_from_db()
     context = {"job": found, "status": _restore_status(found)}
+    context["again"] = (
+        found.state == Job.State.FAILED
+        and found.options.get("worker_stopped")
+        and bool(found.source)
+        and jobs.path_of(found.source).exists()
+    )
     return render(request, "transfer/restore_job.html", context)
 
 
 @staff_view
 @require_GET
 def restore_status(request, job_id):
+    jobs.reap()
     found = get_object_or_404(Job, pk=job_id, kind=Job.Kind.RESTORE)
     return JsonResponse(_restore_status(found))
 
@@ -465,5 +543,7 @@ def _restore_status(job) -> dict:
 
 
 def _attachment(response, club, season, extension):
+    if response.status_code != 200:  # the job's page
+        return
     label = slugify(f"{club.slug} {season.name}") or club.slug
     response["Content-Disposition"] = f'attachment; filename="{label}.{extension}"'

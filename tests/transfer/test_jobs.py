@@ -325,7 +325,7 @@ def test_old_job_files_are_removed_and_their_page_says_so(
     young_stray = jobs.path_of("being-written.json")
     young_stray.write_text("{}")
 
-    assert jobs.prune() == {"downloads": 1, "pending": 1, "orphans": 1}
+    assert jobs.prune() == {"downloads": 1, "pending": 1, "orphans": 1, "failed": 0}
 
     old.refresh_from_db()
     fresh.refresh_from_db()
