@@ -7,7 +7,7 @@ writes text as it goes; ``progress(done, total)`` (optional) hears how far it is
 
 * ``season_jsonl_chunks(season)``: every live sheet, one JSON line each, three
   queries per chunk of sheets;
-* ``season_rows(season)`` and ``write_xlsx`` (openpyxl's write-only workbook) /
+* ``season_rows(season)`` and ``write_xlsx`` (xlsxwriter's constant-memory workbook) /
   ``csv_chunks``: every score of the season.
 
 Each reads in one snapshot (``transfer.snapshot``), as the backup does.
@@ -16,7 +16,9 @@ Each reads in one snapshot (``transfer.snapshot``), as the backup does.
 import csv
 import io
 import json
+from pathlib import Path
 
+from django.conf import settings
 from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 
@@ -95,17 +97,42 @@ def _season_rows(season, progress):
     progress(total, total)
 
 
+#: an Excel date's number: days since 1899-12-30 (``date.toordinal()`` minus this)
+EXCEL_EPOCH = 693594
+
+
 def write_xlsx(season, out, progress=_nothing) -> None:
     """The season's scores as a spreadsheet written to ``out`` (a path or a binary
-    file), in openpyxl's write-only mode: rows go to a temporary file as they come."""
-    import openpyxl
+    file), in xlsxwriter's constant-memory mode: each row goes to a temporary file as
+    it comes. Chosen over openpyxl's write-only mode for speed (about half its CPU for
+    the same rows); each cell is written by its column's type, never guessed from text
+    (a name starting with "=" stays text: ``neutralise`` quotes it too)."""
+    import xlsxwriter  # noqa: PLC0415 (heavy: only for this export)
 
-    book = openpyxl.Workbook(write_only=True)
-    sheet = book.create_sheet(_("Scores")[:31])
-    sheet.append(season_header())
-    for row in season_rows(season, progress):
-        sheet.append(row)
-    book.save(out)
+    options = {"constant_memory": True, "tmpdir": str(Path(settings.FILES_DIR))}
+    options.update(strings_to_numbers=False, strings_to_formulas=False, strings_to_urls=False)
+    book = xlsxwriter.Workbook(str(out) if isinstance(out, Path | str) else out, options)
+    try:
+        sheet = book.add_worksheet(_("Scores")[:31])
+        dates = book.add_format({"num_format": "yyyy-mm-dd"})
+        for column, title in enumerate(season_header()):
+            sheet.write_string(0, column, title)
+        text, number = sheet.write_string, sheet.write_number
+        for row, cells in enumerate(season_rows(season, progress), start=1):
+            date, table, sheet_id, hand, player, role, contract, score = cells
+            number(row, 0, date.toordinal() - EXCEL_EPOCH, dates)
+            if table:
+                text(row, 1, table)
+            number(row, 2, sheet_id)
+            number(row, 3, hand)
+            text(row, 4, player)
+            if role:
+                text(row, 5, role)
+            if contract:
+                text(row, 6, contract)
+            number(row, 7, score)
+    finally:
+        book.close()
 
 
 def csv_chunks(season, progress=_nothing, language=None):

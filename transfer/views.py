@@ -388,22 +388,36 @@ def job_start(request, slug):
 READABLE = (Job.Kind.SEASON_JSONL, Job.Kind.SEASON_XLSX, Job.Kind.SEASON_CSV)
 
 
-def _club_job(request, job_id):
-    found = get_object_or_404(Job.objects.select_related("season"), pk=job_id, club=request.club)
-    if found.kind not in READABLE and not _manages(request):
-        raise PermissionDenied  # as ``club_view("manage")`` answers a member
-    return found
+def job_view(view):
+    """A view of one job of the club (``job_id``), given the job: a season's export's
+    (``READABLE``) under ``club_view("read")`` (whoever may read the club, as its direct
+    link), any other job's under ``club_view("manage")``."""
+
+    def inner(request, slug, job_id):
+        found = get_object_or_404(
+            Job.objects.select_related("season"), pk=job_id, club=request.club
+        )
+        return view(request, slug, found)
+
+    as_reader, as_manager = club_view("read")(inner), club_view("manage")(inner)
+
+    @wraps(view)
+    def wrapped(request, slug, job_id):
+        kind = Job.objects.filter(pk=job_id).values_list("kind", flat=True).first()
+        return (as_reader if kind in READABLE else as_manager)(request, slug, job_id)
+
+    return wrapped
 
 
 def _manages(request):
     return can(request.user, request.club, "manage")
 
 
-@club_view("read")
+@job_view
 @require_GET
-def job(request, slug, job_id):
+def job(request, slug, found):
     jobs.reap()
-    found = _club_job(request, job_id)
+    found.refresh_from_db()
     if found.kind == Job.Kind.UPLOAD_PREVIEW and found.state == Job.State.DONE:
         return redirect("transfer:upload_preview", request.club.slug, found.pk)
     context = {"job": found, "section": "data", "status": _status(found, request.club)}
@@ -415,17 +429,17 @@ def job(request, slug, job_id):
     return render(request, "transfer/job.html", context)
 
 
-@club_view("read")
+@job_view
 @require_GET
-def job_status(request, slug, job_id):
+def job_status(request, slug, found):
     jobs.reap()
-    return JsonResponse(_status(_club_job(request, job_id), request.club))
+    found.refresh_from_db()
+    return JsonResponse(_status(found, request.club))
 
 
-@club_view("read")
+@job_view
 @require_GET
-def job_file(request, slug, job_id):
-    found = _club_job(request, job_id)
+def job_file(request, slug, found):
     if found.state != Job.State.DONE or not found.file:
         raise Http404
     try:
@@ -436,12 +450,11 @@ def job_file(request, slug, job_id):
     return FileResponse(data, as_attachment=True, filename=found.download_name)
 
 
-@club_view("read")
+@job_view
 @require_POST
-def job_again(request, slug, job_id):
+def job_again(request, slug, found):
     """A failed job's "Start again": the same work as a new job (a season's export:
     its direct link's rule, so a reader may; the backup: a manager)."""
-    found = _club_job(request, job_id)
     if found.state != Job.State.FAILED or found.kind not in STARTABLE:
         return bad_request(request)
     if found.kind in READABLE:
