@@ -27,6 +27,7 @@ from core.exports import csv_cell, csv_separator, neutralise
 from core.jsonnumbers import json_number
 from scoresheet.handmap import sheets_json
 from scoresheet.models import ScoreRow, Sheet
+from transfer import xlsx
 from transfer.snapshot import snapshot
 
 #: rows read (and serialised) at a time
@@ -97,42 +98,21 @@ def _season_rows(season, progress):
     progress(total, total)
 
 
-#: an Excel date's number: days since 1899-12-30 (``date.toordinal()`` minus this)
-EXCEL_EPOCH = 693594
+#: the kind of each column of ``season_rows`` in the spreadsheet
+SEASON_KINDS = (xlsx.DATE, xlsx.TEXT, xlsx.NUMBER, xlsx.NUMBER) + (xlsx.TEXT,) * 3 + (xlsx.NUMBER,)
 
 
 def write_xlsx(season, out, progress=_nothing) -> None:
     """The season's scores as a spreadsheet written to ``out`` (a path or a binary
-    file), in xlsxwriter's constant-memory mode: each row goes to a temporary file as
-    it comes. Chosen over openpyxl's write-only mode for speed (about half its CPU for
-    the same rows); each cell is written by its column's type, never guessed from text
-    (a name starting with "=" stays text: ``neutralise`` quotes it too)."""
-    import xlsxwriter  # noqa: PLC0415 (heavy: only for this export)
-
-    options = {"constant_memory": True, "tmpdir": str(Path(settings.FILES_DIR))}
-    options.update(strings_to_numbers=False, strings_to_formulas=False, strings_to_urls=False)
-    book = xlsxwriter.Workbook(str(out) if isinstance(out, Path | str) else out, options)
-    try:
-        sheet = book.add_worksheet(_("Scores")[:31])
-        dates = book.add_format({"num_format": "yyyy-mm-dd"})
-        for column, title in enumerate(season_header()):
-            sheet.write_string(0, column, title)
-        text, number = sheet.write_string, sheet.write_number
-        for row, cells in enumerate(season_rows(season, progress), start=1):
-            date, table, sheet_id, hand, player, role, contract, score = cells
-            number(row, 0, date.toordinal() - EXCEL_EPOCH, dates)
-            if table:
-                text(row, 1, table)
-            number(row, 2, sheet_id)
-            number(row, 3, hand)
-            text(row, 4, player)
-            if role:
-                text(row, 5, role)
-            if contract:
-                text(row, 6, contract)
-            number(row, 7, score)
-    finally:
-        book.close()
+    file), in xlsxwriter's constant-memory mode (``transfer.xlsx``: each row goes to a
+    temporary file as it comes). Chosen over openpyxl's write-only mode for speed;
+    each cell is written by its column's kind, never guessed from its text (a name
+    starting with "=" stays text, and ``neutralise`` quotes it too)."""
+    tmpdir = Path(settings.FILES_DIR)  # its rows' temporary file beside the jobs' files
+    tmpdir.mkdir(parents=True, exist_ok=True)
+    target = str(out) if isinstance(out, Path | str) else out
+    rows = season_rows(season, progress)
+    xlsx.write_rows(target, _("Scores")[:31], season_header(), SEASON_KINDS, rows, tmpdir)
 
 
 def csv_chunks(season, progress=_nothing, language=None):
