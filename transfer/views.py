@@ -46,7 +46,7 @@ from django.views.decorators.http import require_GET, require_POST
 from clubs import audit
 from clubs.permissions import can, club_view
 from core.exports import bad_request
-from core.idempotency import idempotent, once
+from core.idempotency import Repeated, idempotent, once
 from transfer import backup as backups
 from transfer import jobs, streams, upload
 from transfer.models import Job
@@ -130,20 +130,25 @@ def import_sheets(request, slug):
 
         if len(found) > jobs.BACKGROUND_SHEETS:
             return _import_in_background(request, club, kept, season)
-        # "Import" pressed twice (two posts at once, both holding the session's copy):
-        # the form's idempotency key lets one import and sends the other to the data page
-        outcomes = once(
-            request,
-            lambda: upload.import_file(
-                club,
-                found,
-                name=kept["name"],
-                digest=kept["digest"],
-                season=season,
-                actor=request.user,
-            ),
-            url=reverse("transfer:data", args=[club.slug]),
-        )
+        # "Import" pressed twice, or posted again by a script or a page kept from before
+        # (with or without the form's key): the file's digest, stored with the import,
+        # lets one import and sends the others to the data page
+        try:
+            outcomes = once(
+                request,
+                lambda: upload.import_file(
+                    club,
+                    found,
+                    name=kept["name"],
+                    digest=kept["digest"],
+                    season=season,
+                    actor=request.user,
+                ),
+                url=reverse("transfer:data", args=[club.slug]),
+                key=upload.once_key(club, kept["digest"]),
+            )
+        except Repeated as repeated:
+            return _imported_already(request, repeated)
         request.session.pop(SESSION_KEY, None)
         good = sum(1 for o in outcomes if o.ok)
         context.update(outcomes=outcomes, name=kept["name"], preview=False)
@@ -164,6 +169,7 @@ def _preview(request, context, found, *, name, digest, status=200, checked=None)
     else:
         outcomes = upload.preview(club, found, season=context["season"], actor=request.user)
     context.update(outcomes=outcomes, name=name, digest=digest, preview=True)
+    context["imported_already"] = upload.imported_already(club, digest)
     context["good"] = sum(1 for o in outcomes if o.ok)
     context["refused"] = len(outcomes) - context["good"]
     context["near"] = upload.near_names(club, found)
@@ -260,9 +266,22 @@ def _import_in_background(request, club, kept, season):
     def queue():
         return _upload_job(Job.Kind.UPLOAD, request, club, kept, season)
 
-    job = once(request, queue, url=lambda job: _job_url(club, job))
+    key = upload.once_key(club, kept["digest"])
+    try:
+        job = once(request, queue, url=lambda job: _job_url(club, job), key=key)
+    except Repeated as repeated:
+        return _imported_already(request, repeated)
     request.session.pop(SESSION_KEY, None)
     return redirect(_job_url(club, job))
+
+
+def _imported_already(request, repeated):
+    request.session.pop(SESSION_KEY, None)
+    messages.info(
+        request,
+        _("This file was already imported into the club: nothing was imported again."),
+    )
+    return redirect(repeated.url or reverse("transfer:data", args=[request.club.slug]))
 
 
 def _job_url(club, job):

@@ -216,8 +216,9 @@ JOB_STALE_SECONDS = float(os.environ.get("DJANGO_JOB_STALE_SECONDS", "120"))
 # answered in the request only up to this many hands (the season's; the club's for a
 # backup); above it the link starts the background job (or the one already running)
 # and shows its progress (``transfer.views``). Measured with ``bench_backup``: the
-# slowest of the four writes this many hands well inside gunicorn's 60-second timeout.
-DOWNLOAD_MAX_HANDS = int(os.environ.get("DJANGO_DOWNLOAD_MAX_HANDS", "20000"))
+# slowest of the four (the backup) took 6 to 17 s of a loaded 2-core machine for
+# 10,000 hands, well inside gunicorn's 60-second timeout with its sending.
+DOWNLOAD_MAX_HANDS = int(os.environ.get("DJANGO_DOWNLOAD_MAX_HANDS", "10000"))
 
 # Getting started without a shell (README): visitors may create a login, confirmed
 # by a link mailed to them; logged-in users may create a club, which they then
