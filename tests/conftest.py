@@ -33,7 +33,7 @@ PURE = (
     "tests/scoresheet/test_templatetags.py",
     "tests/test_browser_selectors.py",
     "tests/test_layers.py",
-    "tests/transfer/test_xlsx.py",
+    "tests/core/test_xlsx.py",
     "tests/benchmarks/test_bench_backup.py",  # its own SQLite database, whatever the suite's
 )
 

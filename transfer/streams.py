@@ -22,12 +22,12 @@ from django.conf import settings
 from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 
+from core import xlsx
 from core.bulk import batches
 from core.exports import csv_cell, csv_separator, neutralise
 from core.jsonnumbers import json_number
 from scoresheet.handmap import sheets_json
 from scoresheet.models import ScoreRow, Sheet
-from transfer import xlsx
 from transfer.snapshot import snapshot
 
 #: rows read (and serialised) at a time

@@ -7,7 +7,7 @@ from decimal import Decimal
 import openpyxl
 import pytest
 
-from transfer import xlsx
+from core import xlsx
 
 KINDS = (xlsx.DATE, xlsx.TEXT, xlsx.NUMBER, xlsx.TEXT)
 
