@@ -67,7 +67,7 @@ error_messages = {
     ),
     "worker_stopped": gettext_lazy(
         "The worker doing this job stopped before the end (its process ended or its "
-        "machine restarted): the job failed and its partial file is removed. Start it again."
+        "machine restarted), so the job failed. Start it again."
     ),
 }
 
