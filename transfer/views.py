@@ -21,8 +21,11 @@
 * ``restore``, ``restore_job``, ``restore_status`` (site administrators, outside
   any club): upload a backup, see what it would create, confirm, follow it.
 
-Exports and the backup stream: they are written in chunks (``transfer.streams``,
-``transfer.backup.chunks``), never whole in memory.
+Exports and the backup are written in chunks (``transfer.streams``,
+``transfer.backup.chunks``), never whole in memory. A direct link (``_direct``) answers
+up to ``settings.DOWNLOAD_MAX_HANDS`` hands with the whole file and its length (a
+transfer cut short is seen as failed, never as a complete file); above it, with the
+background job of the same file and its page.
 """
 
 import hashlib

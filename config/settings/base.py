@@ -215,9 +215,9 @@ JOB_STALE_SECONDS = float(os.environ.get("DJANGO_JOB_STALE_SECONDS", "120"))
 # A direct download link (a season's JSON Lines, CSV or Excel, the club's backup) is
 # answered in the request only up to this many hands (the season's; the club's for a
 # backup); above it the link starts the background job (or the one already running)
-# and shows its progress (``transfer.views``). Measured with ``bench_backup``: the
-# slowest of the four (the backup) took 6 to 17 s of a loaded 2-core machine for
-# 10,000 hands, well inside gunicorn's 60-second timeout with its sending.
+# and shows its progress (``transfer.views``). The default is measured with
+# ``bench_backup`` (benchmarks/HISTORY.md): the slowest of the four, the backup, ends
+# well inside gunicorn's 60-second timeout on a loaded machine, its sending included.
 DOWNLOAD_MAX_HANDS = int(os.environ.get("DJANGO_DOWNLOAD_MAX_HANDS", "10000"))
 
 # Getting started without a shell (README): visitors may create a login, confirmed
