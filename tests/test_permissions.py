@@ -92,6 +92,7 @@ CLUB_URLS = {
     "transfer:job": ("manage", "G", ("job",)),
     "transfer:job_status": ("manage", "G", ("job",)),
     "transfer:job_file": ("manage", "G", ("job",)),
+    "transfer:job_again": ("manage", "P", ("job",)),
     "transfer:upload_preview": ("manage", "G", ("preview_job",)),
     "tournaments:list": ("read", "G", ()),
     "tournaments:create": ("manage", "GP", ()),

@@ -12,6 +12,8 @@ managers, as for the data page; a restore: site administrators).
 
 import hashlib
 import logging
+import os
+import threading
 import time
 import uuid
 from contextlib import closing, contextmanager
@@ -20,6 +22,7 @@ from pathlib import Path
 
 from django.conf import settings
 from django.db import DEFAULT_DB_ALIAS, connection, connections, transaction
+from django.db.models import Sum
 from django.db.models.sql import UpdateQuery
 from django.db.models.sql.constants import NO_RESULTS
 from django.utils import timezone, translation
@@ -31,6 +34,7 @@ from django_tasks import task
 from clubs import audit
 from clubs.permissions import require
 from core.errors import ServiceError
+from scoresheet.models import Sheet
 from transfer import backup as backups
 from transfer import streams, upload
 from transfer.models import Job
@@ -60,6 +64,10 @@ error_messages = {
     "not_confirmed": gettext_lazy(
         "This restore was not confirmed within a day; its file was removed. "
         "Upload the backup again."
+    ),
+    "worker_stopped": gettext_lazy(
+        "The worker doing this job stopped before the end (its process ended or its "
+        "machine restarted), so the job failed. Start it again."
     ),
 }
 
@@ -92,6 +100,44 @@ def start(kind, *, club, actor, season=None, options=None, source="") -> Job:
         )
     enqueue(job)
     transaction.on_commit(prune)  # never inside a transaction that may yet roll back
+    return job
+
+
+def hands_of(club, season=None) -> int:
+    """The hands a download would hold: the season's live sheets', or the club's (its
+    backup). One sum over the sheets' kept counts."""
+    sheets = Sheet.objects.filter(club=club) if season is None else streams.season_sheets(season)
+    return sheets.aggregate(hands=Sum("hand_count"))["hands"] or 0
+
+
+def start_download(kind, *, club, season=None, actor) -> Job:
+    """The job of a direct download link above ``settings.DOWNLOAD_MAX_HANDS``: the one
+    of the same file already queued or running (a second click, or another reader of
+    the club, waits for it), else a new one. A season's export is the link's readers'
+    (the view checked they may read the club); a backup is its managers'."""
+    if kind not in (Job.Kind.SEASON_JSONL, Job.Kind.SEASON_CSV, Job.Kind.SEASON_XLSX):
+        require(actor, club, "manage", JobError)
+    language = translation.get_language()
+    waiting = Job.objects.filter(
+        kind=kind,
+        club=club,
+        season=season,
+        state__in=[Job.State.QUEUED, Job.State.RUNNING],
+        options__language=language,  # the CSV's separator and the headers are the page's
+    )
+    found = waiting.order_by("-created_at").first()
+    if found is not None:
+        return found
+    with transaction.atomic():
+        job = Job.objects.create(
+            kind=kind,
+            club=club,
+            season=season,
+            user=actor if actor is not None and actor.is_authenticated else None,
+            options={"language": language, "direct": True},
+        )
+    enqueue(job)
+    transaction.on_commit(prune)
     return job
 
 
@@ -138,6 +184,12 @@ def confirm_restore(job, *, actor, logins=()) -> bool:
     queued = Job.objects.filter(pk=job.pk, state=Job.State.PENDING).update(
         state=Job.State.QUEUED, user=actor, options=options
     )
+    if not queued:  # a restore whose worker died may go again while its file is kept
+        stopped = Job.objects.filter(
+            pk=job.pk, state=Job.State.FAILED, options__worker_stopped=True
+        ).exclude(source="")
+        if job.source and path_of(job.source).exists():
+            queued = stopped.update(state=Job.State.QUEUED, user=actor, error="", done=0)
     if queued:
         enqueue(job)
     return bool(queued)
@@ -145,12 +197,18 @@ def confirm_restore(job, *, actor, logins=()) -> bool:
 
 @task()
 def run_job(job_id: str) -> str:
-    """Do the job (once: a job not waiting is left alone); returns its state."""
+    """Do the job (once: a job not waiting is left alone); returns its state. While it
+    runs, a thread beats its heart (``Heartbeat``): a job whose beats stop is failed
+    by ``reap``."""
+    heartbeat = Heartbeat(job_id)
+    heartbeat.beat()  # before the claim: a running job always has a recent beat
     claimed = Job.objects.filter(pk=job_id, state=Job.State.QUEUED).update(state=Job.State.RUNNING)
     if not claimed:
+        heartbeat.path.unlink(missing_ok=True)
         return "skipped"
     job = Job.objects.select_related("club", "season", "user").get(pk=job_id)
     progress = Progress(job)
+    heartbeat.start()
     with translation.override(job.options.get("language") or settings.LANGUAGE_CODE):
         try:
             RUNNERS[job.kind](job, progress)
@@ -164,7 +222,81 @@ def run_job(job_id: str) -> str:
             _finish(job, Job.State.DONE)
         finally:
             progress.close()
+            heartbeat.stop()
     return job.state
+
+
+def heartbeat_seconds() -> float:
+    return settings.JOB_HEARTBEAT_SECONDS
+
+
+def stale_seconds() -> float:
+    return settings.JOB_STALE_SECONDS
+
+
+class Heartbeat:
+    """A running job's sign of life: a file under FILES_DIR (``<job>.alive``) whose
+    time is set every ``JOB_HEARTBEAT_SECONDS`` by a thread of the worker. A file, not
+    a row: on SQLite a job's transaction (a restore, an import) holds the only write
+    lock for minutes, and a beat written to the database would wait for it."""
+
+    def __init__(self, job_id):
+        self.path = path_of(alive_name(job_id))
+        self.stopped = threading.Event()
+        self.thread = None
+
+    def beat(self):
+        self.path.touch()
+        os.utime(self.path)
+
+    def _run(self):
+        while not self.stopped.wait(heartbeat_seconds()):
+            try:
+                self.beat()
+            except OSError:  # a full disk: the next beat may pass; reap judges the silence
+                logger.warning("job heartbeat %s not written", self.path.name)
+
+    def start(self):
+        self.thread = threading.Thread(target=self._run, name="job-heartbeat", daemon=True)
+        self.thread.start()
+
+    def stop(self):
+        self.stopped.set()
+        if self.thread is not None:
+            self.thread.join()
+        self.path.unlink(missing_ok=True)
+
+
+def alive_name(job_id) -> str:
+    return f"{uuid.UUID(str(job_id)).hex}.alive"
+
+
+def reap(now=None) -> int:
+    """Fail the running jobs whose worker died: their heartbeat (``Heartbeat``) is
+    older than ``JOB_STALE_SECONDS`` (or missing, for a job that old). Their files go
+    with the next ``prune``. Run by ``prune``, and by a job's page and its status
+    (what the person waiting looks at); returns how many it failed."""
+    now = now or timezone.now()
+    limit = stale_seconds()
+    failed = 0
+    old = now - timedelta(seconds=limit)
+    running = Job.objects.filter(state=Job.State.RUNNING, created_at__lt=old)
+    for pk, options in running.values_list("pk", "options"):
+        try:
+            beat = path_of(alive_name(pk)).stat().st_mtime
+        except FileNotFoundError:
+            beat = None
+        if beat is not None and now.timestamp() - beat < limit:
+            continue
+        failed += Job.objects.filter(pk=pk, state=Job.State.RUNNING).update(
+            state=Job.State.FAILED,
+            error=str(error_messages["worker_stopped"]),
+            finished_at=now,
+            options={**options, "worker_stopped": True},
+        )
+        path_of(alive_name(pk)).unlink(missing_ok=True)
+        logger.warning("job %s failed: its worker stopped beating", pk)
+    return failed
 
 
 class Progress:
@@ -224,7 +356,12 @@ def _finish(job, state, error=""):
     job.state, job.error, job.finished_at = state, error, timezone.now()
     fields = ["state", "error", "finished_at", "file", "download_name", "summary", "options"]
     fields += ["club", "done", "total"]
-    job.save(update_fields=fields)
+    # only a job still running: one failed by ``reap`` meanwhile (its heartbeat late)
+    # stays failed, and its file is prune's to remove
+    values = {name: getattr(job, name) for name in fields}
+    if not Job.objects.filter(pk=job.pk, state=Job.State.RUNNING).update(**values):
+        job.refresh_from_db()
+        return
     if job.source and job.kind in (Job.Kind.RESTORE, Job.Kind.UPLOAD, Job.Kind.UPLOAD_PREVIEW):
         _remove(job.source)  # read: not kept
 
@@ -241,6 +378,9 @@ def _output(job, extension) -> Path:
         job.download_name = f"{label}.{extension}"
     else:
         job.download_name = f"backup-{job.club.slug}-{stamp}.{extension}"
+    # named on the row before a byte is written: a worker dying mid-file leaves a file
+    # that ``prune`` knows as the failed job's
+    Job.objects.filter(pk=job.pk).update(file=job.file)
     return path_of(job.file)
 
 
@@ -351,11 +491,23 @@ def prune(now=None) -> dict:
     page's history): a finished job's download after ``settings.JOB_FILES_DAYS``
     days (its page then says the file was removed), a restore previewed and never
     confirmed after ``PENDING_KEPT`` (the job fails, saying so), and files no job
-    names after ``ORPHAN_KEPT``. Run when a job starts and by ``manage.py
+    names after ``ORPHAN_KEPT``; first, the jobs whose worker died are failed
+    (``reap``), and a failed job's partial file goes at once, the file it read after
+    ``PENDING_KEPT``. Run when a job starts and by ``manage.py
     prune_jobs`` (a daily cron); returns how many of each it removed."""
     now = now or timezone.now()
     kept = timedelta(days=settings.JOB_FILES_DAYS)
-    removed = {"downloads": 0, "pending": 0, "orphans": 0}
+    removed = {"downloads": 0, "pending": 0, "orphans": 0, "failed": reap(now)}
+    # a failed job's file is partial (a worker died mid-export): never served, removed
+    # now; what it read (a dead restore's backup, kept so it may be confirmed again)
+    # after PENDING_KEPT
+    for job in Job.objects.filter(state=Job.State.FAILED).exclude(file="").only("pk", "file"):
+        _remove(job.file)
+        Job.objects.filter(pk=job.pk).update(file="")
+    dead = Job.objects.filter(state=Job.State.FAILED, finished_at__lt=now - PENDING_KEPT)
+    for job in dead.exclude(source="").only("pk", "source"):
+        _remove(job.source)
+        Job.objects.filter(pk=job.pk).update(source="")
     old = Job.objects.filter(state=Job.State.DONE, finished_at__lt=now - kept).exclude(file="")
     for job in old.only("pk", "file", "options"):
         _remove(job.file)
@@ -377,6 +529,8 @@ def prune(now=None) -> dict:
     named = set()
     for file, source in Job.objects.exclude(file="", source="").values_list("file", "source"):
         named.update((file, source))
+    running = Job.objects.filter(state__in=[Job.State.QUEUED, Job.State.RUNNING])
+    named.update(alive_name(pk) for pk in running.values_list("pk", flat=True))
     limit = (now - ORPHAN_KEPT).timestamp()
     for path in files_dir().iterdir():
         try:

@@ -23,6 +23,7 @@ Bert, ``core.text.looks_alike``): the preview asks who each is, and
 """
 
 import csv
+import hashlib
 import io
 import json
 from dataclasses import dataclass, field
@@ -35,6 +36,7 @@ from clubs import audit
 from clubs.models import Player
 from clubs.services import name_key, similar_players
 from core.jsonnumbers import json_number
+from core.models import IdempotencyKey
 from scoresheet import importing, services
 
 MAX_BYTES = 2 * 1024 * 1024
@@ -277,6 +279,18 @@ def import_file(club, found: list[Chunk], *, name, digest, season=None, actor=No
     after["refused"] = len(outcomes) - len(good)
     audit.record(club, actor, audit.Action.SHEETS_UPLOADED, label=name, after=after)
     return outcomes
+
+
+def once_key(club, digest: str) -> str:
+    """The idempotency key (``core.idempotency``) of importing the file of SHA-256
+    ``digest`` into ``club``: stored with its import, it lets that file be imported
+    once, whatever the form posts (a script without the form's key, a page kept from
+    before)."""
+    return hashlib.sha256(f"upload:{club.pk}:{digest}".encode()).hexdigest()
+
+
+def imported_already(club, digest: str) -> bool:
+    return IdempotencyKey.objects.filter(key=once_key(club, digest)).exists()
 
 
 def preview(club, found: list[Chunk], *, season=None, actor=None, progress=None) -> list[Outcome]:

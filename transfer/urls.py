@@ -17,6 +17,7 @@ urlpatterns = [
     path("manage/data/jobs/<uuid:job_id>/", views.job, name="job"),
     path("manage/data/jobs/<uuid:job_id>/status/", views.job_status, name="job_status"),
     path("manage/data/jobs/<uuid:job_id>/file/", views.job_file, name="job_file"),
+    path("manage/data/jobs/<uuid:job_id>/again/", views.job_again, name="job_again"),
     path("manage/data/jobs/<uuid:job_id>/preview/", views.upload_preview, name="upload_preview"),
 ]
 

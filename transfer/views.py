@@ -21,20 +21,24 @@
 * ``restore``, ``restore_job``, ``restore_status`` (site administrators, outside
   any club): upload a backup, see what it would create, confirm, follow it.
 
-Exports and the backup stream: they are written in chunks (``transfer.streams``,
-``transfer.backup.chunks``), never whole in memory.
+Exports and the backup are written in chunks (``transfer.streams``,
+``transfer.backup.chunks``), never whole in memory. A direct link (``_direct``) answers
+up to ``settings.DOWNLOAD_MAX_HANDS`` hands with the whole file and its length (a
+transfer cut short is seen as failed, never as a complete file); above it, with the
+background job of the same file and its page.
 """
 
 import hashlib
 import tempfile
 import uuid
+from contextlib import closing
 from functools import wraps
 
 from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.views import redirect_to_login
 from django.core.exceptions import PermissionDenied
-from django.http import FileResponse, Http404, JsonResponse, StreamingHttpResponse
+from django.http import FileResponse, Http404, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils import timezone
@@ -44,9 +48,9 @@ from django.views.decorators.http import require_GET, require_POST
 
 from clubs import audit
 from clubs.models import Role
-from clubs.permissions import club_view
+from clubs.permissions import can, club_view
 from core.exports import bad_request
-from core.idempotency import idempotent, once
+from core.idempotency import Repeated, idempotent, once
 from transfer import backup as backups
 from transfer import jobs, streams, upload
 from transfer.models import Job
@@ -63,6 +67,7 @@ def _seasons(club):
 def data(request, slug):
     club = request.club
     context = {"seasons": _seasons(club), "section": "data"}
+    context["download_max_hands"] = settings.DOWNLOAD_MAX_HANDS
     return render(request, "transfer/data.html", context)
 
 
@@ -129,20 +134,25 @@ def import_sheets(request, slug):
 
         if len(found) > jobs.BACKGROUND_SHEETS:
             return _import_in_background(request, club, kept, season)
-        # "Import" pressed twice (two posts at once, both holding the session's copy):
-        # the form's idempotency key lets one import and sends the other to the data page
-        outcomes = once(
-            request,
-            lambda: upload.import_file(
-                club,
-                found,
-                name=kept["name"],
-                digest=kept["digest"],
-                season=season,
-                actor=request.user,
-            ),
-            url=reverse("transfer:data", args=[club.slug]),
-        )
+        # "Import" pressed twice, or posted again by a script or a page kept from before
+        # (with or without the form's key): the file's digest, stored with the import,
+        # lets one import and sends the others to the data page
+        try:
+            outcomes = once(
+                request,
+                lambda: upload.import_file(
+                    club,
+                    found,
+                    name=kept["name"],
+                    digest=kept["digest"],
+                    season=season,
+                    actor=request.user,
+                ),
+                url=reverse("transfer:data", args=[club.slug]),
+                key=upload.once_key(club, kept["digest"]),
+            )
+        except Repeated as repeated:
+            return _imported_already(request, repeated)
         request.session.pop(SESSION_KEY, None)
         good = sum(1 for o in outcomes if o.ok)
         context.update(outcomes=outcomes, name=kept["name"], preview=False)
@@ -163,6 +173,7 @@ def _preview(request, context, found, *, name, digest, status=200, checked=None)
     else:
         outcomes = upload.preview(club, found, season=context["season"], actor=request.user)
     context.update(outcomes=outcomes, name=name, digest=digest, preview=True)
+    context["imported_already"] = upload.imported_already(club, digest)
     context["good"] = sum(1 for o in outcomes if o.ok)
     context["refused"] = len(outcomes) - context["good"]
     context["near"] = upload.near_names(club, found)
@@ -259,21 +270,65 @@ def _import_in_background(request, club, kept, season):
     def queue():
         return _upload_job(Job.Kind.UPLOAD, request, club, kept, season)
 
-    job = once(request, queue, url=lambda job: _job_url(club, job))
+    key = upload.once_key(club, kept["digest"])
+    try:
+        job = once(request, queue, url=lambda job: _job_url(club, job), key=key)
+    except Repeated as repeated:
+        return _imported_already(request, repeated)
     request.session.pop(SESSION_KEY, None)
     return redirect(_job_url(club, job))
+
+
+def _imported_already(request, repeated):
+    request.session.pop(SESSION_KEY, None)
+    messages.info(
+        request,
+        _("This file was already imported into the club: nothing was imported again."),
+    )
+    return redirect(repeated.url or reverse("transfer:data", args=[request.club.slug]))
 
 
 def _job_url(club, job):
     return reverse("transfer:job", args=[club.slug, job.pk])
 
 
+def _direct(request, kind, season, write, content_type):
+    """A direct download link: the file whole, with its length (a client sees a
+    transfer cut short as failed), when the data fits well inside a request
+    (``settings.DOWNLOAD_MAX_HANDS``); above it, the background job of the same file
+    (one already queued or running for it, or a new one) and its progress page."""
+    club = request.club
+    if jobs.hands_of(club, season) > settings.DOWNLOAD_MAX_HANDS:
+        job = jobs.start_download(kind, club=club, season=season, actor=request.user)
+        return redirect(_job_url(club, job))
+    # written whole to a file first, then sent from there with its Content-Length
+    out = tempfile.TemporaryFile(dir=jobs.files_dir())  # noqa: SIM115 (FileResponse closes it)
+    try:
+        write(out)
+    except BaseException:
+        out.close()
+        raise
+    out.seek(0)
+    return FileResponse(out, content_type=content_type)
+
+
+def _text_writer(chunks):
+    def write(out):
+        with closing(chunks):
+            for text in chunks:
+                out.write(text.encode())
+
+    return write
+
+
 @club_view("read")
 @require_GET
 def season_jsonl(request, slug, season_id):
     season = get_object_or_404(request.club.seasons.regular(), pk=season_id)
-    chunks = (text.encode() for text in streams.season_jsonl_chunks(season))
-    response = StreamingHttpResponse(chunks, content_type="application/jsonl; charset=utf-8")
+    write = _text_writer(streams.season_jsonl_chunks(season))
+    response = _direct(
+        request, Job.Kind.SEASON_JSONL, season, write, "application/jsonl; charset=utf-8"
+    )
     _attachment(response, request.club, season, "jsonl")
     return response
 
@@ -282,10 +337,10 @@ def season_jsonl(request, slug, season_id):
 @require_GET
 def season_csv(request, slug, season_id):
     """The season's scores as CSV in the page's language (``core.exports.csv_cell``:
-    French ";" and "-12,5", English "," and "-12.5"), streamed."""
+    French ";" and "-12,5", English "," and "-12.5")."""
     season = get_object_or_404(request.club.seasons.regular(), pk=season_id)
-    chunks = (text.encode() for text in streams.csv_chunks(season))
-    response = StreamingHttpResponse(chunks, content_type="text/csv; charset=utf-8")
+    write = _text_writer(streams.csv_chunks(season))
+    response = _direct(request, Job.Kind.SEASON_CSV, season, write, "text/csv; charset=utf-8")
     _attachment(response, request.club, season, "csv")
     return response
 
@@ -294,13 +349,12 @@ def season_csv(request, slug, season_id):
 @require_GET
 def season_xlsx(request, slug, season_id):
     season = get_object_or_404(request.club.seasons.regular(), pk=season_id)
-    # openpyxl's write-only book goes to a file (its rows never all in memory),
-    # sent from there in blocks
-    out = tempfile.TemporaryFile(dir=jobs.files_dir())  # noqa: SIM115 (FileResponse closes it)
-    streams.write_xlsx(season, out)
-    out.seek(0)
-    response = FileResponse(
-        out, content_type="application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"
+    response = _direct(
+        request,
+        Job.Kind.SEASON_XLSX,
+        season,
+        lambda out: streams.write_xlsx(season, out),
+        "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet",
     )
     _attachment(response, request.club, season, "xlsx")
     return response
@@ -310,16 +364,19 @@ def season_xlsx(request, slug, season_id):
 @require_GET
 def backup(request, slug):
     club = request.club
-    # written to a file in chunks (its digest counted as it goes), then sent from there
-    out = tempfile.TemporaryFile(dir=jobs.files_dir())  # noqa: SIM115 (FileResponse closes it)
-    counts, digest = backups.write(club, out)
-    out.seek(0)
+    found = {}
+
+    def write(out):  # its digest counted as it goes
+        found["counts"], found["digest"] = backups.write(club, out)
+
+    response = _direct(request, Job.Kind.BACKUP, None, write, "application/json; charset=utf-8")
+    if not found:  # the job's page: its download is audited when taken
+        return response
     stamp = timezone.localdate().isoformat()
     name = f"backup-{club.slug}-{stamp}.json"
     # the whole club's data, members' emails included, left the site: who took it, when
-    after = {"sha256": digest, "counts": counts}
+    after = {"sha256": found["digest"], "counts": found["counts"]}
     audit.record(club, request.user, audit.Action.BACKUP_DOWNLOADED, label=name, after=after)
-    response = FileResponse(out, content_type="application/json; charset=utf-8")
     response["Content-Disposition"] = f'attachment; filename="{name}"'
     return response
 
@@ -349,31 +406,63 @@ def job_start(request, slug):
     return redirect(_job_url(club, job))
 
 
-def _club_job(request, job_id):
-    return get_object_or_404(Job.objects.select_related("season"), pk=job_id, club=request.club)
+#: a season's export, the same file its direct link gives: its job is seen by whoever
+#: may read the club (the link's own readers); every other job by its managers
+READABLE = (Job.Kind.SEASON_JSONL, Job.Kind.SEASON_XLSX, Job.Kind.SEASON_CSV)
 
 
-@club_view("manage")
+def job_view(view):
+    """A view of one job of the club (``job_id``), given the job: a season's export's
+    (``READABLE``) under ``club_view("read")`` (whoever may read the club, as its direct
+    link), any other job's under ``club_view("manage")``."""
+
+    def inner(request, slug, job_id):
+        found = get_object_or_404(
+            Job.objects.select_related("season"), pk=job_id, club=request.club
+        )
+        return view(request, slug, found)
+
+    as_reader, as_manager = club_view("read")(inner), club_view("manage")(inner)
+
+    @wraps(view)
+    def wrapped(request, slug, job_id):
+        kind = Job.objects.filter(pk=job_id).values_list("kind", flat=True).first()
+        return (as_reader if kind in READABLE else as_manager)(request, slug, job_id)
+
+    return wrapped
+
+
+def _manages(request):
+    return can(request.user, request.club, "manage")
+
+
+@job_view
 @require_GET
-def job(request, slug, job_id):
-    found = _club_job(request, job_id)
+def job(request, slug, found):
+    jobs.reap()
+    found.refresh_from_db()
     if found.kind == Job.Kind.UPLOAD_PREVIEW and found.state == Job.State.DONE:
         return redirect("transfer:upload_preview", request.club.slug, found.pk)
     context = {"job": found, "section": "data", "status": _status(found, request.club)}
     context["expiry_days"] = settings.JOB_FILES_DAYS
+    context["manages"] = _manages(request)
+    frame = "clubs/manage/base.html" if context["manages"] else "transfer/reader_frame.html"
+    context["frame"] = frame
+    context["again"] = found.state == Job.State.FAILED and found.kind in STARTABLE
     return render(request, "transfer/job.html", context)
 
 
-@club_view("manage")
+@job_view
 @require_GET
-def job_status(request, slug, job_id):
-    return JsonResponse(_status(_club_job(request, job_id), request.club))
+def job_status(request, slug, found):
+    jobs.reap()
+    found.refresh_from_db()
+    return JsonResponse(_status(found, request.club))
 
 
-@club_view("manage")
+@job_view
 @require_GET
-def job_file(request, slug, job_id):
-    found = _club_job(request, job_id)
+def job_file(request, slug, found):
     if found.state != Job.State.DONE or not found.file:
         raise Http404
     try:
@@ -382,6 +471,22 @@ def job_file(request, slug, job_id):
         raise Http404 from None
     jobs.record_download(found, request.user)
     return FileResponse(data, as_attachment=True, filename=found.download_name)
+
+
+@job_view
+@require_POST
+def job_again(request, slug, found):
+    """A failed job's "Start again": the same work as a new job (a season's export:
+    its direct link's rule, so a reader may; the backup: a manager)."""
+    if found.state != Job.State.FAILED or found.kind not in STARTABLE:
+        return bad_request(request)
+    if found.kind in READABLE:
+        again = jobs.start_download(
+            found.kind, club=request.club, season=found.season, actor=request.user
+        )
+    else:
+        again = jobs.start(found.kind, club=request.club, season=found.season, actor=request.user)
+    return redirect(_job_url(request.club, again))
 
 
 def _status(job, club=None) -> dict:
@@ -447,18 +552,26 @@ def restore_job(request, job_id):
         if not jobs.confirm_restore(found, actor=request.user, logins=logins):
             messages.info(request, _("This restore was already started."))
         return redirect("restore_job", found.pk)
+    jobs.reap()
     found.refresh_from_db()
     logins = [
         {**login, "role": dict(Role.choices).get(login["role"], login["role"])}
         for login in found.options.get("preview", {}).get("logins", [])
     ]
     context = {"job": found, "status": _restore_status(found), "logins": logins}
+    context["again"] = (
+        found.state == Job.State.FAILED
+        and found.options.get("worker_stopped")
+        and bool(found.source)
+        and jobs.path_of(found.source).exists()
+    )
     return render(request, "transfer/restore_job.html", context)
 
 
 @staff_view
 @require_GET
 def restore_status(request, job_id):
+    jobs.reap()
     found = get_object_or_404(Job, pk=job_id, kind=Job.Kind.RESTORE)
     return JsonResponse(_restore_status(found))
 
@@ -471,5 +584,7 @@ def _restore_status(job) -> dict:
 
 
 def _attachment(response, club, season, extension):
+    if response.status_code != 200:  # the job's page
+        return
     label = slugify(f"{club.slug} {season.name}") or club.slug
     response["Content-Disposition"] = f'attachment; filename="{label}.{extension}"'

@@ -212,6 +212,18 @@ JOB_FILES_DAYS = int(os.environ.get("DJANGO_JOB_FILES_DAYS", "7"))
 # runs in the background (``ratings.keeping.rerate_or_defer``) instead of in the
 # write's request. DJANGO_RATINGS_BACKGROUND_HANDS.
 RATINGS_BACKGROUND_HANDS = int(os.environ.get("DJANGO_RATINGS_BACKGROUND_HANDS", "20000"))
+# A running job's worker writes a heartbeat every DJANGO_JOB_HEARTBEAT_SECONDS; a job
+# whose heartbeat is DJANGO_JOB_STALE_SECONDS old (its worker killed, its machine
+# restarted) is failed, saying so, and may be started again (``transfer.jobs.reap``).
+JOB_HEARTBEAT_SECONDS = float(os.environ.get("DJANGO_JOB_HEARTBEAT_SECONDS", "10"))
+JOB_STALE_SECONDS = float(os.environ.get("DJANGO_JOB_STALE_SECONDS", "120"))
+# A direct download link (a season's JSON Lines, CSV or Excel, the club's backup) is
+# answered in the request only up to this many hands (the season's; the club's for a
+# backup); above it the link starts the background job (or the one already running)
+# and shows its progress (``transfer.views``). The default is measured with
+# ``bench_backup`` (benchmarks/HISTORY.md): the slowest of the four, the backup, ends
+# well inside gunicorn's 60-second timeout on a loaded machine, its sending included.
+DOWNLOAD_MAX_HANDS = int(os.environ.get("DJANGO_DOWNLOAD_MAX_HANDS", "10000"))
 
 # Getting started without a shell (README): visitors may create a login, confirmed
 # by a link mailed to them; logged-in users may create a club, which they then

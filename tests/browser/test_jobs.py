@@ -8,6 +8,7 @@ from django.test import override_settings
 from playwright.sync_api import expect
 
 from clubs.models import Membership, Role
+from scoresheet import services
 from scoresheet.models import Sheet
 from tests.data import SEED_HANDS
 from transfer import jobs
@@ -80,3 +81,37 @@ def test_a_large_uploads_check_runs_in_the_background_then_shows_its_preview(
         jobs.run_job.call(str(Job.objects.get(kind="upload").pk))
         expect(page.locator('#upload-lines tr[data-outcome="ok"]')).to_have_count(3)
     assert Sheet.objects.count() == 3
+
+
+def test_a_manager_clicking_a_large_seasons_link_follows_its_job_then_starts_a_dead_one_again(
+    page, live_server, log_in, boss, season, make_sheet, scorer, settings
+):
+    """Above ``DOWNLOAD_MAX_HANDS`` the data page's export link leads to the job's page
+    (its progress, then its file); a job whose worker died says so and starts again."""
+    sheet = make_sheet(table="1")
+    for data in SEED_HANDS:
+        services.record_hand(sheet, data, actor=scorer)
+    settings.DOWNLOAD_MAX_HANDS = 1
+    log_in(page, boss)
+    page.goto(f"{live_server.url}/clubs/{season.club.slug}/manage/data/")
+    page.get_by_role("link", name="scores (CSV)").click()
+    expect(page.locator("#job")).to_be_visible()
+    job = Job.objects.get(kind="season_csv")
+    assert page.url.endswith(f"/manage/data/jobs/{job.pk}/")
+    expect(page.locator("[data-job-download]")).to_be_visible()  # the test runs it at once
+    with page.expect_download() as download:
+        page.locator("[data-job-download]").click()
+    assert download.value.suggested_filename.endswith(".csv")
+
+    dead = Job.objects.create(kind="season_csv", club=season.club, season=season, user=boss)
+    Job.objects.filter(pk=dead.pk).update(
+        state="failed", error=str(jobs.error_messages["worker_stopped"])
+    )
+    page.goto(f"{live_server.url}/clubs/{season.club.slug}/manage/data/jobs/{dead.pk}/")
+    expect(page.locator('[data-job-field="error"]')).to_contain_text("stopped before the end")
+    page.get_by_role("button", name="Start it again").click()
+    again = Job.objects.exclude(pk__in=[job.pk, dead.pk]).get()
+    expect(page).to_have_url(
+        f"{live_server.url}/clubs/{season.club.slug}/manage/data/jobs/{again.pk}/"
+    )
+    expect(page.locator("[data-job-download]")).to_be_visible()

@@ -6,6 +6,7 @@ import csv
 import io
 import json
 
+import openpyxl
 import pytest
 from django.urls import reverse
 
@@ -41,7 +42,12 @@ def test_the_ranking_page_filters_sorts_and_exports(client, lseason, ranked):
     rows = list(csv.reader(io.StringIO(french.content.decode("utf-8-sig")), delimiter=";"))
     assert rows[1][:4] == ["1", "1", "Anne", "L0"] and rows[1][6] == "10"
     assert all("." not in cell for row in rows[1:] for cell in row[5:8])
-    assert client.get(url, {"_export": "xlsx"})["Content-Type"].startswith("application/vnd")
+    book = client.get(url, {"_export": "xlsx"})
+    assert book["Content-Type"].startswith("application/vnd")
+    cells = list(openpyxl.load_workbook(io.BytesIO(book.content)).active.values)
+    assert len(cells) == len(lines) and cells[0] == tuple(lines[0])
+    assert cells[1][:4] == (1, 1, "Anne", "L0") and cells[1][6] == 10  # numbers as numbers
+    assert [row[2] for row in cells[1:]] == [line[2] for line in lines[1:]]
     assert client.get(url, {"_export": "pdf"}).status_code == 400
     assert client.get(url, {"serie": "nope", "club": "x", "sort": "evil"}).status_code == 200
 
@@ -52,8 +58,12 @@ def test_season_exports_carry_licences(client, lseason, ranked):
     )
     assert [r["licence"] for r in data["ranking"]] == ["L0", "L1", "L2"]
     assert data["events"][0]["field"] == 3 and data["results"][0]["points"] == "10.000"
+    assert data["results"][0]["licence"] == "L0" and data["results"][0]["event"] == ranked.pk
     text = client.get(reverse("leagues:season_csv", args=["comite", lseason.pk])).content.decode()
     assert "L1" in text and "Open" in text
+    lines = list(csv.reader(io.StringIO(text.lstrip("\ufeff"))))
+    assert [line[4:6] for line in lines[1:]] == [["Anne", "L0"], ["Bruno", "L1"], ["Cécile", "L2"]]
+    assert len(lines) == 1 + len(data["results"])
 
 
 def test_the_event_page_and_the_home(client, lseason, ranked):

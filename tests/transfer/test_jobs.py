@@ -8,14 +8,18 @@ queue and ``manage.py db_worker``, as ``make run`` does."""
 import csv
 import io
 import json
+import os
+from datetime import timedelta
 
 import openpyxl
 import pytest
+from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.core.files.uploadedfile import SimpleUploadedFile
 from django.core.management import call_command
 from django.test import override_settings
 from django.urls import reverse
+from django.utils import timezone
 
 from clubs.models import AuditEntry, Club, Membership, Role
 from scoresheet import services
@@ -325,7 +329,7 @@ def test_old_job_files_are_removed_and_their_page_says_so(
     young_stray = jobs.path_of("being-written.json")
     young_stray.write_text("{}")
 
-    assert jobs.prune() == {"downloads": 1, "pending": 1, "orphans": 1}
+    assert jobs.prune() == {"downloads": 1, "pending": 1, "orphans": 1, "failed": 0}
 
     old.refresh_from_db()
     fresh.refresh_from_db()
@@ -385,3 +389,57 @@ def test_the_prune_runs_once_the_jobs_transaction_commits(
     for callback in callbacks:
         callback()
     assert pruned == [1]
+
+
+def as_if_its_worker_died(job, *, file=None):
+    """A job left "running" by a worker killed mid-way: its row says running, its
+    partial file is on disk, its heartbeat is as old as the job."""
+    old = timezone.now() - timedelta(seconds=settings.JOB_STALE_SECONDS + 5)
+    Job.objects.filter(pk=job.pk).update(state="running", created_at=old, file=file or "")
+    if file:
+        jobs.path_of(file).write_text("half a fi")
+    alive = jobs.path_of(jobs.alive_name(job.pk))
+    alive.touch()
+    os.utime(alive, (old.timestamp(), old.timestamp()))
+
+
+def test_an_export_whose_worker_died_fails_loses_its_partial_file_and_starts_again(
+    client, manager, season, sheets
+):
+    client.force_login(manager)
+    job = Job.objects.create(kind="season_csv", club=season.club, season=season, user=manager)
+    as_if_its_worker_died(job, file=f"{job.pk.hex}.csv")
+    found = status(client, season.club, job)  # a look at its page fails it
+    assert found["state"] == "failed" and found["download"] is None
+    assert found["error"] == str(jobs.error_messages["worker_stopped"])
+    page = client.get(reverse("transfer:job", args=[season.club.slug, job.pk])).content.decode()
+    assert 'id="job-again"' in page
+    assert jobs.prune()["failed"] == 0  # failed already: counted once
+    assert not jobs.path_of(f"{job.pk.hex}.csv").exists()
+    assert not jobs.path_of(jobs.alive_name(job.pk)).exists()
+    response = client.post(reverse("transfer:job_again", args=[season.club.slug, job.pk]))
+    again = Job.objects.exclude(pk=job.pk).get()
+    assert response["Location"] == reverse("transfer:job", args=[season.club.slug, again.pk])
+    assert again.kind == "season_csv" and again.season == season and again.state == "done"
+
+
+def test_a_running_job_with_a_recent_heartbeat_is_left_alone(manager, season):
+    job = Job.objects.create(kind="backup", club=season.club, user=manager)
+    as_if_its_worker_died(job)
+    jobs.Heartbeat(job.pk).beat()  # its worker alive after all
+    assert jobs.reap() == 0 and Job.objects.get(pk=job.pk).state == "running"
+
+
+def test_a_restore_whose_worker_died_may_be_confirmed_again(client, staff):
+    data, _ids = backed_up_then_cleared()
+    client.force_login(staff)
+    response = upload_backup(client, json.dumps(data))
+    job = Job.objects.get(kind="restore")
+    as_if_its_worker_died(job)
+    page = client.get(response["Location"]).content.decode()  # failed by its page
+    assert 'id="restore-again"' in page and "stopped before the end" in page
+    client.post(response["Location"])
+    job.refresh_from_db()
+    assert job.state == "done", job.error
+    assert Club.objects.filter(slug="rive").exists()
+    assert not jobs.path_of(job.source).exists()  # read: removed

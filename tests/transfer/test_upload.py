@@ -246,3 +246,27 @@ def test_a_line_nested_100000_deep_is_refused_not_a_server_error(client, manager
     assert response.status_code == 200
     outcomes = response.context["outcomes"]
     assert [(o.line, o.ok) for o in outcomes] == [(1, False), (2, True)]
+
+
+def test_a_file_is_imported_once_whatever_the_form_sends(client, manager, season):
+    """The same file posted again without the form's key (a script, a page kept from
+    before), even after a fresh preview: its digest lets it be imported once, and the
+    second time says so."""
+    client.force_login(manager)
+    text = jsonl(GOOD, GOOD | {"table": "3"})
+    url = reverse("transfer:import", args=[season.club.slug])
+    preview = post_file(client, season.club, text)
+    assert 'id="imported-already"' not in preview.content.decode()
+    first = client.post(url, {"step": "import", "digest": preview.context["digest"]})
+    assert first.status_code == 200 and Sheet.objects.count() == 2
+    again = post_file(client, season.club, text)  # a new preview of the same file
+    assert 'id="imported-already"' in again.content.decode()
+    second = client.post(url, {"step": "import", "digest": again.context["digest"]})
+    assert second.status_code == 302
+    assert second.url == reverse("transfer:data", args=[season.club.slug])
+    assert Sheet.objects.count() == 2 and Hand.objects.count() == 4
+    page = client.get(second.url).content.decode()
+    assert "already imported into the club: nothing was imported again" in page
+    other = post_file(client, season.club, jsonl(GOOD | {"table": "4"}))  # another file
+    client.post(url, {"step": "import", "digest": other.context["digest"]})
+    assert Sheet.objects.count() == 3

@@ -311,6 +311,10 @@ class Command(bench_standings.Command):
                 if "ratings_seconds" in r:  # the ratings' share (signals.changed)
                     rate += f"  (ratings recompute {r['ratings_seconds']:.1f} s of it)"
                 w(f"{line} {size} {rate}")
+        for n_hands, steps in results:  # the spreadsheet's cost against the CSV's, same rows
+            if "cpu_seconds" in steps.get("xlsx", {}) and steps.get("csv", {}).get("cpu_seconds"):
+                ratio = steps["xlsx"]["cpu_seconds"] / steps["csv"]["cpu_seconds"]
+                w(f"{n_hands:>10,} xlsx/csv cpu {ratio:.2f}")
         if len(results) > 1:
             (small, first), (big, last) = results[0], results[-1]
             w(f"\npeak memory at {big:,} hands against {small:,}:")

@@ -105,6 +105,13 @@ class Command(BaseCommand):
             ("league home", reverse("leagues:home", args=[league.slug])),
             ("an event's results", reverse("leagues:event", args=[league.slug, event.pk])),
             ("a person's page", reverse("leagues:person", args=[person.pk])),
+            # the season's exports, whole in the request (rows read with ``values``)
+            ("export: season JSON", reverse("leagues:season_json", args=[league.slug, season.pk])),
+            ("export: results CSV", reverse("leagues:season_csv", args=[league.slug, season.pk])),
+            (
+                "export: ranking XLSX",
+                reverse("leagues:ranking", args=[league.slug, season.pk]) + "?_export=xlsx",
+            ),
         ]
         if self.options["profile"]:
             self.profile(league_pages[0][1])

@@ -14,5 +14,6 @@ class Command(BaseCommand):
         removed = jobs.prune()
         self.stdout.write(
             f"{removed['downloads']} downloads, {removed['pending']} unconfirmed restores, "
-            f"{removed['orphans']} stray files removed"
+            f"{removed['orphans']} stray files removed; "
+            f"{removed['failed']} jobs whose worker stopped failed"
         )
