@@ -35,7 +35,7 @@ from leagues.models import (
     LeagueSeason,
     LinkClaim,
 )
-from tournaments import queries as tournament_queries
+from tournaments import published
 from tournaments.models import Tournament
 
 error_messages = {
@@ -278,7 +278,7 @@ def register_event(season, tournament: Tournament, *, coefficient=1, actor=None)
             season=season, tournament=tournament, coefficient=coefficient
         )
         if tournament.is_closed:
-            store_results(event, tournament_queries.ranking(tournament))
+            store_results(event, published.ranking(tournament))
         audit.record(
             tournament.club,
             actor,

@@ -1569,7 +1569,7 @@ def close_tournament(tournament: Tournament, *, actor=None) -> Tournament:
     """Close the tournament once every round is closed and every sheet confirmed: the
     final ranking is frozen (``final_ranking``) and nothing changes any more."""
     _require(actor, tournament)
-    from tournaments import queries  # noqa: PLC0415 (queries read; services write)
+    from tournaments import published, queries  # noqa: PLC0415 (queries read; services write)
 
     with transaction.atomic():
         tournament = _lock(tournament)
@@ -1588,10 +1588,10 @@ def close_tournament(tournament: Tournament, *, actor=None) -> Tournament:
             )
         tournament.state = Tournament.State.CLOSED
         tournament.closed_at = timezone.now()
-        players = queries.ranking(tournament)
+        players = published.ranking(tournament)  # the ranking its kind publishes
         tournament.final_ranking = {
             "players": queries.json_ranking(players),
-            "teams": queries.json_ranking(queries.team_ranking(tournament)),
+            "teams": queries.json_ranking(published.team_ranking(tournament, players)),
         }
         tournament.save(update_fields=["state", "closed_at", "final_ranking"])
         audit.record(tournament.club_id, actor, audit.Action.TOURNAMENT_CLOSED, tournament)
