@@ -1,6 +1,8 @@
 from django.apps import AppConfig
 from django.utils.translation import gettext_lazy as _
 
+from tournaments import followups  # registers, imports no model
+
 
 class CompetitionsConfig(AppConfig):
     default_auto_field = "django.db.models.BigAutoField"
@@ -8,4 +10,7 @@ class CompetitionsConfig(AppConfig):
     verbose_name = _("team competitions")
 
     def ready(self):
-        from competitions import receivers  # noqa: F401, PLC0415 (connects the signal receivers)
+        # a team match's table confirmed records the match (``tournaments.followups``)
+        from competitions import services  # noqa: PLC0415
+
+        followups.on_table_confirmed(services.table_confirmed)

@@ -19,6 +19,7 @@ result is provisional (``result_state``) until both captains confirm it
 league manager decides (``decide_claim``).
 """
 
+import logging
 import random
 from collections import defaultdict
 from decimal import Decimal
@@ -56,6 +57,8 @@ from tarot import teammatch
 from tournaments import services as tournaments
 from tournaments import tokens
 from tournaments.models import RoundTable, Tournament
+
+log = logging.getLogger(__name__)
 
 error_messages = {
     "forbidden": _lazy("Only a manager of the league may do this."),
@@ -104,6 +107,9 @@ error_messages = {
     "claim_long": _lazy("A claim is at most %(n)s characters."),
     "claim_decided": _lazy("This claim is already decided."),
     "confirmed_final": _lazy("Both captains confirmed the result: it is final."),
+    "tables_differ": _lazy(
+        "The match's tables played %(one)s and %(two)s deals: the league manager enters the result."
+    ),
 }
 
 #: the captains' links' own key (``competitions.links``)
@@ -517,6 +523,7 @@ def _record_outcome(match, deals, *, actor=None, source="manager") -> Match:
             # each see the other undecided and neither make the next tie
             Competition.objects.select_for_update().get(pk=competition.pk)
         match = Match.objects.select_for_update().select_related("competition").get(pk=match.pk)
+        competition = match.competition  # read under the lock, not the caller's copy
         seated = set(match.line_up.values_list("team_id", flat=True))
         if seated != {match.home_id, match.away_id}:
             raise CompetitionError("line_up_missing")
@@ -722,6 +729,7 @@ def _open_tables(match) -> None:
         rounds=1,
         deals_per_round=competition.deals,
         confirm_by=Tournament.ConfirmBy.DEALS,
+        team_match=True,
     )
     items = [("member", seats[match.home_id][order]) for order in range(1, LINE_UP + 1)]
     for order in range(1, LINE_UP + 1):
@@ -753,43 +761,56 @@ def _marques(row) -> dict:
     return {seat: int(Decimal(value)) for seat, value in zip(teammatch.SEATS, row)}
 
 
-def table_confirmed(table) -> Match | None:
-    """A table of the tournaments is confirmed (``tournaments.signals.table_confirmed``):
-    when it is a team match's and both its tables are, the match's result is recorded
-    from their sheets (``_record_outcome``, as a manager's entry) and its event closes
-    (the tables' links answer "closed"). A sheet the match refuses (its deals' count)
-    leaves the result to the league manager."""
-    found = MatchTable.objects.filter(round_table=table).select_related("match").first()
+def table_confirmed(table):
+    """A table of the tournaments is confirmed (``tournaments.followups``, in that
+    transaction): when it is a team match's and both its tables are, the match's result
+    is recorded from their sheets (``_record_outcome``, as a manager's entry) and its
+    event closes (the tables' links answer that the result is provisional). The match's
+    row is locked before the tables are read, so of two tables confirmed at the same
+    instant the second to take the lock sees the first committed and records the match:
+    once, whatever the order. Returns the notice for whoever confirmed; a refusal (the
+    tables' deals differ, the result refused) is raised, for the organiser and the log."""
+    found = MatchTable.objects.filter(round_table=table).values_list("match_id", flat=True).first()
     if found is None:
         return None
-    match = found.match
+    match = Match.objects.select_related("competition").get(pk=found)
+    if match.competition.is_cup:  # the order of ``_record_outcome``'s locks
+        Competition.objects.select_for_update().get(pk=match.competition_id)
+    match = Match.objects.select_for_update().select_related("competition").get(pk=found)
     tables = list(match.tables.select_related("round_table").order_by("number"))
     if len(tables) != 2 or any(
         t.round_table is None or t.round_table.state != RoundTable.State.CONFIRMED for t in tables
     ):
-        return None
+        return _lazy("Confirmed. The match is recorded once the other table confirms too.")
     rows = [tournaments.snapshot(t.round_table)[1] for t in tables]
     if match.competition.mode == Competition.Mode.FREE:
         totals = [[sum(Decimal(v) for v in column) for column in zip(*deals)] for deals in rows]
         deals = [tuple(_marques(one) for one in totals)]
     else:
         if len(rows[0]) != len(rows[1]):
-            return None
+            raise CompetitionError("tables_differ", one=len(rows[0]), two=len(rows[1]))
         deals = [(_marques(one), _marques(two)) for one, two in zip(*rows)]
-    try:
-        with transaction.atomic():
-            match = _record_outcome(match, deals, source="tables")
-    except CompetitionError:
-        return None
+    match = _record_outcome(match, deals, source="tables")
     # the match is played: its event closes (the tables' links take no more deals)
     rnd = tables[0].round_table.round
     try:
         with transaction.atomic():
             tournaments.close_round(rnd)
             tournaments.close_tournament(rnd.tournament)
-    except tournaments.TournamentError:
-        pass
-    return match
+    except tournaments.TournamentError as error:
+        log.warning("match %s recorded; its tables did not close: %s", match.pk, error.message)
+        return _lazy("The match is recorded, but its tables could not close: %(reason)s") % {
+            "reason": error.message
+        }
+    return PROVISIONAL
+
+
+#: what the last table of a match is told: the result is not final yet
+PROVISIONAL = _lazy(
+    "Both tables are confirmed: the match's result is recorded. It is provisional: "
+    "either captain may file a claim within 24 hours, and it is final once both "
+    "captains confirm it or the 24 hours pass."
+)
 
 
 def revoke_captain_link(link, *, actor=None):
