@@ -376,6 +376,7 @@ def store_results(event: LeagueEvent, ranking: list[dict]) -> list[EventResult]:
             total=row.get("total"),
             points=_quantize(p),
             weighted=_quantize(p * _fraction(event.coefficient)),
+            exact=str(p * _fraction(event.coefficient)),
         )
         for row, p in zip(ranking, points, strict=True)
     ]
@@ -398,7 +399,8 @@ def _rescore(event, season):
     for result, p in zip(results, points, strict=True):
         result.points = _quantize(p)
         result.weighted = _quantize(p * _fraction(event.coefficient))
-    EventResult.objects.bulk_update(results, ["points", "weighted"])
+        result.exact = str(p * _fraction(event.coefficient))
+    EventResult.objects.bulk_update(results, ["points", "weighted", "exact"])
 
 
 # ---------------------------------------------------------------- persons

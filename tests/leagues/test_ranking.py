@@ -179,6 +179,7 @@ def test_a_serie_change_locks_the_seasons_it_reranks(lseason, season_of_four, pe
     if connection.vendor != "postgresql":
         pytest.skip("row locks need PostgreSQL")
     person_id = people["A"].person_id
+    Person.objects.filter(pk=person_id).update(serie="1ère")  # their série's ranks move
     table = lseason._meta.db_table
     with transaction.atomic(), CaptureQueriesContext(connection) as seen:
         ranking.rerank_persons([person_id])

@@ -24,6 +24,7 @@ import statistics
 import sys
 import time
 from decimal import Decimal
+from fractions import Fraction
 
 from django.conf import settings
 from django.core.management.base import BaseCommand
@@ -294,6 +295,7 @@ class Command(BaseCommand):
                             total=Decimal(0),
                             points=Decimal(p.numerator) / p.denominator,
                             weighted=weighted,
+                            exact=str(p * Fraction(str(event.coefficient))),
                         )
                     )
             EventResult.objects.bulk_create(results, batch_size=5000)
