@@ -82,6 +82,9 @@ error_messages = {
     "squad_size": _lazy("A squad has 4 to 8 players."),
     "squad_club": _lazy("Every player of the squad plays for the team's club."),
     "captain_not_in_squad": _lazy("The captain is one of the squad."),
+    "squad_taken": _lazy(
+        "A player plays in one team of a competition; already in another squad: %(players)s."
+    ),
     "division_other": _lazy("This division is of another competition."),
     "championship_only": _lazy("Only a championship has divisions and fixtures."),
     "cup_only": _lazy("Only a cup has a draw."),
@@ -97,6 +100,11 @@ error_messages = {
     "tables": _lazy("Each deal has the marques of both tables."),
     "zero_sum": _lazy("Deal %(deal)s, table %(table)s: the marques do not sum to 0."),
     "season_unfinished": _lazy("Every match of the championship is played first."),
+    "ties_at_line": _lazy(
+        "Teams equal on every tie-break stand across a promotion or relegation line "
+        "(%(teams)s): they are separated by seed, the earlier entry ahead. Confirm it to "
+        "make the next season."
+    ),
     "cup_next_played": _lazy("The next round's match of this winner is already played."),
     "started": _lazy("The match has already started."),
     "tables_refused": _lazy("The match's tables could not open: %(reason)s"),
@@ -267,12 +275,21 @@ def enter_team(
         if division.fixtures_at is not None:
             raise CompetitionError("fixtures_made", field="division")
     with transaction.atomic():
+        # one team entered at a time: two squads entered at once would each miss the other
+        Competition.objects.select_for_update().get(pk=competition.pk)
         if not LeagueClub.objects.filter(
             league=league, club=club, accepted_at__isnull=False
         ).exists():
             raise CompetitionError("not_member", field="club", club=club.name)
         if competition.teams.filter(name=name).exists():
             raise CompetitionError("name_taken", field="name")
+        taken = sorted(
+            Player.objects.filter(
+                competition_teams__competition=competition, pk__in=[p.pk for p in players]
+            ).values_list("name", flat=True)
+        )
+        if taken:
+            raise CompetitionError("squad_taken", field="players", players=", ".join(taken))
         if competition.is_cup and competition.bracket is not None:
             raise CompetitionError("drawn_already")
         seed = competition.teams.count() + 1
@@ -589,35 +606,70 @@ def edit_match(match, *, date=None, venue="", actor=None) -> Match:
     return match
 
 
-def next_season(competition, *, name, season=None, actor=None) -> Competition:
+def _final_tables(competition, divisions, teams) -> list[list]:
+    """Each division's final table (``table.Line``s, teams as ids; tied teams by seed)."""
+    played = [
+        division_tables.Played(
+            m.home_id,
+            m.away_id,
+            (m.mp_home, m.mp_away),
+            (m.lp_home, m.lp_away),
+            (m.points_home, m.points_away),
+        )
+        for m in competition.matches.all()
+    ]
+    tables = []
+    for division in divisions:
+        members = [t.pk for t in teams if t.division_id == division.pk]
+        inside = [p for p in played if p.home in members]
+        tables.append(division_tables.division_table(members, inside, competition.tie_breaks))
+    return tables
+
+
+def ties_at_lines(competition) -> list[dict]:
+    """The teams equal on every key that a promotion or relegation line cuts through:
+    ``[{"division": name, "teams": [names, by seed]}]``, for the page and the refusal.
+    The rule: they are separated by seed (the earlier entry ahead)."""
+    divisions = list(competition.divisions.all())
+    teams = list(competition.teams.filter(division__isnull=False).order_by("seed", "pk"))
+    names = {t.pk: t.name for t in teams}
+    out = []
+    last = len(divisions) - 1
+    for index, (division, lines) in enumerate(
+        zip(divisions, _final_tables(competition, divisions, teams), strict=True)
+    ):
+        up = competition.promoted if index > 0 else 0
+        down = competition.relegated if index < last else 0
+        for group in division_tables.ties_at_lines(lines, up=up, down=down):
+            out.append({"division": division.name, "teams": [names[pk] for pk in group]})
+    return out
+
+
+def next_season(competition, *, name, season=None, ties_confirmed=False, actor=None) -> Competition:
     """The next season's championship: the same settings and divisions, the teams (their
     squads and captains) moved by the final tables, the first ``promoted`` of each division
     up one and the last ``relegated`` down one (``table.next_divisions``); no fixtures
-    yet, so the manager can still adjust."""
+    yet, so the manager can still adjust. Teams equal on every key across a line are
+    separated by seed, once the manager confirms it (``ties_confirmed``; refused and
+    named otherwise); the history records the ties so decided."""
     _require_manager(actor, competition.league)
     if competition.is_cup:
         raise CompetitionError("championship_only")
     with transaction.atomic():
         if competition.matches.filter(recorded_at__isnull=True).exists():
             raise CompetitionError("season_unfinished")
+        ties = ties_at_lines(competition)
+        if ties and not ties_confirmed:
+            raise CompetitionError(
+                "ties_at_line",
+                field="ties_confirmed",
+                teams="; ".join(f"{t['division']}: {', '.join(t['teams'])}" for t in ties),
+            )
         divisions = list(competition.divisions.all())
         teams = list(competition.teams.filter(division__isnull=False).order_by("seed", "pk"))
-        played = [
-            division_tables.Played(
-                m.home_id,
-                m.away_id,
-                (m.mp_home, m.mp_away),
-                (m.lp_home, m.lp_away),
-                (m.points_home, m.points_away),
-            )
-            for m in competition.matches.all()
+        ranked = [
+            [line.team for line in lines] for lines in _final_tables(competition, divisions, teams)
         ]
-        ranked = []
-        for division in divisions:
-            members = [t.pk for t in teams if t.division_id == division.pk]
-            inside = [p for p in played if p.home in members]
-            lines = division_tables.division_table(members, inside, competition.tie_breaks)
-            ranked.append([line.team for line in lines])
         moved = division_tables.next_divisions(
             ranked, up=competition.promoted, down=competition.relegated
         )
@@ -677,7 +729,10 @@ def next_season(competition, *, name, season=None, actor=None) -> Competition:
             actor,
             "next_season",
             f"{competition.name} → {following.name}",
-            {"divisions": [[by_pk[pk].name for pk in members] for members in moved]},
+            {
+                "divisions": [[by_pk[pk].name for pk in members] for members in moved],
+                **({"ties_by_seed": ties} if ties else {}),
+            },
         )
     return following
 
