@@ -139,3 +139,28 @@ def test_proportional_seasons_rank_as_an_exact_recomputation(
     assert {s.person_id: s.counted for s in kept} == {
         p: min(best or 99, sum(1 for ranks, _c in plain if p in ranks)) for p in totals
     }
+
+
+def test_the_migration_recomputes_exact_points_and_standings(league, persons, tournaments):
+    """What ``0007_exact_league_points`` does to results stored before it (exact "0",
+    standings summed from rounded values): the same as storing them now."""
+    from importlib import import_module  # noqa: PLC0415 (a migration module's name)
+
+    from django.apps import apps  # noqa: PLC0415
+
+    from leagues.models import EventResult  # noqa: PLC0415
+
+    migration = import_module("leagues.migrations.0007_exact_league_points")
+    lseason = season(league, 100, 2)
+    x, y, a, b = persons[:4]
+    for t in tournaments[:3]:
+        store(lseason, t, {a: 1, b: 2, x: 3, persons[4]: 4})
+    store(lseason, tournaments[3], {y: 1, persons[5]: 2, persons[4]: 3, a: 4}, "1.5")
+    kept = list(Standing.objects.filter(season=lseason).values_list("person", "exact", "place"))
+    EventResult.objects.update(exact="0")
+    Standing.objects.update(exact="0", place=0, total=0)
+    migration.exact(apps, None)
+    assert sorted(
+        Standing.objects.filter(season=lseason).values_list("person", "exact", "place")
+    ) == sorted(kept)
+    assert Standing.objects.get(season=lseason, person=y.person_id).exact == "150"
