@@ -116,11 +116,28 @@ def rerank(season_id) -> None:
     totals = {row[1]: Fraction(row[2]) for row in rows}
     ranked_ = places(totals, {row[1]: row[3] for row in rows})
     moved = [
-        Standing(pk=pk, place=ranked_[person][0], serie_place=ranked_[person][1])
+        (pk, *ranked_[person])
         for pk, person, _exact, _serie, place, serie_place in rows
         if ranked_[person] != (place, serie_place)
     ]
-    Standing.objects.bulk_update(moved, ["place", "serie_place"], batch_size=CHUNK)
+    _write_places(moved)
+
+
+def _write_places(moved) -> None:
+    """``(pk, place, serie_place)`` rows written, a thousand a statement (an UPDATE from a
+    list of values: Django's ``bulk_update`` CASE of as many branches took seconds for
+    the thousands of rows a closing can move)."""
+    table = _table(Standing)
+    with connection.cursor() as cursor:
+        for start in range(0, len(moved), 1000):
+            chunk = moved[start : start + 1000]
+            values = ", ".join(["(%s, %s, %s)"] * len(chunk))
+            cursor.execute(
+                f"WITH v(id, place, serie_place) AS (VALUES {values}) "
+                f"UPDATE {table} SET place = v.place, serie_place = v.serie_place "
+                f"FROM v WHERE {table}.id = v.id",
+                [value for row in chunk for value in row],
+            )
 
 
 def rerank_persons(person_ids) -> None:
