@@ -18,6 +18,7 @@ the qualification line. A second query reads the page's persons' member clubs (t
 column, and to name a members-only club's players only if that club allows it).
 """
 
+import math
 from collections import defaultdict
 from decimal import ROUND_HALF_UP, Decimal
 from fractions import Fraction
@@ -61,18 +62,33 @@ def sums(results, best=None) -> dict:
 
 
 def places(totals: dict, series: dict) -> dict:
-    """``{person: (place, serie_place)}``: ranks on the exact totals, overall and within
-    each person's série (1, 2, 2, 4)."""
+    """``{person: (place, serie_place)}``: ranks on the exact totals (fractions, or the
+    text ``Standing.exact`` keeps), overall and within each person's série (1, 2, 2, 4)."""
+    key = _whole(totals)
     out = {person: [0, 0] for person in totals}
-    for place, person in rank(sorted(totals), key=totals.__getitem__):
+    for place, person in rank(sorted(totals), key=key.__getitem__):
         out[person][0] = place
     by_serie = defaultdict(list)
     for person in sorted(totals):
         by_serie[series.get(person) or ""].append(person)
     for members in by_serie.values():
-        for place, person in rank(members, key=totals.__getitem__):
+        for place, person in rank(members, key=key.__getitem__):
             out[person][1] = place
     return {person: tuple(p) for person, p in out.items()}
+
+
+def _whole(totals: dict) -> dict:
+    """Each exact total as a whole number over the totals' common denominator: the same
+    order and ties as the fractions', compared several times faster."""
+    parts = {}
+    for person, total in totals.items():
+        if isinstance(total, str):
+            numerator, _, denominator = total.partition("/")
+            parts[person] = (int(numerator), int(denominator or 1))
+        else:
+            parts[person] = (total.numerator, total.denominator)
+    common = math.lcm(*{d for _n, d in parts.values()}) if parts else 1
+    return {person: n * (common // d) for person, (n, d) in parts.items()}
 
 
 def _table(model):
@@ -113,8 +129,7 @@ def rerank(season_id) -> None:
             "pk", "person_id", "exact", "person__serie", "place", "serie_place"
         )
     )
-    totals = {row[1]: Fraction(row[2]) for row in rows}
-    ranked_ = places(totals, {row[1]: row[3] for row in rows})
+    ranked_ = places({row[1]: row[2] for row in rows}, {row[1]: row[3] for row in rows})
     moved = [
         (pk, *ranked_[person])
         for pk, person, _exact, _serie, place, serie_place in rows
