@@ -744,7 +744,9 @@ def _tournament_out(t):
 )
 def tournaments(request, slug: Slug, page: PageNo = 1, per_page: PerPage = 50):
     club = club_for(request, slug)
-    info, results = page_of(club.tournaments.order_by("-date", "-pk"), page, per_page)
+    info, results = page_of(
+        club.tournaments.filter(team_match=False).order_by("-date", "-pk"), page, per_page
+    )
     return {**info, "results": [_tournament_out(t) for t in results]}
 
 

@@ -2,6 +2,7 @@ from django.apps import AppConfig
 from django.utils.translation import gettext_lazy as _
 
 from core import pages
+from tournaments import followups  # registers, imports no model
 
 
 class CompetitionsConfig(AppConfig):
@@ -12,4 +13,7 @@ class CompetitionsConfig(AppConfig):
     def ready(self):
         # the pages the apps below may link to (core.pages)
         pages.offer("league_competitions", "competitions:list")
-        from competitions import receivers  # noqa: F401, PLC0415 (connects the signal receivers)
+        # a team match's table confirmed records the match (``tournaments.followups``)
+        from competitions import services  # noqa: PLC0415
+
+        followups.on_table_confirmed(services.table_confirmed)

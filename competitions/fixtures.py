@@ -1,16 +1,22 @@
-"""A division's fixtures: the round robin by Berger's tables. Pure Python.
+"""A division's fixtures: a round robin by the circle method, with the fewest breaks.
+Pure Python.
 
 ``round_robin(teams)`` gives the match days of a single round robin: every team
 meets every other once, nobody plays twice on one day, and with an odd count of
 teams one team rests each day (the bye), each team exactly once. ``double=True``
-adds the return leg: the same days again with home and away swapped, so each pair
-meets once at each venue.
+adds the return leg: the first leg's days again in reverse order, home and away
+swapped, so each pair meets once at each venue.
 
-The days follow Berger's tables (the circle method: the last team stays put, the
-others turn one place a day), with the venues of Berger's tables: the team that
-stays put alternates home and away, and the others alternate as far as a round
-robin allows, so over a single round robin no team is at home more than one match
-more than away, or the other way round.
+The days follow Berger's circle (the last slot stays put, the others turn one place a
+day) with de Werra's venues: on day i the fixed slot is away on even days and home on
+odd ones, and the pair k places either side of i's slot has its home side at i + k
+when k is odd, at i − k when k is even. A *break* is two matches in a row at the same
+venue (a bye skipped). Over a single round robin of 2n teams this gives the fewest
+possible, 2n − 2 (no team more than one; two teams none), and none at all with an odd
+count; each team's venues alternate otherwise, so no team plays more than two matches
+in a row at home or away. The return leg in reverse order keeps both bounds: its first
+day mirrors the first leg's last one (no break where the legs meet), and each leg has
+the least breaks it can have, 4n − 4 over the season (0 with an odd count).
 """
 
 from collections.abc import Hashable, Sequence
@@ -43,36 +49,32 @@ def round_robin(teams: Sequence[Team], *, double: bool = False) -> list[Day]:
         return []
     slots: list[Team | None] = teams + ([None] if len(teams) % 2 else [])
     n = len(slots)
-    fixed = slots[-1]
-    ring = slots[:-1]
+    turning = n - 1  # the slots on the circle; slot n − 1 stays put
     days = []
-    for index in range(n - 1):
-        # the circle: ring position k meets n − 1 − k; the fixed slot meets ring[0]
-        pairs = [(ring[0], fixed)]
-        pairs += [(ring[k], ring[n - 1 - k]) for k in range(1, n // 2)]
+    for i in range(turning):
+        pairs = [(slots[i], slots[-1]) if i % 2 == 0 else (slots[-1], slots[i])]
+        for k in range(1, n // 2):
+            ahead, behind = slots[(i + k) % turning], slots[(i - k) % turning]
+            pairs.append((ahead, behind) if k % 2 else (behind, ahead))
         fixtures, bye = [], None
-        for position, (a, b) in enumerate(pairs):
-            # Berger's venues: the fixed slot is away on even days, home on odd ones;
-            # the other pairs keep the ring's order, which turns each day
-            home, away = (a, b) if (position > 0 or index % 2 == 0) else (b, a)
+        for home, away in pairs:
             if home is None or away is None:
                 bye = away if home is None else home
                 continue
             fixtures.append((home, away))
         days.append((fixtures, bye))
-        ring = ring[-1:] + ring[:-1]  # everyone but the fixed slot moves one place
     result = [
         Day(number, tuple(Fixture(number, h, a) for h, a in fixtures), bye)
         for number, (fixtures, bye) in enumerate(days, start=1)
     ]
-    if double:
+    if double:  # the return leg: the days in reverse order, venues swapped
         leg = len(result)
         result += [
             Day(
-                day.number + leg,
-                tuple(Fixture(day.number + leg, f.away, f.home) for f in day.fixtures),
+                leg + number,
+                tuple(Fixture(leg + number, f.away, f.home) for f in day.fixtures),
                 day.bye,
             )
-            for day in result[:leg]
+            for number, day in enumerate(reversed(result[:leg]), start=1)
         ]
     return result

@@ -134,6 +134,10 @@ class MoveTeamForm(forms.Form):
 
 class NextSeasonForm(forms.Form):
     name = forms.CharField(label=_("Name of the next season's championship"), max_length=120)
+    ties_confirmed = forms.BooleanField(
+        label=_("Teams equal on every tie-break across a line are separated by seed: I confirm."),
+        required=False,
+    )
 
 
 class DrawForm(forms.Form):

@@ -19,6 +19,7 @@ result is provisional (``result_state``) until both captains confirm it
 league manager decides (``decide_claim``).
 """
 
+import logging
 import random
 from collections import defaultdict
 from decimal import Decimal
@@ -57,6 +58,8 @@ from tournaments import services as tournaments
 from tournaments import tokens
 from tournaments.models import RoundTable, Tournament
 
+log = logging.getLogger(__name__)
+
 error_messages = {
     "forbidden": _lazy("Only a manager of the league may do this."),
     "forbidden_team": _lazy("Only a manager of the league or of the team's club may do this."),
@@ -79,6 +82,9 @@ error_messages = {
     "squad_size": _lazy("A squad has 4 to 8 players."),
     "squad_club": _lazy("Every player of the squad plays for the team's club."),
     "captain_not_in_squad": _lazy("The captain is one of the squad."),
+    "squad_taken": _lazy(
+        "A player plays in one team of a competition; already in another squad: %(players)s."
+    ),
     "division_other": _lazy("This division is of another competition."),
     "championship_only": _lazy("Only a championship has divisions and fixtures."),
     "cup_only": _lazy("Only a cup has a draw."),
@@ -94,6 +100,11 @@ error_messages = {
     "tables": _lazy("Each deal has the marques of both tables."),
     "zero_sum": _lazy("Deal %(deal)s, table %(table)s: the marques do not sum to 0."),
     "season_unfinished": _lazy("Every match of the championship is played first."),
+    "ties_at_line": _lazy(
+        "Teams equal on every tie-break stand across a promotion or relegation line "
+        "(%(teams)s): they are separated by seed, the earlier entry ahead. Confirm it to "
+        "make the next season."
+    ),
     "cup_next_played": _lazy("The next round's match of this winner is already played."),
     "started": _lazy("The match has already started."),
     "tables_refused": _lazy("The match's tables could not open: %(reason)s"),
@@ -104,6 +115,9 @@ error_messages = {
     "claim_long": _lazy("A claim is at most %(n)s characters."),
     "claim_decided": _lazy("This claim is already decided."),
     "confirmed_final": _lazy("Both captains confirmed the result: it is final."),
+    "tables_differ": _lazy(
+        "The match's tables played %(one)s and %(two)s deals: the league manager enters the result."
+    ),
 }
 
 #: the captains' links' own key (``competitions.links``)
@@ -261,12 +275,21 @@ def enter_team(
         if division.fixtures_at is not None:
             raise CompetitionError("fixtures_made", field="division")
     with transaction.atomic():
+        # one team entered at a time: two squads entered at once would each miss the other
+        Competition.objects.select_for_update().get(pk=competition.pk)
         if not LeagueClub.objects.filter(
             league=league, club=club, accepted_at__isnull=False
         ).exists():
             raise CompetitionError("not_member", field="club", club=club.name)
         if competition.teams.filter(name=name).exists():
             raise CompetitionError("name_taken", field="name")
+        taken = sorted(
+            Player.objects.filter(
+                competition_teams__competition=competition, pk__in=[p.pk for p in players]
+            ).values_list("name", flat=True)
+        )
+        if taken:
+            raise CompetitionError("squad_taken", field="players", players=", ".join(taken))
         if competition.is_cup and competition.bracket is not None:
             raise CompetitionError("drawn_already")
         seed = competition.teams.count() + 1
@@ -517,6 +540,7 @@ def _record_outcome(match, deals, *, actor=None, source="manager") -> Match:
             # each see the other undecided and neither make the next tie
             Competition.objects.select_for_update().get(pk=competition.pk)
         match = Match.objects.select_for_update().select_related("competition").get(pk=match.pk)
+        competition = match.competition  # read under the lock, not the caller's copy
         seated = set(match.line_up.values_list("team_id", flat=True))
         if seated != {match.home_id, match.away_id}:
             raise CompetitionError("line_up_missing")
@@ -582,35 +606,70 @@ def edit_match(match, *, date=None, venue="", actor=None) -> Match:
     return match
 
 
-def next_season(competition, *, name, season=None, actor=None) -> Competition:
+def _final_tables(competition, divisions, teams) -> list[list]:
+    """Each division's final table (``table.Line``s, teams as ids; tied teams by seed)."""
+    played = [
+        division_tables.Played(
+            m.home_id,
+            m.away_id,
+            (m.mp_home, m.mp_away),
+            (m.lp_home, m.lp_away),
+            (m.points_home, m.points_away),
+        )
+        for m in competition.matches.all()
+    ]
+    tables = []
+    for division in divisions:
+        members = [t.pk for t in teams if t.division_id == division.pk]
+        inside = [p for p in played if p.home in members]
+        tables.append(division_tables.division_table(members, inside, competition.tie_breaks))
+    return tables
+
+
+def ties_at_lines(competition) -> list[dict]:
+    """The teams equal on every key that a promotion or relegation line cuts through:
+    ``[{"division": name, "teams": [names, by seed]}]``, for the page and the refusal.
+    The rule: they are separated by seed (the earlier entry ahead)."""
+    divisions = list(competition.divisions.all())
+    teams = list(competition.teams.filter(division__isnull=False).order_by("seed", "pk"))
+    names = {t.pk: t.name for t in teams}
+    out = []
+    last = len(divisions) - 1
+    for index, (division, lines) in enumerate(
+        zip(divisions, _final_tables(competition, divisions, teams), strict=True)
+    ):
+        up = competition.promoted if index > 0 else 0
+        down = competition.relegated if index < last else 0
+        for group in division_tables.ties_at_lines(lines, up=up, down=down):
+            out.append({"division": division.name, "teams": [names[pk] for pk in group]})
+    return out
+
+
+def next_season(competition, *, name, season=None, ties_confirmed=False, actor=None) -> Competition:
     """The next season's championship: the same settings and divisions, the teams (their
     squads and captains) moved by the final tables, the first ``promoted`` of each division
     up one and the last ``relegated`` down one (``table.next_divisions``); no fixtures
-    yet, so the manager can still adjust."""
+    yet, so the manager can still adjust. Teams equal on every key across a line are
+    separated by seed, once the manager confirms it (``ties_confirmed``; refused and
+    named otherwise); the history records the ties so decided."""
     _require_manager(actor, competition.league)
     if competition.is_cup:
         raise CompetitionError("championship_only")
     with transaction.atomic():
         if competition.matches.filter(recorded_at__isnull=True).exists():
             raise CompetitionError("season_unfinished")
+        ties = ties_at_lines(competition)
+        if ties and not ties_confirmed:
+            raise CompetitionError(
+                "ties_at_line",
+                field="ties_confirmed",
+                teams="; ".join(f"{t['division']}: {', '.join(t['teams'])}" for t in ties),
+            )
         divisions = list(competition.divisions.all())
         teams = list(competition.teams.filter(division__isnull=False).order_by("seed", "pk"))
-        played = [
-            division_tables.Played(
-                m.home_id,
-                m.away_id,
-                (m.mp_home, m.mp_away),
-                (m.lp_home, m.lp_away),
-                (m.points_home, m.points_away),
-            )
-            for m in competition.matches.all()
+        ranked = [
+            [line.team for line in lines] for lines in _final_tables(competition, divisions, teams)
         ]
-        ranked = []
-        for division in divisions:
-            members = [t.pk for t in teams if t.division_id == division.pk]
-            inside = [p for p in played if p.home in members]
-            lines = division_tables.division_table(members, inside, competition.tie_breaks)
-            ranked.append([line.team for line in lines])
         moved = division_tables.next_divisions(
             ranked, up=competition.promoted, down=competition.relegated
         )
@@ -670,7 +729,10 @@ def next_season(competition, *, name, season=None, actor=None) -> Competition:
             actor,
             "next_season",
             f"{competition.name} → {following.name}",
-            {"divisions": [[by_pk[pk].name for pk in members] for members in moved]},
+            {
+                "divisions": [[by_pk[pk].name for pk in members] for members in moved],
+                **({"ties_by_seed": ties} if ties else {}),
+            },
         )
     return following
 
@@ -722,6 +784,7 @@ def _open_tables(match) -> None:
         rounds=1,
         deals_per_round=competition.deals,
         confirm_by=Tournament.ConfirmBy.DEALS,
+        team_match=True,
     )
     items = [("member", seats[match.home_id][order]) for order in range(1, LINE_UP + 1)]
     for order in range(1, LINE_UP + 1):
@@ -753,43 +816,56 @@ def _marques(row) -> dict:
     return {seat: int(Decimal(value)) for seat, value in zip(teammatch.SEATS, row)}
 
 
-def table_confirmed(table) -> Match | None:
-    """A table of the tournaments is confirmed (``tournaments.signals.table_confirmed``):
-    when it is a team match's and both its tables are, the match's result is recorded
-    from their sheets (``_record_outcome``, as a manager's entry) and its event closes
-    (the tables' links answer "closed"). A sheet the match refuses (its deals' count)
-    leaves the result to the league manager."""
-    found = MatchTable.objects.filter(round_table=table).select_related("match").first()
+def table_confirmed(table):
+    """A table of the tournaments is confirmed (``tournaments.followups``, in that
+    transaction): when it is a team match's and both its tables are, the match's result
+    is recorded from their sheets (``_record_outcome``, as a manager's entry) and its
+    event closes (the tables' links answer that the result is provisional). The match's
+    row is locked before the tables are read, so of two tables confirmed at the same
+    instant the second to take the lock sees the first committed and records the match:
+    once, whatever the order. Returns the notice for whoever confirmed; a refusal (the
+    tables' deals differ, the result refused) is raised, for the organiser and the log."""
+    found = MatchTable.objects.filter(round_table=table).values_list("match_id", flat=True).first()
     if found is None:
         return None
-    match = found.match
+    match = Match.objects.select_related("competition").get(pk=found)
+    if match.competition.is_cup:  # the order of ``_record_outcome``'s locks
+        Competition.objects.select_for_update().get(pk=match.competition_id)
+    match = Match.objects.select_for_update().select_related("competition").get(pk=found)
     tables = list(match.tables.select_related("round_table").order_by("number"))
     if len(tables) != 2 or any(
         t.round_table is None or t.round_table.state != RoundTable.State.CONFIRMED for t in tables
     ):
-        return None
+        return _lazy("Confirmed. The match is recorded once the other table confirms too.")
     rows = [tournaments.snapshot(t.round_table)[1] for t in tables]
     if match.competition.mode == Competition.Mode.FREE:
         totals = [[sum(Decimal(v) for v in column) for column in zip(*deals)] for deals in rows]
         deals = [tuple(_marques(one) for one in totals)]
     else:
         if len(rows[0]) != len(rows[1]):
-            return None
+            raise CompetitionError("tables_differ", one=len(rows[0]), two=len(rows[1]))
         deals = [(_marques(one), _marques(two)) for one, two in zip(*rows)]
-    try:
-        with transaction.atomic():
-            match = _record_outcome(match, deals, source="tables")
-    except CompetitionError:
-        return None
+    match = _record_outcome(match, deals, source="tables")
     # the match is played: its event closes (the tables' links take no more deals)
     rnd = tables[0].round_table.round
     try:
         with transaction.atomic():
             tournaments.close_round(rnd)
             tournaments.close_tournament(rnd.tournament)
-    except tournaments.TournamentError:
-        pass
-    return match
+    except tournaments.TournamentError as error:
+        log.warning("match %s recorded; its tables did not close: %s", match.pk, error.message)
+        return _lazy("The match is recorded, but its tables could not close: %(reason)s") % {
+            "reason": error.message
+        }
+    return PROVISIONAL
+
+
+#: what the last table of a match is told: the result is not final yet
+PROVISIONAL = _lazy(
+    "Both tables are confirmed: the match's result is recorded. It is provisional: "
+    "either captain may file a claim within 24 hours, and it is final once both "
+    "captains confirm it or the 24 hours pass."
+)
 
 
 def revoke_captain_link(link, *, actor=None):

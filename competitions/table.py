@@ -152,3 +152,24 @@ def next_divisions(divisions: Sequence[Sequence[Team]], *, up: int, down: int) -
         came_up = divisions[index + 1][:up] if index < last else []
         result.append(came_up + stays + came_down)
     return result
+
+
+def ties_at_lines(lines: Sequence[Line], *, up: int, down: int) -> list[list]:
+    """The groups of teams equal on every key (one rank) that a promotion line (after the
+    first ``up``) or a relegation line (before the last ``down``) cuts through, in the
+    table's order (``up``/``down`` 0: the division has no such line). The table lists
+    them by seed, and ``next_divisions`` moves them in that order: the stated rule a
+    league manager confirms."""
+    cuts = set()
+    if up:
+        cuts.add(up)
+    if down:
+        cuts.add(len(lines) - down)
+    groups = []
+    for cut in sorted(cuts):
+        if not 0 < cut < len(lines) or lines[cut - 1].rank != lines[cut].rank:
+            continue
+        group = [line.team for line in lines if line.rank == lines[cut].rank]
+        if group not in groups:
+            groups.append(group)
+    return groups

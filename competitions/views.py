@@ -214,7 +214,10 @@ def manage(request, league, competition_id):
                 next_form = NextSeasonForm(request.POST, prefix="next")
                 if next_form.is_valid():
                     following = services.next_season(
-                        competition, name=next_form.cleaned_data["name"], actor=request.user
+                        competition,
+                        name=next_form.cleaned_data["name"],
+                        ties_confirmed=next_form.cleaned_data["ties_confirmed"],
+                        actor=request.user,
                     )
                     return redirect("competitions:manage", request.league.slug, following.pk)
         except CompetitionError as error:
@@ -234,8 +237,18 @@ def manage(request, league, competition_id):
             "draw_form": draw_form,
             "next_form": next_form,
             "move_form": move_form,
+            "line_ties": _line_ties(competition),
         },
     )
+
+
+def _line_ties(competition) -> list[dict]:
+    """The ties a line cuts through, once the championship is played (a cup has none)."""
+    if competition.is_cup or not (competition.promoted or competition.relegated):
+        return []
+    if competition.matches.filter(recorded_at__isnull=True).exists():
+        return []
+    return services.ties_at_lines(competition)
 
 
 def _int(value):

@@ -90,11 +90,16 @@ def rank(rows: Iterable[Row], *, key: Callable[[Row], Any]) -> list[tuple[int, R
     """``rows`` ranked on ``key(row)`` (a value, or a tuple of keys in order), highest
     first: a list of ``(rank, row)`` in rank order. Tied rows keep the order they came
     in (a stable sort): list them in the tie-breaker's order first."""
-    keyed = sorted(((_sort_key(key(row)), row) for row in rows), key=lambda kr: kr[0], reverse=True)
+    rows = list(rows)
+    keys = [key(row) for row in rows]
+    if any(k is None or isinstance(k, tuple) for k in keys):
+        keys = [_sort_key(k) for k in keys]
+    # else plain values, sorted as they are (thousands of rows: several times faster)
+    order = sorted(range(len(rows)), key=keys.__getitem__, reverse=True)  # stable
     out, previous, place = [], None, 0
-    for position, (sort_key, row) in enumerate(keyed, start=1):
-        if position == 1 or sort_key != previous:
+    for position, index in enumerate(order, start=1):
+        if position == 1 or keys[index] != previous:
             place = position
-        previous = sort_key
-        out.append((place, row))
+        previous = keys[index]
+        out.append((place, rows[index]))
     return out

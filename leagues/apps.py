@@ -2,6 +2,7 @@ from django.apps import AppConfig
 from django.utils.translation import gettext_lazy as _
 
 from core import pages
+from tournaments import followups  # registers, imports no model
 
 
 class LeaguesConfig(AppConfig):
@@ -15,7 +16,8 @@ class LeaguesConfig(AppConfig):
         pages.offer("my_data", "leagues:my_data")
         pages.offer("player_data", "league_club:player_data")
         pages.offer("player_erase", "league_club:player_erase")
-        # the signal receivers; the ``league:<id>`` rating scope (``ratings.scopes``)
-        from leagues import ratings, receivers  # noqa: F401, PLC0415
+        # the follow-up of a closing tournament; the ``league:<id>`` rating scope
+        from leagues import ratings, receivers  # noqa: PLC0415
 
+        followups.on_tournament_closed(receivers.tournament_closed)
         ratings.register()

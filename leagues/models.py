@@ -157,6 +157,9 @@ class EventResult(models.Model):
     total = models.DecimalField(max_digits=10, decimal_places=1, null=True)
     points = models.DecimalField(max_digits=10, decimal_places=3)
     weighted = models.DecimalField(max_digits=12, decimal_places=3)
+    #: the weighted points exactly, a fraction as text ("100/3"): what the sums add up
+    #: (``points`` and ``weighted`` are rounded, to show)
+    exact = models.TextField(default="0")
 
     class Meta:
         ordering = ["event", "rank", "name"]
@@ -250,6 +253,9 @@ class Standing(models.Model):
     season = models.ForeignKey(LeagueSeason, on_delete=models.CASCADE, related_name="standings")
     person = models.ForeignKey(Person, on_delete=models.CASCADE, related_name="+")
     total = models.DecimalField(max_digits=14, decimal_places=3)
+    #: the total exactly, a fraction as text: what the ranks compare (``total`` is it
+    #: rounded once, to show and to sort a page)
+    exact = models.TextField(default="0")
     counted = models.PositiveIntegerField()
     played = models.PositiveIntegerField()
     #: the rank in the season (1, 2, 2, 4) and within the person's série, kept on write

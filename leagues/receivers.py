@@ -1,15 +1,12 @@
-"""Listens to the tournaments below: a counted tournament that closes stores its results."""
-
-from django.dispatch import receiver
+"""The leagues' follow-up of the tournaments below (``tournaments.followups``): a counted
+tournament that closes stores its results, in the closing's transaction."""
 
 from leagues.models import LeagueEvent
 from leagues.services import store_results
-from tournaments.signals import tournament_closed
 
 
-@receiver(tournament_closed, dispatch_uid="leagues.store_results")
-def on_tournament_closed(sender, tournament, ranking, **kwargs):
-    """In the closing's transaction: every season counting the tournament stores its
-    per-entry results (a withdrawn event's too: they stay for the record)."""
+def tournament_closed(tournament, ranking):
+    """Every season counting the tournament stores its per-entry results (a withdrawn
+    event's too: they stay for the record). A refusal rolls the closing back."""
     for event in LeagueEvent.objects.filter(tournament=tournament).select_related("season"):
         store_results(event, ranking)

@@ -35,7 +35,7 @@ from leagues.models import (
     LeagueSeason,
     LinkClaim,
 )
-from tournaments import queries as tournament_queries
+from tournaments import published
 from tournaments.models import Tournament
 
 error_messages = {
@@ -278,7 +278,7 @@ def register_event(season, tournament: Tournament, *, coefficient=1, actor=None)
             season=season, tournament=tournament, coefficient=coefficient
         )
         if tournament.is_closed:
-            store_results(event, tournament_queries.ranking(tournament))
+            store_results(event, published.ranking(tournament))
         audit.record(
             tournament.club,
             actor,
@@ -376,6 +376,7 @@ def store_results(event: LeagueEvent, ranking: list[dict]) -> list[EventResult]:
             total=row.get("total"),
             points=_quantize(p),
             weighted=_quantize(p * _fraction(event.coefficient)),
+            exact=str(p * _fraction(event.coefficient)),
         )
         for row, p in zip(ranking, points, strict=True)
     ]
@@ -398,7 +399,8 @@ def _rescore(event, season):
     for result, p in zip(results, points, strict=True):
         result.points = _quantize(p)
         result.weighted = _quantize(p * _fraction(event.coefficient))
-    EventResult.objects.bulk_update(results, ["points", "weighted"])
+        result.exact = str(p * _fraction(event.coefficient))
+    EventResult.objects.bulk_update(results, ["points", "weighted", "exact"])
 
 
 # ---------------------------------------------------------------- persons

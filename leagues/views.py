@@ -766,7 +766,7 @@ def club_leagues(request, slug):
             "links": links,
             "seasons": seasons,
             "claims": LinkClaim.objects.filter(player__club=club).select_related("player", "user"),
-            "tournaments": club.tournaments.order_by("-date"),
+            "tournaments": club.tournaments.filter(team_match=False).order_by("-date"),
             "events": LeagueEvent.objects.filter(tournament__club=club).select_related(
                 "season__league", "tournament"
             ),

@@ -17,7 +17,10 @@ same way, without the cancelling.
 ``Scale``: the competition's barème, data the league edits. Lines of
 ``(difference from, match points of the side ahead, match points of the side
 behind)``, from a difference of 0 upwards; the line of a match is the last one
-whose start is at most the absolute difference. The default is a plain
+whose start is at most the absolute difference. An exact tie (a difference of 0)
+puts nobody ahead: both sides get the first line's points of the side behind, so a
+match scores the same whichever team is called A (a first line of 12–8 gives a tie
+8–8; the 4 more are for being ahead). The default is a plain
 win / draw / loss: a difference within the draw margin is a draw (1–1), beyond it
 a win (2–0). League points follow the match points: more is a win (3 by default),
 equal a draw (1), fewer a loss (0).
@@ -88,7 +91,9 @@ class Scale:
         """``(match points of A, of B)`` for A's difference over B."""
         line = next(line for line in reversed(self.lines) if line[0] <= abs(difference))
         _, ahead, behind = line
-        return (ahead, behind) if difference >= 0 else (behind, ahead)
+        if difference == 0:  # nobody ahead
+            return (behind, behind)
+        return (ahead, behind) if difference > 0 else (behind, ahead)
 
 
 @dataclass(frozen=True)

@@ -78,6 +78,9 @@ class Tournament(models.Model):
     # Duplicate ("donnes préparées", DUPLICATE.md): the deals per set are
     # ``deals_per_round``, the deals are dealt from ``draw_seed`` (tarot.cards).
     kind = models.CharField(_("kind"), max_length=10, choices=Kind.choices, default=Kind.FREE)
+    #: the two tables of a team match (``competitions``), not a tournament of the club's
+    #: own: left out of its list, and ended by the match's result, provisional at first
+    team_match = models.BooleanField(default=False, editable=False)
     method = models.CharField(
         _("comparison"), max_length=12, choices=Method.choices, default=Method.MATCHPOINTS
     )

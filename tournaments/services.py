@@ -36,7 +36,7 @@ from scoresheet import services as sheets
 from scoresheet.models import Hand, ScoreRow, SheetTotal
 from tarot import ScoringError
 from tarot.jsonformat import parse_rules
-from tournaments import draw, duplicate_deals, signals, tokens
+from tournaments import draw, duplicate_deals, followups, signals, tokens
 from tournaments.models import (  # noqa: F401 (deals_for_table: the services' API)
     Adjustment,
     Entry,
@@ -240,8 +240,10 @@ def create_tournament(
     even_spread=True,
     actor=None,
     seed=None,
+    team_match=False,
 ) -> Tournament:
-    """A tournament, its own season (kind tournament) and its rounds, not drawn yet."""
+    """A tournament, its own season (kind tournament) and its rounds, not drawn yet
+    (``team_match``: a team match's two tables, opened by ``competitions``)."""
     _require(actor, club)
     settings = _settings(
         name,
@@ -266,6 +268,7 @@ def create_tournament(
         tournament = Tournament.objects.create(
             club=club,
             season=season,
+            team_match=team_match,
             date=date,
             **settings,
             draw_seed=random.randrange(1, 2**31) if seed is None else seed,
@@ -1279,9 +1282,17 @@ def check_table(
             raise TournamentError("already_confirmed") from None
         table.state = RoundTable.State.CONFIRMED if matches else RoundTable.State.DISPUTED
         table.save(update_fields=["state"])
-        if matches:
-            signals.table_confirmed.send(RoundTable, table=table)
+        result.notices = _confirmed(table) if matches else []
     return result
+
+
+def _confirmed(table) -> list:
+    """What a confirmation does next: the apps' follow-ups, called here in the
+    transaction (their notices, refusals included, for whoever confirmed), then the
+    signal for extensions once it commits."""
+    notices = followups.table_confirmed(table)
+    transaction.on_commit(lambda: signals.table_confirmed.send(RoundTable, table=table))
+    return notices
 
 
 def _confirm(table, kind, actor) -> TableResult:
@@ -1303,7 +1314,7 @@ def _confirm(table, kind, actor) -> TableResult:
     table.state = RoundTable.State.CONFIRMED
     table.save(update_fields=["state"])
     sheets.close_sheet(table.sheet, actor=actor)
-    signals.table_confirmed.send(RoundTable, table=table)
+    result.notices = _confirmed(table)
     return result
 
 
@@ -1569,7 +1580,7 @@ def close_tournament(tournament: Tournament, *, actor=None) -> Tournament:
     """Close the tournament once every round is closed and every sheet confirmed: the
     final ranking is frozen (``final_ranking``) and nothing changes any more."""
     _require(actor, tournament)
-    from tournaments import queries  # noqa: PLC0415 (queries read; services write)
+    from tournaments import published, queries  # noqa: PLC0415 (queries read; services write)
 
     with transaction.atomic():
         tournament = _lock(tournament)
@@ -1588,14 +1599,19 @@ def close_tournament(tournament: Tournament, *, actor=None) -> Tournament:
             )
         tournament.state = Tournament.State.CLOSED
         tournament.closed_at = timezone.now()
-        players = queries.ranking(tournament)
+        players = published.ranking(tournament)  # the ranking its kind publishes
         tournament.final_ranking = {
             "players": queries.json_ranking(players),
-            "teams": queries.json_ranking(queries.team_ranking(tournament)),
+            "teams": queries.json_ranking(published.team_ranking(tournament, players)),
         }
         tournament.save(update_fields=["state", "closed_at", "final_ranking"])
         audit.record(tournament.club_id, actor, audit.Action.TOURNAMENT_CLOSED, tournament)
-        signals.tournament_closed.send(Tournament, tournament=tournament, ranking=players)
+        followups.tournament_closed(tournament, players)  # a league's results stored
+        transaction.on_commit(
+            lambda: signals.tournament_closed.send(
+                Tournament, tournament=tournament, ranking=players
+            )
+        )
     return tournament
 
 

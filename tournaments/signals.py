@@ -1,14 +1,17 @@
-"""What a tournament tells the apps above it (``leagues``), which tournaments never import.
+"""What a tournament tells extensions (apps it does not know) once a write has committed.
 
-``tournament_closed`` is sent by ``services.close_tournament`` inside its transaction,
-once the final ranking is frozen: ``tournament`` and ``ranking`` (the rows of
-``queries.ranking``: ``player_id``, ``rank``, ``total``, ``withdrawn_after``…). A
-receiver that raises rolls the closing back.
+The apps of this project that act on a confirmation or a closing register a follow-up
+(``tournaments.followups``), which the services call in their transaction; these
+signals are for anything else, and are sent after the transaction commits
+(``transaction.on_commit``), so a receiver never sees a write that is rolled back.
 
-``table_confirmed`` is sent when a table's sheet is confirmed (the second entry agrees,
-``services.check_table``, or the organiser confirms, ``services.confirm_table``), inside
-that transaction: ``table`` (the ``RoundTable``). A team match played through table
-links (``competitions``) records its result when both its tables are confirmed.
+``tournament_closed``: ``tournament`` and ``ranking`` (the ranking its kind publishes,
+``published.ranking``: ``player_id``, ``rank``, ``total``…), after
+``services.close_tournament`` commits.
+
+``table_confirmed``: ``table`` (the ``RoundTable``), after its sheet is confirmed (the
+second entry agrees, ``services.check_table``, or the organiser confirms,
+``services.confirm_table``).
 """
 
 from django.dispatch import Signal

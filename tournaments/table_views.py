@@ -373,12 +373,19 @@ def table_check(request, table):
     else:
         if result.confirmed:
             messages.success(request, _("Both entries agree: the sheet is confirmed. Thank you!"))
+            _notices(request, result)
         else:
             messages.warning(
                 request,
                 _("The two entries differ: the organiser will check the paper sheet."),
             )
     return redirect(_url(request, "sheet"))
+
+
+def _notices(request, result) -> None:
+    """What the confirmation's follow-ups said (a team match recorded or refused)."""
+    for notice in getattr(result, "notices", ()):
+        (messages.error if notice.refused else messages.info)(request, notice.message)
 
 
 # ---------------------------------------------------------------- one phone per table

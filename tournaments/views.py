@@ -113,7 +113,8 @@ def _refused(request, error):
 @club_view("read")
 def tournament_list(request, slug):
     club = request.club
-    tournaments = list(club.tournaments.order_by("-date", "-pk"))
+    # a team match's two tables are the match's, not one of the club's tournaments
+    tournaments = list(club.tournaments.filter(team_match=False).order_by("-date", "-pk"))
     return render(
         request,
         "tournaments/list.html",
@@ -572,11 +573,14 @@ def _table_action(request, tournament_id, round_number, table_number, action, do
     tournament = tournament_of(request, tournament_id)
     table = _table(tournament, round_number, table_number)
     try:
-        action(table, actor=request.user)
+        result = action(table, actor=request.user)
     except TournamentError as error:
         _refused(request, error)
     else:
         messages.success(request, done)
+        # what the confirmation's follow-ups said (a team match recorded or refused)
+        for notice in getattr(result, "notices", ()):
+            (messages.error if notice.refused else messages.info)(request, notice.message)
     return redirect(
         "tournaments:table", request.club.slug, tournament.pk, round_number, table_number
     )

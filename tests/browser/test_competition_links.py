@@ -131,6 +131,11 @@ def test_a_match_day_through_the_links(new_context, live_server, log_in, django_
             names = [s.player.name for s in round_table.sheet.seats.order_by("position")]
             enter_table(first_phone, link, number, names)
             check_table(second_phone, link, round_table, names[1])
+            if number == 2:  # the last table: told the result is provisional, not final
+                expect(second_phone.locator("[data-messages]")).to_contain_text(
+                    "It is provisional: either captain may file a claim within 24 hours"
+                )
+                expect(second_phone.locator("main")).not_to_contain_text("results are final")
         match.refresh_from_db()
         assert match.played, match
         manager.goto(f"{base}{match.get_absolute_url()}")

@@ -53,10 +53,12 @@ def team(competition, clubs, key, name, first=0, division=None, actor=None):
 
 @pytest.fixture
 def championship(league, clubs, boss):
-    def make(deals=2, scale=None, mode=Competition.Mode.DUPLICATE, teams=4, **options):
+    def make(
+        deals=2, scale=None, mode=Competition.Mode.DUPLICATE, teams=4, name="Interclubs", **options
+    ):
         competition = services.create_competition(
             league,
-            name="Interclubs",
+            name=name,
             kind=Competition.Kind.CHAMPIONSHIP,
             mode=mode,
             deals=deals,

@@ -1,4 +1,6 @@
-"""Round-robin fixtures (``competitions/fixtures.py``) for 3 to 16 teams."""
+"""Round-robin fixtures (``competitions/fixtures.py``) for 3 to 20 teams: every pair met,
+the byes spread, and the fewest breaks (two matches in a row at one venue), never three
+in a row."""
 
 from collections import Counter
 from itertools import combinations
@@ -8,7 +10,7 @@ import pytest
 from competitions.fixtures import round_robin
 
 
-@pytest.mark.parametrize("count", range(3, 17))
+@pytest.mark.parametrize("count", range(3, 21))
 @pytest.mark.parametrize("double", [False, True])
 def test_every_pair_meets_the_right_number_of_times(count, double):
     teams = [f"T{i}" for i in range(count)]
@@ -37,13 +39,47 @@ def test_every_pair_meets_the_right_number_of_times(count, double):
 
 
 def test_four_teams_by_hand():
-    # Berger's tables for 4: the last team (D) stays put, A B C turn.
+    # the circle: D stays put, A B C turn; D away on days 1 and 3, home on day 2; the
+    # other pair's home side one place ahead. B and C each have one break, A and D none.
     days = round_robin("ABCD")
     assert [[(f.home, f.away) for f in day.fixtures] for day in days] == [
         [("A", "D"), ("B", "C")],
-        [("D", "C"), ("A", "B")],
-        [("B", "D"), ("C", "A")],
+        [("D", "B"), ("C", "A")],
+        [("C", "D"), ("A", "B")],
     ]
+    back = round_robin("ABCD", double=True)[3:]
+    assert [[(f.home, f.away) for f in day.fixtures] for day in back] == [
+        [("D", "C"), ("B", "A")],
+        [("B", "D"), ("A", "C")],
+        [("D", "A"), ("C", "B")],
+    ]
+
+
+def venues(days, team) -> str:
+    """The team's venues in match order ("H"/"A"), its byes skipped."""
+    out = ""
+    for day in days:
+        for f in day.fixtures:
+            if team in (f.home, f.away):
+                out += "H" if f.home == team else "A"
+    return out
+
+
+@pytest.mark.parametrize("count", range(4, 21))
+@pytest.mark.parametrize("double", [False, True])
+def test_the_fewest_breaks_and_never_three_in_a_row(count, double):
+    """A break is two matches in a row at one venue. A single round robin of 2n teams has
+    at least 2n − 2 (de Werra), each leg of a double one as many; an odd count can have
+    none. Nobody plays three in a row at home or away."""
+    teams = list(range(count))
+    days = round_robin(teams, double=double)
+    breaks = 0
+    for team in teams:
+        seen = venues(days, team)
+        assert "HHH" not in seen and "AAA" not in seen, (team, seen)
+        breaks += sum(1 for a, b in zip(seen, seen[1:]) if a == b)
+    least = 0 if count % 2 else count - 2
+    assert breaks == least * (2 if double else 1)
 
 
 def test_degenerate_divisions():

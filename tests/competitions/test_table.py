@@ -108,3 +108,33 @@ def test_promotion_and_relegation():
     assert next_divisions(divisions, up=0, down=0) == divisions
     with pytest.raises(ValueError):
         next_divisions([["A1", "A2"], ["B1"], ["C1", "C2"]], up=1, down=1)
+
+
+@pytest.mark.parametrize(
+    ("up", "down", "expected"),
+    [
+        (
+            1,
+            2,
+            [
+                ["B1", "A1", "A2", "A3"],
+                ["C1", "B2", "B3", "A4", "A5"],
+                ["C2", "C3", "C4", "C5", "B4", "B5"],
+            ],
+        ),
+        (
+            2,
+            1,
+            [
+                ["B1", "B2", "A1", "A2", "A3", "A4"],
+                ["C1", "C2", "B3", "B4", "A5"],
+                ["C3", "C4", "C5", "B5"],
+            ],
+        ),
+    ],
+)
+def test_more_up_than_down_or_fewer_moves_each_team_the_right_way(up, down, expected):
+    """Promoted ≠ relegated: the first ``up`` of a division go up one, its last ``down``
+    go down one, whatever the other number; every division written out by hand."""
+    divisions = [[f"{d}{i}" for i in range(1, 6)] for d in "ABC"]
+    assert next_divisions(divisions, up=up, down=down) == expected

@@ -141,3 +141,31 @@ def test_the_match_is_symmetric_and_the_same_cards_cancel(tables, margin):
     # the same marque in the same seats at both tables is a difference of 0
     same = [deal_result(n, [a, a]) for n, (a, _) in enumerate(tables, start=1)]
     assert match_result(same, scale).difference == 0
+
+
+def test_an_exact_tie_on_a_first_line_not_symmetric_puts_nobody_ahead():
+    # first line 12–8 (from 0), then 20–0 from 50: a tie is 8–8, a draw, whichever side
+    # is called A; one point ahead is 12–8, a win
+    scale = Scale(((0, 12, 8), (50, 20, 0)))
+    tie = [DealResult(1, 30, -30), DealResult(2, -30, 30)]
+    assert match_result(tie, scale).match_points == (8, 8)
+    assert match_result(tie, scale).league_points == (1, 1)
+    swapped = [DealResult(d.number, d.team_b, d.team_a) for d in tie]
+    assert match_result(swapped, scale).match_points == (8, 8)
+    assert match_result([DealResult(1, 1, 0)], scale).match_points == (12, 8)
+    assert match_result([DealResult(1, 0, 1)], scale).match_points == (8, 12)
+
+
+first_lines = st.tuples(st.integers(0, 30), st.integers(0, 30)).map(
+    lambda two: (0, max(two), min(two))
+)
+
+
+@given(st.lists(st.tuples(marques, marques), min_size=1, max_size=4), first_lines)
+def test_any_scale_scores_a_match_the_same_whichever_team_is_a(tables, first):
+    scale = Scale((first, (300, first[1] + 5, 0)))
+    results = [deal_result(n, list(pair)) for n, pair in enumerate(tables, start=1)]
+    match = match_result(results, scale)
+    swapped = match_result([DealResult(d.number, d.team_b, d.team_a) for d in results], scale)
+    assert swapped.match_points == match.match_points[::-1]
+    assert swapped.league_points == match.league_points[::-1]

@@ -30,7 +30,9 @@ def test_a_round_seated_as_given(make_tournament, manager):
     assert error.value.code == "round_started"
 
 
-def test_a_confirmed_table_says_so(make_tournament, manager):
+def test_a_confirmed_table_says_so_once_committed(
+    make_tournament, manager, django_capture_on_commit_callbacks
+):
     heard = []
 
     def receiver(sender, table, **kwargs):
@@ -47,12 +49,17 @@ def test_a_confirmed_table_says_so(make_tournament, manager):
         services.submit_table(one, by_name="first")
         totals = services.snapshot(one)[0]
         wrong = [totals[str(n)] for n in one.seats][::-1]
-        services.check_table(one, totals=wrong, by_name="second")  # differs: nothing heard
+        with django_capture_on_commit_callbacks(execute=True):
+            services.check_table(one, totals=wrong, by_name="second")  # differs: nothing heard
         assert heard == []
-        services.confirm_table(RoundTable.objects.get(pk=one.pk), actor=manager)
+        with django_capture_on_commit_callbacks(execute=False) as waiting:
+            services.confirm_table(RoundTable.objects.get(pk=one.pk), actor=manager)
+        assert heard == [] and len(waiting) == 1  # sent after the commit, not inside
+        waiting[0]()
         services.submit_table(two, by_name="first")
         totals = services.snapshot(two)[0]
-        services.check_table(two, totals=[totals[str(n)] for n in two.seats], by_name="second")
+        with django_capture_on_commit_callbacks(execute=True):
+            services.check_table(two, totals=[totals[str(n)] for n in two.seats], by_name="second")
         assert heard == [(one.pk, "confirmed"), (two.pk, "confirmed")]
     finally:
         signals.table_confirmed.disconnect(receiver)
