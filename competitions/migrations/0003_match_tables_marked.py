@@ -14,7 +14,7 @@ def mark(apps, schema_editor):
 
 class Migration(migrations.Migration):
     dependencies = [
-        ("competitions", "0002_s12_links_claims"),
+        ("competitions", "0002_links_claims"),
         ("tournaments", "0010_tournament_team_match"),
     ]
 

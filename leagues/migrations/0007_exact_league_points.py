@@ -102,7 +102,7 @@ def exact(apps, schema_editor):
 class Migration(migrations.Migration):
     dependencies = [
         ("clubs", "0016_audit_actions_merged"),
-        ("leagues", "0006_s12_team_moved"),
+        ("leagues", "0006_team_moved"),
     ]
 
     operations = [

@@ -3,7 +3,7 @@ from django.db import migrations, models
 
 class Migration(migrations.Migration):
     dependencies = [
-        ("tournaments", "0009_s13_even_spread"),
+        ("tournaments", "0009_even_spread"),
     ]
 
     operations = [
