@@ -47,8 +47,9 @@ def _hand(sheet, number):
     return get_object_or_404(Hand, sheet=sheet, number=number)
 
 
-def _form_page(request, sheet, form, hand=None):
-    """The hand form (new or correction), with the scores previewed when it is valid."""
+def _form_page(request, sheet, form, hand=None, clash=None, status=200):
+    """The hand form (new or correction), with the scores previewed when it is valid;
+    ``clash``: the hands another phone stored first (``_clash``)."""
     table = form.table
     preview_url = _preview_url(request, sheet, hand)
     return render(
@@ -62,7 +63,9 @@ def _form_page(request, sheet, form, hand=None):
             "preview_url": preview_url,
             "names": table.names,
             "next_number": None if hand else services.next_number(sheet),
+            "clash": clash,
         },
+        status=status,
     )
 
 
@@ -94,16 +97,19 @@ def hand_create(request, slug, sheet_id):
     if save and form.is_valid():
         sheet_url = reverse("scoresheet:sheet", args=[request.club.slug, sheet.pk])
         try:
+            after = form.cleaned_data.get("after")
             hand = once(
                 request,
                 lambda: services.record_hand(
-                    sheet, form.hand_data, actor=request.user, table=table
+                    sheet, form.hand_data, actor=request.user, table=table, after=after
                 ),
                 url=lambda hand: f"{sheet_url}#hand-{hand.number}",
             )
         except Sheet.DoesNotExist:
             raise Http404 from None
         except services.LedgerError as error:
+            if error.code == "hand_clash":
+                return _clash(request, sheet, form, error)
             form.add_ledger_error(error)
         else:
             target = f"{sheet_url}#hand-{hand.number}"
@@ -117,6 +123,33 @@ def hand_create(request, slug, sheet_id):
     if save and queued(request):  # a hand from the phone's queue: why, for the queue
         return queue_refusal(form)
     return _form_page(request, sheet, form)
+
+
+def _clash(request, sheet, form, error):
+    """Another phone's hand came first: both shown, and a choice. The queue (JSON, 409)
+    keeps the hand with the clash, to keep as the next hand or drop; the page shows the
+    form again, set to save after the last hand (Save keeps it; the sheet drops it)."""
+    last = error.params["number"]
+    table = form.table
+    theirs = [
+        {"number": hand.number, "summary": _hand_summary(services.hand_data(hand, table), sheet)}
+        for hand in sheet.hands.live().filter(number__gt=error.params["after"]).order_by("number")
+    ]
+    mine = _hand_summary(form.hand_data, sheet)
+    message = services.LedgerError("hand_clash", **error.params).message
+    if request.headers.get("X-Requested-With") == "fetch":
+        clash = {"last": last, "theirs": theirs, "mine": mine}
+        return JsonResponse({"errors": [message], "clash": clash}, status=409)
+    form.keep_as_next(last)
+    clash = {"last": last, "next": last + 1, "theirs": theirs, "mine": mine, "message": message}
+    return _form_page(request, sheet, form, clash=clash, status=409)
+
+
+def _hand_summary(data, sheet) -> str:
+    """One line of a hand: who dealt, who took what, how it went."""
+    names = services.Table.of(sheet).names
+    items = describe_hand(data, sheet.ruleset, names)
+    return " · ".join(str(item["short"]) for item in items if item["key"] != "result")
 
 
 @club_view("score")
