@@ -148,8 +148,13 @@ def _clash(request, sheet, form, error):
 def _hand_summary(data, sheet) -> str:
     """One line of a hand: who dealt, who took what, how it went."""
     names = services.Table.of(sheet).names
-    items = describe_hand(data, sheet.ruleset, names)
-    return " · ".join(str(item["short"]) for item in items if item["key"] != "result")
+    parts = []
+    for item in describe_hand(data, sheet.ruleset, names):
+        if item["key"] in ("dealer", "sits_out", "taker"):
+            parts.append(_("%(label)s: %(value)s") % item)
+        elif item["key"] != "result":
+            parts.append(str(item["short"]))
+    return " · ".join(parts)
 
 
 @club_view("score")

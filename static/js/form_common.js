@@ -370,6 +370,13 @@
 
     function nativeSubmit() {
       form.dataset.native = "1";
+      // submit() sends no button: the server must still read a save (its refusal then
+      // shows as it would have: a field at fault, another phone's hand first)
+      var action = document.createElement("input");
+      action.type = "hidden";
+      action.name = "action";
+      action.value = "save";
+      form.appendChild(action);
       HTMLFormElement.prototype.submit.call(form);
     }
 
