@@ -88,6 +88,8 @@ def hand_create(request, slug, sheet_id):
     the sheet's lock, in one transaction with the form's idempotency key (``once``),
     and its refusal comes back on the fields at fault."""
     sheet, table = seated_sheet(request.club, sheet_id)
+    if sheet.is_closed:
+        return closed_refusal(request, sheet)
     form_class = form_class_for(sheet)
     if request.method != "POST":
         return _form_page(request, sheet, form_class(sheet=sheet, table=table))
@@ -123,6 +125,24 @@ def hand_create(request, slug, sheet_id):
     if save and queued(request):  # a hand from the phone's queue: why, for the queue
         return queue_refusal(form)
     return _form_page(request, sheet, form)
+
+
+def closed_refusal(request, sheet):
+    """A closed sheet is read-only: why, and how to reopen it, instead of a form whose
+    Save would fail (409; JSON for the phone's queue and the page's script)."""
+    message = services.LedgerError("sheet_closed").message
+    if request.headers.get("X-Requested-With") == "fetch" or queued(request):
+        return JsonResponse({"errors": [message]}, status=409)
+    return render(
+        request,
+        "scoresheet/sheet_closed.html",
+        {
+            "sheet": sheet,
+            "message": message,
+            "may_manage": can(request.user, request.club, "manage"),
+        },
+        status=409,
+    )
 
 
 def _clash(request, sheet, form, error):
@@ -224,6 +244,8 @@ def hand_edit(request, slug, sheet_id, number):
     correction saved with no network waits in the phone's queue and may arrive twice."""
     sheet = _sheet(request, sheet_id)
     hand = _hand(sheet, number)
+    if sheet.is_closed:
+        return closed_refusal(request, sheet)
     if hand.is_deleted:
         if queued(request):
             return JsonResponse({"errors": [str(services.RESTORE_FIRST)]}, status=422)

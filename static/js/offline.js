@@ -474,6 +474,14 @@
     if (waiting) parts.push(badge.dataset.waiting.replace("%(n)s", waiting));
     if (refused) parts.push(badge.dataset.refused.replace("%(n)s", refused));
     badge.textContent = parts.join(" · ");
+    // a phone's top bar shows the counts only (CSS), so the account and the
+    // languages keep their place; the words stay for screen readers
+    badge.dataset.short = [
+      waiting ? "\u2191\u00a0" + waiting : "",
+      refused ? "\u2715\u00a0" + refused : "",
+    ]
+      .filter(Boolean)
+      .join(" ");
     badge.dataset.waitingCount = String(waiting);
     badge.dataset.refusedCount = String(refused);
     badge.hidden = !entries.length;

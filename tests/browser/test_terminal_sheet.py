@@ -209,3 +209,32 @@ def test_two_phones_racing_the_same_deal_store_it_once(
     entry.get_by_role("button", name="Keep mine as hand 3").tap()
     queue_empty(second)
     assert list(Hand.objects.filter(sheet=sheet).values_list("number", flat=True)) == [1, 2, 3]
+
+
+# ---------------------------------------------------------------- a closed sheet
+
+
+def test_a_sheet_closed_meanwhile_refuses_save_in_french(
+    new_context, live_server, log_in, make_sheet, scorer
+):
+    from scoresheet import services
+
+    sheet = make_sheet(4)
+    sheet_url = live_server.url + reverse("scoresheet:sheet", args=["rive", sheet.pk])
+    form_url = live_server.url + reverse("scoresheet:hand_create", args=["rive", sheet.pk])
+    page = new_context(locale="fr-FR").new_page()
+    log_in(page, scorer)
+    page.goto(form_url)
+    tap_choice(page, "taker", "Bert")
+    tap_choice(page, "contract", "garde")
+    tap_choice(page, "bouts", "2")
+    page.locator("#id_points").fill("45")
+    services.close_sheet(sheet, actor=scorer)
+    page.get_by_role("button", name="Enregistrer", exact=True).tap()
+    refusal = page.locator("[data-sheet-closed]")
+    expect(refusal).to_contain_text("Cette feuille est close\u00a0: aucune donne")
+    expect(refusal).to_contain_text("«\u00a0Rouvrir la feuille\u00a0»")
+    assert Hand.objects.filter(sheet=sheet).count() == 0
+    page.goto(sheet_url)
+    expect(page.get_by_role("link", name="Saisir une donne")).to_have_count(0)
+    expect(page.locator("[data-sheet-closed]")).to_contain_text("Rouvrir la feuille")

@@ -83,3 +83,37 @@ def test_a_hand_without_after_is_not_checked(client, scorer, sheet):
     client.post(url(sheet), post)
     assert client.post(url(sheet), post).status_code == 302
     assert sheet.hands.count() == 2
+
+
+# ---------------------------------------------------------------- a closed sheet
+
+
+@pytest.mark.parametrize("language", ["fr", "en"])
+def test_a_closed_sheet_is_read_only_with_the_reason(client, scorer, sheet, language):
+    services.record_hand(sheet, data_of(0), actor=scorer)
+    services.close_sheet(sheet, actor=scorer)
+    client.force_login(scorer)
+    client.cookies["django_language"] = language
+    sheet_url = reverse("scoresheet:sheet", args=[sheet.club.slug, sheet.pk])
+    page = client.get(sheet_url).content.decode()
+    assert url(sheet) not in page  # no "Enter a hand"
+    detail = client.get(reverse("scoresheet:hand", args=[sheet.club.slug, sheet.pk, 1]))
+    assert detail.status_code == 200
+    hand_page = detail.content.decode()
+    assert "data-sheet-closed" in hand_page
+    edit = reverse("scoresheet:hand_edit", args=[sheet.club.slug, sheet.pk, 1])
+    assert edit not in hand_page
+    closed = "Cette feuille est close" if language == "fr" else "This sheet is closed"
+    reopen = "«\u00a0Rouvrir la feuille\u00a0»" if language == "fr" else "“Reopen the sheet”"
+    for target in (url(sheet), edit):
+        for response in (
+            client.get(target),
+            client.post(target, {**SEED_POSTS[0], "action": "save"}),
+        ):
+            assert response.status_code == 409
+            text = response.content.decode()
+            assert closed in text and reopen in text
+    answer = client.post(url(sheet), SEED_POSTS[0], headers={"X-Requested-With": "fetch"})
+    assert answer.status_code == 409
+    assert closed in json.loads(answer.content)["errors"][0]
+    assert sheet.hands.count() == 1
