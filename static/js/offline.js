@@ -474,6 +474,8 @@
     if (waiting) parts.push(badge.dataset.waiting.replace("%(n)s", waiting));
     if (refused) parts.push(badge.dataset.refused.replace("%(n)s", refused));
     badge.textContent = parts.join(" · ");
+    // a phone's top bar shows only the counts (CSS): the name is still the words
+    badge.setAttribute("aria-label", parts.join(" · "));
     // a phone's top bar shows the counts only (CSS), so the account and the
     // languages keep their place; the words stay for screen readers
     badge.dataset.short = [
