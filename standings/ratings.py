@@ -33,7 +33,19 @@ class RatingsTable(tables.Table):
     ordinal = tables.Column(verbose_name=_("Rating"), attrs=NUM, orderable=False)
     mu = tables.Column(verbose_name="μ", attrs=NUM, orderable=False)
     spread = tables.Column(
-        verbose_name=_("Range (μ ± 3σ)"), accessor="low", attrs=NUM, orderable=False
+        verbose_name=_("Range (μ ± 3σ)"),
+        accessor="low",
+        attrs=NUM,
+        orderable=False,
+        exclude_from_export=True,
+    )
+    # the range in a file: its two ends as numbers a spreadsheet reads (a text "−1.2 – 3.4"
+    # began with a minus, so it was neutralised as a formula, with decimal points)
+    range_low = tables.Column(
+        verbose_name=_("Range from (μ − 3σ)"), accessor="low", visible=False, orderable=False
+    )
+    range_high = tables.Column(
+        verbose_name=_("Range to (μ + 3σ)"), accessor="high", visible=False, orderable=False
     )
     hands = tables.Column(verbose_name=_("Hands rated"), attrs=NUM, orderable=False)
 
@@ -55,8 +67,11 @@ class RatingsTable(tables.Table):
     def value_mu(self, value):
         return round(value, 4)
 
-    def value_spread(self, record):
-        return f"{round(record.low, 4)} – {round(record.high, 4)}"
+    def value_range_low(self, value):
+        return round(value, 4)
+
+    def value_range_high(self, value):
+        return round(value, 4)
 
 
 class RatingsView(SafeExportMixin, SingleTableMixin, TemplateView):
