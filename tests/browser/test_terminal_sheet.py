@@ -121,6 +121,7 @@ def test_an_evening_offline_scores_as_the_same_evening_online(
             expect(page.locator("[data-queue-sheet] [data-queue-state='waiting']")).to_have_count(4)
             page.close()
             page = context.new_page()
+            context.set_offline(True)  # the new tab with no network too, whatever its start
             page.goto(sheet_url)
             expect(page.locator("[data-queue-sheet] [data-queue-entry-label]")).to_have_count(4)
         shown_offline.append(open_form(page, sheet_url, form_url, number))
@@ -129,6 +130,7 @@ def test_an_evening_offline_scores_as_the_same_evening_online(
         expect(page.locator("[data-offline]")).to_be_visible()
         expect(page.locator("[data-queue-count]")).to_have_text(f"Waiting to be sent: {number}")
     assert shown_offline == shown_online
+    assert Hand.objects.filter(sheet=offline_sheet).count() == 0
     page.goto(sheet_url)
     labels = page.locator("[data-queue-sheet] [data-queue-entry-label]")
     expect(labels).to_have_count(8)
