@@ -47,3 +47,14 @@ def test_the_ratings_export_gives_the_range_as_numbers(client, make_sheet, score
             assert not cell.startswith("'") and "." not in cell, cell
             float(cell.replace(",", "."))  # a number, with the French decimal comma
         assert float(row[low].replace(",", ".")) < float(row[high].replace(",", "."))
+
+
+def test_an_upload_s_summary_agrees_with_its_counts_in_french():
+    from django.utils import translation
+
+    from transfer.jobs import _summary
+
+    with translation.override("fr"):
+        assert _summary("1 feuille importée", 1) == "1 feuille importée, 1 refusée."
+        assert _summary("2 feuilles importées", 2) == "2 feuilles importées, 2 refusées."
+    assert _summary("2 sheets imported", 1) == "2 sheets imported, 1 refused."
