@@ -104,6 +104,7 @@
           why = panel.querySelector("details.hand-why");
           if (why && open) why.open = true;
           panel.classList.toggle("is-stale", false);
+          panel.removeAttribute("aria-busy");
           reveal(panel);
         })
         .catch(function () {
@@ -119,6 +120,7 @@
 
     return function schedule() {
       panel.classList.add("is-stale");
+      panel.setAttribute("aria-busy", "true");
       window.clearTimeout(timer);
       timer = window.setTimeout(requestPreview, 250);
     };
@@ -286,6 +288,7 @@
     }
     panel.appendChild(note);
     panel.classList.toggle("is-stale", false);
+    panel.removeAttribute("aria-busy");
   }
 
   function blurOnEnter(form) {

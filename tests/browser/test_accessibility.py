@@ -49,7 +49,7 @@ def test_the_evening_s_pages_have_no_serious_violation(
     for url in urls:
         page.goto(live_server.url + url)
         # a preview on its way is faded (opacity): audited once it has come
-        expect(page.locator(".is-stale")).to_have_count(0)
+        expect(page.locator("[aria-busy=true]")).to_have_count(0)
         axe_check(page)
     # the hand form with its live scores, and another phone's hand first
     page.goto(live_server.url + reverse("scoresheet:hand_create", args=[slug, sheet.pk]))
@@ -58,14 +58,14 @@ def test_the_evening_s_pages_have_no_serious_violation(
     page.locator("#id_partner label").nth(2).tap()
     page.locator("#id_bouts label").nth(2).tap()
     page.locator("#id_points").fill("45")
-    expect(page.locator("#hand-preview .hand-scores")).to_be_visible()
-    expect(page.locator(".is-stale")).to_have_count(0)
+    expect(page.locator("#hand-preview [data-player]").first).to_be_visible()
+    expect(page.locator("[aria-busy=true]")).to_have_count(0)
     axe_check(page, "the hand form with its scores")
     seed_one = {"dealer": "Dora", "sits_out": "Dora", "taker": "Anna", "partner": "Bert"}
     services.record_hand(
         sheet, seed_one | {"contract": "prise", "bouts": 1, "points": 51}, actor=scorer
     )
-    page.locator(".hand-actions button[value=save]").tap()
+    page.locator("[data-save]").tap()
     expect(page.locator("[data-clash]")).to_be_visible()
     axe_check(page, "a clash")
 
@@ -91,7 +91,7 @@ def test_the_queue_on_the_sheet_has_no_serious_violation(
     offline(page.context)
     page.get_by_role("link", name="Enter a hand").tap()
     page.locator("#id_taker label").nth(4).tap()  # everybody passed
-    page.locator(".hand-actions button[value=save]").tap()
+    page.locator("[data-save]").tap()
     expect(page.locator("[data-offline]")).to_be_visible()
     page.goto(sheet_url)
     expect(page.locator("[data-queue-sheet]")).to_be_visible()
@@ -134,8 +134,8 @@ def test_a_hand_entered_with_the_keyboard_alone(
     keyboard.press("Tab")
     expect(page.locator(":focus")).to_have_attribute("name", "points")
     keyboard.type("45")
-    expect(page.locator("#hand-preview .hand-scores")).to_be_visible()
-    save = page.locator(".hand-actions button[value=save]")
+    expect(page.locator("#hand-preview [data-player]").first).to_be_visible()
+    save = page.locator("[data-save]")
     for _ in range(30):  # Tab on to Save
         if page.evaluate("() => document.activeElement.value === 'save'"):
             break

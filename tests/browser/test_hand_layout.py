@@ -26,7 +26,7 @@ SCREENS = {
 FIGURES = []
 
 SAVE_BOX = """() => {
-    const save = document.querySelector('.hand-actions button[value="save"]');
+    const save = document.querySelector('[data-save]');
     const box = save.getBoundingClientRect();
     const scores = document.querySelector("#hand-preview").getBoundingClientRect();
     return {top: Math.round(box.top), bottom: Math.round(box.bottom),
@@ -84,7 +84,7 @@ def test_save_and_the_score_stay_in_view(
 
     touch = SCREENS[screen].get("has_touch", True)
     taps = typical_hand(page, seats, touch)
-    expect(page.locator("#hand-preview .hand-scores")).to_be_visible()
+    expect(page.locator("#hand-preview [data-player]").first).to_be_visible()
     entered = page.evaluate(SAVE_BOX)
     # Save and the scores in view where the last field left the page: no scroll to reach them
     assert entered["top"] >= 0 and entered["bottom"] <= entered["height"], entered

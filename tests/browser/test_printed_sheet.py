@@ -139,6 +139,6 @@ def test_the_browser_s_print_of_the_sheet_page_keeps_numbers_and_names_whole(
     sheet = open_sheet(season, players, scorer, seats, hands=long_evening)
     page = printed(new_context, live_server, sheet, "sheet", "fr-FR")
     assert page.evaluate("document.documentElement.scrollWidth") <= A4_WIDTH_PX
-    assert page.evaluate(WRAPPED_NUMBERS, ".sheet-table td.num, .sheet-table [data-score]") == []
-    assert page.evaluate(BROKEN_WORDS, ".sheet-table thead th") == []
-    assert page.evaluate(BROKEN_WORDS, ".sheet-table .col-taker") == []
+    assert page.evaluate(WRAPPED_NUMBERS, "table[data-seats] [data-score]") == []
+    assert page.evaluate(BROKEN_WORDS, "table[data-seats] thead th") == []
+    assert page.evaluate(BROKEN_WORDS, "table[data-seats] tbody td:nth-child(2)") == []

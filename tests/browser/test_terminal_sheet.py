@@ -202,7 +202,7 @@ def test_two_phones_racing_the_same_deal_store_it_once(
     before = passes(second)
     offline(second.context, False)
     pass_ended(second, before)
-    entry = second.locator("[data-queue-sheet] .queue-hand")
+    entry = second.locator("[data-queue-sheet] [data-queue-key]")
     expect(entry.locator("[data-queue-state='refused']")).to_contain_text(
         "Hand 2 was entered meanwhile"
     )
