@@ -161,6 +161,47 @@ class HistoryFilter(django_filters.FilterSet):
         return form.is_valid() and any(v not in (None, "") for v in form.cleaned_data.values())
 
 
+#: The names of the fields a change records, in the page's language (an unknown one
+#: shows as recorded).
+FIELD_LABELS = {
+    "players": _("players"),
+    "rules": _("rules"),
+    "preset": _("preset"),
+    "name": _("name"),
+    "date": _("date"),
+    "table": _("table"),
+    "note": _("note"),
+    "role": _("role"),
+    "user": _("user"),
+    "email": _("e-mail"),
+    "active": _("active"),
+    "league": _("league"),
+    "licence": _("licence"),
+    "person": _("person"),
+    "player": _("player"),
+    "round": _("round"),
+    "rounds": _("rounds"),
+    "tables": _("tables"),
+    "withdrawn": _("withdrawn"),
+    "login": _("login"),
+    "season": _("season"),
+    "kind": _("kind"),
+    "deck": _("deck"),
+    "closed": _("closed"),
+    "slug": _("slug"),
+    "number": _("number"),
+}
+
+
+def _label(key) -> str:
+    return str(FIELD_LABELS.get(key, key))
+
+
+def _line(key, value) -> str:
+    """ "field: value" with the language's spacing (a no-break space before the colon in French)."""
+    return _("%(label)s: %(value)s") % {"label": _label(key), "value": value}
+
+
 def _value(value):
     if value is None:
         return "—"
@@ -169,7 +210,7 @@ def _value(value):
     if isinstance(value, list):
         return ", ".join(str(v) for v in value)
     if isinstance(value, dict):
-        return ", ".join(f"{k} {_value(v)}" for k, v in value.items())
+        return ", ".join(f"{_label(k)} {_value(v)}" for k, v in value.items())
     return str(value)
 
 
@@ -184,7 +225,7 @@ def describe_change(row) -> list[str]:
         old, new = was.get("scores") or {}, now.get("scores") or {}
         if old and new:
             changed = [n for n in {**old, **new} if old.get(n) != new.get(n)]
-            return [f"{n}: {_value(old.get(n))} → {_value(new.get(n))}" for n in changed]
+            return [_line(n, f"{_value(old.get(n))} → {_value(new.get(n))}") for n in changed]
         return [_scores(new or old)]
     lines = []
     for key in dict.fromkeys([*was, *now]):
@@ -192,11 +233,11 @@ def describe_change(row) -> list[str]:
             continue
         if key in was and key in now:
             if was[key] != now[key]:
-                lines.append(f"{key}: {_value(was[key])} → {_value(now[key])}")
+                lines.append(_line(key, f"{_value(was[key])} → {_value(now[key])}"))
         elif key in now:
-            lines.append(f"{key}: {_value(now[key])}")
+            lines.append(_line(key, _value(now[key])))
         else:
-            lines.append(f"{key}: {_value(was[key])}")
+            lines.append(_line(key, _value(was[key])))
     return lines
 
 

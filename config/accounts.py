@@ -12,6 +12,7 @@
 Every refusal is the translated 429 page (``core.throttle.limited``).
 """
 
+from axes.handlers.proxy import AxesProxyHandler
 from django.contrib.auth import forms as auth_forms
 from django.contrib.auth import get_user_model
 from django.contrib.auth import views as auth_views
@@ -53,17 +54,20 @@ class LoginForm(auth_forms.AuthenticationForm):
         self.unconfirmed = False
 
     def clean(self):
-        try:
+        # Asked before the login is tried: a tried login that fails counts as a failure
+        # (django-axes, and the address's limit), and the right password of a login not
+        # confirmed yet is no wrong guess (five of them locked the login for an hour).
+        data = self.cleaned_data
+        credentials = {"username": data.get("username")}
+        if self.request is not None and not AxesProxyHandler.is_allowed(self.request, credentials):
+            return super().clean()  # locked out (by wrong passwords): nothing said of the login
+        pending = pending_sign_up(data.get("username"), data.get("password"))
+        if pending is None:
             return super().clean()
-        except ValidationError as error:
-            data = self.cleaned_data
-            pending = pending_sign_up(data.get("username"), data.get("password"))
-            if pending is None:
-                raise
-            self.unconfirmed = True
-            if self.request is not None:
-                self.request.session[PENDING_SESSION_KEY] = pending.pk
-            raise ValidationError(self.error_messages["unconfirmed"], code="unconfirmed") from error
+        self.unconfirmed = True
+        if self.request is not None:
+            self.request.session[PENDING_SESSION_KEY] = pending.pk
+        raise ValidationError(self.error_messages["unconfirmed"], code="unconfirmed")
 
 
 class LoginView(auth_views.LoginView):
@@ -80,7 +84,8 @@ class LoginView(auth_views.LoginView):
         return super().post(request, *args, **kwargs)
 
     def form_invalid(self, form):
-        LOGIN_ADDRESS.hit(client_address(self.request))
+        if not form.unconfirmed:  # a wrong password, not a login still to confirm
+            LOGIN_ADDRESS.hit(client_address(self.request))
         return super().form_invalid(form)
 
 

@@ -12,7 +12,9 @@ manifest names the app in the visitor's language and points at the PNG icons und
 import hashlib
 import json
 from functools import lru_cache
+from urllib.parse import urlsplit
 
+from django.conf import settings
 from django.contrib.staticfiles import finders
 from django.contrib.staticfiles.storage import staticfiles_storage
 from django.http import HttpResponse, JsonResponse
@@ -59,6 +61,12 @@ def _read(name: str) -> bytes:
         return handle.read()
 
 
+def static_prefix() -> str:
+    """The path every static file's URL starts with (STATIC_URL's path, with its slashes)."""
+    path = urlsplit(settings.STATIC_URL).path
+    return "/" + path.strip("/") + "/" if path.strip("/") else "/"
+
+
 @lru_cache(maxsize=8)
 def worker_source(language: str) -> bytes:
     """``static/js/sw.js`` preceded by its facts (read once per process and language)."""
@@ -68,7 +76,8 @@ def worker_source(language: str) -> bytes:
     facts = {
         "version": digest.hexdigest()[:16],
         "shell": [static(name) for name in SHELL],
-        "static": static(""),
+        # the prefix itself, not static(""): a manifest storage refuses a file named ""
+        "static": static_prefix(),
         "manifest": reverse("manifest"),
         # the page a navigation gets offline when the page was never kept
         "offline": _("No network, and this page was not opened on this phone before."),

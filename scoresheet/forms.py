@@ -166,6 +166,20 @@ class SeatedHandForm(PreviewErrorsMixin, forms.Form):
                 kwargs["initial"] = self.default_initial()
         super().__init__(*args, **kwargs)
         self._build_fields()
+        if hand is None:
+            # the sheet's last hand as this form saw it: another phone's hand numbered
+            # meanwhile refuses this one (``services.record_hand``), never stored twice
+            self.fields["after"] = forms.IntegerField(
+                required=False, min_value=0, widget=forms.HiddenInput
+            )
+            if not self.is_bound:
+                self.initial["after"] = services.next_number(sheet) - 1
+
+    def keep_as_next(self, last: int):
+        """After a clash: the same entries, to be saved after hand ``last`` this time."""
+        data = self.data.copy()
+        data["after"] = str(last)
+        self.data = data
 
     @property
     def names(self):

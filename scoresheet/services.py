@@ -52,6 +52,10 @@ error_messages = {
         "This sheet is closed: no hand can be entered, corrected, deleted or restored "
         "until it is reopened."
     ),
+    "hand_clash": _lazy(
+        "Hand %(number)s was entered meanwhile, on another phone: this hand was entered "
+        "after hand %(after)s."
+    ),
     "hand_deleted": _lazy("This hand is already deleted."),
     "hand_not_deleted": _lazy("This hand is not deleted."),
     "amount_too_large": _lazy(
@@ -232,7 +236,9 @@ def preview_hand(
 
 
 @retry_on_conflict
-def record_hand(sheet: Sheet, data: dict, *, actor=None, table: Table | None = None) -> Hand:
+def record_hand(
+    sheet: Sheet, data: dict, *, actor=None, table: Table | None = None, after: int | None = None
+) -> Hand:
     """Append a hand to the sheet, with its score rows and history: the one way a
     new hand is written (the hand form, a tournament table, the importer's tests).
 
@@ -246,12 +252,18 @@ def record_hand(sheet: Sheet, data: dict, *, actor=None, table: Table | None = N
     Inside a caller's transaction that rolls back whole on any error (a durable
     one: ``core.idempotency.once``'s), no savepoint of its own (two queries fewer:
     ``core.db.savepoint_needed``).
+
+    ``after``: the number of the sheet's last hand when the hand was entered (the hand
+    form's); a hand numbered meanwhile (another phone's) refuses it, ``hand_clash``
+    naming the last one: stored twice silently otherwise, when two phones keep a sheet.
     """
     require(actor, sheet.club_id, "score", LedgerError)
     with transaction.atomic(savepoint=savepoint_needed()):
         club_write_lock(sheet.club_id)
         locked = _lock_for_new_hand(sheet.pk)
         _check_open(locked)
+        if after is not None and _new_number(locked) != after + 1:
+            raise LedgerError("hand_clash", number=_new_number(locked) - 1, after=after)
         if table is None or not (sheet.hand_count or sheet.last_number):
             table = Table.of(locked)
         return _record(locked, table, data, actor)

@@ -41,6 +41,24 @@ class RatingsTable(tables.Table):
         verbose_name=_("Skill estimate ± uncertainty"),
         attrs={"th": {"class": "num"}, "td": {"class": "num", "data-estimate": True}},
         orderable=False,
+        exclude_from_export=True,
+    )
+    # in a file, numbers a spreadsheet reads (a text "1712 ± 84" is neither): the estimate
+    # and the two ends of its range
+    estimate_value = tables.Column(
+        verbose_name=_("Skill estimate"), accessor="estimate", visible=False, orderable=False
+    )
+    range_low = tables.Column(
+        verbose_name=_("Range from (estimate − uncertainty)"),
+        accessor="estimate",
+        visible=False,
+        orderable=False,
+    )
+    range_high = tables.Column(
+        verbose_name=_("Range to (estimate + uncertainty)"),
+        accessor="estimate",
+        visible=False,
+        orderable=False,
     )
     hands = tables.Column(verbose_name=_("Hands rated"), attrs=NUM, orderable=False)
 
@@ -61,8 +79,14 @@ class RatingsTable(tables.Table):
     def value_ordinal(self, value, record):
         return round(value, 4) if record.rated else None
 
-    def value_estimate(self, record):
-        return f"{round(record.estimate, 4)} ± {round(record.spread, 4)}"
+    def value_estimate_value(self, record):
+        return round(record.estimate, 4)
+
+    def value_range_low(self, record):
+        return round(record.estimate - record.spread, 4)
+
+    def value_range_high(self, record):
+        return round(record.estimate + record.spread, 4)
 
 
 class RatingsView(SafeExportMixin, SingleTableMixin, TemplateView):

@@ -28,7 +28,7 @@ from django.db.models.sql.constants import NO_RESULTS
 from django.utils import timezone, translation
 from django.utils.text import slugify
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy
+from django.utils.translation import gettext_lazy, ngettext, npgettext
 from django_tasks import task
 
 from clubs import audit
@@ -435,10 +435,8 @@ def _upload(job, progress):
         "good": good,
         "refused": len(outcomes) - good,
     }
-    job.summary = _("%(good)s sheets imported, %(refused)s refused.") % {
-        "good": good,
-        "refused": len(outcomes) - good,
-    }
+    done = ngettext("%(n)s sheet imported", "%(n)s sheets imported", good) % {"n": good}
+    job.summary = _summary(done, len(outcomes) - good)
 
 
 def _upload_preview(job, progress):
@@ -460,10 +458,17 @@ def _upload_preview(job, progress):
         "good": good,
         "refused": len(outcomes) - good,
     }
-    job.summary = _("%(good)s sheets can be imported, %(refused)s refused.") % {
-        "good": good,
-        "refused": len(outcomes) - good,
+    done = ngettext("%(n)s sheet can be imported", "%(n)s sheets can be imported", good) % {
+        "n": good
     }
+    job.summary = _summary(done, len(outcomes) - good)
+
+
+def _summary(done: str, refused: int) -> str:
+    """ "2 sheets imported, 1 refused.": each count with its own plural (French agrees
+    "refusée" with 1)."""
+    refused_text = npgettext("sheets", "%(n)s refused.", "%(n)s refused.", refused) % {"n": refused}
+    return _("%(done)s, %(refused)s") % {"done": done, "refused": refused_text}
 
 
 def _restore(job, progress):

@@ -27,7 +27,7 @@ from core.bulk import batches
 from core.exports import csv_cell, csv_separator, neutralise
 from core.jsonnumbers import json_number
 from scoresheet.handmap import sheets_json
-from scoresheet.models import ScoreRow, Sheet
+from scoresheet.models import Contract, Role, ScoreRow, Sheet
 from transfer.snapshot import snapshot
 
 #: rows read (and serialised) at a time
@@ -91,7 +91,13 @@ def _season_rows(season, progress):
     values = rows.order_by("date", "sheet__table", "sheet_id", "number", "position").values_list(
         "date", "sheet__table", "sheet_id", "number", "player__name", "role", "contract", "score"
     )
+    # roles and contracts in the file's language ("défenseur", "garde sans"), not codes
+    roles = {code: str(label) for code, label in Role.choices}
+    contracts = {code: str(label) for code, label in Contract.choices}
     for done, cells in enumerate(values.iterator(chunk_size=CHUNK), start=1):
+        cells = list(cells)
+        cells[5] = roles.get(cells[5], cells[5])
+        cells[6] = contracts.get(cells[6], cells[6])
         yield [neutralise(c) for c in cells]
         if done % CHUNK == 0:
             progress(done, total)

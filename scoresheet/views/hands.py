@@ -47,8 +47,9 @@ def _hand(sheet, number):
     return get_object_or_404(Hand, sheet=sheet, number=number)
 
 
-def _form_page(request, sheet, form, hand=None):
-    """The hand form (new or correction), with the scores previewed when it is valid."""
+def _form_page(request, sheet, form, hand=None, clash=None, status=200):
+    """The hand form (new or correction), with the scores previewed when it is valid;
+    ``clash``: the hands another phone stored first (``_clash``)."""
     table = form.table
     preview_url = _preview_url(request, sheet, hand)
     return render(
@@ -62,7 +63,9 @@ def _form_page(request, sheet, form, hand=None):
             "preview_url": preview_url,
             "names": table.names,
             "next_number": None if hand else services.next_number(sheet),
+            "clash": clash,
         },
+        status=status,
     )
 
 
@@ -85,6 +88,8 @@ def hand_create(request, slug, sheet_id):
     the sheet's lock, in one transaction with the form's idempotency key (``once``),
     and its refusal comes back on the fields at fault."""
     sheet, table = seated_sheet(request.club, sheet_id)
+    if sheet.is_closed:
+        return closed_refusal(request, sheet)
     form_class = form_class_for(sheet)
     if request.method != "POST":
         return _form_page(request, sheet, form_class(sheet=sheet, table=table))
@@ -94,16 +99,19 @@ def hand_create(request, slug, sheet_id):
     if save and form.is_valid():
         sheet_url = reverse("scoresheet:sheet", args=[request.club.slug, sheet.pk])
         try:
+            after = form.cleaned_data.get("after")
             hand = once(
                 request,
                 lambda: services.record_hand(
-                    sheet, form.hand_data, actor=request.user, table=table
+                    sheet, form.hand_data, actor=request.user, table=table, after=after
                 ),
                 url=lambda hand: f"{sheet_url}#hand-{hand.number}",
             )
         except Sheet.DoesNotExist:
             raise Http404 from None
         except services.LedgerError as error:
+            if error.code == "hand_clash":
+                return _clash(request, sheet, form, error)
             form.add_ledger_error(error)
         else:
             target = f"{sheet_url}#hand-{hand.number}"
@@ -117,6 +125,56 @@ def hand_create(request, slug, sheet_id):
     if save and queued(request):  # a hand from the phone's queue: why, for the queue
         return queue_refusal(form)
     return _form_page(request, sheet, form)
+
+
+def closed_refusal(request, sheet):
+    """A closed sheet is read-only: why, and how to reopen it, instead of a form whose
+    Save would fail (409; JSON for the phone's queue and the page's script)."""
+    message = services.LedgerError("sheet_closed").message
+    if request.headers.get("X-Requested-With") == "fetch" or queued(request):
+        return JsonResponse({"errors": [message]}, status=409)
+    return render(
+        request,
+        "scoresheet/sheet_closed.html",
+        {
+            "sheet": sheet,
+            "message": message,
+            "may_manage": can(request.user, request.club, "manage"),
+        },
+        status=409,
+    )
+
+
+def _clash(request, sheet, form, error):
+    """Another phone's hand came first: both shown, and a choice. The queue (JSON, 409)
+    keeps the hand with the clash, to keep as the next hand or drop; the page shows the
+    form again, set to save after the last hand (Save keeps it; the sheet drops it)."""
+    last = error.params["number"]
+    table = form.table
+    theirs = [
+        {"number": hand.number, "summary": _hand_summary(services.hand_data(hand, table), sheet)}
+        for hand in sheet.hands.live().filter(number__gt=error.params["after"]).order_by("number")
+    ]
+    mine = _hand_summary(form.hand_data, sheet)
+    message = services.LedgerError("hand_clash", **error.params).message
+    if request.headers.get("X-Requested-With") == "fetch":
+        clash = {"last": last, "theirs": theirs, "mine": mine}
+        return JsonResponse({"errors": [message], "clash": clash}, status=409)
+    form.keep_as_next(last)
+    clash = {"last": last, "next": last + 1, "theirs": theirs, "mine": mine, "message": message}
+    return _form_page(request, sheet, form, clash=clash, status=409)
+
+
+def _hand_summary(data, sheet) -> str:
+    """One line of a hand: who dealt, who took what, how it went."""
+    names = services.Table.of(sheet).names
+    parts = []
+    for item in describe_hand(data, sheet.ruleset, names):
+        if item["key"] in ("dealer", "sits_out", "taker"):
+            parts.append(_("%(label)s: %(value)s") % item)
+        elif item["key"] != "result":
+            parts.append(str(item["short"]))
+    return " · ".join(parts)
 
 
 @club_view("score")
@@ -186,6 +244,8 @@ def hand_edit(request, slug, sheet_id, number):
     correction saved with no network waits in the phone's queue and may arrive twice."""
     sheet = _sheet(request, sheet_id)
     hand = _hand(sheet, number)
+    if sheet.is_closed:
+        return closed_refusal(request, sheet)
     if hand.is_deleted:
         if queued(request):
             return JsonResponse({"errors": [str(services.RESTORE_FIRST)]}, status=422)

@@ -32,12 +32,45 @@
       }
       return;
     }
+    // the hand form's skip link: onto the taker's chosen (or first playing) button,
+    // where the arrows choose (the first seat sits out at six: it is disabled)
+    var skip = event.target.closest("a[data-skip-hand]");
+    if (skip) {
+      var group = document.querySelectorAll('input[name="taker"]:not(:disabled)');
+      var target = document.querySelector('input[name="taker"]:checked') || group[0];
+      if (target) {
+        event.preventDefault();
+        target.focus();
+        target.scrollIntoView({ block: "nearest" });
+      }
+      return;
+    }
     var link = event.target.closest("a[data-confirm]");
     if (link && !window.confirm(link.dataset.confirm)) event.preventDefault();
   });
 
   document.querySelectorAll("[data-copy]").forEach(function (button) {
     button.hidden = false;
+  });
+
+  /* A table wider than the screen scrolls in its box: the box takes the keyboard's
+     focus (the arrows scroll it) and is named after the table's caption or heading. */
+  document.querySelectorAll(".table-scroll").forEach(function (box) {
+    if (!box.hasAttribute("tabindex")) box.tabIndex = 0;
+    if (!box.getAttribute("role")) box.setAttribute("role", "region");
+    if (box.getAttribute("aria-label") || box.getAttribute("aria-labelledby")) return;
+    var caption = box.querySelector("caption");
+    var heading = null;
+    for (var el = box; el && !heading; el = el.parentElement) {
+      var before = el.previousElementSibling;
+      while (before && !heading) {
+        if (/^H[1-6]$/.test(before.tagName)) heading = before;
+        before = before.previousElementSibling;
+      }
+      if (el.tagName === "MAIN") break;
+    }
+    var name = (caption || heading || document.querySelector("h1") || {}).textContent;
+    if (name) box.setAttribute("aria-label", name.replace(/\s+/g, " ").trim());
   });
 
   document.addEventListener("submit", function (event) {

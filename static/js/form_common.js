@@ -104,6 +104,7 @@
           why = panel.querySelector("details.hand-why");
           if (why && open) why.open = true;
           panel.classList.toggle("is-stale", false);
+          panel.removeAttribute("aria-busy");
           reveal(panel);
         })
         .catch(function () {
@@ -119,6 +120,7 @@
 
     return function schedule() {
       panel.classList.add("is-stale");
+      panel.setAttribute("aria-busy", "true");
       window.clearTimeout(timer);
       timer = window.setTimeout(requestPreview, 250);
     };
@@ -286,6 +288,7 @@
     }
     panel.appendChild(note);
     panel.classList.toggle("is-stale", false);
+    panel.removeAttribute("aria-busy");
   }
 
   function blurOnEnter(form) {
@@ -370,6 +373,13 @@
 
     function nativeSubmit() {
       form.dataset.native = "1";
+      // submit() sends no button: the server must still read a save (its refusal then
+      // shows as it would have: a field at fault, another phone's hand first)
+      var action = document.createElement("input");
+      action.type = "hidden";
+      action.name = "action";
+      action.value = "save";
+      form.appendChild(action);
       HTMLFormElement.prototype.submit.call(form);
     }
 
@@ -421,10 +431,89 @@
         say(entry.reason);
         if (refreshForm) refreshForm();
       });
+    } else {
+      placeInQueue(form);
     }
   }
 
+  // ------------------------------------------------------------ its place on the sheet
+
+  function fieldOf(entry, name) {
+    var pair = (entry.fields || []).filter(function (p) {
+      return p[0] === name;
+    })[0];
+    return pair ? pair[1] : null;
+  }
+
+  /* A new hand's number and dealer, as the server will see them: the page states the
+     sheet's last hand and the dealer it suggests as the page was kept; the phone's
+     queue may hold hands of this sheet not yet sent (entered offline, the page kept
+     before them), and may know of hands it stored since (TarotQueue.known). Each hand
+     before this one takes the next number, and the seat after its dealer deals next
+     (forms.suggested_dealer); the form's own change handler moves the sitter-out
+     with the dealer (the dealer at six seats), as the server's defaults do.
+     <form data-placed="yes"> once done (the browser tests wait on it). */
+  function placeInQueue(form) {
+    var queue = window.TarotQueue;
+    var afterInput = form.elements.namedItem("after");
+    var keyInput = form.elements.namedItem("idempotency_key");
+    if (!("placeInQueue" in form.dataset) || !queue || !afterInput || afterInput.value === "") {
+      form.dataset.placed = "yes";
+      return;
+    }
+    var seats = form.querySelectorAll('input[name="dealer"]').length;
+    var sheet = form.dataset.queueSheet;
+    var server = { last: Number(afterInput.value), dealer: checked(form, "dealer") };
+    function nextSeat(position) {
+      if (position === null || position === "" || !seats) return null;
+      return String((Number(position) + 1) % seats);
+    }
+    queue
+      .all()
+      .then(function (entries) {
+        var state = { last: server.last, dealer: server.dealer };
+        var known = queue.known(sheet);
+        if (known && known.last > state.last) {
+          state.last = known.last;
+          state.dealer = nextSeat(known.dealer) || state.dealer;
+        }
+        entries.forEach(function (entry) {
+          if (entry.sheet !== sheet || (keyInput && entry.key === keyInput.value)) return;
+          var after = fieldOf(entry, "after");
+          if (after === null || after === "") return; // a correction, or an older page's
+          state.last = Math.max(state.last, Number(after)) + 1;
+          state.dealer = nextSeat(fieldOf(entry, "dealer")) || state.dealer;
+        });
+        afterInput.value = String(state.last);
+        var title = form.dataset.numberTitle;
+        if (title) {
+          var text = title.replace("%N", String(state.last + 1));
+          document.querySelectorAll("[data-hand-number]").forEach(function (el) {
+            el.textContent = text;
+          });
+          document.title = document.title.replace(/^[^·]*/, text + " ");
+        }
+        if (state.dealer !== null && state.dealer !== server.dealer) {
+          var radio = form.querySelector(
+            'input[name="dealer"][value="' + CSS.escape(state.dealer) + '"]'
+          );
+          if (radio) {
+            radio.checked = true;
+            radio.dispatchEvent(new Event("change", { bubbles: true }));
+          }
+        }
+      })
+      .catch(function () {
+        /* no queue: the server's number and dealer */
+      })
+      .then(function () {
+        showSeating(form);
+        form.dataset.placed = "yes";
+      });
+  }
+
   window.TarotHandForm = {
+    placeInQueue: placeInQueue,
     queueOnSave: queueOnSave,
     checked: checked,
     labelOf: labelOf,

@@ -158,15 +158,99 @@
      and then it shows on the sheet, or still here to discard). */
   function remove(key) {
     return exclusive(function () {
-      return run("readwrite", function (store) {
-        store.delete(key);
+      return get(key).then(function (gone) {
+        // the later hands of its sheet move up one (a clash's place went to the other
+        // phone's hand: theirs stay)
+        var shift = gone && !gone.clash ? renumber(gone, -1, false) : Promise.resolve();
+        return shift.then(function () {
+          return run("readwrite", function (store) {
+            store.delete(key);
+          });
+        });
       });
     }).then(refresh);
   }
 
-  function mark(entry, status, reason) {
+  function fieldOf(entry, name) {
+    var pair = (entry.fields || []).filter(function (p) {
+      return p[0] === name;
+    })[0];
+    return pair ? pair[1] : null;
+  }
+
+  function setField(entry, name, value) {
+    var pair = (entry.fields || []).filter(function (p) {
+      return p[0] === name;
+    })[0];
+    if (pair) pair[1] = value;
+  }
+
+  /* The hands of ``from``'s sheet queued after it (and ``from`` too, with ``itself``):
+     their "after" moved by ``delta``, so each still follows the one before it. */
+  function renumber(from, delta, itself) {
+    return all().then(function (entries) {
+      var later = entries.filter(function (entry) {
+        var after = fieldOf(entry, "after");
+        if (entry.sheet !== from.sheet || after === null || after === "") return false;
+        return entry.key === from.key ? itself : entry.at > from.at;
+      });
+      return run("readwrite", function (store) {
+        later.forEach(function (entry) {
+          setField(entry, "after", String(Number(fieldOf(entry, "after")) + delta));
+          store.put(entry);
+        });
+      });
+    });
+  }
+
+  /* A hand refused because another phone's came first: kept as the next hand (its
+     later hands after it), and sent again. */
+  function keep(key) {
+    return exclusive(function () {
+      return get(key).then(function (entry) {
+        if (!entry || !entry.clash) return null;
+        var delta = entry.clash.last - Number(fieldOf(entry, "after"));
+        return renumber(entry, delta, true).then(function () {
+          return get(key).then(function (moved) {
+            moved.clash = null;
+            return mark(moved, "waiting", "");
+          });
+        });
+      });
+    })
+      .then(refresh)
+      .then(flush);
+  }
+
+  /* The last hand this phone saw stored on each sheet: a form page kept before it
+     (offline) still numbers the next hand after it (form_common.js placeInQueue). */
+  var KNOWN = "tarot-ledger:last:";
+  function remember(entry, number) {
+    if (!entry.sheet || !number) return;
+    try {
+      var before = known(entry.sheet);
+      if (before && before.last >= number) return;
+      window.localStorage.setItem(
+        KNOWN + entry.sheet,
+        JSON.stringify({ last: number, dealer: fieldOf(entry, "dealer") })
+      );
+    } catch (error) {
+      /* no storage: the page's own numbers */
+    }
+  }
+
+  function known(sheet) {
+    try {
+      return JSON.parse(window.localStorage.getItem(KNOWN + sheet) || "null");
+    } catch (error) {
+      return null;
+    }
+  }
+
+  function mark(entry, status, reason, clash) {
     entry.status = status;
     entry.reason = reason || "";
+    entry.clash = clash || null;
     return run("readwrite", function (store) {
       store.put(entry);
     });
@@ -217,9 +301,11 @@
         var type = response.headers.get("Content-Type") || "";
         if (type.indexOf("application/json") === 0) {
           return response.json().then(function (data) {
-            if (response.ok && data.url) return { outcome: "saved", url: data.url };
+            if (response.ok && data.url) {
+              return { outcome: "saved", url: data.url, number: data.saved };
+            }
             var reason = (data.errors || []).join(" · ") || String(response.status);
-            return { outcome: "refused", reason: reason };
+            return { outcome: "refused", reason: reason, clash: data.clash || null };
           });
         }
         if (response.status >= 500) return { outcome: "offline" }; // try again later
@@ -260,6 +346,9 @@
      stays where the scorer left it. Answers {outcomes: {key: answer}}. */
   function pass() {
     var outcomes = {};
+    // a sheet's hands go in order: after a refused one, its later hands wait for the
+    // scorer (fixed, kept or dropped), numbered after it
+    var held = {};
     return exclusive(function () {
       return all().then(function (entries) {
         var chain = Promise.resolve(true);
@@ -267,9 +356,14 @@
           chain = chain.then(function (goOn) {
             if (!goOn) return false;
             return get(listed.key).then(function (entry) {
-              if (!entry || entry.status !== "waiting") return true;
+              if (!entry || held[entry.sheet]) return true;
+              if (entry.status !== "waiting") {
+                held[entry.sheet] = true;
+                return true;
+              }
               return send(entry).then(function (answer) {
                 outcomes[entry.key] = answer;
+                if (answer.outcome === "refused") held[entry.sheet] = true;
                 return settle(entry, answer).then(function () {
                   return answer.outcome !== "offline";
                 });
@@ -341,6 +435,7 @@
 
   function settle(entry, answer) {
     if (answer.outcome === "saved") {
+      remember(entry, answer.number);
       return run("readwrite", function (store) {
         store.delete(entry.key);
       }).then(function () {
@@ -349,7 +444,7 @@
         );
       });
     }
-    if (answer.outcome === "refused") return mark(entry, "refused", answer.reason);
+    if (answer.outcome === "refused") return mark(entry, "refused", answer.reason, answer.clash);
     return Promise.resolve();
   }
 
@@ -379,6 +474,16 @@
     if (waiting) parts.push(badge.dataset.waiting.replace("%(n)s", waiting));
     if (refused) parts.push(badge.dataset.refused.replace("%(n)s", refused));
     badge.textContent = parts.join(" · ");
+    // a phone's top bar shows only the counts (CSS): the name is still the words
+    badge.setAttribute("aria-label", parts.join(" · "));
+    // a phone's top bar shows the counts only (CSS), so the account and the
+    // languages keep their place; the words stay for screen readers
+    badge.dataset.short = [
+      waiting ? "\u2191\u00a0" + waiting : "",
+      refused ? "\u2715\u00a0" + refused : "",
+    ]
+      .filter(Boolean)
+      .join(" ");
     badge.dataset.waitingCount = String(waiting);
     badge.dataset.refusedCount = String(refused);
     badge.hidden = !entries.length;
@@ -402,7 +507,12 @@
       var label = document.createElement("span");
       label.className = "queue-label";
       label.dataset.queueEntryLabel = "";
-      label.textContent = entry.label;
+      var after = fieldOf(entry, "after");
+      var number =
+        after !== null && after !== "" && box.dataset.handNumber
+          ? box.dataset.handNumber.replace("%N", String(Number(after) + 1))
+          : "";
+      label.textContent = [number, entry.label].filter(Boolean).join(" · ");
       item.appendChild(label);
       if (entry.scores) {
         var scores = document.createElement("span");
@@ -419,7 +529,28 @@
           ? box.dataset.waiting
           : box.dataset.refused + " " + (entry.reason || "");
       item.appendChild(state);
-      if (entry.status === "refused") {
+      if (entry.clash) {
+        // both hands shown, and the choice: keep mine as the next hand, or drop it
+        var theirs = document.createElement("ul");
+        theirs.className = "queue-clash";
+        theirs.dataset.queueClash = "";
+        (entry.clash.theirs || []).forEach(function (hand) {
+          var line = document.createElement("li");
+          line.textContent =
+            box.dataset.handNumber.replace("%N", String(hand.number)) + " · " + hand.summary;
+          theirs.appendChild(line);
+        });
+        var mine = document.createElement("li");
+        mine.textContent = box.dataset.mine + " " + (entry.clash.mine || "");
+        theirs.appendChild(mine);
+        item.appendChild(theirs);
+        var keepButton = document.createElement("button");
+        keepButton.type = "button";
+        keepButton.className = "btn btn-primary btn-small";
+        keepButton.dataset.queueKeep = entry.key;
+        keepButton.textContent = box.dataset.keep.replace("%N", String(entry.clash.last + 1));
+        item.appendChild(keepButton);
+      } else if (entry.status === "refused") {
         var fix = document.createElement("a");
         fix.className = "btn btn-secondary btn-small";
         fix.href = entry.form + "#queued=" + encodeURIComponent(entry.key);
@@ -438,6 +569,8 @@
   }
 
   document.addEventListener("click", function (event) {
+    var keeping = event.target.closest("[data-queue-keep]");
+    if (keeping) keep(keeping.dataset.queueKeep);
     var button = event.target.closest("[data-queue-discard]");
     if (!button) return;
     var box = button.closest("[data-queue-sheet]");
@@ -447,6 +580,8 @@
 
   window.TarotQueue = {
     add: add,
+    keep: keep,
+    known: known,
     get: get,
     remove: remove,
     all: all,

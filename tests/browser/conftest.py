@@ -134,3 +134,32 @@ def log_in(live_server):
         )
 
     return log_in
+
+
+#: axe-core 4.14.1 (npm registry, MPL-2.0), kept for the tests only: never served
+AXE = Path(__file__).with_name("vendor") / "axe.min.js"
+#: the impacts a page may not have
+AXE_BLOCKING = ("serious", "critical")
+AXE_RUN = """() => axe.run(document, {resultTypes: ["violations"]}).then((result) =>
+    result.violations.map((v) => ({id: v.id, impact: v.impact, help: v.help,
+        nodes: v.nodes.slice(0, 5).map((n) => n.target.join(" ") + " — " + n.failureSummary)})))"""
+
+
+@pytest.fixture
+def axe_check():
+    """``axe_check(page)``: axe-core's audit of the page as it shows now; fails on any
+    serious or critical violation, naming the rule and the elements. Injected through
+    the DevTools protocol (the pages' Content-Security-Policy allows no inline script)."""
+    source = AXE.read_text(encoding="utf-8")
+
+    def check(page, what=""):
+        if not page.evaluate("() => typeof window.axe === 'object'"):
+            page.evaluate(source)
+        violations = [v for v in page.evaluate(AXE_RUN) if v["impact"] in AXE_BLOCKING]
+        lines = [
+            f"{v['impact']} {v['id']} ({v['help']}):\n    " + "\n    ".join(v["nodes"])
+            for v in violations
+        ]
+        assert not violations, f"axe-core on {what or page.url}:\n" + "\n".join(lines)
+
+    return check

@@ -122,3 +122,23 @@ def test_the_blank_sheet_has_only_the_columns_its_seats_need(
     assert ("partner" in columns) is (seats >= 5)
     assert columns.count("player") == seats
     check_layout(page)
+
+
+@pytest.mark.parametrize("seats", [4, 6])
+def test_the_browser_s_print_of_the_sheet_page_keeps_numbers_and_names_whole(
+    new_context,
+    live_server,
+    season,
+    scorer,
+    long_club,  # noqa: F811
+    seats,
+):
+    """The sheet page itself printed (the browser's Print, not the "Print" view): its
+    scores ("+115,5") on one line, the players' names broken only between words."""
+    _, _, players = long_club
+    sheet = open_sheet(season, players, scorer, seats, hands=long_evening)
+    page = printed(new_context, live_server, sheet, "sheet", "fr-FR")
+    assert page.evaluate("document.documentElement.scrollWidth") <= A4_WIDTH_PX
+    assert page.evaluate(WRAPPED_NUMBERS, "table[data-seats] [data-score]") == []
+    assert page.evaluate(BROKEN_WORDS, "table[data-seats] thead th") == []
+    assert page.evaluate(BROKEN_WORDS, "table[data-seats] tbody td:nth-child(2)") == []

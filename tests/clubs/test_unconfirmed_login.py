@@ -77,3 +77,18 @@ def test_the_invitation_shows_the_username_it_creates(client, make_user, mailout
         {"password1": "a-fresh-passphrase-9", "password2": "a-fresh-passphrase-9"},
     )
     assert get_user_model().objects.get(email="dora@example.org").username == username
+
+
+def test_only_wrong_passwords_count_towards_the_lockout(client, open_site, settings):  # noqa: F811
+    """Logging in again and again before confirming, with the right password, never locks
+    the login; wrong passwords still do, at the limit."""
+    sign_up(client)
+    for _ in range(settings.AXES_FAILURE_LIMIT + 3):
+        response = log_in(client)
+        assert response.status_code == 200
+        assert "not confirmed yet" in response.content.decode()
+    for _ in range(settings.AXES_FAILURE_LIMIT):
+        log_in(client, password="not-the-password")
+    locked = log_in(client)
+    assert locked.status_code in (403, 429)
+    assert "not confirmed yet" not in locked.content.decode()

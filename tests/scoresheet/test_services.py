@@ -295,6 +295,12 @@ TRIGGERS = {
         (sheet, GARDE),
         {},
     ),
+    # another phone's hand stored after the one this hand was entered after
+    "hand_clash": lambda sheet, **_: (
+        services.record_hand(sheet, GARDE) and services.record_hand,
+        (sheet, GARDE),
+        {"after": 0},
+    ),
     "hand_deleted": lambda sheet, **_: (
         services.delete_hand,
         (services.delete_hand(services.record_hand(sheet, GARDE)),),

@@ -51,6 +51,7 @@ def test_the_hand_page_shows_the_refusal(client, make_sheet, scorer):
     url = f"/clubs/{sheet.club.slug}/sheets/{sheet.pk}/hands/new/"
     data = {"dealer": "3", "taker": "0", "contract": "garde", "bouts": "2", "points": "56"}
     response = client.post(url, {**data, "action": "save"})
-    assert response.status_code == 200
+    assert response.status_code == 409
     assert "This sheet is closed" in response.content.decode()
+    assert "“Reopen the sheet”" in response.content.decode()
     assert Hand.objects.count() == 0

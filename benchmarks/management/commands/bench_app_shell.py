@@ -24,7 +24,6 @@ from django.contrib.staticfiles import finders
 from django.contrib.staticfiles.storage import staticfiles_storage
 from django.core.management.base import BaseCommand
 from django.db import transaction
-from django.templatetags.static import static
 from django.test import Client
 from django.urls import reverse
 
@@ -72,7 +71,7 @@ class Command(BaseCommand):
         response = client.get(manifest_url)
         data = json.loads(body_of(response))
         icons = {icon["sizes"]: icon for icon in data.get("icons", [])}
-        static_url = static("")
+        static_url = staticfiles_storage.base_url  # static("") is refused by a manifest storage
         icon_ok = all(  # the icons as collected (the test client serves no static file)
             read_static(icons[s]["src"].removeprefix(static_url)).startswith(b"\x89PNG")
             for s in ("192x192", "512x512")
@@ -97,7 +96,7 @@ class Command(BaseCommand):
         out(f"installable (manifest + service worker): {'yes' if installable else 'NO'}")
 
         rows = [("/sw.js", *sizes(body_of(worker))), (manifest_url, *sizes(body_of(response)))]
-        static_url = static("")
+        static_url = staticfiles_storage.base_url  # static("") is refused by a manifest storage
         for url in worker_facts(body_of(worker))["shell"]:  # what the worker caches
             # the files as collected (a server sends them as they are)
             rows.append((url, *sizes(read_static(url.removeprefix(static_url)))))
