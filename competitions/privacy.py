@@ -15,7 +15,7 @@ from django.utils.translation import gettext_lazy as _
 
 from clubs.permissions import can as can_club
 from leagues.models import LeagueClub
-from leagues.queries import named_persons, viewer_person
+from leagues.queries import named_persons
 
 #: what a hidden player is called (the league ranking's words)
 HIDDEN = _("A player of a members-only club")
@@ -30,8 +30,6 @@ class Names:
         self.user = user
         self._clubs = {}
         self._naming = None
-        self._viewer = None
-        self._viewer_read = False
 
     def club_named(self, club) -> bool:
         """Every player of ``club`` is named to this reader."""
@@ -53,12 +51,6 @@ class Names:
             )
         return self._naming
 
-    def viewer(self):
-        if not self._viewer_read:
-            self._viewer_read = True
-            self._viewer = viewer_person(self.user) if self.user is not None else None
-        return self._viewer
-
     def named(self, club, players) -> set[int]:
         """The ids of ``players`` (of ``club``) this reader may see named."""
         players = list(players)
@@ -67,7 +59,7 @@ class Names:
         persons = {p.person_id for p in players if p.person_id}
         if not persons:
             return set()
-        named = named_persons(self.league, persons, self.viewer())
+        named = named_persons(self.league, persons, self.user)
         return {p.pk for p in players if p.person_id in named}
 
     def shown(self, club, players) -> list:
