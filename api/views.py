@@ -257,9 +257,11 @@ def players(
     page: PageNo = 1,
     per_page: PerPage = 50,
 ):
-    """The club's players (merged ones left out), by name."""
+    """The club's players (merged ones and other clubs' guests left out), by name."""
     club = club_for(request, slug)
-    rows = Player.objects.filter(club=club, merged_into__isnull=True).order_by("sort_key", "pk")
+    rows = Player.objects.filter(club=club, merged_into__isnull=True, is_guest=False).order_by(
+        "sort_key", "pk"
+    )
     if active is not None:
         rows = rows.filter(is_active=active)
     if q:
