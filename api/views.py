@@ -138,9 +138,15 @@ def _season(club, season_id, *, regular=True):
 
 @v1.get("/clubs", response=answers({200: s.ClubPage}), url_name="clubs")
 def clubs(request, page: PageNo = 1, per_page: PerPage = 50):
-    """The clubs the caller may read: a token's club, else the public clubs."""
+    """The clubs the caller may read: a token's club (while its user may read it: a
+    removed member's token lists no members-only club), else the public clubs."""
     token = request.auth.token
-    rows = Club.objects.filter(pk=token.club_id) if token else Club.objects.filter(is_public=True)
+    if token is None:
+        rows = Club.objects.filter(is_public=True)
+    elif can(request.auth.user, token.club, "read"):
+        rows = Club.objects.filter(pk=token.club_id)
+    else:
+        rows = Club.objects.none()
     info, results = page_of(rows.order_by("name", "pk"), page, per_page)
     return {**info, "results": results}
 
