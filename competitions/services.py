@@ -25,7 +25,6 @@ from decimal import Decimal
 
 from django.db import transaction
 from django.utils import timezone
-from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _lazy
 
 from clubs import visibility
@@ -769,7 +768,7 @@ def _named_to_all(match, player) -> bool:
 def _unnamed(player) -> str:
     """The name a hidden away player is entered under in the home club: no part of
     their name or licence, the same for them every match (their record's number)."""
-    return gettext("Player no. %(number)s") % {"number": player.pk}
+    return tournaments.unnamed(player.pk)
 
 
 def _marques(row) -> dict:

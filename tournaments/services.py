@@ -30,6 +30,7 @@ from django.utils.translation import gettext_lazy as _lazy
 from clubs import audit, refusals
 from clubs.models import Player, Season
 from clubs.permissions import require
+from clubs.visibility import named_to_everyone
 from core.db import retry_on_conflict, savepoint_needed
 from core.errors import ServiceError
 from scoresheet import services as sheets
@@ -385,8 +386,11 @@ def register(tournament: Tournament, items, *, actor=None) -> list[Entry]:
                 entry = Entry(player=player, name=player.name, person_id=player.person_id)
             else:
                 person = value[3] if len(value) > 3 else None
-                outside = person is not None or (len(value) > 4 and bool(value[4]))
+                named_here = len(value) > 4 and bool(value[4])  # the caller chose the name
+                outside = person is not None or named_here
                 name, club, licence = (str(v or "").strip() for v in value[:3])
+                if person is not None and not named_here and not named_to_everyone(person):
+                    name, licence = unnamed(person.pk), ""  # a hidden person: no name here
                 player = _guest_player(tournament, name, club, entered, person, outside)
                 entry = Entry(
                     player=player,
@@ -414,6 +418,12 @@ def register(tournament: Tournament, items, *, actor=None) -> list[Entry]:
             after={"entries": [f"{e.number}. {e.name}" for e in entries]},
         )
     return entries
+
+
+def unnamed(number) -> str:
+    """The name a hidden person (``clubs.visibility``) is entered under in another club:
+    nothing of their name or licence, the same each time (``number``: their record's)."""
+    return _("Player no. %(number)s") % {"number": number}
 
 
 def _guest_player(tournament, name, club, entered, person=None, outside=False) -> Player:
