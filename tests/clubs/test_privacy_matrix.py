@@ -244,14 +244,19 @@ class World:
         for club in self.clubs.values():
             base = {"slug": club.slug}
             out.append(base)
+            if club.slug == "other":  # a club of nobody hidden: its own pages once each
+                out += [{**base, "membership_id": m.pk} for m in club.memberships.all()]
+                out += [{**base, "season_id": s.pk} for s in club.seasons.all()]
+                continue
             for season in club.seasons.all():
                 out.append({**base, "season_id": season.pk})
             seasons = list(club.seasons.all())
             # a members-only club's pages answer 404 alike: two of its players are enough
             players = club.players.all() if club.is_public else club.players.all()[:2]
-            for player in players:
+            for n, player in enumerate(players):
                 out.append({**base, "player_id": player.pk})
-                out += [{**base, "player_id": player.pk, "season_id": s.pk} for s in seasons]
+                if n == 0 or player.is_guest:  # a player's season: a guest's, and one other
+                    out += [{**base, "player_id": player.pk, "season_id": s.pk} for s in seasons]
             for membership in club.memberships.all():
                 out.append({**base, "membership_id": membership.pk})
             for invitation in club.invitations.all():
@@ -286,10 +291,25 @@ class World:
                         out.append({**ctx, "match_id": match.pk, "team_id": team.pk})
                 for team in competition.teams.all():
                     out.append({**ctx, "team_id": team.pk})
+        out = _sampled(out, {c.slug for c in self.clubs.values() if not c.is_public})
         out += [{"person_id": person.pk} for person in self.persons]
         out += [{"token": token} for token in self.captain_tokens + self.table_tokens]
         out += [{"token": token, "number": 1} for token in self.table_tokens]
         return out
+
+
+def _sampled(contexts, closed) -> list[dict]:
+    """A members-only club's URLs answer every reader here as an unknown club's do (the
+    permission matrix checks that for each of them): one set of objects of each kind."""
+    out, kinds = [], set()
+    for ctx in contexts:
+        if ctx.get("slug") in closed:
+            kind = (ctx["slug"], frozenset(ctx))
+            if kind in kinds:
+                continue
+            kinds.add(kind)
+        out.append(ctx)
+    return out
 
 
 def url_patterns():
@@ -372,7 +392,7 @@ def read_all(world, client, urls, who, headers=None):
             target = unescape(link)
             if target.startswith("?"):
                 target = path + target
-            if urlsplit(target).path == path and target not in seen and variants[path] < 8:
+            if urlsplit(target).path == path and target not in seen and variants[path] < 5:
                 variants[path] += 1
                 queue.append(target)
         if 'name="q"' in text and "?" not in url:
