@@ -8,7 +8,8 @@ players (``LeagueClub.names_players``). The person themself and a superuser alwa
 see them. A guest's record in another club (``Player.is_guest``: a team match's away
 player, a guest found across a league) does not make its person a player of that
 club, so a members-only club's player entered as a guest of a public club stays
-hidden.
+hidden; such a guest is entered there under a number (``tournaments.services.unnamed``),
+so the other club's stored names, exports and backups never hold theirs.
 
 The leagues' tables are read through the reverse relations' names (``league_links``)
 so that ``clubs`` imports nothing above it.
@@ -102,12 +103,3 @@ def is_named(user, person) -> bool:
 def named_to_everyone(person) -> bool:
     """``person`` is named to an anonymous reader (what a public page may print)."""
     return is_named(None, person)
-
-
-def named_players(user, players) -> set[int]:
-    """The ids of ``players`` (of clubs the reader may read) named to ``user``: a player
-    linked to a person as the rule says; an unlinked one, as its club (a guest's record
-    without a person carries the name it was given)."""
-    players = list(players)
-    persons = named_person_ids(user, {p.person_id for p in players if p.person_id})
-    return {p.pk for p in players if p.person_id is None or p.person_id in persons}

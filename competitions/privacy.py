@@ -4,8 +4,8 @@
 A team's players are named when the reader may read the team's club (a public club:
 anyone; a members-only club: its members), when the club lets the league name its
 players (``LeagueClub.names_players``), or player by player when the player's person
-is named by the league's rule (a public member club of theirs, or the reader
-themself). Otherwise the pages, the screen and the exports show "A player of a
+is named by the one rule (``clubs.visibility``: a club of theirs the reader may read,
+or the reader themself). Otherwise the pages, the screen and the exports show "A player of a
 members-only club" (``HIDDEN``) and no name.
 
 ``Names`` answers for one reader and one league; it reads each club's link once.
