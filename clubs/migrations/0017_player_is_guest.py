@@ -4,15 +4,14 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('clubs', '0016_audit_actions_merged'),
+        ("clubs", "0016_audit_actions_merged"),
     ]
 
     operations = [
         migrations.AddField(
-            model_name='player',
-            name='is_guest',
-            field=models.BooleanField(default=False, verbose_name='guest'),
+            model_name="player",
+            name="is_guest",
+            field=models.BooleanField(default=False, verbose_name="guest"),
         ),
     ]
