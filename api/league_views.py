@@ -19,6 +19,7 @@ from ninja import Query, Router
 from api import schemas as s
 from api.errors import ApiError, not_found
 from api.reads import Id, PageNo, Slug, answers, bounds, page_of
+from clubs import visibility
 from clubs.models import Club, Person
 from clubs.permissions import can as can_club
 from leagues import licences, queries, ranking
@@ -194,7 +195,7 @@ def league_event(request, league: Slug, event_id: Id):
     results = queries.event_results(
         event,
         found,
-        viewer=queries.viewer_person(request.auth.user),
+        viewer=request.auth.user,
         club_readable=club.is_public or _may_read_club(request, club),
     )
     rows = [
@@ -249,7 +250,7 @@ def league_ranking(
     if info["page"] != page:
         offset = (info["page"] - 1) * per_page
         rows, count = ranking.ranked(season, **filters, limit=per_page, offset=offset)
-    ranking.name_rows(season, rows, queries.viewer_person(request.auth.user))
+    ranking.name_rows(season, rows, request.auth.user)
     for row in rows:
         row["clubs"] = [{"slug": c["slug"], "name": c["name"]} for c in row["clubs"]]
     return {
@@ -273,9 +274,7 @@ def league_ratings_read(request, league: Slug):
     None where the page does not show it (a members-only club's player); ``recomputing``
     as the page's notice (``ratings.queries.recomputing``)."""
     found = league_for(request, league)
-    rows, left_out = league_ratings.league_rows(
-        found, viewer=queries.viewer_person(request.auth.user)
-    )
+    rows, left_out = league_ratings.league_rows(found, viewer=request.auth.user)
     return {
         "min_hands": league_ratings.queries.MIN_HANDS,
         "left_out": left_out,
@@ -305,8 +304,8 @@ def person(request, person_id: Id):
     read unknown (404) when nothing is readable. A token reads no club but its own, even
     the person's own token."""
     found = Person.objects.filter(pk=person_id).first()
-    if found is None:
-        raise not_found()
+    if found is None or not visibility.is_named(request.auth.user, found):
+        raise not_found()  # a hidden person answers as an unknown one
     # the person themself reads no more than anybody here: a token stays within its club
     clubs, results = queries.person_season(
         found,

@@ -142,9 +142,15 @@ def _season(club, season_id, *, regular=True):
 
 @v1.get("/clubs", response=answers({200: s.ClubPage}), url_name="clubs")
 def clubs(request, page: PageNo = 1, per_page: PerPage = 50):
-    """The clubs the caller may read: a token's club, else the public clubs."""
+    """The clubs the caller may read: a token's club (while its user may read it: a
+    removed member's token lists no members-only club), else the public clubs."""
     token = request.auth.token
-    rows = Club.objects.filter(pk=token.club_id) if token else Club.objects.filter(is_public=True)
+    if token is None:
+        rows = Club.objects.filter(is_public=True)
+    elif can(request.auth.user, token.club, "read"):
+        rows = Club.objects.filter(pk=token.club_id)
+    else:
+        rows = Club.objects.none()
     info, results = page_of(rows.order_by("name", "pk"), page, per_page)
     return {**info, "results": results}
 
@@ -261,9 +267,11 @@ def players(
     page: PageNo = 1,
     per_page: PerPage = 50,
 ):
-    """The club's players (merged ones left out), by name."""
+    """The club's players (merged ones and other clubs' guests left out), by name."""
     club = club_for(request, slug)
-    rows = Player.objects.filter(club=club, merged_into__isnull=True).order_by("sort_key", "pk")
+    rows = Player.objects.filter(club=club, merged_into__isnull=True, is_guest=False).order_by(
+        "sort_key", "pk"
+    )
     if active is not None:
         rows = rows.filter(is_active=active)
     if q:

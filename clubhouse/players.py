@@ -39,9 +39,10 @@ def club_players(club, *, tournaments=False):
     dates of their first and last sheet), from the standings summary; two queries.
     The tournaments' tables count only with ``tournaments=True``.
 
-    Merged players are left out (their rows are the kept player's)."""
+    Merged players are left out (their rows are the kept player's), and so are the
+    records of guests who play for another club (``Player.is_guest``)."""
     players = list(
-        Player.objects.filter(club=club, merged_into__isnull=True)
+        Player.objects.filter(club=club, merged_into__isnull=True, is_guest=False)
         .select_related("user")
         .order_by("sort_key", "name")
     )

@@ -116,6 +116,10 @@ class Player(models.Model):
         related_name="players",
         verbose_name=_("person"),
     )
+    #: a guest's record in this club (a team match's away player, a guest found across
+    #: a league): it does not make its person a player of this club, and the club's
+    #: lists of players leave it out (``clubs.visibility``)
+    is_guest = models.BooleanField(_("guest"), default=False)
 
     class Meta:
         ordering = ["sort_key", "name"]

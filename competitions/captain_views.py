@@ -18,6 +18,7 @@ from django.views.decorators.http import require_http_methods, require_POST
 from competitions import links, queries, services
 from competitions.forms import LineUpForm
 from competitions.models import CLAIM_WINDOW, MatchClaim
+from competitions.privacy import Names, hide_sheet
 from competitions.services import CompetitionError
 from core.throttle import Limit, private_link
 from tournaments import tokens
@@ -67,7 +68,7 @@ def page(request, link):
         "competition": match.competition,
         "team": team,
         "form": None if match.started else form,
-        "sheet": queries.match_sheet(match),
+        "sheet": _named_sheet(match, team),
         "state": state,
         "confirmed": link.confirmed_at is not None
         and match.recorded_at is not None
@@ -87,6 +88,16 @@ def page(request, link):
         },
     }
     return render(request, "competitions/captain.html", context)
+
+
+def _named_sheet(match, team):
+    """The match's sheet as a captain reads it: their own team named, the other as the
+    league's pages name it to anybody (``competitions.privacy``)."""
+    sheet = hide_sheet(queries.match_sheet(match), Names(match.competition.league, None))
+    own = sheet.home_line_up if team.pk == match.home_id else sheet.away_line_up
+    for seat in own:
+        seat.player.shown = seat.player.name
+    return sheet
 
 
 @captain_link

@@ -4,8 +4,8 @@
 A team's players are named when the reader may read the team's club (a public club:
 anyone; a members-only club: its members), when the club lets the league name its
 players (``LeagueClub.names_players``), or player by player when the player's person
-is named by the league's rule (a public member club of theirs, or the reader
-themself). Otherwise the pages, the screen and the exports show "A player of a
+is named by the one rule (``clubs.visibility``: a club of theirs the reader may read,
+or the reader themself). Otherwise the pages, the screen and the exports show "A player of a
 members-only club" (``HIDDEN``) and no name.
 
 ``Names`` answers for one reader and one league; it reads each club's link once.
@@ -15,7 +15,7 @@ from django.utils.translation import gettext_lazy as _
 
 from clubs.permissions import can as can_club
 from leagues.models import LeagueClub
-from leagues.queries import named_persons, viewer_person
+from leagues.queries import named_persons
 
 #: what a hidden player is called (the league ranking's words)
 HIDDEN = _("A player of a members-only club")
@@ -30,8 +30,6 @@ class Names:
         self.user = user
         self._clubs = {}
         self._naming = None
-        self._viewer = None
-        self._viewer_read = False
 
     def club_named(self, club) -> bool:
         """Every player of ``club`` is named to this reader."""
@@ -53,12 +51,6 @@ class Names:
             )
         return self._naming
 
-    def viewer(self):
-        if not self._viewer_read:
-            self._viewer_read = True
-            self._viewer = viewer_person(self.user) if self.user is not None else None
-        return self._viewer
-
     def named(self, club, players) -> set[int]:
         """The ids of ``players`` (of ``club``) this reader may see named."""
         players = list(players)
@@ -67,7 +59,7 @@ class Names:
         persons = {p.person_id for p in players if p.person_id}
         if not persons:
             return set()
-        named = named_persons(self.league, persons, self.viewer())
+        named = named_persons(self.league, persons, self.user)
         return {p.pk for p in players if p.person_id in named}
 
     def shown(self, club, players) -> list:

@@ -28,6 +28,7 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _lazy
 
+from clubs import visibility
 from clubs.audit import actor_of
 from clubs.models import Player
 from clubs.permissions import can as can_club
@@ -792,7 +793,8 @@ def _open_tables(match) -> None:
         if player.club_id == match.home.club_id:  # two teams of one club
             items.append(("member", player))
         else:
-            guest = (player.name[:60], match.away.club.name[:60], "", player.person)
+            name = player.name if _named_to_all(match, player) else _unnamed(player)
+            guest = (name[:60], match.away.club.name[:60], "", player.person, True)
             items.append(("guest", guest))
     entries = tournaments.register(event, items)
     number = {}
@@ -810,6 +812,26 @@ def _open_tables(match) -> None:
         table, _made = MatchTable.objects.get_or_create(match=match, number=round_table.number)
         table.round_table = round_table
         table.save(update_fields=["round_table"])
+
+
+def _named_to_all(match, player) -> bool:
+    """The away ``player`` may be named to anybody (``clubs.visibility``): the home
+    club's pages, exports, API and screens show the guest's record by this name."""
+    club = match.away.club
+    if (
+        club.is_public
+        or club.league_links.filter(
+            league=match.competition.league, names_players=True, accepted_at__isnull=False
+        ).exists()
+    ):
+        return True
+    return player.person_id is not None and visibility.named_to_everyone(player.person_id)
+
+
+def _unnamed(player) -> str:
+    """The name a hidden away player is entered under in the home club: no part of
+    their name or licence, the same for them every match (their record's number)."""
+    return tournaments.unnamed(player.pk)
 
 
 def _marques(row) -> dict:

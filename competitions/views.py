@@ -33,7 +33,6 @@ from competitions.forms import (
 from competitions.models import Competition, Match, MatchClaim, Team
 from competitions.privacy import Names, hide_sheet
 from competitions.services import CompetitionError
-from leagues.models import League
 from leagues.permissions import is_manager as is_league_manager
 from leagues.permissions import league_view
 from tournaments import tokens as table_tokens
@@ -307,23 +306,7 @@ def _line_up_allowed(view):
     return wrapped
 
 
-def _league_or_login(view):
-    """``league_view("read")``, but an anonymous visitor of a members-only league is sent to
-    the login (a write's answer) instead of a 404."""
-    read = league_view("read")(view)
-
-    @wraps(view)
-    def wrapped(request, league, *args, **kwargs):
-        if not request.user.is_authenticated:
-            found = get_object_or_404(League, slug=league)
-            if not found.is_public:
-                return redirect_to_login(request.get_full_path())
-        return read(request, league, *args, **kwargs)
-
-    return wrapped
-
-
-@_league_or_login
+@league_view("read")  # a members-only league: 404 to strangers, as an unknown one
 @require_http_methods(["GET", "POST"])
 @_line_up_allowed
 def line_up(request, competition, found, side):

@@ -269,16 +269,17 @@ def _plan(lines, clubs, manager=True):
         if person is None:
             line.action = "create"
         else:
+            theirs = person.user_id is not None or elsewhere[person.pk] - {clubs[line.number].pk}
+            if not manager and theirs:
+                # one refusal whatever the person holds: neither their name nor whether
+                # the line would change them reaches a club's manager
+                _refuse(line, "person_not_yours", licence=line.licence)
+                continue
             if person.name != line.name:
                 line.changes["name"] = (person.name, line.name)
             if line.serie and person.serie != line.serie:
                 line.changes["serie"] = (person.serie, line.serie)
             line.action = "update" if line.changes else "unchanged"
-            theirs = person.user_id is not None or elsewhere[person.pk] - {clubs[line.number].pk}
-            if line.changes and not manager and theirs:
-                line.changes = {}
-                _refuse(line, "person_not_yours", licence=line.licence)
-                continue
         club = clubs[line.number]
         words = line.name.split()
         keys = {sort_key(line.name), sort_key(" ".join(words[1:] + words[:1]))}

@@ -71,9 +71,7 @@ def league_view(level: str):
             found = get_object_or_404(League, slug=league)
             if not can(request.user, found, level):
                 if not can(request.user, found, "read"):
-                    if level != "read" and not request.user.is_authenticated:
-                        return redirect_to_login(request.get_full_path())
-                    raise Http404
+                    raise Http404  # as an unknown league: a members-only one is not revealed
                 if not request.user.is_authenticated:
                     return redirect_to_login(request.get_full_path())
                 raise PermissionDenied

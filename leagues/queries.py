@@ -7,40 +7,15 @@ what the reader may read (the pages pass ``clubs.permissions.can`` and
 ``leagues.permissions.can`` for the user; the API narrows them to a token's club).
 """
 
-from clubs.models import Person, Player
+from clubs import visibility
 from leagues.models import EventResult
 from scoresheet.models import SeasonTotal
 
 
-def viewer_person(user):
-    """The id of the person who is ``user`` (None: anonymous, or no person)."""
-    if not user.is_authenticated:
-        return None
-    return Person.objects.filter(user=user).values_list("pk", flat=True).first()
-
-
 def named_persons(league, person_ids, viewer) -> set:
-    """Of ``person_ids``, those the league's pages may name (a public member club, or a
-    members-only one that allows it; the reader themself)."""
-    named = set(
-        Player.objects.filter(
-            person_id__in=person_ids,
-            club__league_links__league=league,
-            club__league_links__accepted_at__isnull=False,
-        )
-        .filter(club__is_public=True)
-        .values_list("person_id", flat=True)
-    )
-    named |= set(
-        Player.objects.filter(
-            person_id__in=person_ids,
-            club__league_links__league=league,
-            club__league_links__names_players=True,
-        ).values_list("person_id", flat=True)
-    )
-    if viewer:
-        named.add(viewer)
-    return named
+    """Of ``person_ids``, those the league's pages may name to ``viewer`` (a user, or
+    ``None``): the one rule, ``clubs.visibility``, with the league's own naming."""
+    return visibility.named_person_ids(viewer, person_ids, league=league)
 
 
 def event_results(event, league, *, viewer, club_readable) -> list[EventResult]:

@@ -25,6 +25,7 @@ from fractions import Fraction
 
 from django.db import connection
 
+from clubs import visibility
 from clubs.models import Club, Person, Player
 from core.ranking import rank
 from leagues.models import EventResult, LeagueClub, LeagueSeason, Standing
@@ -287,12 +288,12 @@ def person_clubs(season, person_ids) -> dict[int, list[dict]]:
             FROM {_table(Player)} pl
             JOIN {_table(Club)} c ON c.id = pl.club_id
             JOIN {_table(LeagueClub)} lc ON lc.club_id = c.id
-            WHERE lc.league_id = %s AND lc.accepted_at IS NOT NULL
+            WHERE lc.league_id = %s AND lc.accepted_at IS NOT NULL AND pl.is_guest = %s
               AND pl.person_id IN ({", ".join(["%s"] * len(chunk))})
             ORDER BY c.name
         """
         with connection.cursor() as cursor:
-            cursor.execute(sql, [season.league_id, *chunk])
+            cursor.execute(sql, [season.league_id, False, *chunk])
             for person_id, club_id, name, slug, public, names in cursor.fetchall():
                 out.setdefault(person_id, []).append(
                     {"id": club_id, "name": name, "slug": slug, "named": bool(public or names)}
@@ -300,21 +301,24 @@ def person_clubs(season, person_ids) -> dict[int, list[dict]]:
     return out
 
 
-def name_rows(season, rows, viewer_person_id=None) -> list[dict]:
-    """Each row's member clubs; the name and licence hidden unless one of them is public
-    or allows naming (or the reader is that person)."""
+def name_rows(season, rows, viewer=None) -> list[dict]:
+    """Each row's member clubs; the name and licence hidden unless the one rule
+    (``clubs.visibility``) names the person to ``viewer`` (a user, or ``None``)."""
     clubs = person_clubs(season, [r["person_id"] for r in rows])
+    named = visibility.named_person_ids(
+        viewer, {r["person_id"] for r in rows}, league=season.league_id
+    )
     for row in rows:
         row["clubs"] = clubs.get(row["person_id"], [])
-        if not (any(c["named"] for c in row["clubs"]) or row["person_id"] == viewer_person_id):
+        if row["person_id"] not in named:
             row["name"] = row["licence"] = None
     return rows
 
 
-def season_ranking(season, *, viewer_person_id=None, **filters) -> list[dict]:
+def season_ranking(season, *, viewer=None, **filters) -> list[dict]:
     """Every ranked person of the season (rank order, ties by name), named or not."""
     rows, _count = ranked(season, **filters)
-    return name_rows(season, rows, viewer_person_id)
+    return name_rows(season, rows, viewer)
 
 
 def filtered(rows, *, serie=None, club_id=None, order="rank") -> list[dict]:

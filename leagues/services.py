@@ -18,7 +18,7 @@ from django.db import IntegrityError, transaction
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _lazy
 
-from clubs import audit
+from clubs import audit, visibility
 from clubs.models import Club, Person, Player
 from clubs.permissions import require as require_club
 from core.errors import ServiceError
@@ -584,9 +584,10 @@ def reject_claim(claim: LinkClaim, *, actor=None) -> None:
         claim.delete()
 
 
-def find_persons(club, text, limit=20) -> list[Person]:
+def find_persons(club, text, limit=20, *, viewer=None) -> list[Person]:
     """Tournament registration: persons of every league ``club`` belongs to, by licence
-    (exact) or name (contains), for entering a guest without retyping. Characters
+    (exact) or name (contains), for entering a guest without retyping; only those named
+    to ``viewer`` (``clubs.visibility``; ``None``: as to an anonymous reader). Characters
     nobody types (a NUL, which PostgreSQL refuses in text) are left out of the search."""
     text = "".join(ch for ch in (text or "") if ch.isprintable()).strip()
     if not text:
@@ -595,7 +596,11 @@ def find_persons(club, text, limit=20) -> list[Person]:
     clubs = Club.objects.filter(
         league_links__league__in=leagues, league_links__accepted_at__isnull=False
     )
-    persons = Person.objects.filter(players__club__in=clubs).distinct()
+    persons = (
+        visibility.visible_persons(viewer)
+        .filter(players__club__in=clubs, players__is_guest=False)
+        .distinct()
+    )
     found = list(persons.filter(licence=text)[:limit])
     if not found:
         found = list(persons.filter(sort_key__contains=sort_key(text))[:limit])

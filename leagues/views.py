@@ -19,6 +19,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from clubhouse.history import describe_change
+from clubs import visibility
 from clubs.models import Club, Person, Player
 from clubs.permissions import can as can_club
 from clubs.permissions import club_view
@@ -56,10 +57,6 @@ def _season(request, season_id) -> LeagueSeason:
     return get_object_or_404(
         LeagueSeason.objects.select_related("league"), pk=season_id, league=request.league
     )
-
-
-def _viewer_person(user):
-    return queries.viewer_person(user)
 
 
 @require_GET
@@ -129,7 +126,7 @@ def ratings_page(request, league):
     export = request.GET.get("_export")
     if export and export not in ("csv", "xlsx"):
         return bad_request(request)
-    rows, left_out = league_ratings.league_rows(league, viewer=_viewer_person(request.user))
+    rows, left_out = league_ratings.league_rows(league, viewer=request.user)
     if export:
         return _ratings_export(league, rows, export)
     return render(
@@ -160,13 +157,13 @@ def season_ranking(request, league, season_id):
         order = "rank"
     if order == "rank" and serie:
         order = "serie"  # within one série: its own ranks, in order
-    viewer = _viewer_person(request.user)
+    viewer = request.user
     filters = {"serie": serie, "club_id": club_id, "order": order}
     export = request.GET.get("_export")
     if export:
         if export not in ("csv", "xlsx"):
             return bad_request(request)
-        rows = ranking.season_ranking(season, viewer_person_id=viewer, **filters)
+        rows = ranking.season_ranking(season, viewer=viewer, **filters)
         return _ranking_export(season, rows, export)
     number = bounded_int(request.GET.get("page"), 1, 1, MAX_PAGE)
     rows, count = ranking.ranked(season, **filters, limit=PER_PAGE, offset=(number - 1) * PER_PAGE)
@@ -313,7 +310,7 @@ def event(request, league, event_id):
         request.user, event.tournament.club, "read"
     )
     results = queries.event_results(
-        event, request.league, viewer=_viewer_person(request.user), club_readable=club_readable
+        event, request.league, viewer=request.user, club_readable=club_readable
     )
     return render(
         request,
@@ -328,6 +325,8 @@ def person(request, person_id):
     clubs the reader may read, or all of them for the person themself) and their league
     results (the leagues the reader may read)."""
     person = get_object_or_404(Person, pk=person_id)
+    if not visibility.is_named(request.user, person):
+        raise Http404  # a hidden person answers as an unknown one
     me = request.user.is_authenticated and person.user_id == request.user.pk
     clubs, results = queries.person_season(
         person,
@@ -786,7 +785,9 @@ def guests(request, slug, tournament_id):
     name (no retyping), entered linked to their person."""
     tournament = get_object_or_404(Tournament, pk=tournament_id, club=request.club)
     if request.method == "POST":
-        found = services.find_persons(request.club, request.POST.get("q", ""), 50)
+        found = services.find_persons(
+            request.club, request.POST.get("q", ""), 50, viewer=request.user
+        )
         person = next((p for p in found if p.pk == _int(request.POST.get("person"))), None)
         if person is None:
             messages.error(request, _("Nobody of the league's clubs answers to this."))
@@ -816,7 +817,7 @@ def guests(request, slug, tournament_id):
             )
             return redirect("tournaments:players", request.club.slug, tournament.pk)
     query = request.GET.get("q", "")[:80]
-    found = services.find_persons(request.club, query)
+    found = services.find_persons(request.club, query, viewer=request.user)
     return render(
         request,
         "leagues/guests.html",

@@ -61,7 +61,9 @@ class SheetForm(RulesFields):
         self.club = club
         self.fields["season"].queryset = club.seasons.regular().newest_first()
         # inactive (and merged) players are left out of the seats to choose from
-        players = Player.objects.filter(club=club, is_active=True).order_by("sort_key", "name")
+        players = Player.objects.filter(club=club, is_active=True, is_guest=False).order_by(
+            "sort_key", "name"
+        )
         for i in range(1, SEATS + 1):
             field = forms.ModelChoiceField(
                 queryset=players,

@@ -45,7 +45,12 @@ PURE = (
 #: Test files whose database work is the same on either database: the permission matrix
 #: (every URL as every role: status codes decided in Python; PostgreSQL's own answers to
 #: hostile input are the fuzzers', which CI runs there), the migrations' check.
-EITHER = ("tests/test_permissions.py", "tests/test_migrations.py")
+EITHER = (
+    "tests/test_permissions.py",
+    "tests/test_migrations.py",
+    # the privacy matrix: every URL as every reader, whose names each body holds
+    "tests/clubs/test_privacy_matrix.py",
+)
 
 #: Test files of the code that speaks to each database its own way (``connection.vendor``
 #: branches, raw SQL: COPY against executemany, the facts rebuilt in SQL, the rankings'

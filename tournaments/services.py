@@ -30,6 +30,7 @@ from django.utils.translation import gettext_lazy as _lazy
 from clubs import audit, refusals
 from clubs.models import Player, Season
 from clubs.permissions import require
+from clubs.visibility import named_to_everyone
 from core.db import retry_on_conflict, savepoint_needed
 from core.errors import ServiceError
 from scoresheet import services as sheets
@@ -370,7 +371,9 @@ def register(tournament: Tournament, items, *, actor=None) -> list[Entry]:
     """Enter several players at once: ``("member", player)`` or ``("guest", (name, club,
     licence))`` items, numbered in order; all or nothing. A guest found across the league
     comes as ``("guest", (name, club, licence, person))``: the guest's player record is
-    linked to that ``Person`` and so is the entry."""
+    linked to that ``Person`` and so is the entry. A guest who plays for another club of
+    the site (a person, or ``(name, club, licence, person, True)``: a team match's away
+    player) gets a guest's record (``Player.is_guest``), not one of the club's players."""
     _require(actor, tournament)
     with transaction.atomic():
         tournament = _lock(tournament)
@@ -386,8 +389,12 @@ def register(tournament: Tournament, items, *, actor=None) -> list[Entry]:
                 entry = Entry(player=player, name=player.name, person_id=player.person_id)
             else:
                 person = value[3] if len(value) > 3 else None
+                named_here = len(value) > 4 and bool(value[4])  # the caller chose the name
+                outside = person is not None or named_here
                 name, club, licence = (str(v or "").strip() for v in value[:3])
-                player = _guest_player(tournament, name, club, entered, person)
+                if person is not None and not named_here and not named_to_everyone(person):
+                    name, licence = unnamed(person.pk), ""  # a hidden person: no name here
+                player = _guest_player(tournament, name, club, entered, person, outside)
                 entry = Entry(
                     player=player,
                     name=name,
@@ -416,13 +423,20 @@ def register(tournament: Tournament, items, *, actor=None) -> list[Entry]:
     return entries
 
 
-def _guest_player(tournament, name, club, entered, person=None) -> Player:
+def unnamed(number) -> str:
+    """The name a hidden person (``clubs.visibility``) is entered under in another club:
+    nothing of their name or licence, the same each time (``number``: their record's)."""
+    return _("Player no. %(number)s") % {"number": number}
+
+
+def _guest_player(tournament, name, club, entered, person=None, outside=False) -> Player:
     """The club's player for a guest: "Name (Their club)", created if new.
 
     A guest named with their club who already came (a player of that name with no
     login) is the same player again; any other clash of names is numbered. A guest
     who is a known ``person``: the club's record already linked to them is the same
-    player again; a new or unlinked record is linked to them.
+    player again; a new or unlinked record is linked to them. A new record of a guest
+    playing for another club (``outside``) is a guest's record (``Player.is_guest``).
     """
     if person is not None:
         linked = Player.objects.filter(club_id=tournament.club_id, person=person).first()
@@ -437,7 +451,9 @@ def _guest_player(tournament, name, club, entered, person=None) -> Player:
     base = f"{name} ({club})" if club else name
     existing = Player.objects.filter(club_id=tournament.club_id, name=base).first()
     if existing is None:
-        return Player.objects.create(club_id=tournament.club_id, name=base, person=person)
+        return Player.objects.create(
+            club_id=tournament.club_id, name=base, person=person, is_guest=outside
+        )
     if (
         club
         and existing.user_id is None
@@ -451,7 +467,9 @@ def _guest_player(tournament, name, club, entered, person=None) -> Player:
     n = 2
     while Player.objects.filter(club_id=tournament.club_id, name=f"{base} {n}").exists():
         n += 1
-    return Player.objects.create(club_id=tournament.club_id, name=f"{base} {n}", person=person)
+    return Player.objects.create(
+        club_id=tournament.club_id, name=f"{base} {n}", person=person, is_guest=outside
+    )
 
 
 LINE_SPLIT = re.compile(r"\s*[;\t]\s*")

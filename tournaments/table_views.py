@@ -133,8 +133,10 @@ def table_sheet(request, table):
             duplicate_deals.next_deal(table, len(deals)) if tournament.is_duplicate else None
         ),
     }
-    # one phone per table: the first to open the link holds it; another reads only
-    context["holds_table"] = services.claim_table(table, device=request.table_device)
+    # one phone per table: the first to save a deal holds it, another reads only;
+    # opening the link (a chat app's preview) claims nothing
+    context["holds_table"] = _holds(table, request)
+    context["unclaimed"] = not table.device
     context["links"]["take_over"] = _url(request, "take_over")
     context["links"]["heartbeat"] = _url(request, "heartbeat")
     return render(request, "tournaments/table_sheet.html", context)
@@ -209,9 +211,22 @@ def _writable_or_back(request, table):
     return None
 
 
+def _holds(table, request) -> bool:
+    """This phone may enter the table's deals (a GET claims nothing; the phone holding
+    the table is heard of)."""
+    if table.device and services.holds(table, request.table_device):
+        return services.claim_table(table, device=request.table_device)
+    return services.holds(table, request.table_device)
+
+
 def _held_here(table, request) -> None:
-    """Refuse (``table_held``) a phone other than the one holding the table."""
-    if not services.claim_table(table, device=request.table_device):
+    """Refuse (``table_held``) a phone other than the one holding the table; a deal
+    posted by a phone while nobody holds the table claims it (an explicit tap)."""
+    if request.method == "POST":
+        held = services.claim_table(table, device=request.table_device)
+    else:
+        held = _holds(table, request)
+    if not held:
         raise TournamentError("table_held")
 
 

@@ -187,7 +187,9 @@ def players(request, slug, tournament_id):
     tournament = tournament_of(request, tournament_id)
     club = request.club
     entered = tournament.entries.values("player_id")
-    candidates = club.players.exclude(pk__in=entered).order_by("sort_key", "name")
+    candidates = (
+        club.players.filter(is_guest=False).exclude(pk__in=entered).order_by("sort_key", "name")
+    )
     post = request.POST if request.method == "POST" else None
     action = post.get("action") if post else None
     members_form = MembersForm(post if action == "members" else None, players=candidates)

@@ -67,8 +67,8 @@ from psycopg import generators, pq
 from psycopg.copy import LibpqWriter
 from psycopg.waiting import Wait
 
-from clubs import audit
-from clubs.models import Club, Person
+from clubs import audit, visibility
+from clubs.models import Club, Person, Player
 from clubs.ranking import RankingError, parse_ranking
 from clubs.refusals import message_of
 from core.bulk import _copy_type, batches
@@ -198,6 +198,30 @@ def chunks(club, progress=None, counts=None):
         yield from _chunks(club, progress, counts)
 
 
+def _persons(club, person_ids) -> list[dict]:
+    """The persons the club's rows name: a person who plays for the club, or whom
+    anybody may see named (``clubs.visibility``), as they are; a hidden person named
+    only by a guest's record (another club's player) under that record's name, without
+    their name, licence or série."""
+    own = set(
+        Player.objects.filter(club=club, is_guest=False, person_id__in=person_ids).values_list(
+            "person_id", flat=True
+        )
+    )
+    named = own | visibility.named_person_ids(None, person_ids - own)
+    guests = dict(
+        Player.objects.filter(club=club, is_guest=True, person_id__in=person_ids - named)
+        .order_by("-pk")
+        .values_list("person_id", "name")
+    )
+    return [
+        {"id": p.pk, "name": p.name, "licence": p.licence, "serie": p.serie}
+        if p.pk in named
+        else {"id": p.pk, "name": guests.get(p.pk, "?"), "licence": None, "serie": ""}
+        for p in Person.objects.filter(pk__in=person_ids).order_by("pk")
+    ]
+
+
 def _chunks(club, progress, counts):
     tables = club_rows(club)
     user_ids, person_ids, total = set(), set(), 0
@@ -217,10 +241,7 @@ def _chunks(club, progress, counts):
     head["users"] = [
         {"id": user.pk, **{f: _plain(getattr(user, f)) for f in USER_FIELDS}} for user in users
     ]
-    head["persons"] = [
-        {"id": p.pk, "name": p.name, "licence": p.licence, "serie": p.serie}
-        for p in Person.objects.filter(pk__in=person_ids).order_by("pk")
-    ]
+    head["persons"] = _persons(club, person_ids)
     text = json.dumps(head, ensure_ascii=False)
     yield text[:-1] + ', "objects": ['
     done, first = 0, True

@@ -142,11 +142,11 @@ def test_a_persons_season_is_their_pages(client, api, clubs, lseason, ranked):  
     assert [(r["event"], r["rank"], r["weighted"]) for r in body["results"]] == shown
     assert body["person"] == {"id": anne.pk, "name": "Anne", "licence": "L0", "serie": "Open"}
     assert [c["club"]["slug"] for c in body["clubs"]] == ["club-a"]
-    # Cécile plays for the members-only club B: her club is not for anybody to read,
-    # her league results are (a public league)
+    # Cécile plays for the members-only club B only: she is not named to anybody who
+    # may not read it, and her page answers as an unknown person's
     cecile = Person.objects.get(name="Cécile")
-    body = api().get(f"/api/v1/persons/{cecile.pk}").json()
-    assert body["clubs"] == [] and len(body["results"]) == 2
+    assert api().get(f"/api/v1/persons/{cecile.pk}").status_code == 404
+    assert client.get(reverse("leagues:person", args=[cecile.pk])).status_code == 404
     assert api().get("/api/v1/persons/999999").status_code == 404
 
 

@@ -96,10 +96,15 @@ def test_the_tables_links_record_the_match_after_double_entry(match, boss):
     seated = [[s.player for s in t.sheet.seats.order_by("position")] for t in (one, two)]
     assert [p.pk for p in seated[0][0::2]] == home[:2]
     assert [p.pk for p in seated[1][1::2]] == home[2:]
-    away_names = [s.player.name for s in match.line_up.filter(team=match.away)]
-    # the away players enter as the home club's guests, under their names
-    assert [p.name.split(" (")[0] for p in seated[0][1::2]] == away_names[:2]
-    assert [p.name.split(" (")[0] for p in seated[1][0::2]] == away_names[2:]
+    away = [s.player for s in match.line_up.filter(team=match.away)]
+    # the away players enter as the home club's guests' records; the away club is
+    # members-only, so their names stay out of the home club: a number stands for them
+    assert not match.away.club.is_public
+    names = [f"Player no. {p.pk}" for p in away]
+    assert [p.name.split(" (")[0] for p in seated[0][1::2]] == names[:2]
+    assert [p.name.split(" (")[0] for p in seated[1][0::2]] == names[2:]
+    assert all(p.is_guest for p in seated[0][1::2] + seated[1][0::2])
+    assert not any(p.is_guest for p in seated[0][0::2] + seated[1][1::2])
     first = enter(one, HANDS)
     check(one, first)
     match.refresh_from_db()

@@ -27,9 +27,13 @@ def test_a_counted_tournament_stores_its_results_when_it_closes(clubs, lseason, 
     home = [Player.objects.create(club=clubs["a"], name=f"A{i}") for i in range(3)]
     visitor = Person.objects.create(name="Béa Visiteuse", licence="0420", serie="Open")
     Player.objects.create(club=clubs["b"], name="Béa", person=visitor)
-    found = services.find_persons(clubs["a"], "0420")
+    # club B is members-only: its person is found by its own members only
+    assert services.find_persons(clubs["a"], "0420", viewer=clubs["a_manager"]) == []
+    assert services.find_persons(clubs["a"], "0420") == []
+    found = services.find_persons(clubs["a"], "0420", viewer=clubs["b_manager"])
     assert found == [visitor]
-    assert services.find_persons(clubs["a"], "visit") == [visitor]  # by name, no accents
+    # by name, no accents
+    assert services.find_persons(clubs["a"], "visit", viewer=clubs["b_manager"]) == [visitor]
     t = event("Open de printemps")
     services.register_event(lseason, t, coefficient="2", actor=clubs["a_manager"])
     entries = tournament_services.register(

@@ -179,11 +179,11 @@ def test_the_ranking_filters_by_a_club_typed_or_followed_in_few_queries(
         club = Club.objects.create(name=name, slug=name.lower().replace(" ", "-"))
         services.accept_invitation(services.invite_club(lseason.league, club))
     url = reverse("leagues:ranking", args=["comite", lseason.pk])
-    with django_assert_num_queries(4):  # league, season, the ranked rows, their clubs
+    with django_assert_num_queries(5):  # league, season, the rows, their clubs, who is named
         page = client.get(url).content.decode()
     assert "Club B</option>" not in page  # no list of every member club
     assert f'href="?club={clubs["a"].pk}"' in page  # a row's club filters by it
-    with django_assert_num_queries(5):  # and the club named
+    with django_assert_num_queries(6):  # and the club named
         page = client.get(url, {"club": "club a"}).content.decode()
     assert 'value="Club A"' in page and "Anne" in page and "data-club-matches" not in page
     page = client.get(url, {"club": "az"}).content.decode()

@@ -26,10 +26,35 @@ def deal_post(table, client):
     return client.post(link(table, "hand_create"), {**HAND, "action": "save"})
 
 
+def claim(client, table):
+    """Open the table's link, then save a deal: the tap that claims the table."""
+    client.get(link(table))
+    return deal_post(table, client)
+
+
+def test_opening_the_link_claims_nothing(make_tournament):
+    """A chat app's link preview (a GET) must not take the table from its players."""
+    _t, rnd = started(make_tournament)
+    table = first_table(rnd)
+    preview, phone = Client(), Client()
+    for _twice in range(2):
+        page = preview.get(link(table)).content.decode()
+        assert "data-table-unclaimed" in page and "data-table-held" not in page
+        assert preview.get(link(table, "hand_create")).status_code == 200
+    table.refresh_from_db()
+    assert not table.device
+    assert not AuditEntry.objects.filter(action="table_claimed").exists()
+    assert claim(phone, table).status_code == 302
+    page = phone.get(link(table)).content.decode()
+    assert "data-main-action" in page and "data-table-unclaimed" not in page
+    assert "data-table-held" in preview.get(link(table)).content.decode()
+
+
 def test_the_first_phone_holds_the_table_and_another_reads_only(make_tournament):
     _t, rnd = started(make_tournament)
     table = first_table(rnd)
     first, second = Client(), Client()
+    claim(first, table)
     page = first.get(link(table)).content.decode()
     assert "data-table-held" not in page and "data-main-action" in page
     table.refresh_from_db()
@@ -59,7 +84,7 @@ def test_taking_over_needs_the_organisers_code(make_tournament):
     _t, rnd = started(make_tournament)
     table = first_table(rnd)
     first, second = Client(), Client()
-    first.get(link(table))
+    claim(first, table)
     second.get(link(table))
     response = second.post(link(table, "take_over"), {"code": "000000"}, follow=True)
     if tokens.takeover_code(rnd) != "000000":
@@ -95,7 +120,7 @@ def test_the_second_entry_comes_from_another_phone_all_the_same(make_tournament)
     t, rnd = started(make_tournament)
     table = first_table(rnd)
     first, second = Client(), Client()
-    first.get(link(table))
+    claim(first, table)
     play_table(t, table)
     assert first.post(link(table, "submit"), {"by_name": "Anna"}).status_code == 302
     table.refresh_from_db()
@@ -109,7 +134,7 @@ def test_the_holders_report_reaches_the_organiser(make_tournament, client, manag
     _t, rnd = started(make_tournament)
     table = first_table(rnd)
     phone, other = Client(), Client()
-    phone.get(link(table))
+    claim(phone, table)
     assert phone.post(link(table, "heartbeat"), {"waiting": "3"}).json() == {"held": True}
     assert other.post(link(table, "heartbeat"), {"waiting": "9"}).json() == {"held": False}
     assert other.post(link(table, "heartbeat"), {"waiting": "x"}).status_code == 400
