@@ -213,6 +213,8 @@ JOB_FILES_DAYS = int(os.environ.get("DJANGO_JOB_FILES_DAYS", "7"))
 # manage. Both off by default (clubs.accounts).
 ALLOW_SIGNUP = env_bool("DJANGO_ALLOW_SIGNUP", False)
 ALLOW_CLUB_CREATION = env_bool("DJANGO_ALLOW_CLUB_CREATION", False)
+# Logged-in users may create a league, which they then manage (a superuser always may).
+ALLOW_LEAGUE_CREATION = env_bool("DJANGO_ALLOW_LEAGUE_CREATION", False)
 
 LOGIN_URL = "login"
 LOGIN_REDIRECT_URL = "home"

@@ -1,0 +1,27 @@
+"""A guest typed with a licence at a tournament's registration: the league's person
+holding it (``clubs.models.Person``), so that the guest's results reach the league."""
+
+from clubs.models import Person
+from core.text import looks_alike, name_key
+from tournaments.models import Entry
+
+
+def licensed_person(licence, name) -> Person | None:
+    """The person holding ``licence`` when ``name`` is theirs (the same name, accents,
+    case and spaces aside, or one that looks alike): a guest typed with a licence is
+    entered as that person. Another name is not linked: the players page proposes the
+    match to the organiser (``licence_proposals``)."""
+    person = Person.objects.filter(licence=licence.strip()).first()
+    if person is None or not name:
+        return None
+    same = name_key(person.name) == name_key(name) or looks_alike(name, person.name)
+    return person if same else None
+
+
+def licence_proposals(tournament) -> list[tuple[Entry, Person]]:
+    """Guests entered with a licence a person holds, not linked (their names differ):
+    the organiser links them (``link_entry``) or leaves them."""
+    guests = tournament.entries.filter(is_guest=True, person__isnull=True)
+    entries = list(guests.exclude(licence="").order_by("number"))
+    persons = Person.objects.in_bulk([e.licence for e in entries], field_name="licence")
+    return [(e, persons[e.licence]) for e in entries if e.licence in persons]
