@@ -1,14 +1,12 @@
 """The competition pages' forms: they validate input; the services write."""
 
-import json
-
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
 from competitions import services
 from competitions.models import LINE_UP, Competition
 from competitions.table import HEAD_TO_HEAD, MP_DIFFERENCE, POINTS
-from tarot.teammatch import SEATS, Scale
+from tarot.teammatch import SEATS
 
 TIE_BREAK_CHOICES = [
     (HEAD_TO_HEAD, _("head to head")),
@@ -26,11 +24,6 @@ class CompetitionForm(forms.Form):
     season = forms.TypedChoiceField(label=_("Season"), required=False, coerce=int, empty_value=None)
     mode = forms.ChoiceField(label=_("Play"), choices=Competition.Mode.choices)
     deals = forms.IntegerField(label=_("Deals per match"), min_value=1, max_value=48, initial=8)
-    scale = forms.CharField(
-        label=_("Match points scale (JSON)"),
-        initial=json.dumps(Scale.plain().as_data()),
-        help_text=_("Lines of [difference from, match points ahead, match points behind], from 0."),
-    )
     win_points = forms.IntegerField(
         max_value=100, label=_("League points for a win"), min_value=0, initial=3
     )
@@ -61,12 +54,6 @@ class CompetitionForm(forms.Form):
         self.fields["season"].choices = [("", "—")] + [
             (pk, s.name) for pk, s in self.seasons.items()
         ]
-
-    def clean_scale(self):
-        try:
-            return json.loads(self.cleaned_data["scale"])
-        except (ValueError, RecursionError):  # RecursionError: nested too deeply
-            raise forms.ValidationError(_("The scale is not JSON.")) from None
 
     def clean_season(self):
         value = self.cleaned_data["season"]

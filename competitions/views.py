@@ -18,7 +18,7 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 
 from clubs.models import Club, Player
 from clubs.permissions import can as can_club
-from competitions import links, queries, services
+from competitions import bareme_forms, links, queries, services
 from competitions.forms import (
     CompetitionForm,
     DivisionForm,
@@ -33,9 +33,11 @@ from competitions.forms import (
 from competitions.models import Competition, Match, MatchClaim, Team
 from competitions.privacy import Names, hide_sheet
 from competitions.services import CompetitionError
+from core.idempotency import idempotent, once
 from leagues.models import League
 from leagues.permissions import is_manager as is_league_manager
 from leagues.permissions import league_view
+from tarot.teammatch import Scale
 from tournaments import tokens as table_tokens
 
 
@@ -144,20 +146,53 @@ def match(request, league, competition_id, match_id):
 
 
 @league_view("manage")
+@idempotent
 @require_http_methods(["GET", "POST"])
 def create(request, league):
-    form = CompetitionForm(league=request.league)
-    if request.method == "POST":
-        form = CompetitionForm(request.POST, league=request.league)
-        if form.is_valid():
-            try:
-                competition = services.create_competition(
-                    request.league, **form.cleaned_data, actor=request.user
-                )
-                return redirect("competitions:manage", request.league.slug, competition.pk)
-            except CompetitionError as error:
-                _refused(request, error, form)
-    return render(request, "competitions/create.html", {"league": request.league, "form": form})
+    """A new competition, its barème typed as lines (``competitions.bareme_forms``):
+    "Preview" converts a few differences without saving; "Create" stores it once (the
+    form's idempotency key: a double post makes one competition)."""
+    post = request.POST if request.method == "POST" else None
+    form = CompetitionForm(post, league=request.league)
+    lines = bareme_forms.BaremeFormSet(
+        post, initial=bareme_forms.initial_of(Scale.plain().lines), prefix="line"
+    )
+    shown = Scale.plain().as_data()
+    if post is not None and form.is_valid() & lines.is_valid():
+        scale = bareme_forms.lines_of(lines)
+        if scale is not None:
+            shown = scale
+            if post.get("action") != "preview":
+                try:
+                    competition = once(
+                        request,
+                        lambda: services.create_competition(
+                            request.league, **form.cleaned_data, scale=scale, actor=request.user
+                        ),
+                        url=lambda c: reverse(
+                            "competitions:manage", args=[request.league.slug, c.pk]
+                        ),
+                    )
+                except CompetitionError as error:
+                    _refused(request, error, form)
+                else:
+                    messages.success(
+                        request,
+                        _("%(competition)s is created: add its divisions and teams.")
+                        % {"competition": competition.name},
+                    )
+                    return redirect("competitions:manage", request.league.slug, competition.pk)
+    return render(
+        request,
+        "competitions/create.html",
+        {
+            "league": request.league,
+            "form": form,
+            "lines": lines,
+            "preview": bareme_forms.preview(shown),
+            "previewing": post is not None and post.get("action") == "preview",
+        },
+    )
 
 
 @league_view("manage")

@@ -112,6 +112,8 @@ def may_create_league(user) -> bool:
 def _free_slug(name, slug) -> str:
     """``slug`` (or the name's), numbered when another league has it."""
     base = slugify(slug or name)[:55] or "league"
+    if base == "new":  # the creation page's address
+        base = "new-league"
     taken = set(League.objects.filter(slug__startswith=base).values_list("slug", flat=True))
     candidate, n = base, 1
     while candidate in taken:
