@@ -212,7 +212,10 @@ def _settings(
 
 
 def _season_name(club, name, date, exclude=None):
-    """A season name of its own for the tournament: "Name (date)", numbered if taken."""
+    """A season name of its own for the tournament: "Name (date)", numbered if taken.
+    The club's row is locked first: two tournaments named at once take turns, and the
+    second reads the first's name (never a clash on the season's unique name)."""
+    _lock_club(club)
     base = f"{name} ({date.isoformat()})"[:72]
     taken = set(
         Season.objects.filter(club=club, name__startswith=base)
@@ -261,7 +264,6 @@ def create_tournament(
         even_spread,
     )
     with transaction.atomic():
-        _lock_club(club)  # two creations at once: the second reads the first's season name
         season = Season.objects.create(
             club=club,
             kind=Season.Kind.TOURNAMENT,

@@ -90,7 +90,14 @@ def settings_page(
     form = form_class(post, tournament=tournament)
     if form.is_bound and form.is_valid():
         try:
-            saved = save(**form.settings(), actor=request.user)
+            if tournament is None:  # a creation: stored once per form (``core.idempotency``)
+                saved = once(
+                    request,
+                    lambda: save(**form.settings(), actor=request.user),
+                    url=lambda t: reverse(then, args=[request.club.slug, t.pk]),
+                )
+            else:
+                saved = save(**form.settings(), actor=request.user)
         except TournamentError as error:
             add_club_error(form, error, form_class.ERROR_FIELDS)
         else:
@@ -126,6 +133,7 @@ def tournament_list(request, slug):
 
 
 @club_view("manage")
+@idempotent
 @GET_POST
 def tournament_create(request, slug):
     return settings_page(
