@@ -8,8 +8,10 @@ totals (``SeasonTotal``), shown only for the clubs the reader may read."""
 import io
 import json
 
+from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
+from django.contrib.auth.views import redirect_to_login
 from django.core.paginator import Paginator
 from django.http import Http404, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
@@ -80,15 +82,16 @@ def league_list(request):
     )
 
 
-@login_required
 @idempotent
 @require_http_methods(["GET", "POST"])
 def league_create(request):
     """A new league, its creator its manager: superusers, and every logged-in user where
     the site allows it (``settings.ALLOW_LEAGUE_CREATION``); the same to others as a page
     that does not exist."""
-    if not services.may_create_league(request.user):
-        raise Http404
+    if not (settings.ALLOW_LEAGUE_CREATION or request.user.is_superuser):
+        raise Http404  # the same to everybody while the site does not allow it
+    if not request.user.is_authenticated:
+        return redirect_to_login(request.get_full_path())
     form = LeagueForm(request.POST if request.method == "POST" else None)
     if form.is_bound and form.is_valid():
         try:
