@@ -3,6 +3,7 @@
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
+from clubs.models import Club
 from competitions import services
 from competitions.models import LINE_UP, Competition
 from competitions.table import HEAD_TO_HEAD, MP_DIFFERENCE, POINTS
@@ -65,7 +66,13 @@ class DivisionForm(forms.Form):
 
 
 class TeamForm(forms.Form):
-    club = forms.SlugField(label=_("Club (its address)"))
+    #: the league's member clubs, by name (posted as the club's address)
+    club = forms.ModelChoiceField(
+        label=_("Club"),
+        queryset=Club.objects.none(),
+        to_field_name="slug",
+        error_messages={"invalid_choice": _("Choose a club from the list.")},
+    )
     name = forms.CharField(label=_("Team name"), max_length=80)
     players = forms.CharField(
         label=_("Squad: the club's players, one a line"),
@@ -78,6 +85,9 @@ class TeamForm(forms.Form):
 
     def __init__(self, *args, competition, **kwargs):
         super().__init__(*args, **kwargs)
+        self.fields["club"].queryset = Club.objects.filter(
+            league_links__league_id=competition.league_id, league_links__accepted_at__isnull=False
+        ).order_by("name")
         self.divisions = {d.pk: d for d in competition.divisions.all()}
         if competition.is_cup:
             del self.fields["division"]

@@ -16,7 +16,7 @@ from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
-from clubs.models import Club, Player
+from clubs.models import Player
 from clubs.permissions import can as can_club
 from competitions import bareme_forms, links, queries, services
 from competitions.forms import (
@@ -283,10 +283,7 @@ def _int(value):
 
 def _enter_team(request, competition, form) -> bool:
     data = form.cleaned_data
-    club = Club.objects.filter(slug=data["club"]).first()
-    if club is None:
-        form.add_error("club", str(services.error_messages["not_member"]) % {"club": data["club"]})
-        return False
+    club = data["club"]  # one of the league's member clubs (the form's list)
     found = {
         p.name: p
         for p in Player.objects.filter(club=club, name__in=data["players"], merged_into=None)
