@@ -213,10 +213,12 @@ def manage(request, league, competition_id):
                     services.add_division(
                         competition, division_form.cleaned_data["name"], actor=request.user
                     )
+                    messages.success(request, _("The division is added."))
                     return redirect("competitions:manage", request.league.slug, competition.pk)
             elif action == "team":
                 team_form = TeamForm(request.POST, prefix="team", competition=competition)
                 if team_form.is_valid() and _enter_team(request, competition, team_form):
+                    messages.success(request, _("The team is entered."))
                     return redirect("competitions:manage", request.league.slug, competition.pk)
             elif action == "fixtures":
                 division = competition.divisions.filter(pk=_int(request.POST.get("division")))
@@ -225,6 +227,7 @@ def manage(request, league, competition_id):
                     messages.error(request, str(services.error_messages["division_other"]))
                 else:
                     services.generate_fixtures(division, actor=request.user)
+                    messages.success(request, _("The fixtures are made."))
                     return redirect(competition.get_absolute_url())
             elif action == "draw":
                 draw_form = DrawForm(request.POST, prefix="draw")
@@ -235,6 +238,7 @@ def manage(request, league, competition_id):
                         seeded=draw_form.cleaned_data["seeded"],
                         actor=request.user,
                     )
+                    messages.success(request, _("The cup is drawn."))
                     return redirect(competition.get_absolute_url())
             elif action == "move":
                 move_form = MoveTeamForm(request.POST, prefix="move", competition=competition)
@@ -244,6 +248,7 @@ def manage(request, league, competition_id):
                         move_form.cleaned_data["division"],
                         actor=request.user,
                     )
+                    messages.success(request, _("The team is moved."))
                     return redirect("competitions:manage", request.league.slug, competition.pk)
             elif action == "next":
                 next_form = NextSeasonForm(request.POST, prefix="next")
@@ -251,6 +256,7 @@ def manage(request, league, competition_id):
                     following = services.next_season(
                         competition, name=next_form.cleaned_data["name"], actor=request.user
                     )
+                    messages.success(request, _("The next season's competition is made."))
                     return redirect("competitions:manage", request.league.slug, following.pk)
         except CompetitionError as error:
             forms = {"division": division_form, "team": team_form, "draw": draw_form}
@@ -350,6 +356,7 @@ def line_up(request, competition, found, side):
     if request.method == "POST" and form.is_valid():
         try:
             services.submit_line_up(found, side, form.cleaned_data["players"], actor=request.user)
+            messages.success(request, _("The line-up is handed in."))
             return redirect(found.get_absolute_url())
         except CompetitionError as error:
             _refused(request, error, form)
@@ -381,11 +388,13 @@ def results(request, league, competition_id, match_id):
                 edit = MatchEditForm(request.POST, prefix="edit")
                 if edit.is_valid():
                     services.edit_match(found, **edit.cleaned_data, actor=request.user)
+                    messages.success(request, _("The match's date and venue are saved."))
                     return redirect(found.get_absolute_url())
             else:
                 form = ResultsForm(request.POST, competition=competition)
                 if form.is_valid():
                     services.record_results(found, form.deals(), actor=request.user)
+                    messages.success(request, _("The match's results are saved."))
                     return redirect(found.get_absolute_url())
         except CompetitionError as error:
             _refused(request, error, form)

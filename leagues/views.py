@@ -767,6 +767,7 @@ def mine(request):
             form = PersonForm(request.POST)
             if form.is_valid():
                 services.set_person(request.user, **form.cleaned_data, actor=request.user)
+                messages.success(request, _("Your licence and série are saved."))
                 return redirect("leagues:mine")
         except LeagueError as error:
             _refused(request, error)
