@@ -8,6 +8,7 @@ import pytest
 from django.urls import reverse
 
 from clubs.models import AuditEntry, Club, Membership, Person, Player, Role
+from leagues import services
 from leagues.models import League, LeagueAuditEntry, LeagueClub, LeagueManager
 from tests.leagues.fixtures import DAY
 from tournaments import services as tournament_services
@@ -221,3 +222,28 @@ def test_a_guest_typed_with_a_licence_is_entered_as_the_league_person(
     # the manager of another club may not link this tournament's entries
     client.force_login(clubs["b_manager"])
     assert client.post(players, {"action": "link", "entry": other.pk}).status_code in (403, 404)
+
+
+def test_the_invitations_and_the_manage_page_read_in_few_queries(
+    client, boss, league, django_user_model, django_assert_max_num_queries
+):
+    """Five leagues inviting one club, twenty clubs to choose from: the club's home page
+    and the league's manage page in a fixed number of queries."""
+    club = Club.objects.create(name="Club Z", slug="club-z")
+    manager = django_user_model.objects.create_user("zed", password="pw-long-12345")
+    Membership.objects.create(club=club, user=manager, role=Role.MANAGER)
+    for n in range(5):
+        other = services.create_league(f"Ligue {n}", f"ligue-{n}")
+        services.invite_club(other, club)
+    for n in range(20):
+        Club.objects.create(name=f"Club {n:02d}", slug=f"club-{n:02d}")
+    client.force_login(manager)
+    home = reverse("clubs:detail", args=[club.slug])
+    with django_assert_max_num_queries(14):
+        page = client.get(home).content.decode()
+    assert page.count("data-accept=") == 5
+    client.force_login(boss)
+    with django_assert_max_num_queries(14):
+        page = client.get(reverse("leagues:manage", args=[league.slug])).content.decode()
+    invite = page.split("data-invite>")[1].split("</form>")[0]
+    assert invite.count("<option") == 21  # Club Z and the twenty others
