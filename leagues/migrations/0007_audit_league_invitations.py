@@ -4,15 +4,48 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('leagues', '0006_s12_team_moved'),
+        ("leagues", "0006_s12_team_moved"),
     ]
 
     operations = [
         migrations.AlterField(
-            model_name='leagueauditentry',
-            name='action',
-            field=models.CharField(choices=[('league_created', 'league created'), ('series_changed', 'séries changed'), ('club_invited', 'club invited'), ('club_joined', 'club joined'), ('club_left', 'club left the league'), ('season_saved', 'season saved'), ('event_added', 'event counted'), ('coefficient_changed', 'coefficient changed'), ('event_withdrawn', 'event withdrawn'), ('player_linked', 'player linked by licence'), ('claim_accepted', 'player linked by a confirmed claim'), ('person_changed', 'licence or série changed'), ('licences_imported', 'licence list imported'), ('competition_created', 'team competition created'), ('division_added', 'division added'), ('team_entered', 'team entered'), ('fixtures_generated', 'fixtures made'), ('cup_drawn', 'cup drawn'), ('line_up_submitted', 'line-up handed in'), ('match_recorded', 'match result recorded'), ('match_scheduled', 'match date or venue changed'), ('next_season', "next season's championship made"), ('match_started', 'match started'), ('captain_link_revoked', "captain's link revoked"), ('result_confirmed', 'result confirmed by a captain'), ('claim_filed', 'claim filed against a result'), ('claim_decided', 'claim decided'), ('team_moved', 'team moved to another division'), ('invitation_cancelled', "club's invitation cancelled"), ('invitation_declined', 'club declined the invitation')], max_length=30),
+            model_name="leagueauditentry",
+            name="action",
+            field=models.CharField(
+                choices=[
+                    ("league_created", "league created"),
+                    ("series_changed", "séries changed"),
+                    ("club_invited", "club invited"),
+                    ("club_joined", "club joined"),
+                    ("club_left", "club left the league"),
+                    ("season_saved", "season saved"),
+                    ("event_added", "event counted"),
+                    ("coefficient_changed", "coefficient changed"),
+                    ("event_withdrawn", "event withdrawn"),
+                    ("player_linked", "player linked by licence"),
+                    ("claim_accepted", "player linked by a confirmed claim"),
+                    ("person_changed", "licence or série changed"),
+                    ("licences_imported", "licence list imported"),
+                    ("competition_created", "team competition created"),
+                    ("division_added", "division added"),
+                    ("team_entered", "team entered"),
+                    ("fixtures_generated", "fixtures made"),
+                    ("cup_drawn", "cup drawn"),
+                    ("line_up_submitted", "line-up handed in"),
+                    ("match_recorded", "match result recorded"),
+                    ("match_scheduled", "match date or venue changed"),
+                    ("next_season", "next season's championship made"),
+                    ("match_started", "match started"),
+                    ("captain_link_revoked", "captain's link revoked"),
+                    ("result_confirmed", "result confirmed by a captain"),
+                    ("claim_filed", "claim filed against a result"),
+                    ("claim_decided", "claim decided"),
+                    ("team_moved", "team moved to another division"),
+                    ("invitation_cancelled", "club's invitation cancelled"),
+                    ("invitation_declined", "club declined the invitation"),
+                ],
+                max_length=30,
+            ),
         ),
     ]
