@@ -26,6 +26,7 @@ from django.contrib.auth.decorators import login_required
 from django.contrib.auth.views import redirect_to_login
 from django.http import Http404
 from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST
 
@@ -40,6 +41,7 @@ from clubs.account_forms import (
 )
 from clubs.accounts import AccountError
 from clubs.views import profile_page
+from core.idempotency import idempotent, once
 from core.throttle import Limit, client_address, limited
 
 GET_POST = require_http_methods(["GET", "POST"])
@@ -177,6 +179,7 @@ def email_confirm(request, token):
 
 @require_POST
 @login_required
+@idempotent
 def token_create(request):
     """A new API token: My account again, showing its text this once (never stored)."""
     form = TokenForm(request.POST, user=request.user)
@@ -185,8 +188,14 @@ def token_create(request):
             return limited(request)
         data = form.cleaned_data
         try:
-            token, text = tokens.create_token(
-                club=data["club"], name=data["name"], scope=data["scope"], actor=request.user
+            # stored once per form: a double post makes one token (``core.idempotency``);
+            # the repeat goes back to My account, the text shown to the first answer only
+            token, text = once(
+                request,
+                lambda: tokens.create_token(
+                    club=data["club"], name=data["name"], scope=data["scope"], actor=request.user
+                ),
+                url=reverse("profile"),
             )
         except tokens.TokenError as error:
             add_account_error(form, error)

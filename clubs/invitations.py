@@ -66,6 +66,9 @@ def invite(club: Club, *, email: str, role: str = Role.MEMBER, actor, request=No
         invitation.token_hash = token_hash(token)
         invitation.created_at = timezone.now()
         invitation.save()
+        audit.record(
+            club, actor, audit.Action.INVITATION_SENT, invitation, label=email, after={"role": role}
+        )
     invitation.sent = _mail(invitation, token, request)
     log.info("%s invited %s to %s as %s", actor, email, club.slug, role)
     return invitation
@@ -82,6 +85,13 @@ def resend(invitation: Invitation, *, actor, request=None) -> Invitation:
         invitation.token_hash = token_hash(token)
         invitation.created_at = timezone.now()
         invitation.save(update_fields=["token_hash", "created_at"])
+        audit.record(
+            invitation.club_id,
+            actor,
+            audit.Action.INVITATION_RESENT,
+            invitation,
+            label=invitation.email,
+        )
     if not _mail(invitation, token, request):
         raise ClubError("mail_failed", _("The email could not be sent: try again later."))
     return invitation
@@ -91,7 +101,16 @@ def cancel(invitation: Invitation, *, actor) -> None:
     require(actor, invitation.club, "manage", ClubError)
     if invitation.accepted_at is not None:
         raise ClubError("invitation_invalid", _("This invitation is accepted already."))
-    invitation.delete()
+    with transaction.atomic():
+        audit.record(
+            invitation.club_id,
+            actor,
+            audit.Action.INVITATION_CANCELLED,
+            invitation,
+            label=invitation.email,
+            before={"role": invitation.role},
+        )
+        invitation.delete()
 
 
 def find(token) -> Invitation | None:

@@ -315,6 +315,14 @@ class AuditEntry(models.Model):
         TABLE_TAKEN_OVER = "table_taken_over", _("table taken over by another phone")
         DATA_DOWNLOADED = "data_downloaded", _("personal data downloaded")
         PLAYER_ERASED = "player_erased", _("former player erased at their request")
+        INVITATION_SENT = "invitation_sent", _("invitation sent")
+        INVITATION_RESENT = "invitation_resent", _("invitation sent again")
+        INVITATION_CANCELLED = "invitation_cancelled", _("invitation cancelled")
+        TOURNAMENT_UPDATED = "tournament_updated", _("tournament settings changed")
+        TEAM_REGISTERED = "team_registered", _("tournament team entered")
+        LEAGUE_INVITED = "league_invited", _("club invited to a league")
+        LEAGUE_DECLINED = "league_declined", _("league invitation declined")
+        LEAGUE_INVITATION_CANCELLED = "league_uninvited", _("league invitation cancelled")
 
     club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="audit_entries")
     actor = models.ForeignKey(

@@ -1,14 +1,13 @@
 """The competition pages' forms: they validate input; the services write."""
 
-import json
-
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
+from clubs.models import Club
 from competitions import services
 from competitions.models import LINE_UP, Competition
 from competitions.table import HEAD_TO_HEAD, MP_DIFFERENCE, POINTS
-from tarot.teammatch import SEATS, Scale
+from tarot.teammatch import SEATS
 
 TIE_BREAK_CHOICES = [
     (HEAD_TO_HEAD, _("head to head")),
@@ -26,11 +25,6 @@ class CompetitionForm(forms.Form):
     season = forms.TypedChoiceField(label=_("Season"), required=False, coerce=int, empty_value=None)
     mode = forms.ChoiceField(label=_("Play"), choices=Competition.Mode.choices)
     deals = forms.IntegerField(label=_("Deals per match"), min_value=1, max_value=48, initial=8)
-    scale = forms.CharField(
-        label=_("Match points scale (JSON)"),
-        initial=json.dumps(Scale.plain().as_data()),
-        help_text=_("Lines of [difference from, match points ahead, match points behind], from 0."),
-    )
     win_points = forms.IntegerField(
         max_value=100, label=_("League points for a win"), min_value=0, initial=3
     )
@@ -62,12 +56,6 @@ class CompetitionForm(forms.Form):
             (pk, s.name) for pk, s in self.seasons.items()
         ]
 
-    def clean_scale(self):
-        try:
-            return json.loads(self.cleaned_data["scale"])
-        except (ValueError, RecursionError):  # RecursionError: nested too deeply
-            raise forms.ValidationError(_("The scale is not JSON.")) from None
-
     def clean_season(self):
         value = self.cleaned_data["season"]
         return None if value is None else self.seasons[value]
@@ -78,7 +66,13 @@ class DivisionForm(forms.Form):
 
 
 class TeamForm(forms.Form):
-    club = forms.SlugField(label=_("Club (its address)"))
+    #: the league's member clubs, by name (posted as the club's address)
+    club = forms.ModelChoiceField(
+        label=_("Club"),
+        queryset=Club.objects.none(),
+        to_field_name="slug",
+        error_messages={"invalid_choice": _("Choose a club from the list.")},
+    )
     name = forms.CharField(label=_("Team name"), max_length=80)
     players = forms.CharField(
         label=_("Squad: the club's players, one a line"),
@@ -91,6 +85,9 @@ class TeamForm(forms.Form):
 
     def __init__(self, *args, competition, **kwargs):
         super().__init__(*args, **kwargs)
+        self.fields["club"].queryset = Club.objects.filter(
+            league_links__league_id=competition.league_id, league_links__accepted_at__isnull=False
+        ).order_by("name")
         self.divisions = {d.pk: d for d in competition.divisions.all()}
         if competition.is_cup:
             del self.fields["division"]

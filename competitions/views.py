@@ -16,9 +16,9 @@ from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
-from clubs.models import Club, Player
+from clubs.models import Player
 from clubs.permissions import can as can_club
-from competitions import links, queries, services
+from competitions import bareme_forms, links, queries, services
 from competitions.forms import (
     CompetitionForm,
     DivisionForm,
@@ -33,8 +33,10 @@ from competitions.forms import (
 from competitions.models import Competition, Match, MatchClaim, Team
 from competitions.privacy import Names, hide_sheet
 from competitions.services import CompetitionError
+from core.idempotency import idempotent, once
 from leagues.permissions import is_manager as is_league_manager
 from leagues.permissions import league_view
+from tarot.teammatch import Scale
 from tournaments import tokens as table_tokens
 
 
@@ -143,20 +145,53 @@ def match(request, league, competition_id, match_id):
 
 
 @league_view("manage")
+@idempotent
 @require_http_methods(["GET", "POST"])
 def create(request, league):
-    form = CompetitionForm(league=request.league)
-    if request.method == "POST":
-        form = CompetitionForm(request.POST, league=request.league)
-        if form.is_valid():
-            try:
-                competition = services.create_competition(
-                    request.league, **form.cleaned_data, actor=request.user
-                )
-                return redirect("competitions:manage", request.league.slug, competition.pk)
-            except CompetitionError as error:
-                _refused(request, error, form)
-    return render(request, "competitions/create.html", {"league": request.league, "form": form})
+    """A new competition, its barème typed as lines (``competitions.bareme_forms``):
+    "Preview" converts a few differences without saving; "Create" stores it once (the
+    form's idempotency key: a double post makes one competition)."""
+    post = request.POST if request.method == "POST" else None
+    form = CompetitionForm(post, league=request.league)
+    lines = bareme_forms.BaremeFormSet(
+        post, initial=bareme_forms.initial_of(Scale.plain().lines), prefix="line"
+    )
+    shown = Scale.plain().as_data()
+    if post is not None and form.is_valid() & lines.is_valid():
+        scale = bareme_forms.lines_of(lines)
+        if scale is not None:
+            shown = scale
+            if post.get("action") != "preview":
+                try:
+                    competition = once(
+                        request,
+                        lambda: services.create_competition(
+                            request.league, **form.cleaned_data, scale=scale, actor=request.user
+                        ),
+                        url=lambda c: reverse(
+                            "competitions:manage", args=[request.league.slug, c.pk]
+                        ),
+                    )
+                except CompetitionError as error:
+                    _refused(request, error, form)
+                else:
+                    messages.success(
+                        request,
+                        _("%(competition)s is created: add its divisions and teams.")
+                        % {"competition": competition.name},
+                    )
+                    return redirect("competitions:manage", request.league.slug, competition.pk)
+    return render(
+        request,
+        "competitions/create.html",
+        {
+            "league": request.league,
+            "form": form,
+            "lines": lines,
+            "preview": bareme_forms.preview(shown),
+            "previewing": post is not None and post.get("action") == "preview",
+        },
+    )
 
 
 @league_view("manage")
@@ -177,10 +212,12 @@ def manage(request, league, competition_id):
                     services.add_division(
                         competition, division_form.cleaned_data["name"], actor=request.user
                     )
+                    messages.success(request, _("The division is added."))
                     return redirect("competitions:manage", request.league.slug, competition.pk)
             elif action == "team":
                 team_form = TeamForm(request.POST, prefix="team", competition=competition)
                 if team_form.is_valid() and _enter_team(request, competition, team_form):
+                    messages.success(request, _("The team is entered."))
                     return redirect("competitions:manage", request.league.slug, competition.pk)
             elif action == "fixtures":
                 division = competition.divisions.filter(pk=_int(request.POST.get("division")))
@@ -189,6 +226,7 @@ def manage(request, league, competition_id):
                     messages.error(request, str(services.error_messages["division_other"]))
                 else:
                     services.generate_fixtures(division, actor=request.user)
+                    messages.success(request, _("The fixtures are made."))
                     return redirect(competition.get_absolute_url())
             elif action == "draw":
                 draw_form = DrawForm(request.POST, prefix="draw")
@@ -199,6 +237,7 @@ def manage(request, league, competition_id):
                         seeded=draw_form.cleaned_data["seeded"],
                         actor=request.user,
                     )
+                    messages.success(request, _("The cup is drawn."))
                     return redirect(competition.get_absolute_url())
             elif action == "move":
                 move_form = MoveTeamForm(request.POST, prefix="move", competition=competition)
@@ -208,6 +247,7 @@ def manage(request, league, competition_id):
                         move_form.cleaned_data["division"],
                         actor=request.user,
                     )
+                    messages.success(request, _("The team is moved."))
                     return redirect("competitions:manage", request.league.slug, competition.pk)
             elif action == "next":
                 next_form = NextSeasonForm(request.POST, prefix="next")
@@ -218,6 +258,7 @@ def manage(request, league, competition_id):
                         ties_confirmed=next_form.cleaned_data["ties_confirmed"],
                         actor=request.user,
                     )
+                    messages.success(request, _("The next season's competition is made."))
                     return redirect("competitions:manage", request.league.slug, following.pk)
         except CompetitionError as error:
             forms = {"division": division_form, "team": team_form, "draw": draw_form}
@@ -260,10 +301,7 @@ def _int(value):
 
 def _enter_team(request, competition, form) -> bool:
     data = form.cleaned_data
-    club = Club.objects.filter(slug=data["club"]).first()
-    if club is None:
-        form.add_error("club", str(services.error_messages["not_member"]) % {"club": data["club"]})
-        return False
+    club = data["club"]  # one of the league's member clubs (the form's list)
     found = {
         p.name: p
         for p in Player.objects.filter(club=club, name__in=data["players"], merged_into=None)
@@ -314,6 +352,7 @@ def line_up(request, competition, found, side):
     if request.method == "POST" and form.is_valid():
         try:
             services.submit_line_up(found, side, form.cleaned_data["players"], actor=request.user)
+            messages.success(request, _("The line-up is handed in."))
             return redirect(found.get_absolute_url())
         except CompetitionError as error:
             _refused(request, error, form)
@@ -345,11 +384,13 @@ def results(request, league, competition_id, match_id):
                 edit = MatchEditForm(request.POST, prefix="edit")
                 if edit.is_valid():
                     services.edit_match(found, **edit.cleaned_data, actor=request.user)
+                    messages.success(request, _("The match's date and venue are saved."))
                     return redirect(found.get_absolute_url())
             else:
                 form = ResultsForm(request.POST, competition=competition)
                 if form.is_valid():
                     services.record_results(found, form.deals(), actor=request.user)
+                    messages.success(request, _("The match's results are saved."))
                     return redirect(found.get_absolute_url())
         except CompetitionError as error:
             _refused(request, error, form)

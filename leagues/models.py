@@ -225,6 +225,8 @@ class LeagueAuditEntry(models.Model):
         CLAIM_FILED = "claim_filed", _("claim filed against a result")
         CLAIM_DECIDED = "claim_decided", _("claim decided")
         TEAM_MOVED = "team_moved", _("team moved to another division")
+        INVITATION_CANCELLED = "invitation_cancelled", _("club's invitation cancelled")
+        INVITATION_DECLINED = "invitation_declined", _("club declined the invitation")
 
     league = models.ForeignKey(League, on_delete=models.CASCADE, related_name="audit_entries")
     actor = models.ForeignKey(

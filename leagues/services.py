@@ -14,8 +14,10 @@ import datetime
 from decimal import ROUND_HALF_UP, Decimal, InvalidOperation
 from fractions import Fraction
 
+from django.conf import settings
 from django.db import IntegrityError, transaction
 from django.utils import timezone
+from django.utils.text import slugify
 from django.utils.translation import gettext_lazy as _lazy
 
 from clubs import audit, visibility
@@ -61,6 +63,8 @@ error_messages = {
     "merged_player": _lazy("This player was merged into another."),
     "not_yours": _lazy("Only this login may change its own licence."),
     "login_required": _lazy("Log in to claim a player."),
+    "creation_closed": _lazy("This site does not let its users create leagues."),
+    "already_member": _lazy("%(club)s is a member of this league already."),
 }
 
 
@@ -97,15 +101,45 @@ def _name(value, code="name_required", field="name", max_length=80) -> str:
 # ---------------------------------------------------------------- the league
 
 
-def create_league(name, slug, *, is_public=True, managers=(), actor=None) -> League:
-    """A new league, ``actor`` (and ``managers``) its managers. Superusers and commands."""
-    if actor is not None and not actor.is_superuser:
-        raise LeagueError("forbidden", str(permissions.error_messages["manage"]))
+def may_create_league(user) -> bool:
+    """A superuser always; any logged-in user where the site allows it
+    (``settings.ALLOW_LEAGUE_CREATION``)."""
+    if user is None or not user.is_authenticated:
+        return False
+    return user.is_superuser or bool(getattr(settings, "ALLOW_LEAGUE_CREATION", False))
+
+
+def _free_slug(name, slug) -> str:
+    """``slug`` (or the name's), numbered when another league has it."""
+    base = slugify(slug or name)[:55] or "league"
+    if base == "new":  # the creation page's address
+        base = "new-league"
+    taken = set(League.objects.filter(slug__startswith=base).values_list("slug", flat=True))
+    candidate, n = base, 1
+    while candidate in taken:
+        n += 1
+        candidate = f"{base}-{n}"
+    return candidate
+
+
+def create_league(name, slug="", *, is_public=True, managers=(), actor=None) -> League:
+    """A new league, ``actor`` (and ``managers``) its managers. Commands (``actor`` None),
+    superusers, and logged-in users where the site allows it. A ``slug`` given is
+    refused when taken; without one, the name's is numbered until free. Two creations
+    racing for one address: the second is refused (``slug_taken``), never a 500."""
+    if actor is not None and not may_create_league(actor):
+        raise LeagueError("creation_closed")
     name = _name(name)
     with transaction.atomic():
-        if League.objects.filter(slug=slug).exists():
+        if slug and League.objects.filter(slug=slug).exists():
             raise LeagueError("slug_taken", field="slug")
-        league = League.objects.create(name=name, slug=slug, is_public=is_public)
+        try:
+            with transaction.atomic():  # a savepoint: the race's loser is refused cleanly
+                league = League.objects.create(
+                    name=name, slug=slug or _free_slug(name, slug), is_public=is_public
+                )
+        except IntegrityError:
+            raise LeagueError("slug_taken", field="slug") from None
         for user in {*managers, *([actor] if actor is not None else [])}:
             LeagueManager.objects.create(league=league, user=user)
         _record(league, actor, "league_created", name)
@@ -128,14 +162,65 @@ def set_series(league, series, *, actor=None) -> League:
 
 
 def invite_club(league, club, *, actor=None) -> LeagueClub:
-    """A league manager invites a club; it is a member once its manager accepts."""
+    """A league manager invites a club; it is a member once its manager accepts. A club
+    that declined may be invited again."""
     permissions.require(actor, league, LeagueError)
     with transaction.atomic():
         if LeagueClub.objects.filter(league=league, club=club).exists():
             raise LeagueError("already_invited", field="club", club=club.name)
-        link = LeagueClub.objects.create(league=league, club=club)
-        _record(league, actor, "club_invited", club.name)
+        try:
+            with transaction.atomic():
+                link = LeagueClub.objects.create(league=league, club=club)
+        except IntegrityError:  # the same club invited twice at once
+            raise LeagueError("already_invited", field="club", club=club.name) from None
+        _record(league, actor, "club_invited", club.name, {"club": club.slug})
+        audit.record(
+            club,
+            actor,
+            audit.Action.LEAGUE_INVITED,
+            label=league.name,
+            after={"league": league.name},
+        )
     return link
+
+
+def _pending(link) -> LeagueClub:
+    link = LeagueClub.objects.select_for_update().select_related("league", "club").get(pk=link.pk)
+    if link.accepted_at is not None:
+        raise LeagueError("already_member", club=link.club.name)
+    return link
+
+
+def cancel_invitation(link: LeagueClub, *, actor=None) -> None:
+    """A league manager takes back an invitation not accepted yet."""
+    permissions.require(actor, link.league, LeagueError)
+    with transaction.atomic():
+        link = _pending(link)
+        _record(link.league, actor, "invitation_cancelled", link.club.name)
+        audit.record(
+            link.club,
+            actor,
+            audit.Action.LEAGUE_INVITATION_CANCELLED,
+            label=link.league.name,
+            before={"league": link.league.name},
+        )
+        link.delete()
+
+
+def decline_invitation(link: LeagueClub, *, actor=None) -> None:
+    """The club's manager declines its league's invitation (the league may invite again)."""
+    require_club(actor, link.club, "manage", LeagueError)
+    with transaction.atomic():
+        link = _pending(link)
+        _record(link.league, actor, "invitation_declined", link.club.name)
+        audit.record(
+            link.club,
+            actor,
+            audit.Action.LEAGUE_DECLINED,
+            label=link.league.name,
+            before={"league": link.league.name},
+        )
+        link.delete()
 
 
 def accept_invitation(link: LeagueClub, *, names_players=False, actor=None) -> LeagueClub:

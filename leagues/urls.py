@@ -7,6 +7,7 @@ from leagues import rights_views, views
 app_name = "leagues"
 urlpatterns = [
     path("leagues/", views.league_list, name="list"),
+    path("leagues/new/", views.league_create, name="create"),
     path("leagues/<slug:league>/", views.home, name="home"),
     path("leagues/<slug:league>/seasons/<int:season_id>/", views.season_ranking, name="ranking"),
     path(

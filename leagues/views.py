@@ -9,12 +9,16 @@ import io
 import json
 import tempfile
 
+from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
+from django.contrib.auth.views import redirect_to_login
 from django.core.paginator import Paginator
 from django.http import Http404, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
 from django.utils import timezone
+from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
@@ -25,14 +29,17 @@ from clubs.permissions import can as can_club
 from clubs.permissions import club_view
 from core import exports, xlsx
 from core.exports import bad_request, csv_text, neutralise
+from core.idempotency import idempotent, once
 from core.paging import MAX_PAGE, bounded_int
-from leagues import licences, queries, ranking, services
+from leagues import licences, queries, ranking, scale_forms, services
 from leagues import ratings as league_ratings
 from leagues.forms import (
     CountForm,
     InviteForm,
+    LeagueForm,
     LicenceFileForm,
     LinkForm,
+    NewSeasonForm,
     PersonForm,
     SeasonForm,
     SeriesForm,
@@ -66,7 +73,44 @@ def league_list(request):
         for league in League.objects.all()
         if league.is_public or (request.user.is_authenticated and _readable(request, league))
     ]
-    return render(request, "leagues/list.html", {"leagues": leagues})
+    return render(
+        request,
+        "leagues/list.html",
+        {"leagues": leagues, "may_create": services.may_create_league(request.user)},
+    )
+
+
+@idempotent
+@require_http_methods(["GET", "POST"])
+def league_create(request):
+    """A new league, its creator its manager: superusers, and every logged-in user where
+    the site allows it (``settings.ALLOW_LEAGUE_CREATION``); the same to others as a page
+    that does not exist."""
+    if not (settings.ALLOW_LEAGUE_CREATION or request.user.is_superuser):
+        raise Http404  # the same to everybody while the site does not allow it
+    if not request.user.is_authenticated:
+        return redirect_to_login(request.get_full_path())
+    form = LeagueForm(request.POST if request.method == "POST" else None)
+    if form.is_bound and form.is_valid():
+        try:
+            league = once(
+                request,
+                lambda: services.create_league(
+                    form.cleaned_data["name"],
+                    is_public=form.cleaned_data["visibility"] == "public",
+                    actor=request.user,
+                ),
+                url=lambda league: reverse("leagues:manage", args=[league.slug]),
+            )
+        except LeagueError as error:
+            form.add_error("name" if error.field in ("name", "slug") else None, error.message)
+        else:
+            messages.success(
+                request,
+                _("%(league)s is created: you manage it. Invite its clubs.") % {"league": league},
+            )
+            return redirect("leagues:manage", league.slug)
+    return render(request, "leagues/create.html", {"form": form})
 
 
 def _readable(request, league):
@@ -350,47 +394,75 @@ def _refused(request, error):
     messages.error(request, error.message)
 
 
+def _manage_post(request, league, invite, series, season_form):
+    """One of the managers' forms posted: its service called, a message said; the form
+    back when it is refused (None when done)."""
+    action = request.POST.get("action")
+    if action == "invite" and invite.is_valid():
+        club = invite.cleaned_data["club"]
+        services.invite_club(league, club, actor=request.user)
+        messages.success(request, _("%(club)s is invited.") % {"club": club.name})
+        return None
+    if action == "cancel":
+        link = get_object_or_404(LeagueClub, pk=_int(request.POST.get("link")), league=league)
+        services.cancel_invitation(link, actor=request.user)
+        messages.success(
+            request, _("The invitation of %(club)s is cancelled.") % {"club": link.club.name}
+        )
+        return None
+    if action == "series" and series.is_valid():
+        services.set_series(league, series.cleaned_data["series"], actor=request.user)
+        messages.success(request, _("The séries are saved."))
+        return None
+    if action == "season" and season_form.is_valid():
+        season = services.save_season(league, **season_form.cleaned_data, actor=request.user)
+        messages.success(
+            request,
+            _("The season %(season)s is created: set its placement scale.")
+            % {"season": season.name},
+        )
+        return season
+    return False
+
+
 @league_view("manage")
 @require_http_methods(["GET", "POST"])
 def manage(request, league):
     league = request.league
-    invite, series = InviteForm(), SeriesForm(initial={"series": "\n".join(league.series)})
-    season_form = SeasonForm()
-    if request.method == "POST":
-        action = request.POST.get("action")
+    query = request.GET.get("q", "")[:80].strip()
+    post = request.POST if request.method == "POST" else None
+    action = post.get("action") if post else None
+    invite = InviteForm(post if action == "invite" else None, league=league, query=query)
+    series = SeriesForm(
+        post if action == "series" else None, initial={"series": "\n".join(league.series)}
+    )
+    season_form = NewSeasonForm(post if action == "season" else None)
+    if post is not None:
         try:
-            if action == "invite":
-                invite = InviteForm(request.POST)
-                if invite.is_valid():
-                    club = Club.objects.filter(slug=invite.cleaned_data["club"]).first()
-                    if club is None:
-                        invite.add_error("club", _("No club has this address."))
-                    else:
-                        services.invite_club(league, club, actor=request.user)
-                        return redirect("leagues:manage", league.slug)
-            elif action == "series":
-                series = SeriesForm(request.POST)
-                if series.is_valid():
-                    services.set_series(league, series.cleaned_data["series"], actor=request.user)
-                    return redirect("leagues:manage", league.slug)
-            elif action == "season":
-                season_form = SeasonForm(request.POST)
-                if season_form.is_valid():
-                    services.save_season(league, **season_form.cleaned_data, actor=request.user)
-                    return redirect("leagues:manage", league.slug)
+            done = _manage_post(request, league, invite, series, season_form)
         except LeagueError as error:
-            _refused(request, error)
+            form = {"invite": invite, "series": series, "season": season_form}.get(action)
+            if form is not None and error.field in form.fields:
+                form.add_error(error.field, error.message)
+            else:
+                _refused(request, error)
+        else:
+            if isinstance(done, LeagueSeason):
+                return redirect("leagues:season_edit", league.slug, done.pk)
+            if done is None:
+                return redirect("leagues:manage", league.slug)
     return render(
         request,
         "leagues/manage.html",
         {
             "league": league,
-            "links": league.club_links.select_related("club"),
+            "links": league.club_links.select_related("club").order_by("club__name"),
             "seasons": league.seasons.all(),
             "invite": invite,
+            "q": query,
             "series": series,
             "season_form": season_form,
-            "link_form": LinkForm(prefix="link"),
+            "link_form": LinkForm(prefix="link", league=league),
             "events": LeagueEvent.objects.filter(season__league=league).select_related(
                 "tournament__club", "season"
             ),
@@ -401,32 +473,57 @@ def manage(request, league):
 @league_view("manage")
 @require_http_methods(["GET", "POST"])
 def season_edit(request, league, season_id):
+    """A season's settings and its placement scale's editor: "Preview" shows what each
+    place earns without saving; "Save" saves and says so."""
     season = _season(request, season_id)
-    form = SeasonForm.of(season)
-    if request.method == "POST":
-        form = SeasonForm(request.POST)
-        if form.is_valid():
-            try:
-                services.save_season(
-                    request.league, season=season, **form.cleaned_data, actor=request.user
+    post = request.POST if request.method == "POST" else None
+    kind, rows_initial = scale_forms.initial_of(season.scale)
+    form = SeasonForm(post, initial=SeasonForm.initial_of(season))
+    scale_form = scale_forms.ScaleForm(post, initial=kind, prefix="scale")
+    rows = scale_forms.ScaleRowFormSet(post, initial=rows_initial, prefix="row")
+    shown = season.scale
+    if post is not None and form.is_valid() & scale_form.is_valid() & rows.is_valid():
+        scale = scale_forms.scale_of(scale_form, rows)
+        if scale is not None:
+            shown = scale
+            if post.get("action") != "preview" and _save_season(request, season, form, scale):
+                messages.success(
+                    request, _("The season %(season)s is saved.") % {"season": season.name}
                 )
-                return redirect("leagues:manage", request.league.slug)
-            except LeagueError as error:
-                form.add_error(error.field if error.field in form.fields else None, error.message)
+                return redirect("leagues:season_edit", request.league.slug, season.pk)
     return render(
         request,
         "leagues/season_edit.html",
-        {"league": request.league, "season": season, "form": form},
+        {
+            "league": request.league,
+            "season": season,
+            "form": form,
+            "scale_form": scale_form,
+            "rows": rows,
+            "preview": scale_forms.preview(shown),
+            "previewing": post is not None and post.get("action") == "preview",
+        },
     )
+
+
+def _save_season(request, season, form, scale) -> bool:
+    try:
+        services.save_season(
+            request.league, season=season, scale=scale, **form.cleaned_data, actor=request.user
+        )
+    except LeagueError as error:
+        form.add_error(error.field if error.field in form.fields else None, error.message)
+        return False
+    return True
 
 
 @league_view("manage")
 @require_POST
 def link(request, league):
-    form = LinkForm(request.POST, prefix="link")
+    form = LinkForm(request.POST, prefix="link", league=request.league)
     if form.is_valid():
         data = form.cleaned_data
-        player = Player.objects.filter(club__slug=data["club"], name=data["player"]).first()
+        player = Player.objects.filter(club=data["club"], name=data["player"]).first()
         if player is None:
             messages.error(request, _("No player of this name in this club."))
         else:
@@ -453,8 +550,10 @@ def event_edit(request, league, event_id):
     try:
         if request.POST.get("action") == "withdraw":
             services.withdraw_event(event, actor=request.user)
+            messages.success(request, _("The event is withdrawn from the season."))
         else:
             services.set_coefficient(event, request.POST.get("coefficient", ""), actor=request.user)
+            messages.success(request, _("The coefficient is saved."))
     except LeagueError as error:
         _refused(request, error)
     return redirect("leagues:manage", request.league.slug)
@@ -693,6 +792,7 @@ def mine(request):
             form = PersonForm(request.POST)
             if form.is_valid():
                 services.set_person(request.user, **form.cleaned_data, actor=request.user)
+                messages.success(request, _("Your licence and série are saved."))
                 return redirect("leagues:mine")
         except LeagueError as error:
             _refused(request, error)
@@ -718,17 +818,20 @@ def club_leagues(request, slug):
     if request.method == "POST":
         action = request.POST.get("action")
         try:
-            if action == "accept":
-                link = get_object_or_404(LeagueClub, pk=_int(request.POST.get("link")), club=club)
-                services.accept_invitation(
-                    link, names_players=bool(request.POST.get("names_players")), actor=request.user
-                )
+            if action in ("accept", "decline"):
+                _answer_invitation(request, club, action)
             elif action in ("confirm", "reject"):
                 claim = get_object_or_404(
                     LinkClaim, pk=_int(request.POST.get("claim")), player__club=club
                 )
                 verb = services.confirm_claim if action == "confirm" else services.reject_claim
                 verb(claim, actor=request.user)
+                messages.success(
+                    request,
+                    _("The claim is confirmed.")
+                    if action == "confirm"
+                    else _("The claim is refused."),
+                )
             elif action == "count":
                 form = CountForm(request.POST)
                 if not form.is_valid():
@@ -745,12 +848,18 @@ def club_leagues(request, slug):
                     services.register_event(
                         season, tournament, coefficient=data["coefficient"], actor=request.user
                     )
+                    messages.success(
+                        request,
+                        _("%(tournament)s counts in %(season)s.")
+                        % {"tournament": tournament.name, "season": season},
+                    )
             elif action == "withdraw":
                 event = get_object_or_404(
                     LeagueEvent, pk=_int(request.POST.get("event")), tournament__club=club
                 )
                 services.withdraw_event(event, actor=request.user)
-            return redirect("league_club:leagues", club.slug)
+                messages.success(request, _("The event is withdrawn from the season."))
+            return redirect(_back(request, club))
         except LeagueError as error:
             _refused(request, error)
     links = list(club.league_links.select_related("league"))
@@ -771,6 +880,36 @@ def club_leagues(request, slug):
             ),
         },
     )
+
+
+def _answer_invitation(request, club, action):
+    link = get_object_or_404(
+        LeagueClub.objects.select_related("league"), pk=_int(request.POST.get("link")), club=club
+    )
+    if action == "accept":
+        services.accept_invitation(
+            link, names_players=bool(request.POST.get("names_players")), actor=request.user
+        )
+        messages.success(
+            request,
+            _("%(club)s joined %(league)s.") % {"club": club.name, "league": link.league.name},
+        )
+    else:
+        services.decline_invitation(link, actor=request.user)
+        messages.success(
+            request, _("The invitation of %(league)s is declined.") % {"league": link.league.name}
+        )
+
+
+def _back(request, club):
+    """The page the form was posted from (the club's home or manage page), else the club's
+    league page."""
+    target = request.POST.get("next", "")
+    if url_has_allowed_host_and_scheme(
+        target, allowed_hosts={request.get_host()}
+    ) and target.startswith("/"):
+        return target
+    return reverse("league_club:leagues", args=[club.slug])
 
 
 def _int(value):

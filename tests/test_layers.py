@@ -213,6 +213,13 @@ SHARED_TEMPLATES = {"", "includes", "registration", "admin", "errors"}
 URL_CALLS = {"reverse", "reverse_lazy", "redirect", "resolve_url"}
 _URL_TAG = re.compile(r"""{%\s*url\s+['"]([\w:-]+)['"]""")
 _TEMPLATE_TAG = re.compile(r"""{%\s*(?:include|extends)\s+['"]([^'"]+)['"]""")
+_LOAD_TAG = re.compile(r"{%\s*load\s+([\w ]+?)\s*%}")
+#: each template tag library of the project → the app that holds it
+TAG_LIBRARIES = {
+    path.stem: path.relative_to(ROOT).parts[0]
+    for path in ROOT.glob("*/templatetags/*.py")
+    if path.stem != "__init__"
+}
 
 #: The references allowed against the order: (where, the app named) → the reason (also in
 #: the README).
@@ -278,6 +285,10 @@ def template_references(relative, text, owners):
         owner = template_app(included)
         if owner:
             found.add(("template", included, owner))
+    for names in _LOAD_TAG.findall(text):
+        for library in names.split():
+            if library in TAG_LIBRARIES:
+                found.add(("tag library", library, TAG_LIBRARIES[library]))
     return found
 
 
@@ -344,11 +355,14 @@ def test_the_reference_checks_catch_each_kind_of_back_door(tmp_path):
         path.write_text(source, encoding="utf-8")
         found = {(name, app(name)): python_references(name, path, owners)}
         assert wrong_references(found), f"{name}: {source!r} was not refused"
-    for text in ('{% url "league_club:guests" club.slug %}', '{% include "leagues/x.html" %}'):
+    for text in (
+        '{% url "league_club:guests" club.slug %}',
+        '{% include "leagues/x.html" %}',
+        "{% load i18n tarot %}",
+    ):
+        app_ = "clubs" if "load" in text else "tournaments"  # the clubs app is below tarot's tags
         found = {
-            ("templates/tournaments/x.html", "tournaments"): template_references(
-                "tournaments/x.html", text, owners
-            )
+            (f"templates/{app_}/x.html", app_): template_references(f"{app_}/x.html", text, owners)
         }
         assert wrong_references(found), f"{text!r} was not refused"
     fine = 'from django.urls import reverse\nreverse("scoresheet:sheet")\n'

@@ -183,6 +183,7 @@ SITE_URLS = {
     "email_change": "post",
     "email_confirm": "all",  # an unknown token: the page says so
     "leagues:list": "all",
+    "leagues:create": "404",  # closed unless the site allows it (a superuser: tested apart)
     "leagues:mine": "login",
     "leagues:my_data": "login",
     # My account's API tokens (clubs.account_views): POST only, logged in

@@ -24,6 +24,7 @@ from django.views.decorators.http import require_http_methods, require_POST
 
 from clubs.permissions import can, club_view
 from core.exports import bad_request, csv_text, download, sheet, workbook
+from core.idempotency import idempotent
 from core.jsonnumbers import json_number
 from scoresheet.vocabulary import Contract
 from tarot.cards import deal_cards
@@ -59,6 +60,7 @@ def _seat(index) -> str:
 
 
 @club_view("manage")
+@idempotent
 @GET_POST
 def create(request, slug):
     return settings_page(

@@ -28,7 +28,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy as _lazy
 
 from clubs import audit, refusals
-from clubs.models import Player, Season
+from clubs.models import Club, Person, Player, Season
 from clubs.permissions import require
 from clubs.visibility import named_to_everyone
 from core.db import retry_on_conflict, savepoint_needed
@@ -37,7 +37,7 @@ from scoresheet import services as sheets
 from scoresheet.models import Hand, ScoreRow, SheetTotal
 from tarot import ScoringError
 from tarot.jsonformat import parse_rules
-from tournaments import draw, duplicate_deals, followups, signals, tokens
+from tournaments import draw, duplicate_deals, followups, guests, signals, tokens
 from tournaments.models import (  # noqa: F401 (deals_for_table: the services' API)
     Adjustment,
     Entry,
@@ -66,6 +66,7 @@ SCHEDULE_EFFORT = draw.SCHEDULE_EFFORT
 #: with their own messages.
 error_messages = {
     "name_required": _lazy("A tournament needs a name."),
+    "already_linked": _lazy("This entry is already linked, or its licence changed."),
     "rules_two_players": _lazy("A tournament seats 3 to 5 players a table."),
     "rounds_range": _lazy("A tournament has 1 to %(n)d rounds."),
     "round_length": _lazy("Give either a number of deals or a time per round."),
@@ -212,7 +213,10 @@ def _settings(
 
 
 def _season_name(club, name, date, exclude=None):
-    """A season name of its own for the tournament: "Name (date)", numbered if taken."""
+    """A season name of its own for the tournament: "Name (date)", numbered if taken.
+    The club's row is locked first: two tournaments named at once take turns, and the
+    second reads the first's name (never a clash on the season's unique name)."""
+    _lock_club(club)
     base = f"{name} ({date.isoformat()})"[:72]
     taken = set(
         Season.objects.filter(club=club, name__startswith=base)
@@ -224,6 +228,11 @@ def _season_name(club, name, date, exclude=None):
         n += 1
         candidate = f"{base} {n}"
     return candidate
+
+
+def _lock_club(club) -> None:
+    """Serialise the club's tournament creations (each picks a free season name)."""
+    Club.objects.select_for_update().filter(pk=club.pk).values_list("pk", flat=True).first()
 
 
 def create_tournament(
@@ -317,6 +326,8 @@ def update_tournament(
         if settings["team_size"] != tournament.team_size and tournament.teams.exists():
             raise TournamentError("teams_registered", field="team_size")
         old_rounds = tournament.rounds
+        before = {field: _audited(getattr(tournament, field)) for field in settings}
+        before["date"] = tournament.date.isoformat()
         for field, value in settings.items():
             setattr(tournament, field, value)
         tournament.date = date
@@ -332,7 +343,24 @@ def update_tournament(
             Round.objects.bulk_create(
                 Round(tournament=tournament, number=n) for n in range(old_rounds + 1, rounds + 1)
             )
+        after = {field: _audited(getattr(tournament, field)) for field in settings}
+        after["date"] = tournament.date.isoformat()
+        changed = [k for k in after if after[k] != before[k]]
+        audit.record(
+            tournament.club_id,
+            actor,
+            audit.Action.TOURNAMENT_UPDATED,
+            tournament,
+            before={k: before[k] for k in changed},
+            after={k: after[k] for k in changed},
+        )
     return tournament
+
+
+def _audited(value):
+    """A setting as the audit entry's JSON keeps it."""
+    plain = value is None or isinstance(value, bool | int | str | dict | list)
+    return value if plain else str(value)
 
 
 def _lock(tournament: Tournament) -> Tournament:
@@ -392,6 +420,9 @@ def register(tournament: Tournament, items, *, actor=None) -> list[Entry]:
                 named_here = len(value) > 4 and bool(value[4])  # the caller chose the name
                 outside = person is not None or named_here
                 name, club, licence = (str(v or "").strip() for v in value[:3])
+                if person is None and licence:
+                    person = guests.licensed_person(licence, name)
+                    outside = outside or person is not None
                 if person is not None and not named_here and not named_to_everyone(person):
                     name, licence = unnamed(person.pk), ""  # a hidden person: no name here
                 player = _guest_player(tournament, name, club, entered, person, outside)
@@ -427,6 +458,30 @@ def unnamed(number) -> str:
     """The name a hidden person (``clubs.visibility``) is entered under in another club:
     nothing of their name or licence, the same each time (``number``: their record's)."""
     return _("Player no. %(number)s") % {"number": number}
+
+
+def link_entry(entry: Entry, person: Person, *, actor=None) -> Entry:
+    """The organiser confirms that a guest entered with a licence is the person holding
+    it: the entry and the guest's player record are linked to them."""
+    _require(actor, entry.tournament)
+    with transaction.atomic():
+        _lock(entry.tournament)
+        entry = Entry.objects.select_related("player").get(pk=entry.pk)
+        if entry.person_id is not None or person.licence != entry.licence:
+            raise TournamentError("already_linked")
+        entry.person = person
+        entry.save(update_fields=["person"])
+        if entry.player.person_id is None:
+            entry.player.person = person
+            entry.player.save(update_fields=["person"])
+        audit.record(
+            entry.tournament.club_id,
+            actor,
+            audit.Action.PERSON_LINKED,
+            entry.player,
+            after={"person": str(person), "licence": person.licence},
+        )
+    return entry
 
 
 def _guest_player(tournament, name, club, entered, person=None, outside=False) -> Player:
@@ -959,6 +1014,14 @@ def register_team(tournament: Tournament, name, items, *, actor=None) -> Team:
         number = (locked.teams.aggregate(n=Max("number"))["n"] or 0) + 1
         team = Team.objects.create(tournament=locked, number=number, name=name)
         Entry.objects.filter(pk__in=[e.pk for e in entries]).update(team=team)
+        audit.record(
+            locked.club_id,
+            actor,
+            audit.Action.TEAM_REGISTERED,
+            team,
+            label=f"{locked.name}: {name}",
+            after={"team": name, "entries": [f"{e.number}. {e.name}" for e in entries]},
+        )
     return team
 
 

@@ -31,7 +31,7 @@ from core.idempotency import idempotent, once
 from core.jsonnumbers import json_number
 from scoresheet.hand_forms import queue_refusal, queued
 from scoresheet.handmap import Table, sheet_json
-from tournaments import queries, services, tokens
+from tournaments import guests, queries, services, tokens
 from tournaments.filters import RankingFilter
 from tournaments.forms import (
     AdjustmentForm,
@@ -90,7 +90,14 @@ def settings_page(
     form = form_class(post, tournament=tournament)
     if form.is_bound and form.is_valid():
         try:
-            saved = save(**form.settings(), actor=request.user)
+            if tournament is None:  # a creation: stored once per form (``core.idempotency``)
+                saved = once(
+                    request,
+                    lambda: save(**form.settings(), actor=request.user),
+                    url=lambda t: reverse(then, args=[request.club.slug, t.pk]),
+                )
+            else:
+                saved = save(**form.settings(), actor=request.user)
         except TournamentError as error:
             add_club_error(form, error, form_class.ERROR_FIELDS)
         else:
@@ -127,6 +134,7 @@ def tournament_list(request, slug):
 
 
 @club_view("manage")
+@idempotent
 @GET_POST
 def tournament_create(request, slug):
     return settings_page(
@@ -197,6 +205,8 @@ def players(request, slug, tournament_id):
     bulk_form = BulkForm(post if action == "bulk" else None)
     team_form = TeamForm(post if action == "team" else None) if tournament.team_size else None
     forms = {"members": members_form, "guest": guest_form, "bulk": bulk_form, "team": team_form}
+    if action == "link":
+        return _link_entry(request, tournament)
     form = forms.get(action)
     if form is not None and form.is_valid():
         data = form.cleaned_data
@@ -240,9 +250,31 @@ def players(request, slug, tournament_id):
         guest_form=guest_form,
         bulk_form=bulk_form,
         has_candidates=candidates.exists(),
+        proposals=guests.licence_proposals(tournament, request.user),
         joining=next((r.number for r in tournament.round_set.all() if r.is_open), None),
     )
     return render(request, "tournaments/players.html", context)
+
+
+def _link_entry(request, tournament):
+    """The organiser confirms that a guest typed with a licence is the person holding it
+    (``tournaments.guests.licence_proposals``): the entry reaches the league's ranking."""
+    proposals = dict(guests.licence_proposals(tournament, request.user))
+    entry = next((e for e in proposals if str(e.pk) == request.POST.get("entry")), None)
+    if entry is None:
+        messages.error(request, _("This guest is linked already, or has no such licence."))
+    else:
+        try:
+            services.link_entry(entry, proposals[entry], actor=request.user)
+        except TournamentError as error:
+            messages.error(request, error.message)
+        else:
+            messages.success(
+                request,
+                _("%(name)s is entered as %(person)s.")
+                % {"name": entry.name, "person": proposals[entry]},
+            )
+    return redirect("tournaments:players", request.club.slug, tournament.pk)
 
 
 @club_view("manage")

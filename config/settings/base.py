@@ -232,6 +232,8 @@ ALLOW_SIGNUP = env_bool("DJANGO_ALLOW_SIGNUP", False)
 ALLOW_CLUB_CREATION = env_bool("DJANGO_ALLOW_CLUB_CREATION", False)
 # paths whose refusals by the middleware are JSON in the API's shape (core.middleware)
 JSON_ERROR_PATHS = ("/api/",)
+# Logged-in users may create a league, which they then manage (a superuser always may).
+ALLOW_LEAGUE_CREATION = env_bool("DJANGO_ALLOW_LEAGUE_CREATION", False)
 
 LOGIN_URL = "login"
 LOGIN_REDIRECT_URL = "home"

@@ -51,18 +51,25 @@ def test_a_league_season_across_two_clubs(page, live_server, log_in, django_user
     # the league's manager invites both clubs and opens a season with a points table
     log_in(page, boss)
     page.goto(f"{base}/leagues/comite/manage/")
-    for slug in ("club-a", "club-b"):
-        page.locator("[data-invite]").get_by_label("Club (its address)").fill(slug)
+    for name in ("Club A", "Club B"):
+        page.locator("[data-invite]").get_by_label("Club").select_option(label=name)
         page.locator("[data-invite]").get_by_role("button").click()
+        expect(page.locator("[data-messages]")).to_contain_text(f"{name} is invited.")
     form = page.locator("[data-season-form]")
     form.get_by_label("Name").fill("2025-2026")
     form.get_by_label("Start").fill("2025-09-01")
     form.get_by_label("End").fill("2026-06-30")
-    form.get_by_label("Placement scale (JSON)").fill(
-        '{"kind": "table", "tables": [{"from": 1, "points": [10, 6, 4, 2]}]}'
-    )
     form.get_by_label("Events counted").fill("3")
     form.get_by_role("button").click()
+    # the season's page: its placement scale typed as a row of points
+    editor = page.locator("[data-season-edit]")
+    editor.get_by_text("a table by place and field size").click()
+    row = editor.locator("[data-scale-row]").first
+    row.get_by_label("From a field of").fill("1")
+    row.get_by_label("Points of the 1st, 2nd, 3rd… place").fill("10 6 4 2")
+    editor.locator("[data-save]").click()
+    expect(page.locator("[data-messages]")).to_contain_text("The season 2025-2026 is saved.")
+    page.goto(f"{base}/leagues/comite/manage/")
     expect(page.locator("[data-league-clubs]")).to_contain_text("Club B — invited")
 
     # each club's manager accepts (club B, members-only, lets the league name its players)
@@ -77,7 +84,7 @@ def test_a_league_season_across_two_clubs(page, live_server, log_in, django_user
     log_in(page, boss)
     page.goto(f"{base}/leagues/comite/manage/")
     link = page.locator("[data-link]")
-    link.get_by_label("Club (its address)").fill("club-b")
+    link.get_by_label("Club").select_option(label="Club B")
     link.get_by_label("Player").fill("Bruno")
     link.get_by_label("Licence").fill("0420")
     link.get_by_label("Série").fill("Open")

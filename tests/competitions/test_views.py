@@ -54,6 +54,16 @@ def test_the_match_and_team_pages(client, championship, boss, django_assert_num_
     assert page.status_code == 200 and "captain" in page.content.decode()
 
 
+def bareme(*lines):
+    """The barème editor's lines as posted (``competitions.bareme_forms``)."""
+    data = {"line-TOTAL_FORMS": str(len(lines)), "line-INITIAL_FORMS": "0"}
+    for i, (start, ahead, behind) in enumerate(lines):
+        data.update(
+            {f"line-{i}-start": start, f"line-{i}-ahead": ahead, f"line-{i}-behind": behind}
+        )
+    return data
+
+
 def test_a_manager_sets_up_a_championship_through_the_forms(client, league, clubs, boss):
     client.force_login(boss)
     response = client.post(
@@ -63,7 +73,7 @@ def test_a_manager_sets_up_a_championship_through_the_forms(client, league, club
             "kind": "championship",
             "mode": "duplicate",
             "deals": 2,
-            "scale": "[[0, 1, 1], [1, 2, 0]]",
+            **bareme([0, 1, 1], [1, 2, 0]),
             "win_points": 3,
             "draw_points": 1,
             "loss_points": 0,
@@ -202,7 +212,7 @@ def test_hostile_input_never_breaks_a_form(client, championship, clubs, boss):
         "kind": "championship",
         "mode": "duplicate",
         "deals": "2",
-        "scale": "[[0, 1, 1]]",
+        **bareme([0, 1, 1]),
         "win_points": "3",
         "draw_points": "1",
         "loss_points": "0",

@@ -73,15 +73,54 @@ def test_the_event_page_and_the_home(client, lseason, ranked):
     assert "Club A" in home and "Open" in home
 
 
-def test_the_manager_makes_a_season_and_a_bad_scale_is_a_message(client, boss, league):
+def test_the_manager_makes_a_season_then_sets_its_scale_in_the_editor(client, boss, league):
     client.force_login(boss)
     url = reverse("leagues:manage", args=["comite"])
-    post = {"action": "season", "name": "S2", "start_date": "2026-09-01", "scale": "[1]"}
-    response = client.post(url, post)
-    assert response.status_code == 200 and not LeagueSeason.objects.exists()
-    post["scale"] = '{"kind": "proportional", "points": 50}'
-    assert client.post(url, post).status_code == 302
-    assert LeagueSeason.objects.get().scale == {"kind": "proportional", "points": "50"}
+    post = {"action": "season", "name": "S2", "start_date": "2026-09-01"}
+    response = client.post(url, post, follow=True)
+    season = LeagueSeason.objects.get()
+    assert response.redirect_chain[-1][0] == reverse(
+        "leagues:season_edit", args=["comite", season.pk]
+    )
+    assert "S2" in str(list(response.context["messages"])[0])
+    assert season.scale == {"kind": "proportional", "points": "100"}
+    edit = reverse("leagues:season_edit", args=["comite", season.pk])
+    rows = {"row-TOTAL_FORMS": "3", "row-INITIAL_FORMS": "0"}
+    base = {"name": "S2", "start_date": "2026-09-01", **rows}
+    # a refused value is named with its place, in French for a French reader
+    bad = {**base, "scale-kind": "table", "row-0-start": "1", "row-0-points": "10 six 4"}
+    page = client.post(edit, bad, HTTP_ACCEPT_LANGUAGE="fr").content.decode()
+    assert "Place 2\u00a0: «\u00a0six\u00a0» n’est pas un nombre." in page
+    season.refresh_from_db()
+    assert season.scale["kind"] == "proportional"
+    # the preview shows each place's points and saves nothing
+    table = {
+        **base,
+        "scale-kind": "table",
+        "row-0-start": "1",
+        "row-0-points": "10 6 4 2",
+        "row-1-start": "9",
+        "row-1-points": "20 15 10 5 2,5",
+    }
+    page = client.post(edit, {**table, "action": "preview"}).content.decode()
+    assert "1 to 8 players" in page and "9 players and more" in page and "5. 2.5" in page
+    season.refresh_from_db()
+    assert season.scale["kind"] == "proportional"
+    response = client.post(edit, {**table, "action": "save"}, follow=True)
+    assert "saved" in str(list(response.context["messages"])[0])
+    season.refresh_from_db()
+    assert season.scale == {
+        "kind": "table",
+        "tables": [
+            {"from": 1, "points": ["10", "6", "4", "2"]},
+            {"from": 9, "points": ["20", "15", "10", "5", "5/2"]},
+        ],
+    }
+    # proportional, previewed on a few field sizes, exact to show: 4 players, 100 → 66.67
+    prop = {**base, "scale-kind": "proportional", "scale-top": "100", "action": "preview"}
+    page = client.post(edit, prop).content.decode()
+    assert "2. 66.67" in page and "3. 33.33" in page
+    # the invitation's club comes from the list: an unknown one is refused on the form
     assert client.post(url, {"action": "invite", "club": "nowhere"}).status_code == 200
 
 
