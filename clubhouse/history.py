@@ -177,6 +177,7 @@ FIELD_LABELS = {
     "active": _("active"),
     "league": _("league"),
     "licence": _("licence"),
+    "serie": _("série"),
     "person": _("person"),
     "player": _("player"),
     "round": _("round"),

@@ -5,6 +5,7 @@ both clubs' seasons. The pages do every step of the issue; deals go through the
 services (the tournament day has its own browser tests)."""
 
 import datetime
+import re
 
 import pytest
 from playwright.sync_api import expect
@@ -187,7 +188,9 @@ def test_the_league_managers_read_its_history(page, live_server, log_in, django_
     expect(rows).to_have_count(5)
     expect(rows.nth(0)).to_contain_text("licence ou série modifiée")
     expect(rows.nth(0)).to_contain_text("zoe")
-    expect(rows.nth(0)).to_contain_text("licence: 777 → 778")
+    # the field's name in French, the colon after a no-break space
+    expect(rows.nth(0)).to_contain_text(re.compile(r"licence\s:\s777 → 778"))
+    expect(rows.nth(0)).to_contain_text(re.compile(r"série\s:\s2ème → 1ère"))
     expect(rows.nth(1)).to_contain_text("joueur relié par une demande confirmée")
     expect(rows.nth(1)).to_contain_text("manager_A")
     expect(rows.nth(2)).to_contain_text("club entré dans la ligue")

@@ -68,6 +68,7 @@ UNFILLED = {
     "transfer:job",
     "transfer:job_file",
     "transfer:job_status",
+    "transfer:job_again",  # a job started again: POST-only, its page is the job's
     "transfer:upload_preview",
     "tournaments:duplicate_decision_remove",
     "competitions:claim_decide",
