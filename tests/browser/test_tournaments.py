@@ -75,7 +75,7 @@ def test_a_tournament_from_set_up_to_printed_cards(page, live_server, log_in, cl
     # the whole schedule in advance
     page.get_by_role("link", name="Overview").tap()
     page.get_by_role("button", name="Draw every round in advance").tap()
-    # the schedule's search takes seconds of CPU (tournaments/draw.py): a loaded CI
+    # the schedule's search takes seconds of CPU (tournaments/draw/): a loaded CI
     # machine needs more than the 5 s Playwright waits by default
     expect(page.locator("[data-messages]")).to_contain_text(
         "Rounds 1, 2, 3 are drawn.", timeout=60_000
