@@ -72,6 +72,7 @@ error_messages = {
     "five_tables": _lazy("Choose how tables of five play."),
     "team_size": _lazy("A team has 2 or 4 players."),
     "confirm_by": _lazy("Choose how a table's sheet is confirmed."),
+    "draw_rule": _lazy("Choose what the draw puts first."),
     "no_round_left": _lazy("Every round has started: nobody can join any more."),
     "name_required.guest_needs_name": _lazy("A guest needs a name."),
     "name_too_long": _lazy("This name is too long."),
@@ -171,7 +172,7 @@ def _settings(
     five_tables,
     team_size,
     confirm_by,
-    even_spread=True,
+    draw_rule=Tournament.DrawRule.END,
 ) -> dict:
     """A tournament's settings checked, as its fields: the name stripped, the rules in
     their short form, a blank round length or team size as None."""
@@ -197,6 +198,8 @@ def _settings(
         raise TournamentError("team_size", field="team_size")
     if confirm_by not in Tournament.ConfirmBy.values:
         raise TournamentError("confirm_by", field="confirm_by")
+    if draw_rule not in Tournament.DrawRule.values:
+        raise TournamentError("draw_rule", field="draw_rule")
     return {
         "name": name,
         "rules": ruleset.as_dict(),
@@ -206,7 +209,7 @@ def _settings(
         "five_tables": five_tables,
         "team_size": team_size,
         "confirm_by": confirm_by,
-        "even_spread": bool(even_spread),
+        "draw_rule": draw_rule,
     }
 
 
@@ -237,7 +240,7 @@ def create_tournament(
     five_tables=Tournament.FiveTables.FIVE,
     team_size=None,
     confirm_by=Tournament.ConfirmBy.TOTALS,
-    even_spread=True,
+    draw_rule=Tournament.DrawRule.END,
     actor=None,
     seed=None,
 ) -> Tournament:
@@ -252,7 +255,7 @@ def create_tournament(
         five_tables,
         team_size,
         confirm_by,
-        even_spread,
+        draw_rule,
     )
     with transaction.atomic():
         season = Season.objects.create(
@@ -290,7 +293,7 @@ def update_tournament(
     five_tables=Tournament.FiveTables.FIVE,
     team_size=None,
     confirm_by=Tournament.ConfirmBy.TOTALS,
-    even_spread=True,
+    draw_rule=Tournament.DrawRule.END,
     actor=None,
 ) -> Tournament:
     """Change the settings of a tournament not started yet (rounds added or dropped)."""
@@ -304,7 +307,7 @@ def update_tournament(
         five_tables,
         team_size,
         confirm_by,
-        even_spread,
+        draw_rule,
     )
     with transaction.atomic():
         tournament = _lock(tournament)
@@ -692,12 +695,17 @@ def draw_round(rnd: Round, *, actor=None) -> Round:
         if any(r.state == Round.State.PLANNED for r in rounds if r.number < rnd.number):
             raise TournamentError("earlier_round")
         present = _present(tournament, rnd.number)
+        past = history(tournament, rnd.number)
+        apart = teammates(tournament)
+        tables = None
+        if rnd.state == Round.State.PLANNED and not apart:
+            tables = _round_of_schedule(tournament, present, past, rnd.number)
         try:
-            tables = draw.draw_round(
+            tables = tables or draw.draw_round(
                 present,
-                history(tournament, rnd.number),
+                past,
                 seed=f"{tournament.draw_seed}:{rnd.number}:{_draw_count(rnd)}",
-                forbidden=teammates(tournament),
+                forbidden=apart,
                 even_spread=tournament.even_spread,
             )
         except draw.DrawError:
@@ -712,6 +720,40 @@ def draw_round(rnd: Round, *, actor=None) -> Round:
             after={"rounds": [rnd.number], "tables": tables},
         )
     return rnd
+
+
+def _schedule(tournament, present, rounds) -> list:
+    """Every round in advance (``tournaments.draw.draw_schedule``), in entry numbers: fair
+    by the end, or the fewest repeated meetings; the same for the same players."""
+    schedule = draw.draw_schedule(
+        len(present),
+        rounds,
+        seed=f"{tournament.draw_seed}:schedule",
+        effort=SCHEDULE_EFFORT,
+        spread=1 if tournament.even_spread else None,
+    )
+    numbers = dict(enumerate(present, 1))
+    return [[[numbers[i] for i in table] for table in tables] for tables in schedule]
+
+
+def _round_of_schedule(tournament, present, past, number):
+    """Round ``number`` of the schedule in advance, when the rounds before are that
+    schedule's and the same players play every round; otherwise None (the round is
+    then drawn on its own, knowing the rounds before)."""
+    if tournament.draw_rule == Tournament.DrawRule.ROUND or len(present) < 3:
+        return None
+    entries = list(tournament.entries.all())
+    for n in range(1, tournament.rounds + 1):
+        if [e.number for e in entries if e.plays_in(n)] != present:
+            return None
+    schedule = _schedule(tournament, present, tournament.rounds)
+
+    def same(a, b):
+        return sorted(map(sorted, a)) == sorted(map(sorted, b))
+
+    if len(past) != number - 1 or not all(map(same, past, schedule)):
+        return None
+    return schedule[number - 1]
 
 
 def _draw_count(rnd) -> int:
@@ -750,17 +792,10 @@ def draw_schedule(tournament: Tournament, *, actor=None) -> list[int]:
             raise TournamentError("too_few_players")
         seed = f"{tournament.draw_seed}:schedule"
         apart = teammates(tournament)
-        if first == 1 and not apart:
-            schedule = draw.draw_schedule(
-                len(present),
-                len(todo),
-                seed=seed,
-                effort=SCHEDULE_EFFORT,
-                spread=1 if tournament.even_spread else None,
-            )
-            numbers = dict(enumerate(present, 1))
+        if first == 1 and not apart and tournament.draw_rule != Tournament.DrawRule.ROUND:
+            schedule = _schedule(tournament, present, len(todo))
             for rnd, tables in zip(todo, schedule):
-                _save_tables(rnd, [[numbers[i] for i in table] for table in tables])
+                _save_tables(rnd, tables)
         else:
             past = history(tournament, first)
             for rnd in todo:
