@@ -59,6 +59,7 @@ class Tournament(models.Model):
         choices=FiveTables.choices,
         default=FiveTables.FIVE,
     )
+
     class DrawRule(models.TextChoices):
         #: everybody's seats at tables of 5 within one of each other after the last round
         END = "end", _("fair by the end")
@@ -72,11 +73,6 @@ class Tournament(models.Model):
         _("the draw puts first"), max_length=10, choices=DrawRule.choices, default=DrawRule.END
     )
     state = models.CharField(_("state"), max_length=10, choices=State.choices, default=State.SETUP)
-
-    @property
-    def even_spread(self) -> bool:
-        """Whether the draw spreads the seats at tables of 5 evenly (by the end or every round)."""
-        return self.draw_rule != self.DrawRule.MEETINGS
 
     # Teams of 2 or 4 registered together (None: an individual tournament).
     team_size = models.PositiveSmallIntegerField(_("players a team"), null=True, blank=True)
@@ -113,6 +109,11 @@ class Tournament(models.Model):
 
     def get_absolute_url(self):
         return reverse("tournaments:detail", args=[self.club.slug, self.pk])
+
+    @property
+    def even_spread(self) -> bool:
+        """Whether the draw spreads the seats at tables of 5 evenly (by the end or every round)."""
+        return self.draw_rule != self.DrawRule.MEETINGS
 
     @property
     def ruleset(self):
