@@ -36,7 +36,7 @@ from scoresheet import services as sheets
 from scoresheet.models import Hand, ScoreRow, SheetTotal
 from tarot import ScoringError
 from tarot.jsonformat import parse_rules
-from tournaments import draw, duplicate_deals, signals, tokens
+from tournaments import draw, duplicate_deals, movement, signals, tokens
 from tournaments.models import (  # noqa: F401 (deals_for_table: the services' API)
     Adjustment,
     Entry,
@@ -124,6 +124,7 @@ error_messages = {
     "rounds_open": _lazy("Close every round first."),
     "tables_unconfirmed": _lazy("Confirm every sheet first: %(tables)s."),
     "already_entered": _lazy("%(name)s is already entered."),
+    "too_many_players": _lazy("A tournament takes at most %(n)s players."),
     "not_seated": _lazy("Both players must be seated in this round."),
     "player_not_in_club": _lazy("Every player must be of this club."),
     # a duplicate event (tournaments.duplicate_services has the rest of its refusals)
@@ -404,6 +405,9 @@ def register(tournament: Tournament, items, *, actor=None) -> list[Entry]:
             entry.joined_before_round = joining
             number += 1
             entries.append(entry)
+        most = 4 * movement.MAX_TABLES if tournament.is_duplicate else draw.MAX_PLAYERS
+        if len(entered) > most:
+            raise TournamentError("too_many_players", field="players", n=most)
         Entry.objects.bulk_create(entries)
         _clear_stale_draws(tournament)
         audit.record(

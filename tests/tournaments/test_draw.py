@@ -227,6 +227,7 @@ ISSUE_SIZES = {
     # (players, rounds): (issue's figure, with an even spread, without the rule)
     (12, 4): (13, 13, 13),
     (13, 4): (14, 22, 14),
+    (22, 4): (6, 10, 0),
     (17, 4): (3, 17, 3),
     (18, 5): (11, 25, 11),
     (21, 5): (2, 12, 0),
@@ -574,3 +575,47 @@ def test_a_round_drawn_for_fewer_meetings_lets_a_table_of_5_sit_again():
     assert fair == 4 and free == 1
     assert not set(five) & set(next(t for t in fair_round if len(t) == 5))
     assert set(five) & set(next(t for t in free_round if len(t) == 5))
+
+
+#: The sizes an organiser's day was reported at (players, rounds).
+DAY_SIZES = [(22, 4), (17, 4), (18, 5), (21, 5), (22, 5), (13, 4)]
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(("n", "rounds"), DAY_SIZES, ids=lambda v: str(v))
+def test_the_default_draw_is_fair_by_the_end_and_beats_a_plain_search(n, rounds):
+    """The default draw (fair by the end): everybody's tables of 5 within one after the
+    last round, and no more repeated meetings than the best of three plain local
+    searches (``draw.plain``) under the same rule; the proved least where known."""
+    from tournaments.draw.plain import plain_search
+
+    schedule = draw_schedule(n, rounds, seed=1)
+    assert odd_spread(schedule, n) <= 1
+    found = quality(schedule).repeated_meetings
+    plain = [plain_search(n, rounds, seed=s) for s in range(3)]
+    assert all(odd_spread(p, n) <= 1 for p in plain)
+    assert found <= min(quality(p).repeated_meetings for p in plain)
+    assert found >= least_repeats([table_sizes(n)] * rounds, n, even_spread=True)
+    if (n, rounds) in PROVED_LEAST:
+        assert found == PROVED_LEAST[n, rounds]
+
+
+@pytest.mark.parametrize(
+    ("options", "said"),
+    [
+        ({"players": 100_000, "rounds": 3}, "--players must be from 3 to 500"),
+        ({"players": 20, "rounds": 1000}, "--rounds must be from 1 to 30"),
+        ({"players": 100_000, "rounds": 3, "incremental": True}, "--players must be from 3"),
+    ],
+)
+def test_the_command_refuses_sizes_it_cannot_hold(options, said):
+    """Sizes beyond the draw's (a MemoryError once) end in one clear line, at once."""
+    with pytest.raises(CommandError, match=said):
+        call_command("draw_tables", **options)
+
+
+def test_the_draw_refuses_sizes_it_cannot_hold():
+    with pytest.raises(DrawError, match="at most 500 players"):
+        table_sizes(100_000)
+    with pytest.raises(DrawError, match="at most 30 rounds"):
+        draw_schedule(20, 31)

@@ -340,3 +340,16 @@ def test_fair_by_the_end_round_by_round_is_the_draw_in_advance(make_tournament):
     assert drawn == services.history(ahead, 5)
     assert draw.quality(drawn).repeated_meetings <= 17
     assert set(draw.odd_table_counts(drawn).values()) == {1, 2}
+
+
+def test_a_tournament_refuses_more_players_than_its_draw_takes(
+    make_tournament, members, monkeypatch
+):
+    """Beyond the draw's most players (500; 5 here), entering is refused, all or nothing."""
+    monkeypatch.setattr(draw, "MAX_PLAYERS", 5)
+    t = make_tournament(players=4)
+    with pytest.raises(TournamentError) as caught:
+        services.register(t, [("member", p) for p in members[4:6]])
+    assert caught.value.code == "too_many_players"
+    assert caught.value.message == "A tournament takes at most 5 players."
+    assert t.entries.count() == 4

@@ -86,9 +86,19 @@ from .measures import DrawQuality, meeting_counts, odd_table_counts, quality, re
 from .rebalance import rebalance
 from .rounds import _assign_seats, draw_round
 from .searches import SCHEDULE_EFFORT, SCHEDULE_WORK, _search
-from .sizes import SEAT_NAMES, DrawError, Round, odd_seat_bounds, table_sizes
+from .sizes import (
+    MAX_PLAYERS,
+    MAX_ROUNDS,
+    SEAT_NAMES,
+    DrawError,
+    Round,
+    odd_seat_bounds,
+    table_sizes,
+)
 
 __all__ = [
+    "MAX_PLAYERS",
+    "MAX_ROUNDS",
     "SEAT_NAMES",
     "DrawError",
     "DrawQuality",
@@ -126,6 +136,8 @@ def draw_schedule(
     sizes = table_sizes(n_players)
     if rounds < 0:
         raise DrawError("The number of rounds cannot be negative.")
+    if rounds > MAX_ROUNDS:
+        raise DrawError(f"A draw takes at most {MAX_ROUNDS} rounds, not {rounds}.")
     rng = random.Random(seed)
     n = n_players
     low, high = odd_seat_bounds(n, rounds, spread)

@@ -5,6 +5,11 @@ from __future__ import annotations
 #: Seat positions, index 0 to 4, in the order a table lists its players.
 SEAT_NAMES = ("North", "East", "South", "West", "Fifth")
 
+#: The most players and rounds a draw takes: beyond, the search's tables of meetings
+#: (players squared) and its time outgrow what a tournament needs.
+MAX_PLAYERS = 500
+MAX_ROUNDS = 30
+
 Table = list[int]
 Round = list[Table]
 
@@ -21,6 +26,8 @@ def table_sizes(n: int) -> list[int]:
     """
     if n < 3:
         raise DrawError(f"A draw needs at least 3 players, not {n}.")
+    if n > MAX_PLAYERS:
+        raise DrawError(f"A draw takes at most {MAX_PLAYERS} players, not {n}.")
     fives = n % 4
     if n >= 5 * fives:
         return [4] * ((n - 5 * fives) // 4) + [5] * fives
