@@ -31,7 +31,7 @@ from tarot.duplicate import SEATS, dealer_seat, json_score
 from tournaments import duplicate_results, duplicate_services
 from tournaments.duplicate_forms import DecisionForm, DuplicateForm
 from tournaments.duplicate_services import SERIES
-from tournaments.models import DealDecision, RoundTable, Tournament
+from tournaments.models import DealDecision, Round, RoundTable, Tournament
 from tournaments.movement import MovementError
 from tournaments.queries import SEAT_LETTERS
 from tournaments.services import TournamentError
@@ -123,6 +123,8 @@ def overview(request, slug, tournament_id):
         entries_count=len(entries),
         table_count=-(-len(entries) // 4),
         may_draw=all(r.is_open for r in rounds),
+        open_rounds=[r for r in rounds if r.state != Round.State.CLOSED],
+        open_tables=[t for t in tables if t.state != RoundTable.State.CONFIRMED],
     )
     return render(request, "tournaments/duplicate/overview.html", context)
 

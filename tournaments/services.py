@@ -19,7 +19,7 @@ draw of the rounds not started that it changes (they must be drawn again).
 
 import random
 import re
-from decimal import Decimal, InvalidOperation
+from decimal import ROUND_HALF_UP, Decimal, InvalidOperation
 
 from django.db import IntegrityError, transaction
 from django.db.models import Max
@@ -35,6 +35,7 @@ from core.errors import ServiceError
 from scoresheet import services as sheets
 from scoresheet.models import Hand, ScoreRow, SheetTotal
 from tarot import ScoringError
+from tarot.duplicate import json_score
 from tarot.jsonformat import parse_rules
 from tournaments import draw, duplicate_deals, movement, signals, tokens
 from tournaments.models import (  # noqa: F401 (deals_for_table: the services' API)
@@ -1627,15 +1628,68 @@ def close_tournament(tournament: Tournament, *, actor=None) -> Tournament:
             )
         tournament.state = Tournament.State.CLOSED
         tournament.closed_at = timezone.now()
-        players = queries.ranking(tournament)
-        tournament.final_ranking = {
-            "players": queries.json_ranking(players),
-            "teams": queries.json_ranking(queries.team_ranking(tournament)),
-        }
+        if tournament.is_duplicate:
+            players, tournament.final_ranking = _duplicate_final(tournament)
+        else:
+            players = queries.ranking(tournament)
+            tournament.final_ranking = {
+                "players": queries.json_ranking(players),
+                "teams": queries.json_ranking(queries.team_ranking(tournament)),
+            }
         tournament.save(update_fields=["state", "closed_at", "final_ranking"])
         audit.record(tournament.club_id, actor, audit.Action.TOURNAMENT_CLOSED, tournament)
         signals.tournament_closed.send(Tournament, tournament=tournament, ranking=players)
     return tournament
+
+
+def _duplicate_final(tournament) -> tuple[list[dict], dict]:
+    """A duplicate event's ranking as it closes: the rows the leagues count (``player_id``,
+    ``name``, ``rank``, ``total``: the score to one decimal) and the frozen ranking
+    (players, séries, teams), scores as the export gives them."""
+    from tournaments import duplicate_results  # noqa: PLC0415 (read at the closing only)
+
+    loaded = duplicate_results.load(tournament)
+    rows = duplicate_results.barometer(loaded)
+
+    def frozen(row):
+        return {
+            "rank": row["rank"],
+            "number": row["player"],
+            "name": row["entry"].name if row["entry"] else "",
+            "score": json_score(row["score"]),
+            "deals": row["deals"],
+        }
+
+    players = [
+        {
+            "player_id": row["entry"].player_id,
+            "number": row["player"],
+            "name": row["entry"].name,
+            "rank": row["rank"],
+            "total": round_score(row["score"]),
+        }
+        for row in rows
+        if row["entry"]
+    ]
+    final = {
+        "players": [frozen(row) for row in rows],
+        "series": {
+            name: [frozen(row) for row in ranked]
+            for name, ranked in duplicate_results.by_series(loaded, rows).items()
+        },
+        "teams": [
+            {"rank": t["rank"], "team": t["team"], "score": json_score(t["score"])}
+            for t in duplicate_results.teams(loaded)
+        ],
+    }
+    return players, final
+
+
+def round_score(score) -> Decimal:
+    """An exact score (Fraction) rounded half up to one decimal, for a league's total."""
+    return (Decimal(score.numerator) / Decimal(score.denominator)).quantize(
+        Decimal("0.1"), rounding=ROUND_HALF_UP
+    )
 
 
 # ---------------------------------------------------------------- one phone per table

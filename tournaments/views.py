@@ -723,6 +723,8 @@ def tournament_close(request, slug, tournament_id):
         _refused(request, error)
     else:
         messages.success(request, _("The tournament is closed: its final ranking is frozen."))
+    if tournament.is_duplicate:
+        return redirect("tournaments:duplicate_ranking", request.club.slug, tournament.pk)
     return redirect("tournaments:ranking", request.club.slug, tournament.pk)
 
 
