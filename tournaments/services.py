@@ -126,6 +126,7 @@ error_messages = {
     "tables_unconfirmed": _lazy("Confirm every sheet first: %(tables)s."),
     "already_entered": _lazy("%(name)s is already entered."),
     "too_many_players": _lazy("A tournament takes at most %(n)s players."),
+    "deals_complete": _lazy("The round's %(n)s deals are all entered: hand the sheet in."),
     "not_seated": _lazy("Both players must be seated in this round."),
     "player_not_in_club": _lazy("Every player must be of this club."),
     # a duplicate event (tournaments.duplicate_services has the rest of its refusals)
@@ -1074,6 +1075,11 @@ def record_table_hand(table: RoundTable, data: dict, *, actor=None, seating=None
     with transaction.atomic(savepoint=savepoint_needed()):
         table = _lock_table(table)
         writable(table)
+        tournament = table.round.tournament
+        wanted = deals_for_table(tournament, len(table.seats))
+        played = Hand.objects.live().filter(sheet_id=table.sheet_id).count()
+        if wanted and played >= wanted and not tournament.is_duplicate:  # a set says its own
+            raise TournamentError("deals_complete", n=wanted)
         data = _duplicate_hand(table, data)
         try:
             return sheets.record_hand(table.sheet, data, actor=_actor(actor), table=seating)

@@ -32,7 +32,7 @@ from scoresheet.hand_forms import (
 )
 from scoresheet.models import Hand
 from tournaments import duplicate_deals, queries, services, tokens
-from tournaments.models import Round, RoundTable, TableResult, Tournament
+from tournaments.models import Round, RoundTable, TableResult, Tournament, deals_for_table
 from tournaments.services import TournamentError
 
 #: Requests a table's link may make a minute (a table enters a deal every few minutes).
@@ -222,6 +222,10 @@ def table_hand_create(request, table):
     refused = _writable_or_back(request, table)
     if refused:
         return refused
+    wanted = deals_for_table(table.round.tournament, len(table.seats))
+    if request.method == "GET" and wanted and table.sheet.hands.live().count() >= wanted:
+        messages.info(request, TournamentError("deals_complete", n=wanted).message)
+        return redirect(_url(request, "sheet"))
     seating = sheets.Table.of(table.sheet)
     if request.method == "POST":
         save = request.POST.get("action") == "save"

@@ -241,7 +241,7 @@ def test_a_table_enters_its_deals_through_the_tournament_service(make_tournament
     """Issue 25: a table's deal goes through ``record_table_hand``, which checks the table
     open for entries under its lock, then has the ledger record it (scored once); a
     handed-in table is refused there, whatever the page checked before."""
-    t = make_tournament(players=16, deals=1)
+    t = make_tournament(players=16, deals=2)
     rnd = t.round_set.get(number=1)
     services.draw_round(rnd)
     services.start_round(rnd)
@@ -252,6 +252,11 @@ def test_a_table_enters_its_deals_through_the_tournament_service(make_tournament
     with pytest.raises(TournamentError) as refused:
         services.record_table_hand(table, dict(deal(names, 1), points=95))
     assert refused.value.code == "points_out_of_range" and refused.value.field == "points"
+    services.record_table_hand(table, deal(names, 1))
+    with pytest.raises(TournamentError) as refused:  # the round's 2 deals are in
+        services.record_table_hand(table, deal(names, 2))
+    assert refused.value.code == "deals_complete"
+    assert refused.value.message == "The round's 2 deals are all entered: hand the sheet in."
     services.submit_table(table, by_name="Anna")
     stale = table  # the page read the table before it was handed in
     with pytest.raises(TournamentError) as refused:
@@ -261,7 +266,7 @@ def test_a_table_enters_its_deals_through_the_tournament_service(make_tournament
     with pytest.raises(TournamentError) as refused:
         services.delete_table_hand(other, hand)
     assert refused.value.code == "unknown_hand"
-    assert Hand.objects.filter(sheet=table.sheet).count() == 1
+    assert Hand.objects.filter(sheet=table.sheet).count() == 2
 
 
 def test_only_a_manager_organises(make_tournament, scorer, manager):
