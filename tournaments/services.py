@@ -126,7 +126,7 @@ error_messages = {
     "tables_unconfirmed": _lazy("Confirm every sheet first: %(tables)s."),
     "already_entered": _lazy("%(name)s is already entered."),
     "too_many_players": _lazy("A tournament takes at most %(n)s players."),
-    "deals_complete": _lazy("The round's %(n)s deals are all entered: hand the sheet in."),
+    "deals_complete": _lazy("Every deal of the round is entered (%(n)s): hand the sheet in."),
     "not_seated": _lazy("Both players must be seated in this round."),
     "player_not_in_club": _lazy("Every player must be of this club."),
     # a duplicate event (tournaments.duplicate_services has the rest of its refusals)

@@ -256,7 +256,7 @@ def test_a_table_enters_its_deals_through_the_tournament_service(make_tournament
     with pytest.raises(TournamentError) as refused:  # the round's 2 deals are in
         services.record_table_hand(table, deal(names, 2))
     assert refused.value.code == "deals_complete"
-    assert refused.value.message == "The round's 2 deals are all entered: hand the sheet in."
+    assert refused.value.message == "Every deal of the round is entered (2): hand the sheet in."
     services.submit_table(table, by_name="Anna")
     stale = table  # the page read the table before it was handed in
     with pytest.raises(TournamentError) as refused:
