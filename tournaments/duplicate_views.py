@@ -397,10 +397,27 @@ def ranking(request, slug, tournament_id):
 
 @club_view("read")
 def screen(request, slug, tournament_id):
-    """The barometer on the room's projector, in large type, refreshed by the page."""
+    """The room's screen in the tournaments' shared design: the barometer, each série,
+    the teams, each paged in turn (``?page=5``: seconds a page stays, 3 to 60); the
+    live part comes again every ten seconds (``screen_live``)."""
     event = _event(request, tournament_id)
     context = page_context(request, event, "screen", **_ranking_context(request, event))
+    context["live_url"] = reverse("tournaments:duplicate_screen_live", args=[slug, event.pk])
+    seconds = request.GET.get("page", "")
+    context["page_seconds"] = (
+        min(60, max(3, int(seconds))) if seconds.isascii() and seconds.isdigit() else 12
+    )
     response = render(request, "tournaments/duplicate/screen.html", context)
+    response["Cache-Control"] = "no-store"
+    return response
+
+
+@club_view("read")
+def screen_live(request, slug, tournament_id):
+    """The screen's live part, an HTML fragment (polled)."""
+    event = _event(request, tournament_id)
+    context = page_context(request, event, "screen", **_ranking_context(request, event))
+    response = render(request, "tournaments/duplicate/screen_live.html", context)
     response["Cache-Control"] = "no-store"
     return response
 
