@@ -289,3 +289,16 @@ def test_drawing_drawn_rounds_again_asks_first(client, make_tournament, manager)
     t.refresh_from_db()
     assert [r.state for r in t.round_set.order_by("number")] == ["drawn", "drawn", "planned"]
     assert services.history(t, 2) == before[:1]
+
+
+def test_the_tournament_page_leads_to_closing_and_penalties(client, make_tournament, manager):
+    """The organiser finds on the tournament's page the way to close it once finished
+    and to give a penalty (a player's page, from the players)."""
+    t = make_tournament(players=16, rounds=2)
+    client.force_login(manager)
+    page = client.get(url("detail", t)).content.decode()
+    assert "data-close-link" not in page and "data-penalty-link" not in page  # being set up
+    Tournament.objects.filter(pk=t.pk).update(state=Tournament.State.FINISHED)
+    page = client.get(url("detail", t)).content.decode()
+    assert f'href="{url("ranking", t)}#close" data-close-link>Close the tournament' in page
+    assert f'href="{url("players", t)}#entries" data-penalty-link>' in page
