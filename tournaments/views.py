@@ -359,7 +359,7 @@ def round_detail(request, slug, tournament_id, round_number):
     may_manage = can(request.user, request.club, "manage")
     present = [e for e in entries.values() if e.plays_in(rnd.number)]
     repeats, meetings = [], None
-    if rnd.is_drawn:
+    if rnd.is_drawn and not tournament.is_duplicate:  # a movement's meetings: its own page
         history = services.history(tournament, rnd.number)
         seats = [view.table.seats for view in tables]
         repeats = queries.repeated_meetings(history, seats, entries)
@@ -367,7 +367,7 @@ def round_detail(request, slug, tournament_id, round_number):
     if may_manage and rnd.is_drawn and rnd.state != Round.State.CLOSED:
         queries.forecast_tables(request.club.pk, tables)  # what the ratings expect
     swap_form = None
-    if may_manage and rnd.state == Round.State.DRAWN:
+    if may_manage and rnd.state == Round.State.DRAWN and not tournament.is_duplicate:
         swap_form = SwapForm(entries=present)
     context = page_context(
         request,

@@ -381,3 +381,14 @@ def test_scores_have_a_decimal_comma_in_french_and_are_rounded_in_the_csv(client
     assert any(
         Fraction(r["score"]).denominator not in (1, 2, 4, 5, 10, 20, 25, 50, 100) for r in rows
     )
+
+
+def test_a_duplicate_round_page_has_the_duplicates_tools(organiser, played):
+    """A duplicate event's round page offers its own tools (the movement, its table
+    cards, the travellers, the arbitre), not the free draw's (draw again, swap two
+    players, the draw's repeated meetings)."""
+    page = organiser.get(url("round", played, 3)).content.decode()
+    assert 'data-duplicate-tool="movement"' in page and "data-duplicate-tools" in page
+    assert url("duplicate_travellers", played) in page and url("duplicate_arbitre", played) in page
+    for free in ("Draw again", "Draw this round", "Swap two players", "data-draw-meetings"):
+        assert free not in page, free
