@@ -1691,6 +1691,16 @@ def _duplicate_final(tournament) -> tuple[list[dict], dict]:
     return players, final
 
 
+def league_rows(tournament) -> list[dict]:
+    """What the leagues count of a tournament (``player_id``, ``name``, ``rank``,
+    ``total``): a duplicate event's own ranking, a free tournament's totals."""
+    if tournament.is_duplicate:
+        return _duplicate_final(tournament)[0]
+    from tournaments import queries  # noqa: PLC0415 (queries read; services write)
+
+    return queries.ranking(tournament)
+
+
 def round_score(score) -> Decimal:
     """An exact score (Fraction) rounded half up to one decimal, for a league's total."""
     return (Decimal(score.numerator) / Decimal(score.denominator)).quantize(

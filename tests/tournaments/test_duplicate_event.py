@@ -392,4 +392,5 @@ def test_closing_a_duplicate_event_freezes_its_own_ranking_for_the_leagues(
         (r["entry"].player_id, r["rank"]) for r in rows
     ]
     assert [str(r["total"]) for r in told] == [f"{float(r['score']):.1f}" for r in rows]
+    assert services.league_rows(event) == told  # what a league counting it later reads
     assert "The event is closed: its ranking is final." in client.get(page).content.decode()
