@@ -43,6 +43,17 @@ Two ways of drawing:
   starts again from a new plan when it stalls. ``least_repeats`` is a lower
   bound the pages show beside a draw.
 
+Three rules an organiser chooses among (``Tournament.draw_rule``): *fair by the end*,
+the default, is ``draw_schedule(spread=1)``: after the last round everybody's seats at
+tables of 3 and 5 are within one of each other, in whichever rounds; a tournament drawn
+round by round gets the rounds of that schedule while the same players play every
+round. *Fair every round* is ``draw_round`` round after round (nobody twice before
+everybody once). *Fewer meetings* is ``spread=None``. ``plain.plain_search``, a plain
+local search under the even spread, is the yardstick the default is held to (tests,
+``draw_tables --stats --compare``). The package: ``sizes`` (table sizes, the spread's
+bounds, the largest draw: ``MAX_PLAYERS``, ``MAX_ROUNDS``), ``measures``, ``rounds``
+(one round, the seats), ``rebalance``, ``constructions``, ``bounds``, ``searches``.
+
 Everything is deterministic for a given ``seed``: randomness comes only from
 ``random.Random(seed)``, searches are bounded by iteration or move counts (never
 by the clock), and players are handled in the order of their ids.
