@@ -635,6 +635,30 @@ def remove_decision(request, slug, tournament_id, decision_id):
 EXPORT_FORMATS = ("json", "csv", "xlsx")
 
 
+def _travel_rows(loaded, method) -> list[list]:
+    """The travellers as export rows: a seat of a table of a deal each, scores rounded."""
+    rows = []
+    for traveller in duplicate_results.travellers(loaded):
+        for row in traveller["tables"]:
+            for seat in row["seats"]:
+                rows.append(
+                    [
+                        traveller["deal"],
+                        row["round"],
+                        row["table"],
+                        seat["seat"],
+                        seat["entry"].name if seat["entry"] else "",
+                        row["contract"] or "",
+                        row["taker"] or "",
+                        row["bouts"] if row["contract"] else None,
+                        None if row["points"] is None else float(row["points"]),
+                        None if seat["marque"] is None else float(seat["marque"]),
+                        float(_rounded(seat["score"], _places(method))),
+                    ]
+                )
+    return rows
+
+
 @club_view("read")
 def export(request, slug, tournament_id):
     """``?format=json`` (default): the event in ``score_duplicate``'s input (§5), with
@@ -697,25 +721,7 @@ def export(request, slug, tournament_id):
     if fmt == "csv":
         # as every CSV: the page language's separator and decimal mark ("52,5" after ";")
         return download(csv_text(ranking_set.headers, ranking_set), f"{base}.csv")
-    travel = []
-    for traveller in duplicate_results.travellers(loaded):
-        for row in traveller["tables"]:
-            for seat in row["seats"]:
-                travel.append(
-                    [
-                        traveller["deal"],
-                        row["round"],
-                        row["table"],
-                        seat["seat"],
-                        seat["entry"].name if seat["entry"] else "",
-                        row["contract"] or "",
-                        row["taker"] or "",
-                        row["bouts"] if row["contract"] else None,
-                        None if row["points"] is None else float(row["points"]),
-                        None if seat["marque"] is None else float(seat["marque"]),
-                        float(_rounded(seat["score"], _places(event.method))),
-                    ]
-                )
+    travel = _travel_rows(loaded, event.method)
     book = workbook(
         [
             ranking_set,
