@@ -135,6 +135,7 @@ CLUB_URLS = {
     "tournaments:duplicate_etuis_by_hand": ("manage", "P", ("duplicate",)),
     "tournaments:duplicate_ranking": ("read", "G", ("duplicate",)),
     "tournaments:duplicate_screen": ("read", "G", ("duplicate",)),
+    "tournaments:duplicate_screen_live": ("read", "G", ("duplicate",)),
     "tournaments:duplicate_travellers": ("read", "G", ("duplicate",)),
     "tournaments:duplicate_traveller": ("read", "G", ("duplicate", "dup_deal")),
     "tournaments:duplicate_player": ("read", "G", ("duplicate", "dup_entry")),

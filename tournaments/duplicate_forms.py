@@ -9,6 +9,7 @@ from tarot.duplicate import SEATS
 from tournaments.duplicate_services import MAX_DEALS_PER_SET, MAX_ROUNDS
 from tournaments.forms import EventForm
 from tournaments.models import Tournament
+from tournaments.queries import SEAT_LETTERS
 
 TEAM_CHOICES = [("", _("No teams")), ("3", _("Triplettes (3)")), ("4", _("Quadrettes (4)"))]
 
@@ -64,7 +65,9 @@ class DecisionForm(forms.Form):
     table = forms.IntegerField(label=_("Table"), min_value=1, max_value=999)
     deal = forms.IntegerField(label=_("Deal"), min_value=1, max_value=9999)
     seat = forms.ChoiceField(
-        label=_("Seat"), choices=[("", "—"), *[(s, s) for s in SEATS]], required=False
+        label=_("Seat"),
+        choices=[("", "—"), *[(s, SEAT_LETTERS[i]) for i, s in enumerate(SEATS)]],
+        required=False,
     )
     score = forms.CharField(
         label=_("Arbitral score"),

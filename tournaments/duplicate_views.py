@@ -10,6 +10,8 @@ The tables' own pages are the tournament's (``tournaments.table_views``).
 """
 
 import json
+from decimal import ROUND_HALF_UP, Decimal
+from fractions import Fraction
 from functools import partial
 from html import escape
 
@@ -17,6 +19,7 @@ from django.contrib import messages
 from django.http import Http404
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
+from django.utils.formats import number_format
 from django.utils.safestring import mark_safe
 from django.utils.text import slugify
 from django.utils.translation import gettext as _
@@ -32,7 +35,7 @@ from tarot.duplicate import SEATS, dealer_seat, json_score
 from tournaments import duplicate_results, duplicate_services
 from tournaments.duplicate_forms import DecisionForm, DuplicateForm
 from tournaments.duplicate_services import SERIES
-from tournaments.models import DealDecision, RoundTable, Tournament
+from tournaments.models import DealDecision, Round, RoundTable, Tournament
 from tournaments.movement import MovementError
 from tournaments.queries import SEAT_LETTERS
 from tournaments.services import TournamentError
@@ -125,6 +128,8 @@ def overview(request, slug, tournament_id):
         entries_count=len(entries),
         table_count=-(-len(entries) // 4),
         may_draw=all(r.is_open for r in rounds),
+        open_rounds=[r for r in rounds if r.state != Round.State.CLOSED],
+        open_tables=[t for t in tables if t.state != RoundTable.State.CONFIRMED],
     )
     return render(request, "tournaments/duplicate/overview.html", context)
 
@@ -320,11 +325,34 @@ def _until(request, event):
     return None
 
 
+def _rounded(value, places: int) -> Decimal:
+    """An exact value (Fraction, int, Decimal) rounded half up: only to show or export."""
+    value = Fraction(value)
+    exact = Decimal(value.numerator) / Decimal(value.denominator)
+    return exact.quantize(Decimal(1).scaleb(-places), rounding=ROUND_HALF_UP)
+
+
+def _places(method) -> int:
+    return 2 if method == Tournament.Method.MATCHPOINTS else 1
+
+
 def _score_text(score, method) -> str:
-    """A score shown: a percentage to two decimals, points to one."""
-    if method == Tournament.Method.MATCHPOINTS:
-        return f"{float(score):.2f}"
-    return f"{float(score):+.1f}"
+    """A score shown in the page's language: a percentage to two decimals, points to one
+    with their sign ("62,50", "+3,5" in French)."""
+    places = _places(method)
+    value = _rounded(score, places)
+    text = number_format(value, places)
+    if method != Tournament.Method.MATCHPOINTS and value >= 0:
+        return f"+{text}"
+    return text
+
+
+def _number(value) -> str:
+    """Card points or a marque in the page's language: whole, or to the half ("40,5")."""
+    value = Fraction(value)
+    if value.denominator == 1:
+        return str(value.numerator)
+    return number_format(_rounded(value, 1), 1)
 
 
 def _ranking_context(request, event, until=None):
@@ -371,10 +399,27 @@ def ranking(request, slug, tournament_id):
 
 @club_view("read")
 def screen(request, slug, tournament_id):
-    """The barometer on the room's projector, in large type, refreshed by the page."""
+    """The room's screen in the tournaments' shared design: the barometer, each série,
+    the teams, each paged in turn (``?page=5``: seconds a page stays, 3 to 60); the
+    live part comes again every ten seconds (``screen_live``)."""
     event = _event(request, tournament_id)
     context = page_context(request, event, "screen", **_ranking_context(request, event))
+    context["live_url"] = reverse("tournaments:duplicate_screen_live", args=[slug, event.pk])
+    seconds = request.GET.get("page", "")
+    context["page_seconds"] = (
+        min(60, max(3, int(seconds))) if seconds.isascii() and seconds.isdigit() else 12
+    )
     response = render(request, "tournaments/duplicate/screen.html", context)
+    response["Cache-Control"] = "no-store"
+    return response
+
+
+@club_view("read")
+def screen_live(request, slug, tournament_id):
+    """The screen's live part, an HTML fragment (polled)."""
+    event = _event(request, tournament_id)
+    context = page_context(request, event, "screen", **_ranking_context(request, event))
+    response = render(request, "tournaments/duplicate/screen_live.html", context)
     response["Cache-Control"] = "no-store"
     return response
 
@@ -412,19 +457,26 @@ def _traveller_rows(event, loaded, only=None):
                     name = names.get(entry.number)
                     if name is None:
                         name = names[entry.number] = escape(entry.name)
-                marque = "" if seat["marque"] is None else f"{float(seat['marque']):g}"
+                marque = "" if seat["marque"] is None else _number(seat["marque"])
                 arbitral = " A" if seat["arbitral"] else ""
                 cells.append(
-                    f'<td class="num" title="{name}">{marque} '
+                    f'<td class="num" title="{name}" data-seat="{seat["seat"]}" '
+                    f'data-marque="{marque}">{marque} '
                     f'<span class="muted">({text}{arbitral})</span></td>'
                 )
             if row["cancelled"]:
-                middle = f'<td colspan="3">{cancelled}</td>'
+                middle = f'<td colspan="4">{cancelled}</td>'
             else:
-                points = "" if row["points"] is None else f"{float(row['points']):g}"
+                points = "" if row["points"] is None else _number(row["points"])
+                bouts = "" if row["bouts"] is None or not row["contract"] else row["bouts"]
                 contract = contracts.get(row["contract"], "—") if row["contract"] else "—"
                 taker = seats.get(row["taker"], "—")
-                middle = f'<td>{contract}</td><td>{taker}</td><td class="num">{points}</td>'
+                middle = (
+                    f'<td data-contract="{row["contract"] or ""}">{contract}</td>'
+                    f'<td data-taker="{row["taker"] or ""}">{taker}</td>'
+                    f'<td class="num" data-bouts="{bouts}">{bouts}</td>'
+                    f'<td class="num" data-points="{points}">{points}</td>'
+                )
             body.append(
                 f'<tr data-table="{row["table"]}"><td>{row["table"]}</td>{middle}'
                 f"{''.join(cells)}</tr>"
@@ -585,6 +637,30 @@ def remove_decision(request, slug, tournament_id, decision_id):
 EXPORT_FORMATS = ("json", "csv", "xlsx")
 
 
+def _travel_rows(loaded, method) -> list[list]:
+    """The travellers as export rows: a seat of a table of a deal each, scores rounded."""
+    rows = []
+    for traveller in duplicate_results.travellers(loaded):
+        for row in traveller["tables"]:
+            for seat in row["seats"]:
+                rows.append(
+                    [
+                        traveller["deal"],
+                        row["round"],
+                        row["table"],
+                        seat["seat"],
+                        seat["entry"].name if seat["entry"] else "",
+                        row["contract"] or "",
+                        row["taker"] or "",
+                        row["bouts"] if row["contract"] else None,
+                        None if row["points"] is None else float(row["points"]),
+                        None if seat["marque"] is None else float(seat["marque"]),
+                        float(_rounded(seat["score"], _places(method))),
+                    ]
+                )
+    return rows
+
+
 @club_view("read")
 def export(request, slug, tournament_id):
     """``?format=json`` (default): the event in ``score_duplicate``'s input (§5), with
@@ -638,7 +714,7 @@ def export(request, slug, tournament_id):
                 loaded.entries[r["player"]].name,
                 loaded.entries[r["player"]].series,
                 loaded.entries[r["player"]].licence,
-                float(r["score"]),
+                float(_rounded(r["score"], _places(event.method))),
                 r["deals"],
             ]
             for r in rows
@@ -647,24 +723,7 @@ def export(request, slug, tournament_id):
     if fmt == "csv":
         # as every CSV: the page language's separator and decimal mark ("52,5" after ";")
         return download(csv_text(ranking_set.headers, ranking_set), f"{base}.csv")
-    travel = []
-    for traveller in duplicate_results.travellers(loaded):
-        for row in traveller["tables"]:
-            for seat in row["seats"]:
-                travel.append(
-                    [
-                        traveller["deal"],
-                        row["round"],
-                        row["table"],
-                        seat["seat"],
-                        seat["entry"].name if seat["entry"] else "",
-                        row["contract"] or "",
-                        row["taker"] or "",
-                        None if row["points"] is None else float(row["points"]),
-                        None if seat["marque"] is None else float(seat["marque"]),
-                        float(seat["score"]),
-                    ]
-                )
+    travel = _travel_rows(loaded, event.method)
     book = workbook(
         [
             ranking_set,
@@ -678,6 +737,7 @@ def export(request, slug, tournament_id):
                     _("Name"),
                     _("Contract"),
                     _("Taker"),
+                    _("Bouts"),
                     _("Points"),
                     _("Marque"),
                     _("Score"),

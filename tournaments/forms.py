@@ -102,17 +102,25 @@ class TournamentForm(EventForm):
         widget=forms.RadioSelect,
         initial=Tournament.FiveTables.FIVE,
     )
-    even_spread = forms.TypedChoiceField(
+    draw_rule = forms.ChoiceField(
         label=_("The draw puts first"),
         choices=[
-            ("1", _("fair seats: nobody sits at a table of 5 twice before everybody has once")),
-            ("0", _("fewer repeated meetings: some players sit at a table of 5 more often")),
+            (
+                Tournament.DrawRule.END,
+                _("fair by the end: after the last round, everybody's tables of 5 within one"),
+            ),
+            (
+                Tournament.DrawRule.ROUND,
+                _("fair every round: nobody sits at a table of 5 twice before everybody has once"),
+            ),
+            (
+                Tournament.DrawRule.MEETINGS,
+                _("fewer repeated meetings: some players sit at a table of 5 more often"),
+            ),
         ],
-        coerce=lambda value: value == "1",
-        empty_value=True,  # a form posted without it: the fair seats, as before
-        required=False,
+        required=False,  # a form posted without it: fair by the end
         widget=forms.RadioSelect,
-        initial="1",
+        initial=Tournament.DrawRule.END,
         help_text=_(
             "With few tables, fair seats cost repeated meetings: 18 players over 5 rounds "
             "meet again at least 14 times with fair seats, 11 without."
@@ -135,7 +143,7 @@ class TournamentForm(EventForm):
             "deals_per_round": tournament.deals_per_round or 5,
             "minutes_per_round": tournament.minutes_per_round or 45,
             "five_tables": tournament.five_tables,
-            "even_spread": "1" if tournament.even_spread else "0",
+            "draw_rule": tournament.draw_rule,
         }
 
     def clean(self):
@@ -157,7 +165,7 @@ class TournamentForm(EventForm):
             "deals_per_round": data["deals_per_round"],
             "minutes_per_round": data["minutes_per_round"],
             "five_tables": data["five_tables"],
-            "even_spread": data["even_spread"],
+            "draw_rule": data["draw_rule"] or Tournament.DrawRule.END,
         }
 
 

@@ -59,10 +59,21 @@ class Tournament(models.Model):
         choices=FiveTables.choices,
         default=FiveTables.FIVE,
     )
-    #: the draw's rule for the seats at tables of 5 (and 3): spread evenly (nobody sits
-    #: at one twice before everybody has once), or left to the fewest repeated meetings
-    even_spread = models.BooleanField(_("seats at tables of 5 spread evenly"), default=True)
+
+    class DrawRule(models.TextChoices):
+        #: everybody's seats at tables of 5 within one of each other after the last round
+        END = "end", _("fair by the end")
+        #: nobody at a table of 5 twice before everybody has been once
+        ROUND = "round", _("fair every round")
+        #: the fewest repeated meetings, some players at a table of 5 more often
+        MEETINGS = "meetings", _("fewer repeated meetings")
+
+    #: the draw's rule for the seats at tables of 5 (and 3)
+    draw_rule = models.CharField(
+        _("the draw puts first"), max_length=10, choices=DrawRule.choices, default=DrawRule.END
+    )
     state = models.CharField(_("state"), max_length=10, choices=State.choices, default=State.SETUP)
+
     # Teams of 2 or 4 registered together (None: an individual tournament).
     team_size = models.PositiveSmallIntegerField(_("players a team"), null=True, blank=True)
     confirm_by = models.CharField(
@@ -101,6 +112,11 @@ class Tournament(models.Model):
 
     def get_absolute_url(self):
         return reverse("tournaments:detail", args=[self.club.slug, self.pk])
+
+    @property
+    def even_spread(self) -> bool:
+        """Whether the draw spreads the seats at tables of 5 evenly (by the end or every round)."""
+        return self.draw_rule != self.DrawRule.MEETINGS
 
     @property
     def ruleset(self):

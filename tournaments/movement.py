@@ -51,6 +51,12 @@ from math import gcd
 ORIENTATIONS = ("N", "E", "S", "W")
 
 
+#: The largest movement made: the search of shifts grows as the tables cubed (100
+#: tables, 30 rounds: about 2 s), and a duplicate event has at most 30 rounds.
+MAX_TABLES = 100
+MAX_ROUNDS = 30
+
+
 class MovementError(ValueError):
     def __init__(self, code: str, message: str):
         super().__init__(message)
@@ -386,6 +392,12 @@ def movement(tables: int, rounds: int) -> Movement:
     for name, value in (("tables", tables), ("rounds", rounds)):
         if isinstance(value, bool) or not isinstance(value, int) or value < 1:
             raise MovementError(f"{name}_invalid", f"{name}: a whole number from 1")
+    if tables > MAX_TABLES or rounds > MAX_ROUNDS:
+        raise MovementError(
+            "too_large",
+            f"a movement has at most {MAX_TABLES} tables and {MAX_ROUNDS} rounds, "
+            f"not {tables} tables and {rounds} rounds",
+        )
     if rounds > tables:
         raise MovementError(
             "rounds_over_tables",

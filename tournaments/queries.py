@@ -319,19 +319,21 @@ def repeated_meetings(history, tables, entries) -> list[dict]:
     return out
 
 
-def draw_meetings(history, tables) -> dict:
-    """The draw up to this round: its repeated meetings and the least possible the
-    draw knows of (``tournaments.draw.least_repeats``, from the tables' sizes)."""
-    rounds = [*history, tables]
-    players = {p for r in rounds for table in r for p in table}
-    quality = draw.quality(rounds)
-    even = quality.odd_seats_max - quality.odd_seats_min <= 1  # an evenly spread draw's least
-    sizes = [[len(t) for t in r] for r in rounds]
-    return {
-        "rounds": len(rounds),
-        "repeated": quality.repeated_meetings,
-        "least": draw.least_repeats(sizes, len(players), even_spread=even),
-    }
+def draw_meetings(history, tables, rounds=None) -> dict:
+    """The draw up to this round: its repeated meetings and, once the draw covers all
+    ``rounds`` of the tournament, the least any draw of these table sizes can have
+    (``tournaments.draw.least_repeats``: a proved bound, counting the even spread when
+    the draw has one); None before, where a bound of the first rounds would say
+    nothing of the whole draw."""
+    drawn = [*history, tables]
+    players = {p for r in drawn for table in r for p in table}
+    quality = draw.quality(drawn)
+    least = None
+    if rounds is None or len(drawn) >= rounds:
+        even = quality.odd_seats_max - quality.odd_seats_min <= 1  # an evenly spread draw's least
+        sizes = [[len(t) for t in r] for r in drawn]
+        least = draw.least_repeats(sizes, len(players), even_spread=even)
+    return {"rounds": len(drawn), "repeated": quality.repeated_meetings, "least": least}
 
 
 # ---------------------------------------------------------------- routes

@@ -19,7 +19,7 @@ draw of the rounds not started that it changes (they must be drawn again).
 
 import random
 import re
-from decimal import Decimal, InvalidOperation
+from decimal import ROUND_HALF_UP, Decimal, InvalidOperation
 
 from django.db import IntegrityError, transaction
 from django.db.models import Max
@@ -36,8 +36,9 @@ from core.errors import ServiceError
 from scoresheet import services as sheets
 from scoresheet.models import Hand, ScoreRow, SheetTotal
 from tarot import ScoringError
+from tarot.duplicate import json_score
 from tarot.jsonformat import parse_rules
-from tournaments import draw, duplicate_deals, followups, guests, signals, tokens
+from tournaments import draw, duplicate_deals, followups, guests, movement, signals, tokens
 from tournaments.models import (  # noqa: F401 (deals_for_table: the services' API)
     Adjustment,
     Entry,
@@ -74,6 +75,7 @@ error_messages = {
     "five_tables": _lazy("Choose how tables of five play."),
     "team_size": _lazy("A team has 2 or 4 players."),
     "confirm_by": _lazy("Choose how a table's sheet is confirmed."),
+    "draw_rule": _lazy("Choose what the draw puts first."),
     "no_round_left": _lazy("Every round has started: nobody can join any more."),
     "name_required.guest_needs_name": _lazy("A guest needs a name."),
     "name_too_long": _lazy("This name is too long."),
@@ -125,6 +127,8 @@ error_messages = {
     "rounds_open": _lazy("Close every round first."),
     "tables_unconfirmed": _lazy("Confirm every sheet first: %(tables)s."),
     "already_entered": _lazy("%(name)s is already entered."),
+    "too_many_players": _lazy("A tournament takes at most %(n)s players."),
+    "deals_complete": _lazy("Every deal of the round is entered (%(n)s): hand the sheet in."),
     "not_seated": _lazy("Both players must be seated in this round."),
     "player_not_in_club": _lazy("Every player must be of this club."),
     # a duplicate event (tournaments.duplicate_services has the rest of its refusals)
@@ -173,7 +177,7 @@ def _settings(
     five_tables,
     team_size,
     confirm_by,
-    even_spread=True,
+    draw_rule=Tournament.DrawRule.END,
 ) -> dict:
     """A tournament's settings checked, as its fields: the name stripped, the rules in
     their short form, a blank round length or team size as None."""
@@ -199,6 +203,8 @@ def _settings(
         raise TournamentError("team_size", field="team_size")
     if confirm_by not in Tournament.ConfirmBy.values:
         raise TournamentError("confirm_by", field="confirm_by")
+    if draw_rule not in Tournament.DrawRule.values:
+        raise TournamentError("draw_rule", field="draw_rule")
     return {
         "name": name,
         "rules": ruleset.as_dict(),
@@ -208,7 +214,7 @@ def _settings(
         "five_tables": five_tables,
         "team_size": team_size,
         "confirm_by": confirm_by,
-        "even_spread": bool(even_spread),
+        "draw_rule": draw_rule,
     }
 
 
@@ -247,7 +253,7 @@ def create_tournament(
     five_tables=Tournament.FiveTables.FIVE,
     team_size=None,
     confirm_by=Tournament.ConfirmBy.TOTALS,
-    even_spread=True,
+    draw_rule=Tournament.DrawRule.END,
     actor=None,
     seed=None,
     team_match=False,
@@ -264,7 +270,7 @@ def create_tournament(
         five_tables,
         team_size,
         confirm_by,
-        even_spread,
+        draw_rule,
     )
     with transaction.atomic():
         season = Season.objects.create(
@@ -303,7 +309,7 @@ def update_tournament(
     five_tables=Tournament.FiveTables.FIVE,
     team_size=None,
     confirm_by=Tournament.ConfirmBy.TOTALS,
-    even_spread=True,
+    draw_rule=Tournament.DrawRule.END,
     actor=None,
 ) -> Tournament:
     """Change the settings of a tournament not started yet (rounds added or dropped)."""
@@ -317,7 +323,7 @@ def update_tournament(
         five_tables,
         team_size,
         confirm_by,
-        even_spread,
+        draw_rule,
     )
     with transaction.atomic():
         tournament = _lock(tournament)
@@ -442,6 +448,9 @@ def register(tournament: Tournament, items, *, actor=None) -> list[Entry]:
             entry.joined_before_round = joining
             number += 1
             entries.append(entry)
+        most = 4 * movement.MAX_TABLES if tournament.is_duplicate else draw.MAX_PLAYERS
+        if len(entered) > most:
+            raise TournamentError("too_many_players", field="players", n=most)
         Entry.objects.bulk_create(entries)
         _clear_stale_draws(tournament)
         audit.record(
@@ -768,12 +777,17 @@ def draw_round(rnd: Round, *, actor=None) -> Round:
         if any(r.state == Round.State.PLANNED for r in rounds if r.number < rnd.number):
             raise TournamentError("earlier_round")
         present = _present(tournament, rnd.number)
+        past = history(tournament, rnd.number)
+        apart = teammates(tournament)
+        tables = None
+        if rnd.state == Round.State.PLANNED and not apart:
+            tables = _round_of_schedule(tournament, present, past, rnd.number)
         try:
-            tables = draw.draw_round(
+            tables = tables or draw.draw_round(
                 present,
-                history(tournament, rnd.number),
+                past,
                 seed=f"{tournament.draw_seed}:{rnd.number}:{_draw_count(rnd)}",
-                forbidden=teammates(tournament),
+                forbidden=apart,
                 even_spread=tournament.even_spread,
             )
         except draw.DrawError:
@@ -788,6 +802,40 @@ def draw_round(rnd: Round, *, actor=None) -> Round:
             after={"rounds": [rnd.number], "tables": tables},
         )
     return rnd
+
+
+def _schedule(tournament, present, rounds) -> list:
+    """Every round in advance (``tournaments.draw.draw_schedule``), in entry numbers: fair
+    by the end, or the fewest repeated meetings; the same for the same players."""
+    schedule = draw.draw_schedule(
+        len(present),
+        rounds,
+        seed=f"{tournament.draw_seed}:schedule",
+        effort=SCHEDULE_EFFORT,
+        spread=1 if tournament.even_spread else None,
+    )
+    numbers = dict(enumerate(present, 1))
+    return [[[numbers[i] for i in table] for table in tables] for tables in schedule]
+
+
+def _round_of_schedule(tournament, present, past, number):
+    """Round ``number`` of the schedule in advance, when the rounds before are that
+    schedule's and the same players play every round; otherwise None (the round is
+    then drawn on its own, knowing the rounds before)."""
+    if tournament.draw_rule == Tournament.DrawRule.ROUND or len(present) < 3:
+        return None
+    entries = list(tournament.entries.all())
+    for n in range(1, tournament.rounds + 1):
+        if [e.number for e in entries if e.plays_in(n)] != present:
+            return None
+    schedule = _schedule(tournament, present, tournament.rounds)
+
+    def same(a, b):
+        return sorted(map(sorted, a)) == sorted(map(sorted, b))
+
+    if len(past) != number - 1 or not all(map(same, past, schedule)):
+        return None
+    return schedule[number - 1]
 
 
 def _draw_count(rnd) -> int:
@@ -826,17 +874,10 @@ def draw_schedule(tournament: Tournament, *, actor=None) -> list[int]:
             raise TournamentError("too_few_players")
         seed = f"{tournament.draw_seed}:schedule"
         apart = teammates(tournament)
-        if first == 1 and not apart:
-            schedule = draw.draw_schedule(
-                len(present),
-                len(todo),
-                seed=seed,
-                effort=SCHEDULE_EFFORT,
-                spread=1 if tournament.even_spread else None,
-            )
-            numbers = dict(enumerate(present, 1))
+        if first == 1 and not apart and tournament.draw_rule != Tournament.DrawRule.ROUND:
+            schedule = _schedule(tournament, present, len(todo))
             for rnd, tables in zip(todo, schedule):
-                _save_tables(rnd, [[numbers[i] for i in table] for table in tables])
+                _save_tables(rnd, tables)
         else:
             past = history(tournament, first)
             for rnd in todo:
@@ -1118,6 +1159,11 @@ def record_table_hand(table: RoundTable, data: dict, *, actor=None, seating=None
     with transaction.atomic(savepoint=savepoint_needed()):
         table = _lock_table(table)
         writable(table)
+        tournament = table.round.tournament
+        wanted = deals_for_table(tournament, len(table.seats))
+        played = Hand.objects.live().filter(sheet_id=table.sheet_id).count()
+        if wanted and played >= wanted and not tournament.is_duplicate:  # a set says its own
+            raise TournamentError("deals_complete", n=wanted)
         data = _duplicate_hand(table, data)
         try:
             return sheets.record_hand(table.sheet, data, actor=_actor(actor), table=seating)
@@ -1681,10 +1727,14 @@ def close_tournament(tournament: Tournament, *, actor=None) -> Tournament:
         tournament.state = Tournament.State.CLOSED
         tournament.closed_at = timezone.now()
         players = published.ranking(tournament)  # the ranking its kind publishes
-        tournament.final_ranking = {
-            "players": queries.json_ranking(players),
-            "teams": queries.json_ranking(published.team_ranking(tournament, players)),
-        }
+        if tournament.is_duplicate:
+            # the duplicate's pages read its frozen ranking: players, séries, teams
+            tournament.final_ranking = _duplicate_final(tournament)[1]
+        else:
+            tournament.final_ranking = {
+                "players": queries.json_ranking(players),
+                "teams": queries.json_ranking(published.team_ranking(tournament, players)),
+            }
         tournament.save(update_fields=["state", "closed_at", "final_ranking"])
         audit.record(tournament.club_id, actor, audit.Action.TOURNAMENT_CLOSED, tournament)
         followups.tournament_closed(tournament, players)  # a league's results stored
@@ -1694,6 +1744,66 @@ def close_tournament(tournament: Tournament, *, actor=None) -> Tournament:
             )
         )
     return tournament
+
+
+def _duplicate_final(tournament) -> tuple[list[dict], dict]:
+    """A duplicate event's ranking as it closes: the rows the leagues count (``player_id``,
+    ``name``, ``rank``, ``total``: the score to one decimal) and the frozen ranking
+    (players, séries, teams), scores as the export gives them."""
+    from tournaments import duplicate_results  # noqa: PLC0415 (read at the closing only)
+
+    loaded = duplicate_results.load(tournament)
+    rows = duplicate_results.barometer(loaded)
+
+    def frozen(row):
+        return {
+            "rank": row["rank"],
+            "number": row["player"],
+            "name": row["entry"].name if row["entry"] else "",
+            "score": json_score(row["score"]),
+            "deals": row["deals"],
+        }
+
+    players = [
+        {
+            "player_id": row["entry"].player_id,
+            "number": row["player"],
+            "name": row["entry"].name,
+            "rank": row["rank"],
+            "total": round_score(row["score"]),
+        }
+        for row in rows
+        if row["entry"]
+    ]
+    final = {
+        "players": [frozen(row) for row in rows],
+        "series": {
+            name: [frozen(row) for row in ranked]
+            for name, ranked in duplicate_results.by_series(loaded, rows).items()
+        },
+        "teams": [
+            {"rank": t["rank"], "team": t["team"], "score": json_score(t["score"])}
+            for t in duplicate_results.teams(loaded)
+        ],
+    }
+    return players, final
+
+
+def league_rows(tournament) -> list[dict]:
+    """What the leagues count of a tournament (``player_id``, ``name``, ``rank``,
+    ``total``): a duplicate event's own ranking, a free tournament's totals."""
+    if tournament.is_duplicate:
+        return _duplicate_final(tournament)[0]
+    from tournaments import queries  # noqa: PLC0415 (queries read; services write)
+
+    return queries.ranking(tournament)
+
+
+def round_score(score) -> Decimal:
+    """An exact score (Fraction) rounded half up to one decimal, for a league's total."""
+    return (Decimal(score.numerator) / Decimal(score.denominator)).quantize(
+        Decimal("0.1"), rounding=ROUND_HALF_UP
+    )
 
 
 # ---------------------------------------------------------------- one phone per table

@@ -32,7 +32,7 @@ from scoresheet.hand_forms import (
 )
 from scoresheet.models import Hand
 from tournaments import duplicate_deals, queries, services, tokens
-from tournaments.models import Round, RoundTable, TableResult, Tournament
+from tournaments.models import Round, RoundTable, TableResult, Tournament, deals_for_table
 from tournaments.services import TournamentError
 
 #: Requests a table's link may make a minute (a table enters a deal every few minutes).
@@ -95,6 +95,31 @@ def _heads(seated):
     return list(zip(entries, short_names([e.name if e else "?" for e in entries])))
 
 
+def _kept_key(table) -> str:
+    return f"table-check-{table.pk}"
+
+
+def _check_fields(request, table, seated, rows: int) -> dict:
+    """The second entry's fields with the values of a refused try (kept once)."""
+    kept = request.session.pop(_kept_key(table), {}) if request.method == "GET" else {}
+    return {
+        "check_grid": [
+            (
+                row,
+                [
+                    (f"deal_{row - 1}_{k}", kept.get(f"deal_{row - 1}_{k}", ""), entry)
+                    for k, (_letter, entry) in enumerate(seated)
+                ],
+            )
+            for row in range(1, rows + 1)
+        ],
+        "check_totals": [
+            (k, entry, kept.get(f"score_{k}", "")) for k, (_letter, entry) in enumerate(seated)
+        ],
+        "check_name": kept.get("by_name", ""),
+    }
+
+
 @table_link
 def table_sheet(request, table):
     """The table's sheet: its deals while it enters them; the forms of its state."""
@@ -121,7 +146,6 @@ def table_sheet(request, table):
         "submitted": submitted,
         "submitted_here": mine,
         "by_deals": tournament.confirm_by == Tournament.ConfirmBy.DEALS,
-        "check_rows": range(1, services.wanted_deals(table) + 1),
         "differences": services.differences(table)
         if table.state == RoundTable.State.DISPUTED
         else None,
@@ -133,6 +157,8 @@ def table_sheet(request, table):
             duplicate_deals.next_deal(table, len(deals)) if tournament.is_duplicate else None
         ),
     }
+    if table.state == RoundTable.State.SUBMITTED:
+        context.update(_check_fields(request, table, seated, services.wanted_deals(table)))
     # one phone per table: the first to save a deal holds it, another reads only;
     # opening the link (a chat app's preview) claims nothing
     context["holds_table"] = _holds(table, request)
@@ -237,6 +263,10 @@ def table_hand_create(request, table):
     refused = _writable_or_back(request, table)
     if refused:
         return refused
+    wanted = deals_for_table(table.round.tournament, len(table.seats))
+    if request.method == "GET" and wanted and table.sheet.hands.live().count() >= wanted:
+        messages.info(request, TournamentError("deals_complete", n=wanted).message)
+        return redirect(_url(request, "sheet"))
     seating = sheets.Table.of(table.sheet)
     if request.method == "POST":
         save = request.POST.get("action") == "save"
@@ -385,6 +415,10 @@ def table_check(request, table):
             result = services.check_table(table, totals=totals, by_name=post.get("by_name", ""))
     except TournamentError as error:
         messages.error(request, error.message)
+        # the values typed come back in their fields, to be corrected rather than typed again
+        request.session[_kept_key(table)] = {
+            k: v[:20] for k, v in post.items() if k.startswith(("deal_", "score_", "by_name"))
+        }
     else:
         if result.confirmed:
             messages.success(request, _("Both entries agree: the sheet is confirmed. Thank you!"))

@@ -54,6 +54,7 @@ urlpatterns = [
     path(dup + "etuis-by-hand/", duplicate_views.etuis_by_hand, name="duplicate_etuis_by_hand"),
     path(dup + "ranking/", duplicate_views.ranking, name="duplicate_ranking"),
     path(dup + "screen/", duplicate_views.screen, name="duplicate_screen"),
+    path(dup + "screen/live/", duplicate_views.screen_live, name="duplicate_screen_live"),
     path(dup + "travellers/", duplicate_views.travellers, name="duplicate_travellers"),
     path(dup + "deals/<int:deal>/", duplicate_views.traveller, name="duplicate_traveller"),
     path(dup + "players/<int:number>/", duplicate_views.player, name="duplicate_player"),

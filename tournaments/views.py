@@ -356,10 +356,20 @@ def entry_detail(request, slug, tournament_id, number):
 # ---------------------------------------------------------------- the draw
 
 
+def _ask_redraw(request, tournament, drawn, action, back):
+    """Drawing again rounds already drawn asks first, naming them."""
+    context = page_context(request, tournament, "overview", redrawn=drawn, action=action, back=back)
+    return render(request, "tournaments/redraw.html", context)
+
+
 @club_view("manage")
 @require_POST
 def schedule(request, slug, tournament_id):
     tournament = tournament_of(request, tournament_id)
+    drawn = [r.number for r in tournament.round_set.order_by("number") if r.state == "drawn"]
+    if drawn and not request.POST.get("confirm"):
+        back = reverse("tournaments:detail", args=[request.club.slug, tournament.pk])
+        return _ask_redraw(request, tournament, drawn, request.path, back)
     try:
         drawn = services.draw_schedule(tournament, actor=request.user)
     except TournamentError as error:
@@ -384,15 +394,15 @@ def round_detail(request, slug, tournament_id, round_number):
     may_manage = can(request.user, request.club, "manage")
     present = [e for e in entries.values() if e.plays_in(rnd.number)]
     repeats, meetings = [], None
-    if rnd.is_drawn:
+    if rnd.is_drawn and not tournament.is_duplicate:  # a movement's meetings: its own page
         history = services.history(tournament, rnd.number)
         seats = [view.table.seats for view in tables]
         repeats = queries.repeated_meetings(history, seats, entries)
-        meetings = queries.draw_meetings(history, seats)
+        meetings = queries.draw_meetings(history, seats, tournament.rounds)
     if may_manage and rnd.is_drawn and rnd.state != Round.State.CLOSED:
         queries.forecast_tables(request.club.pk, tables)  # what the ratings expect
     swap_form = None
-    if may_manage and rnd.state == Round.State.DRAWN:
+    if may_manage and rnd.state == Round.State.DRAWN and not tournament.is_duplicate:
         swap_form = SwapForm(entries=present)
     context = page_context(
         request,
@@ -451,6 +461,12 @@ def _round_action(request, tournament_id, round_number, action, done):
 @club_view("manage")
 @require_POST
 def round_draw(request, slug, tournament_id, round_number):
+    tournament = tournament_of(request, tournament_id)
+    rounds = tournament.round_set.filter(number__gte=round_number, state="drawn")
+    drawn = [r.number for r in rounds.order_by("number")]
+    if drawn and not request.POST.get("confirm"):
+        back = reverse("tournaments:round", args=[request.club.slug, tournament.pk, round_number])
+        return _ask_redraw(request, tournament, drawn, request.path, back)
     done = _("Round %(n)d is drawn.")
     return _round_action(request, tournament_id, round_number, services.draw_round, done)
 
@@ -745,6 +761,8 @@ def tournament_close(request, slug, tournament_id):
         _refused(request, error)
     else:
         messages.success(request, _("The tournament is closed: its final ranking is frozen."))
+    if tournament.is_duplicate:
+        return redirect("tournaments:duplicate_ranking", request.club.slug, tournament.pk)
     return redirect("tournaments:ranking", request.club.slug, tournament.pk)
 
 

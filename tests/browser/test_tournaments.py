@@ -53,15 +53,16 @@ def test_a_tournament_from_set_up_to_printed_cards(page, live_server, log_in, cl
     page.get_by_label("Date").fill("2026-05-09")
     page.get_by_label("Rounds").fill("3")
     page.get_by_label("Deals per round").fill("4")
-    # what the draw puts first: fair seats at tables of 5 unless the organiser says
-    fair = page.get_by_label("fair seats: nobody sits at a table of 5 twice", exact=False)
+    # what the draw puts first: fair by the end unless the organiser says
+    fair = page.get_by_label("fair by the end: after the last round", exact=False)
     expect(fair).to_be_checked()
+    page.get_by_label("fair every round: nobody sits", exact=False).check()
     page.get_by_label("fewer repeated meetings: some players", exact=False).check()
     fair.check()
     page.get_by_role("button", name="Create the tournament").tap()
     expect(page.locator("[data-messages]")).to_contain_text("Tournament created")
     tournament = Tournament.objects.get()
-    assert tournament.even_spread
+    assert tournament.draw_rule == "end"
     t_url = f"{base}/clubs/{club.slug}/tournaments/{tournament.pk}"
 
     # 15 members and 2 guests, pasted
@@ -75,7 +76,7 @@ def test_a_tournament_from_set_up_to_printed_cards(page, live_server, log_in, cl
     # the whole schedule in advance
     page.get_by_role("link", name="Overview").tap()
     page.get_by_role("button", name="Draw every round in advance").tap()
-    # the schedule's search takes seconds of CPU (tournaments/draw.py): a loaded CI
+    # the schedule's search takes seconds of CPU (tournaments/draw/): a loaded CI
     # machine needs more than the 5 s Playwright waits by default
     expect(page.locator("[data-messages]")).to_contain_text(
         "Rounds 1, 2, 3 are drawn.", timeout=60_000

@@ -221,3 +221,46 @@ def test_a_movement_needs_a_set_per_round():
     with pytest.raises(CommandError, match="sets"):
         print_movement(4, 5)
     assert movement(4, 4).repeated > 0  # four tables cannot avoid meetings, and say so
+
+
+def _counted(plan) -> int:
+    """Repeated meetings of a plan, pair by pair: meetings beyond each pair's first."""
+    met = Counter()
+    for tables in plan:
+        for _set, seats in tables:
+            for pair in itertools.combinations(sorted(seats), 2):
+                met[pair] += 1
+    return sum(count - 1 for count in met.values())
+
+
+@pytest.mark.parametrize("tables", [3, 4, 6, 7, 8, 10, 12, 15])
+def test_count_repeats_is_the_cyclic_movements_own_count(tables):
+    """``count_repeats`` (the closed form the choice between cyclic movements rests on)
+    gives, for every choice of shifts and every number of rounds, the repeated meetings
+    counted pair by pair in the movement those shifts make."""
+    ring = movement_module.Ring.integers(tables)
+    for rounds in range(1, tables + 1):
+        for rest in itertools.combinations_with_replacement(range(tables), 3):
+            shifts = (0, *rest)
+            plan = movement_module._cyclic_plan(tables, rounds, shifts, 1, ring)
+            assert movement_module.count_repeats(shifts, tables, rounds) == _counted(plan), (
+                shifts,
+                rounds,
+            )
+
+
+def test_the_movement_chosen_has_the_repeats_it_says():
+    """The movement made (cyclic or searched) says its repeated meetings right."""
+    for tables, rounds in [(4, 3), (6, 5), (7, 7), (10, 6), (12, 8)]:
+        chosen = movement(tables, rounds)
+        assert chosen.repeated == _counted(chosen.plan)
+
+
+@pytest.mark.parametrize(
+    ("tables", "rounds"), [(99_999_999_999, 3), (1000, 1000), (101, 3), (40, 31)]
+)
+def test_the_movement_refuses_sizes_it_cannot_hold(tables, rounds):
+    """Beyond 100 tables or 30 rounds, one clear line at once (a MemoryError, or minutes
+    of search, once)."""
+    with pytest.raises(CommandError, match="at most 100 tables and 30 rounds"):
+        print_movement(tables, rounds)

@@ -334,3 +334,63 @@ def test_recording_how_the_etuis_are_dealt_has_its_own_audit_action(club, member
     entry = AuditEntry.objects.filter(club=club).order_by("-pk").first()
     assert (entry.action, entry.after) == ("etuis_dealt", {"etuis_by_hand": True})
     assert str(entry.get_action_display()) == "how the étuis are dealt"
+
+
+def test_closing_a_duplicate_event_freezes_its_own_ranking_for_the_leagues(
+    club, members20, manager, client
+):
+    """The event's page lists what is still open; closed, the ranking frozen is the
+    duplicate's barometer (not a free-deal total), with séries and teams, and the
+    leagues hear it with each player's rank and score to one decimal."""
+    from tournaments import signals
+
+    event = make_event(club, members20, manager, players=8, rounds=2)
+    duplicate_services.draw_movement(event, actor=manager)
+    heard = []
+
+    def hear(sender, tournament, ranking, **kwargs):
+        heard.append(ranking)
+
+    signals.tournament_closed.connect(hear, dispatch_uid="test.hear")
+    try:
+        client.force_login(manager)
+        page = reverse("tournaments:duplicate", args=[club.slug, event.pk])
+        first = event.round_set.get(number=1)
+        start(first)
+        play_round(first, skip={1})
+        text = client.get(page).content.decode()
+        assert "Still open:" in text and "Round 1, table 1: in progress" in text
+        assert "Round 2: not drawn" not in text and "Round 2: drawn" in text
+        assert "data-close>" not in text
+        with pytest.raises(TournamentError) as error:
+            services.close_tournament(Tournament.objects.get(pk=event.pk), actor=manager)
+        assert error.value.code == "rounds_open"
+        left = first.tables.get(number=1)
+        enter_table(left)
+        confirm_table(left)
+        for rnd in event.round_set.order_by("number"):
+            rnd = Round.objects.get(pk=rnd.pk)
+            if rnd.state == Round.State.DRAWN:
+                start(rnd)
+                play_round(rnd)
+            services.close_round(Round.objects.get(pk=rnd.pk), actor=manager)
+        text = client.get(page).content.decode()
+        assert "Still open:" not in text and "data-close>" in text
+        response = client.post(reverse("tournaments:close", args=[club.slug, event.pk]))
+        assert response["Location"].endswith(f"/tournaments/{event.pk}/duplicate/ranking/")
+    finally:
+        signals.tournament_closed.disconnect(dispatch_uid="test.hear")
+    event.refresh_from_db()
+    assert event.is_closed
+    rows = duplicate_results.barometer(duplicate_results.load(event))
+    frozen = event.final_ranking["players"]
+    assert [(r["rank"], r["number"]) for r in frozen] == [(r["rank"], r["player"]) for r in rows]
+    assert [r["score"] for r in frozen] == [float(r["score"]) for r in rows]
+    assert set(event.final_ranking) == {"players", "series", "teams"}
+    (told,) = heard
+    assert [(r["player_id"], r["rank"]) for r in told] == [
+        (r["entry"].player_id, r["rank"]) for r in rows
+    ]
+    assert [str(r["total"]) for r in told] == [f"{float(r['score']):.1f}" for r in rows]
+    assert services.league_rows(event) == told  # what a league counting it later reads
+    assert "The event is closed: its ranking is final." in client.get(page).content.decode()

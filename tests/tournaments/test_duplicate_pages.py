@@ -357,4 +357,38 @@ def test_the_results_pages_read_a_fixed_number_of_queries_whatever_the_size(
     page = client.get(url("duplicate_travellers", played)).content.decode()
     assert page.count("<tr data-table=") == 5 * 3 * 3  # each deal at 3 tables now
     # contracts by their names, not their codes
-    assert "<td>garde sans</td>" in page and "garde_sans" not in page
+    assert 'data-contract="garde_sans">garde sans</td>' in page and ">garde_sans<" not in page
+    # and the bouts beside them, for the arbitre to check a marque
+    assert 'data-bouts="' in page and ">Bouts</th>" in page
+
+
+def test_scores_have_a_decimal_comma_in_french_and_are_rounded_in_the_csv(client, played):
+    """French pages write "62,50", never "62.50"; the CSV's scores are rounded to the
+    page's two decimals, not the exact fraction's sixteen digits."""
+    from tournaments import duplicate_results
+
+    rows = duplicate_results.barometer(duplicate_results.load(played))
+    first = rows[0]["score"]
+    shown = f"{float(first):.2f}"
+    page = client.get(url("duplicate_ranking", played), HTTP_ACCEPT_LANGUAGE="fr").content.decode()
+    assert shown.replace(".", ",") in page and f">{shown}<" not in page
+    english = client.get(url("duplicate_ranking", played)).content.decode()
+    assert shown in english
+    csv = client.get(url("duplicate_export", played) + "?format=csv").content.decode("utf-8-sig")
+    cells = [line.split(",") for line in csv.splitlines()[1:]]
+    scores = [cell[5] for cell in cells]
+    assert all(len(s.split(".")[-1]) <= 2 for s in scores), scores
+    assert any(
+        Fraction(r["score"]).denominator not in (1, 2, 4, 5, 10, 20, 25, 50, 100) for r in rows
+    )
+
+
+def test_a_duplicate_round_page_has_the_duplicates_tools(organiser, played):
+    """A duplicate event's round page offers its own tools (the movement, its table
+    cards, the travellers, the arbitre), not the free draw's (draw again, swap two
+    players, the draw's repeated meetings)."""
+    page = organiser.get(url("round", played, 3)).content.decode()
+    assert 'data-duplicate-tool="movement"' in page and "data-duplicate-tools" in page
+    assert url("duplicate_travellers", played) in page and url("duplicate_arbitre", played) in page
+    for free in ("Draw again", "Draw this round", "Swap two players", "data-draw-meetings"):
+        assert free not in page, free

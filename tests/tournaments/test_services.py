@@ -241,7 +241,7 @@ def test_a_table_enters_its_deals_through_the_tournament_service(make_tournament
     """Issue 25: a table's deal goes through ``record_table_hand``, which checks the table
     open for entries under its lock, then has the ledger record it (scored once); a
     handed-in table is refused there, whatever the page checked before."""
-    t = make_tournament(players=16, deals=1)
+    t = make_tournament(players=16, deals=2)
     rnd = t.round_set.get(number=1)
     services.draw_round(rnd)
     services.start_round(rnd)
@@ -252,6 +252,11 @@ def test_a_table_enters_its_deals_through_the_tournament_service(make_tournament
     with pytest.raises(TournamentError) as refused:
         services.record_table_hand(table, dict(deal(names, 1), points=95))
     assert refused.value.code == "points_out_of_range" and refused.value.field == "points"
+    services.record_table_hand(table, deal(names, 1))
+    with pytest.raises(TournamentError) as refused:  # the round's 2 deals are in
+        services.record_table_hand(table, deal(names, 2))
+    assert refused.value.code == "deals_complete"
+    assert refused.value.message == "Every deal of the round is entered (2): hand the sheet in."
     services.submit_table(table, by_name="Anna")
     stale = table  # the page read the table before it was handed in
     with pytest.raises(TournamentError) as refused:
@@ -261,7 +266,7 @@ def test_a_table_enters_its_deals_through_the_tournament_service(make_tournament
     with pytest.raises(TournamentError) as refused:
         services.delete_table_hand(other, hand)
     assert refused.value.code == "unknown_hand"
-    assert Hand.objects.filter(sheet=table.sheet).count() == 1
+    assert Hand.objects.filter(sheet=table.sheet).count() == 2
 
 
 def test_only_a_manager_organises(make_tournament, scorer, manager):
@@ -296,16 +301,18 @@ def test_every_refusal_of_the_module_is_in_its_catalogue():
 
 
 @pytest.mark.parametrize(
-    ("even_spread", "repeated", "odd_seats"), [(True, 17, {1, 2}), (False, 3, None)]
+    ("rule", "repeated", "odd_seats"),
+    [("end", 17, {1, 2}), ("round", 18, {1, 2}), ("meetings", 3, None)],
 )
 def test_the_organiser_chooses_fair_seats_or_fewer_meetings(
-    make_tournament, even_spread, repeated, odd_seats
+    make_tournament, rule, repeated, odd_seats
 ):
-    """17 players over 4 rounds: with fair seats (the default) nobody sits at the
-    table of 5 twice before everybody has once, and the draw has 17 repeated
-    meetings, the least possible then; for fewer meetings, 3 (issue 27's figure),
-    some players at the table of 5 more often."""
-    t = make_tournament(players=17, rounds=4, even_spread=even_spread)
+    """17 players over 4 rounds: fair by the end (the default) or every round, everybody
+    has 1 or 2 seats at the table of 5 after the last round, and the draw in advance
+    has 17 repeated meetings, the least possible then (every round, drawn one after
+    the other, one more); for fewer meetings, 3, some players at the table of 5 more
+    often."""
+    t = make_tournament(players=17, rounds=4, draw_rule=rule)
     assert services.draw_schedule(t) == [1, 2, 3, 4]
     history = services.history(t, 5)
     assert draw.quality(history).repeated_meetings <= repeated
@@ -316,3 +323,38 @@ def test_the_organiser_chooses_fair_seats_or_fewer_meetings(
         assert seats <= odd_seats
     else:
         assert max(seats) - min(seats) > 1
+    if rule == "round":  # nobody twice at the table of 5 before everybody once
+        for played in range(1, 5):
+            counts = draw.odd_table_counts(history[:played])
+            had = [counts.get(n, 0) for n in range(1, 18)]
+            assert max(had) - min(had) <= 1
+
+
+def test_fair_by_the_end_round_by_round_is_the_draw_in_advance(make_tournament):
+    """Drawn one round at a time by the same players, a tournament fair by the end gets
+    the rounds of its draw in advance (17 x 4: 17 repeated meetings, everybody 1 or 2
+    times at the table of 5), not a round-by-round draw's."""
+    ahead = make_tournament(players=17, rounds=4, seed=3)
+    services.draw_schedule(ahead)
+    one_by_one = make_tournament(players=17, rounds=4, seed=3)
+    one_by_one.draw_seed = ahead.draw_seed
+    one_by_one.save(update_fields=["draw_seed"])
+    for rnd in one_by_one.round_set.order_by("number"):
+        services.draw_round(rnd)
+    drawn = services.history(one_by_one, 5)
+    assert drawn == services.history(ahead, 5)
+    assert draw.quality(drawn).repeated_meetings <= 17
+    assert set(draw.odd_table_counts(drawn).values()) == {1, 2}
+
+
+def test_a_tournament_refuses_more_players_than_its_draw_takes(
+    make_tournament, members, monkeypatch
+):
+    """Beyond the draw's most players (500; 5 here), entering is refused, all or nothing."""
+    monkeypatch.setattr(draw, "MAX_PLAYERS", 5)
+    t = make_tournament(players=4)
+    with pytest.raises(TournamentError) as caught:
+        services.register(t, [("member", p) for p in members[4:6]])
+    assert caught.value.code == "too_many_players"
+    assert caught.value.message == "A tournament takes at most 5 players."
+    assert t.entries.count() == 4

@@ -47,18 +47,18 @@ def test_a_manager_creates_a_tournament_and_enters_players(client, club, manager
         "deals_per_round": "",
         "minutes_per_round": "45",
         "five_tables": "four_dealer_out",
-        "even_spread": "0",
+        "draw_rule": "meetings",
         **RULES_POST,
     }
     response = client.post(reverse("tournaments:create", args=[club.slug]), data)
     t = Tournament.objects.get()
     assert response.status_code == 302 and response["Location"] == url("players", t)
-    assert (t.rounds, t.deals_per_round, t.minutes_per_round, t.five_tables, t.even_spread) == (
+    assert (t.rounds, t.deals_per_round, t.minutes_per_round, t.five_tables, t.draw_rule) == (
         4,
         None,
         45,
         "four_dealer_out",
-        False,
+        "meetings",
     )
     players_url = url("players", t)
     client.post(players_url, {"action": "members", "players": [members[0].pk, members[1].pk]})
@@ -103,8 +103,11 @@ def test_the_round_page_shows_the_repeats_a_swap_makes(client, make_tournament, 
     client.force_login(manager)
     page = client.get(url("round", t, 2)).content.decode()
     assert "Nobody meets anybody again at this round." in page
-    summary = "Repeated meetings in the draw of rounds 1 to 2: 0 (the least possible known: 0)."
-    assert summary in page
+    summary = "Repeated meetings in the draw of rounds 1 to 2: 0."
+    assert summary in page and 'data-draw-least="0"' in page
+    # round 1 alone says no least: a bound of the first rounds says nothing of the draw
+    first_page = client.get(url("round", t, 1)).content.decode()
+    assert "rounds 1 to 1: 0." in first_page and "data-draw-least" not in first_page
     first = services.history(t, 2)[0][0]
     second = t.round_set.get(number=2)
     partner_of = next(s for s in second.tables.all() if first[0] in s.seats).seats
@@ -113,7 +116,7 @@ def test_the_round_page_shows_the_repeats_a_swap_makes(client, make_tournament, 
     assert response.status_code == 302
     page = client.get(url("round", t, 2)).content.decode()
     assert "met once before" in page
-    assert "rounds 1 to 2: 0 (" not in page and "(the least possible known: 0)." in page
+    assert "rounds 1 to 2: 0." not in page and 'data-draw-least="0"' in page
 
 
 def test_ranking_page_export_and_filter(client, played, django_assert_num_queries):
@@ -273,3 +276,36 @@ def test_the_organiser_sees_what_the_ratings_expect_of_each_table(
     assert "data-forecast" not in client.get(url("round", played, 1)).content.decode()
     client.logout()
     assert "data-forecast" not in client.get(url("round", played, 2)).content.decode()
+
+
+def test_drawing_drawn_rounds_again_asks_first(client, make_tournament, manager):
+    """Drawing again rounds already drawn (the schedule, or a round and those after it)
+    shows which rounds change and draws nothing until confirmed."""
+    t = make_tournament(players=16, rounds=3)
+    services.draw_schedule(t)
+    before = services.history(t, 4)
+    client.force_login(manager)
+    response = client.post(url("schedule", t))
+    assert response.status_code == 200
+    assert "Rounds 1, 2, 3 are already drawn" in response.text
+    response = client.post(url("round_draw", t, 2))
+    assert "Rounds 2, 3 are already drawn" in response.text
+    assert services.history(t, 4) == before  # nothing drawn yet
+    response = client.post(url("round_draw", t, 2), {"confirm": "1"})
+    assert response.status_code == 302
+    t.refresh_from_db()
+    assert [r.state for r in t.round_set.order_by("number")] == ["drawn", "drawn", "planned"]
+    assert services.history(t, 2) == before[:1]
+
+
+def test_the_tournament_page_leads_to_closing_and_penalties(client, make_tournament, manager):
+    """The organiser finds on the tournament's page the way to close it once finished
+    and to give a penalty (a player's page, from the players)."""
+    t = make_tournament(players=16, rounds=2)
+    client.force_login(manager)
+    page = client.get(url("detail", t)).content.decode()
+    assert "data-close-link" not in page and "data-penalty-link" not in page  # being set up
+    Tournament.objects.filter(pk=t.pk).update(state=Tournament.State.FINISHED)
+    page = client.get(url("detail", t)).content.decode()
+    assert f'href="{url("ranking", t)}#close" data-close-link>Close the tournament' in page
+    assert f'href="{url("players", t)}#entries" data-penalty-link>' in page

@@ -2,13 +2,16 @@
 
     manage.py draw_tables --players 24 --rounds 5 [--seed 7] [--incremental]
                           [--spread 1|2|...|any] [--effort 3]
-    manage.py draw_tables --stats [--seed 1] [--spread ...] [--effort ...]
+    manage.py draw_tables --stats [--seed 1] [--spread ...] [--effort ...] [--compare]
 
 Prints ``{"rounds": [[[1, 5, 9, 13], ...tables...], ...rounds...]}`` on stdout
 (players numbered 1 to N, each table in seat order: North, East, South, West,
 fifth) and a one-line summary on stderr: repeated meetings against the least
 possible the draw knows of, the spread of seats at tables of 3 and 5, and the
 time taken.
+
+``--compare`` (with ``--stats``) adds the repeated meetings of a plain local search
+under an even spread (``tournaments.draw.plain``), the yardstick of the default draw.
 
 ``--incremental`` draws round after round with ``draw_round``, as during a
 tournament where players may come and go, and also times the last round (a
@@ -26,6 +29,8 @@ import time
 from django.core.management.base import BaseCommand, CommandError
 
 from tournaments.draw import (
+    MAX_PLAYERS,
+    MAX_ROUNDS,
     SCHEDULE_EFFORT,
     DrawError,
     draw_round,
@@ -34,10 +39,12 @@ from tournaments.draw import (
     quality,
     table_sizes,
 )
+from tournaments.draw.plain import plain_search
 
-#: The sizes of issue 27 (players, rounds), then a large tournament.
+#: Sizes organisers reported (players, rounds), then large tournaments.
 STATS_SIZES = [
     (12, 4),
+    (22, 4),
     (13, 4),
     (17, 4),
     (18, 5),
@@ -96,19 +103,28 @@ class Command(BaseCommand):
         parser.add_argument(
             "--stats", action="store_true", help="draw the benchmark sizes, one line each"
         )
+        parser.add_argument(
+            "--compare",
+            action="store_true",
+            help="with --stats: also the repeated meetings of a plain local search (draw.plain)",
+        )
 
-    def handle(self, *args, players, rounds, seed, incremental, spread, effort, stats, **options):
+    def handle(
+        self, *args, players, rounds, seed, incremental, spread, effort, stats, compare, **options
+    ):
         seed = int(seed) if seed.lstrip("-").isdigit() else seed
         spread = _spread(spread)
         if effort < 0:
             raise CommandError("--effort cannot be negative")
         if stats:
-            self._stats(seed, spread, effort)
+            self._stats(seed, spread, effort, compare)
             return
         if players is None or rounds is None:
             raise CommandError("--players and --rounds are required (or --stats)")
-        if rounds < 1:
-            raise CommandError("--rounds must be at least 1")
+        if not 1 <= rounds <= MAX_ROUNDS:
+            raise CommandError(f"--rounds must be from 1 to {MAX_ROUNDS}")
+        if not 3 <= players <= MAX_PLAYERS:
+            raise CommandError(f"--players must be from 3 to {MAX_PLAYERS}")
         started, cpu = time.perf_counter(), time.process_time()
         last = 0.0
         try:
@@ -145,7 +161,7 @@ class Command(BaseCommand):
             f"{q.seat_repeats} repeated seat positions; {elapsed:.2f} s ({cpu:.2f} s of CPU)"
         )
 
-    def _stats(self, seed, spread, effort) -> None:
+    def _stats(self, seed, spread, effort, compare=False) -> None:
         self.stdout.write(f"seed {seed}, spread {spread or 'any'}, effort {effort}")
         total = total_cpu = 0.0
         for players, rounds in STATS_SIZES:
@@ -154,5 +170,9 @@ class Command(BaseCommand):
             elapsed, cpu = time.perf_counter() - started, time.process_time() - cpu
             total += elapsed
             total_cpu += cpu
-            self.stdout.write(self._line(players, rounds, schedule, elapsed, cpu))
+            line = self._line(players, rounds, schedule, elapsed, cpu)
+            if compare:
+                plain = quality(plain_search(players, rounds, seed=seed)).repeated_meetings
+                line += f"; a plain local search: {plain}"
+            self.stdout.write(line)
         self.stdout.write(f"total {total:.1f} s ({total_cpu:.1f} s of CPU)")
