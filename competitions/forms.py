@@ -3,7 +3,8 @@
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
-from clubs.models import Club
+from clubs import visibility
+from clubs.models import Club, Player
 from competitions import services
 from competitions.models import LINE_UP, Competition
 from competitions.table import HEAD_TO_HEAD, MP_DIFFERENCE, POINTS
@@ -161,13 +162,19 @@ class MatchEditForm(forms.Form):
     venue = forms.CharField(label=_("Venue"), max_length=120, required=False)
 
 
+def _label(player, named) -> str:
+    if named is None or player.pk in named:
+        return player.name
+    return _("Player no. %(number)s") % {"number": player.pk}
+
+
 class LineUpForm(forms.Form):
     """The four players of the line-up, in order: 1 and 2 at table 1, 3 and 4 at table 2."""
 
-    def __init__(self, *args, squad, **kwargs):
+    def __init__(self, *args, squad, named=None, **kwargs):
         super().__init__(*args, **kwargs)
         self.squad = {p.pk: p for p in squad}
-        choices = [("", "—")] + [(p.pk, p.name) for p in squad]
+        choices = [("", "—")] + [(p.pk, _label(p, named)) for p in squad]
         for order in range(1, LINE_UP + 1):
             self.fields[f"player_{order}"] = forms.TypedChoiceField(
                 label=_("Table %(table)s, player %(order)s")
@@ -177,13 +184,23 @@ class LineUpForm(forms.Form):
             )
 
     @classmethod
-    def of(cls, match, team, data=None) -> "LineUpForm":
+    def of(cls, match, team, data=None, *, viewer=None) -> "LineUpForm":
         """The team's line-up form for the match: its squad to choose from, the line-up
-        handed in so far as the initial choice (a captain's page, a manager's)."""
+        handed in so far as the initial choice (a captain's page, a manager's). With a
+        ``viewer`` (a manager's page), a player the viewer may not see named
+        (``clubs.visibility``) is offered under their record's number."""
         squad = services.squad_players(team)
         current = {s.order: s.player_id for s in match.line_up.filter(team=team)}
         initial = {f"player_{order}": pk for order, pk in current.items()}
-        return cls(data, initial=initial, squad=squad)
+        named = None
+        if viewer is not None:
+            league = match.competition.league
+            named = set(
+                Player.objects.filter(pk__in=[p.pk for p in squad])
+                .filter(visibility.naming_players(viewer, league))
+                .values_list("pk", flat=True)
+            )
+        return cls(data, initial=initial, squad=squad, named=named)
 
     def clean(self):
         data = super().clean()

@@ -16,6 +16,7 @@ from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
+from clubs import visibility
 from clubs.models import Player
 from clubs.permissions import can as can_club
 from competitions import bareme_forms, links, queries, services
@@ -348,7 +349,8 @@ def _line_up_allowed(view):
 @require_http_methods(["GET", "POST"])
 @_line_up_allowed
 def line_up(request, competition, found, side):
-    form = LineUpForm.of(found, side, request.POST if request.method == "POST" else None)
+    data = request.POST if request.method == "POST" else None
+    form = LineUpForm.of(found, side, data, viewer=request.user)
     if request.method == "POST" and form.is_valid():
         try:
             services.submit_line_up(found, side, form.cleaned_data["players"], actor=request.user)
@@ -417,7 +419,23 @@ def _match_links(request, found) -> dict:
     context = {"result_state": services.result_state(found)}
     if not getattr(request, "league_manager", False):
         return context
-    context["captain_links"] = [(link, links.url(link, request)) for link in links.links_of(found)]
+    found_links = links.links_of(found)
+    captains = [link.team.captain for link in found_links if link.team.captain is not None]
+    named = set(
+        Player.objects.filter(pk__in=[c.pk for c in captains])
+        .filter(visibility.naming_players(request.user, found.competition.league))
+        .values_list("pk", flat=True)
+    )
+    context["captain_links"] = [
+        (
+            link,
+            links.url(link, request),
+            link.team.captain.name
+            if link.team.captain is not None and link.team.captain.pk in named
+            else None,
+        )
+        for link in found_links
+    ]
     context["table_links"] = [
         (table, table_tokens.url(table.round_table, request))
         for table in found.tables.select_related("round_table").order_by("number")

@@ -621,12 +621,41 @@ def history(request, league):
     )
     number = bounded_int(request.GET.get("page"), 1, 1, MAX_PAGE)
     page = Paginator(entries, HISTORY_PER_PAGE).get_page(number)
-    rows = [{"entry": entry, "details": _details(entry)} for entry in page.object_list]
+    hide = _hider(request.user, request.league)
+    rows = [
+        {"entry": entry, "label": hide(entry.label), "details": [hide(d) for d in _details(entry)]}
+        for entry in page.object_list
+    ]
     return render(
         request,
         "leagues/history.html",
         {"league": request.league, "page": page, "rows": rows},
     )
+
+
+def _hider(user, league):
+    """The history's texts name persons by name and licence, as they were written: each
+    person of the league's clubs not named to ``user`` (``clubs.visibility``) is written
+    as a player of a members-only club."""
+    persons = {
+        pk: (name, licence)
+        for pk, name, licence in Person.objects.filter(players__club__league_links__league=league)
+        .distinct()
+        .values_list("pk", "name", "licence")
+    }
+    hidden = set(persons) - visibility.named_person_ids(user, persons, league=league)
+    words = sorted(
+        {w for pk in hidden for w in persons[pk] if w}, key=len, reverse=True
+    )  # a longer name first: "Ann Lee" before "Ann"
+    unnamed = _("A player of a members-only club")
+
+    def hide(text):
+        for word in words:
+            if word in text:
+                text = text.replace(word, unnamed)
+        return text
+
+    return hide
 
 
 def _details(entry) -> list[str]:

@@ -19,7 +19,7 @@ draw of the rounds not started that it changes (they must be drawn again).
 
 import random
 import re
-from decimal import ROUND_HALF_UP, Decimal, InvalidOperation
+from decimal import Decimal, InvalidOperation
 
 from django.db import IntegrityError, transaction
 from django.db.models import Max
@@ -426,11 +426,13 @@ def register(tournament: Tournament, items, *, actor=None) -> list[Entry]:
                 named_here = len(value) > 4 and bool(value[4])  # the caller chose the name
                 outside = person is not None or named_here
                 name, club, licence = (str(v or "").strip() for v in value[:3])
-                if person is None and licence:
-                    person = guests.licensed_person(licence, name)
-                    outside = outside or person is not None
                 if person is not None and not named_here and not named_to_everyone(person):
                     name, licence = unnamed(person.pk), ""  # a hidden person: no name here
+                elif person is None and licence:
+                    # typed with a licence: the organiser named them; linked when the
+                    # names match (``guests.licensed_person``)
+                    person = guests.licensed_person(licence, name)
+                    outside = outside or person is not None
                 player = _guest_player(tournament, name, club, entered, person, outside)
                 entry = Entry(
                     player=player,
@@ -1729,7 +1731,7 @@ def close_tournament(tournament: Tournament, *, actor=None) -> Tournament:
         players = published.ranking(tournament)  # the ranking its kind publishes
         if tournament.is_duplicate:
             # the duplicate's pages read its frozen ranking: players, séries, teams
-            tournament.final_ranking = _duplicate_final(tournament)[1]
+            tournament.final_ranking = _duplicate_frozen(tournament)
         else:
             tournament.final_ranking = {
                 "players": queries.json_ranking(players),
@@ -1746,10 +1748,10 @@ def close_tournament(tournament: Tournament, *, actor=None) -> Tournament:
     return tournament
 
 
-def _duplicate_final(tournament) -> tuple[list[dict], dict]:
-    """A duplicate event's ranking as it closes: the rows the leagues count (``player_id``,
-    ``name``, ``rank``, ``total``: the score to one decimal) and the frozen ranking
-    (players, séries, teams), scores as the export gives them."""
+def _duplicate_frozen(tournament) -> dict:
+    """A duplicate event's ranking frozen as it closes, for its own pages: players,
+    séries and teams, scores as the export gives them (the leagues count
+    ``published.ranking``)."""
     from tournaments import duplicate_results  # noqa: PLC0415 (read at the closing only)
 
     loaded = duplicate_results.load(tournament)
@@ -1764,18 +1766,7 @@ def _duplicate_final(tournament) -> tuple[list[dict], dict]:
             "deals": row["deals"],
         }
 
-    players = [
-        {
-            "player_id": row["entry"].player_id,
-            "number": row["player"],
-            "name": row["entry"].name,
-            "rank": row["rank"],
-            "total": round_score(row["score"]),
-        }
-        for row in rows
-        if row["entry"]
-    ]
-    final = {
+    return {
         "players": [frozen(row) for row in rows],
         "series": {
             name: [frozen(row) for row in ranked]
@@ -1786,24 +1777,6 @@ def _duplicate_final(tournament) -> tuple[list[dict], dict]:
             for t in duplicate_results.teams(loaded)
         ],
     }
-    return players, final
-
-
-def league_rows(tournament) -> list[dict]:
-    """What the leagues count of a tournament (``player_id``, ``name``, ``rank``,
-    ``total``): a duplicate event's own ranking, a free tournament's totals."""
-    if tournament.is_duplicate:
-        return _duplicate_final(tournament)[0]
-    from tournaments import queries  # noqa: PLC0415 (queries read; services write)
-
-    return queries.ranking(tournament)
-
-
-def round_score(score) -> Decimal:
-    """An exact score (Fraction) rounded half up to one decimal, for a league's total."""
-    return (Decimal(score.numerator) / Decimal(score.denominator)).quantize(
-        Decimal("0.1"), rounding=ROUND_HALF_UP
-    )
 
 
 # ---------------------------------------------------------------- one phone per table

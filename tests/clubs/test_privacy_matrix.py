@@ -319,7 +319,7 @@ def url_patterns():
 
     def walk(resolver, namespace=None, params=()):
         for pattern in resolver.url_patterns:
-            here = params + tuple(getattr(pattern.pattern, "converters", {}))
+            here = params + tuple(pattern.pattern.regex.groupindex)
             if isinstance(pattern, URLResolver):
                 ns = pattern.namespace or namespace
                 if ns != "admin":

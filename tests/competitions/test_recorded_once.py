@@ -77,15 +77,22 @@ def test_both_tables_confirmed_at_once_record_the_match_once(championship, boss)
     assert recorded == RACES
 
 
-def test_a_refusal_of_the_match_reaches_the_organiser_and_the_log(championship, boss, caplog):
-    match, ((one, first), (two, _second)) = started_match(championship, boss, 0)
+def test_a_refusal_of_the_match_reaches_the_organiser_and_the_log(
+    championship, boss, caplog, monkeypatch
+):
+    """A table can no longer play another count of deals than its round's, so the
+    match's refusal is made here, where the competitions record the tables' result."""
+    match, ((one, first), (two, second)) = started_match(championship, boss, 0)
+
+    def differ(*args, **kwargs):
+        raise services.CompetitionError("tables_differ", one=2, two=3)
+
+    monkeypatch.setattr(services, "_record_outcome", differ)
     tournaments.check_table(RoundTable.objects.get(pk=one.pk), deals=first, by_name="b")
-    # table 2 plays a third deal: not this match's two
-    table = RoundTable.objects.get(pk=two.pk)
-    tournaments.reopen_table(table)
-    enter(table, HANDS[:1])
     with caplog.at_level("WARNING", logger="tournaments.followups"):
-        result = tournaments.confirm_table(RoundTable.objects.get(pk=two.pk))
+        result = tournaments.check_table(
+            RoundTable.objects.get(pk=two.pk), deals=second, by_name="b"
+        )
     assert [(n.refused, n.message) for n in result.notices] == [
         (True, "The match's tables played 2 and 3 deals: the league manager enters the result.")
     ]

@@ -198,6 +198,9 @@ def test_a_guest_typed_with_a_licence_is_entered_as_the_league_person(
     annie = Person.objects.create(name="Annie Durand", licence="0412345")
     Player.objects.create(club=clubs["b"], name="Annie Durand", person=annie)
     brice = Person.objects.create(name="Brice Martin", licence="0499999")
+    # a player of a public club: the organiser may see him (clubs.visibility), so he may
+    # be proposed; a hidden person is never proposed by name
+    Player.objects.create(club=clubs["a"], name="Brice Martin", person=brice)
     t = event("Open de printemps")
     client.force_login(clubs["a_manager"])
     players = reverse("tournaments:players", args=["club-a", t.pk])

@@ -4,6 +4,7 @@ results read from the stored rows and equal to ``score_duplicate`` on the event'
 own JSON, the arbitre's decisions audited."""
 
 import json
+from decimal import ROUND_HALF_UP, Decimal
 from fractions import Fraction
 
 import pytest
@@ -11,7 +12,7 @@ from django.urls import reverse
 
 from clubs.models import AuditEntry, Player
 from tarot.duplicate import SEATS, dealer_seat
-from tournaments import duplicate_results, duplicate_services, services, tokens
+from tournaments import duplicate_results, duplicate_services, published, services, tokens
 from tournaments.duplicate import score_event
 from tournaments.duplicate_services import DuplicateEventError
 from tournaments.models import Round, RoundTable, Tournament
@@ -337,7 +338,7 @@ def test_recording_how_the_etuis_are_dealt_has_its_own_audit_action(club, member
 
 
 def test_closing_a_duplicate_event_freezes_its_own_ranking_for_the_leagues(
-    club, members20, manager, client
+    club, members20, manager, client, django_capture_on_commit_callbacks
 ):
     """The event's page lists what is still open; closed, the ranking frozen is the
     duplicate's barometer (not a free-deal total), with séries and teams, and the
@@ -376,7 +377,8 @@ def test_closing_a_duplicate_event_freezes_its_own_ranking_for_the_leagues(
             services.close_round(Round.objects.get(pk=rnd.pk), actor=manager)
         text = client.get(page).content.decode()
         assert "Still open:" not in text and "data-close>" in text
-        response = client.post(reverse("tournaments:close", args=[club.slug, event.pk]))
+        with django_capture_on_commit_callbacks(execute=True):  # the signal: after commit
+            response = client.post(reverse("tournaments:close", args=[club.slug, event.pk]))
         assert response["Location"].endswith(f"/tournaments/{event.pk}/duplicate/ranking/")
     finally:
         signals.tournament_closed.disconnect(dispatch_uid="test.hear")
@@ -391,6 +393,11 @@ def test_closing_a_duplicate_event_freezes_its_own_ranking_for_the_leagues(
     assert [(r["player_id"], r["rank"]) for r in told] == [
         (r["entry"].player_id, r["rank"]) for r in rows
     ]
-    assert [str(r["total"]) for r in told] == [f"{float(r['score']):.1f}" for r in rows]
-    assert services.league_rows(event) == told  # what a league counting it later reads
+    assert [r["total"] for r in told] == [
+        (Decimal(r["score"].numerator) / r["score"].denominator).quantize(
+            Decimal("0.01"), ROUND_HALF_UP
+        )
+        for r in rows
+    ]
+    assert published.ranking(event) == told  # what a league counting it later reads
     assert "The event is closed: its ranking is final." in client.get(page).content.decode()
