@@ -77,7 +77,7 @@ def _thin(n, limit=None):
 
 def _short_date(date):
     # "N": the month abbreviated in each language's own style ("4 sept." in French,
-    # "4 Sept." in English); "M" read "4 Sep" on French pages (issue 14)
+    # "4 Sept." in English); "M" read "4 Sep" on French pages
     return _formatted(date, "j N", get_language())
 
 

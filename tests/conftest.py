@@ -37,6 +37,7 @@ PURE = (
     "tests/test_guide.py",
     "tests/test_readme.py",
     "tests/core/test_pages.py",
+    "tests/test_repository_words.py",
     "tests/core/test_xlsx.py",
     "tests/benchmarks/test_bench_backup.py",  # its own SQLite database, whatever the suite's
 )

@@ -1,5 +1,5 @@
 """Browser tests find elements by role, label, text or a ``data-`` hook, never by a class
-that styles them (issue 9): a restyled page must not break a test that still passes for
+that styles them: a restyled page must not break a test that still passes for
 its users.
 
 The test modules under tests/browser/ are read, not run. A selector is a string in a

@@ -16,7 +16,7 @@ urlpatterns = [
     path(link + "deals/<int:number>/delete/", views.table_hand_delete, name="hand_delete"),
     path(link + "submit/", views.table_submit, name="submit"),
     path(link + "check/", views.table_check, name="check"),
-    # one phone per table (issue 29): take over with the organiser's code; the holder's report
+    # one phone per table: take over with the organiser's code; the holder's report
     path(link + "take-over/", views.table_take_over, name="take_over"),
     path(link + "heartbeat/", views.table_heartbeat, name="heartbeat"),
 ]

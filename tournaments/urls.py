@@ -28,7 +28,7 @@ urlpatterns = [
     path(rnd + "start/", views.round_start, name="round_start"),
     path(rnd + "close/", views.round_close, name="round_close"),
     path(rnd + "table-cards/", views.table_cards, name="table_cards"),
-    # tournament day (issue 12)
+    # tournament day
     path(tournament + "close/", views.tournament_close, name="close"),
     path(tournament + "export.json", views.export_json, name="export_json"),
     path(tournament + "screen/", views.screen, name="screen"),
@@ -41,7 +41,7 @@ urlpatterns = [
     path(table + "totals/", views.table_totals, name="table_totals"),
     path(table + "totals/cancel/", views.table_totals_cancel, name="table_totals_cancel"),
     path(table + "deals/<int:number>/", views.table_hand, name="table_hand"),
-    # a duplicate event (issue 28): tournaments.duplicate_views
+    # a duplicate event: tournaments.duplicate_views
     path("tournaments/new-duplicate/", duplicate_views.create, name="duplicate_create"),
     path(dup, duplicate_views.overview, name="duplicate"),
     path(dup + "edit/", duplicate_views.edit, name="duplicate_edit"),

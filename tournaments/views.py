@@ -418,7 +418,7 @@ def round_detail(request, slug, tournament_id, round_number):
         complete=sum(t.state == "complete" for t in tables),
         reprint=sum(t.table.changed for t in tables) if rnd.state == Round.State.DRAWN else 0,
     )
-    if may_manage and rnd.state == Round.State.STARTED:  # one phone per table (issue 29)
+    if may_manage and rnd.state == Round.State.STARTED:  # one phone per table
         context["takeover_code"] = tokens.takeover_code(rnd)
         context["devices"] = table_devices([t.table for t in tables])
     return render(request, "tournaments/round.html", context)

@@ -1,4 +1,4 @@
-"""Issue 14, at the table: a sheet that fits a phone, a printable feuille de marque, a
+"""At the table: a sheet that fits a phone, a printable feuille de marque, a
 hand form without snags, and no hand lost to the network.
 
 Phones of 360×740 (in French) and 390×844 (in English). Selectors are roles and

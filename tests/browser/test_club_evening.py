@@ -1,4 +1,4 @@
-"""Issue 34, a club evening without a snag, in English and in French: near-duplicate
+"""A club evening without a snag, in English and in French: near-duplicate
 names asked about (sheet form and upload), the upload's refusals in the page's language
 (the code only in a tooltip), the standings CSV with the language's decimal mark, the
 unconfirmed login and the invitation's username, the light/dark/automatic switch and

@@ -1,4 +1,4 @@
-"""A match day of a four-team division through the links (issue 31): each captain hands
+"""A match day of a four-team division through the links: each captain hands
 in the line-up from their private link on a phone; the league's manager starts both
 matches; each of the four tables enters its deals through its table link on a phone and
 a second player's phone enters them again; both tables confirmed, each match's result is

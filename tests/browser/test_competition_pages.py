@@ -1,4 +1,4 @@
-"""A team competition in the room and on paper (issue 31): the match day's screen at
+"""A team competition in the room and on paper: the match day's screen at
 1920 x 1080 (a page of its own, large type, each division's matches of the day with
 their state and score beside its table, paged in turn, refreshed in place), an export
 downloaded from the competition page and read back, a cup's bracket printed on one

@@ -1,4 +1,4 @@
-"""Issue 17 A on a phone: a manager finds a typo'd player in the list, merges it into
+"""On a phone: a manager finds a typo'd player in the list, merges it into
 the right one (and undoes it); a scorer changes a sheet's date, table and seating,
 closes it, checks it against the paper sheet; a manager deletes and restores it."""
 

@@ -1,4 +1,4 @@
-"""Issue 34, the printed feuille de marque (A4) at 3 to 6 seats, in English and French:
+"""The printed feuille de marque (A4) at 3 to 6 seats, in English and French:
 no number cell on two lines, headers and names never broken inside a word, players'
 heads shortened as on the phone sheet, the blank sheet with only the columns its seats
 need; then printed to PDF (A4)."""

@@ -139,7 +139,7 @@ def test_seeded_sheet_shows_the_totals_and_explains_a_hand(page, live_server, ma
     box = explanation.bounding_box()
     assert box["x"] >= 0 and box["x"] + box["width"] <= 390
 
-    # every player's column is on screen: nothing to scroll sideways (issue 14)
+    # every player's column is on screen: nothing to scroll sideways
     for name in expected:
         head = page.locator(f'thead th[data-player="{name}"]').bounding_box()
         assert head["x"] >= 0 and head["x"] + head["width"] <= 390

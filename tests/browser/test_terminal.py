@@ -1,4 +1,4 @@
-"""Issue 29, the table terminal: a whole evening with no network.
+"""The table terminal: a whole evening with no network.
 
 A phone opens a sheet (the service worker installs and keeps the sheet and the hand
 form), the network goes (Playwright's offline mode), eight hands of every kind are

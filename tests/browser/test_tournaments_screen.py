@@ -1,4 +1,4 @@
-"""The room's screen at 1920 x 1080 (issue 27): a page of its own (no site navigation),
+"""The room's screen at 1920 x 1080: a page of its own (no site navigation),
 full width, large type; a 60-player ranking shown whole within one paging cycle, the
 team ranking in turn, the round's tables still playing; paging and refreshing keep
 the page laid out (no unpaged flash)."""

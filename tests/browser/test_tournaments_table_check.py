@@ -1,4 +1,4 @@
-"""At the table on phones (issue 27): a second entry whose totals do not add up to zero is
+"""At the table on phones: a second entry whose totals do not add up to zero is
 refused there, naming the player whose total looks wrong, and nothing goes to the
 organiser; typed right, it confirms the sheet."""
 

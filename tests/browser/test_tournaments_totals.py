@@ -1,4 +1,4 @@
-"""The arbitre's totals-only result (issue 27): a table without a phone hands its paper
+"""The arbitre's totals-only result: a table without a phone hands its paper
 sheet in; the organiser types its totals on the round page, a sum that is not zero is
 refused naming the player a slip explains, then the totals show on the round page and in
 the ranking, and can be cancelled."""

@@ -1,4 +1,4 @@
-"""A withdrawal on the organiser's phone (issue 27): the Withdraw link asks first, saying
+"""A withdrawal on the organiser's phone: the Withdraw link asks first, saying
 which tables of the rounds already drawn will change; once confirmed, those rounds
 keep their draw, and the round page marks the changed tables' cards for reprinting."""
 

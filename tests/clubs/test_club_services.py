@@ -236,7 +236,7 @@ def test_absolute_link_from_the_request_else_the_allowed_hosts(settings):
 
 
 def test_every_refusal_of_the_module_is_in_its_catalogue():
-    """Issue 25: ``ClubError`` looks its message up by code (or by ``wording=``) in
+    """``ClubError`` looks its message up by code (or by ``wording=``) in
     ``clubs.services.error_messages``: every code and wording raised there is declared."""
     import inspect
     import re

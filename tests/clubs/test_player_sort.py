@@ -1,4 +1,4 @@
-"""Names sort without regard to accents or case (issue 14): Élodie before Zoë."""
+"""Names sort without regard to accents or case: Élodie before Zoë."""
 
 import pytest
 

@@ -1,4 +1,4 @@
-"""clubs.refusals is the one wording of the engine's refusals for pages (issue 34):
+"""clubs.refusals is the one wording of the engine's refusals for pages:
 
 - every code the engine can raise (read from its source, not from a list kept by hand)
   is in ``tarot.CODES`` and has a French wording, translated, without its code or a

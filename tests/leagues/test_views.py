@@ -37,7 +37,7 @@ def test_the_ranking_page_filters_sorts_and_exports(client, lseason, ranked):
     response = client.get(url, {"_export": "csv"})
     lines = list(csv.reader(io.StringIO(response.content.decode().lstrip("\ufeff"))))
     assert lines[1][:4] == ["1", "1", "Anne", "L0"] and lines[1][6] == "10"
-    # French (issue 34): ";" between cells, numbers that a French spreadsheet reads
+    # French: ";" between cells, numbers that a French spreadsheet reads
     french = client.get(url, {"_export": "csv"}, HTTP_ACCEPT_LANGUAGE="fr")
     rows = list(csv.reader(io.StringIO(french.content.decode("utf-8-sig")), delimiter=";"))
     assert rows[1][:4] == ["1", "1", "Anne", "L0"] and rows[1][6] == "10"

@@ -1,4 +1,4 @@
-"""Issue 15: pages and writes that cost what their own data costs.
+"""Pages and writes that cost what their own data costs.
 
 The stored facts on score rows and the stored sheet counts, the bulk import, the
 mouches re-scoring in bulk and the query budget of a hand post.

@@ -472,7 +472,7 @@ def test_stored_hand_round_trips_through_the_form(make_sheet, scorer, seats, rul
 
 
 def test_the_defence_points_are_stored_as_the_attacks(make_sheet):
-    """Issue 14: the scorer may count the defence's pile; the form stores 91 − x."""
+    """The scorer may count the defence's pile; the form stores 91 − x."""
     sheet = make_sheet(4)
     data = post(taker=0, contract="garde", bouts=2, points="35", points_side="defence")
     form = form_for(sheet, data)

@@ -238,7 +238,7 @@ def test_sheet_rules_are_frozen(make_sheet, season, scorer):
 
 # ---------------------------------------------------------------- every verb, every code
 #
-# Issue 25: the ledger's service module tested directly, verb by verb, and a test that
+# The ledger's service module tested directly, verb by verb, and a test that
 # triggers each code of its catalogue (``services.error_messages``).
 
 MARCH = datetime.date(2026, 3, 14)

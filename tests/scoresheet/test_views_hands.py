@@ -103,7 +103,7 @@ def test_record_the_seed_through_the_view(scorer_client, sheet, scorer):
     for number, data in enumerate(SEED_POSTS, start=1):
         response = scorer_client.post(url("hand_create", sheet), {**data, "action": "save"})
         assert response.status_code == 302, response.context["form"].errors
-        # the sheet opens at the new line (issue 14)
+        # the sheet opens at the new line
         assert response["Location"] == url("sheet", sheet) + f"#hand-{number}"
         assert sheet.hands.count() == number
     assert totals(sheet) == {k: Decimal(v) for k, v in SEED_TOTALS.items()}
@@ -127,7 +127,7 @@ def _count_scoring(monkeypatch):
 
 
 def test_a_saved_hand_is_scored_once(scorer_client, sheet, monkeypatch):
-    """Issue 25: the form checks the post's shape, the service scores the hand once under
+    """The form checks the post's shape, the service scores the hand once under
     the sheet's lock (the form no longer previews the hand it saves); a correction too."""
     calls = _count_scoring(monkeypatch)
     response = scorer_client.post(url("hand_create", sheet), {**SEED_POSTS[0], "action": "save"})
@@ -335,7 +335,7 @@ def test_hand_page(client, seeded):
     response = client.get(url("hand", seeded, 5))  # a public club: anyone may read
     assert response.status_code == 200
     html = response.content.decode()
-    # English pages say "taker", never "Preneur" (issue 14)
+    # English pages say "taker", never "Preneur"
     assert "<dt>Taker</dt><dd>Dora</dd>" in html and "Preneur" not in html
     assert "<dt>Poignées</dt><dd>Anna single</dd>" in html
     assert "40 (defence 51)" in html
@@ -539,7 +539,7 @@ QUEUE = {"HTTP_X_TAROT_QUEUE": "1", "HTTP_X_REQUESTED_WITH": "fetch"}
 
 
 def test_a_correction_from_the_phones_queue_is_stored_once_per_key(scorer_client, sheet):
-    """Issue 29: a correction saved with no network waits in the phone's queue with the
+    """A correction saved with no network waits in the phone's queue with the
     form's key and may arrive twice (a retry after a lost answer): one correction; the
     queue reads the answer as JSON, and a refusal as its reasons (422), kept to fix."""
     scorer_client.post(url("hand_create", sheet), {**SEED_POSTS[0], "action": "save"})

@@ -1,4 +1,4 @@
-"""Ranking rules per season (issue 17): by total, average per hand or per evening, best N
+"""Ranking rules per season: by total, average per hand or per evening, best N
 evenings, a minimum attendance, placement points per evening — in SQL, pinned queries."""
 
 import datetime

@@ -467,7 +467,7 @@ def test_query_count_does_not_grow_with_the_ledger(
     client, django_assert_num_queries, make_sheet, club, season, players, scorer, query
 ):
     # The club, its seasons, the page's rows (which carry the number of players), what
-    # the pools hold (the last live hand's pools of each sheet: issue 14), and whether
+    # the pools hold (the last live hand's pools of each sheet), and whether
     # the ratings are being recomputed (``ratings.queries.recomputing``).
     make_sheet(hands=SEED_HANDS)
     with django_assert_num_queries(5):
@@ -602,7 +602,7 @@ def test_the_club_page_links_to_the_standings(client, club, season):
 
 
 def test_a_pools_season_says_what_the_pools_hold(client, make_sheet, season, scorer):
-    """Issue 14: a mouches season's totals sum to minus what is left in the pools; the
+    """A mouches season's totals sum to minus what is left in the pools; the
     page says so, from the pools of each sheet's last live hand."""
     sheet = make_sheet(rules="mouches", hands=MOUCHES)
     make_sheet(hands=SEED_HANDS)  # no pools: adds nothing

@@ -27,7 +27,7 @@ def test_pages_link_to_player_and_season_statistics(client, make_sheet, players,
 
 
 def test_chart_dates_are_abbreviated_in_the_page_language():
-    """Issue 14: French chart labels read "4 sept.", not "4 Sep"."""
+    """French chart labels read "4 sept.", not "4 Sep"."""
     import datetime
 
     from django.utils import translation

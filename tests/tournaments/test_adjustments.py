@@ -1,4 +1,4 @@
-"""The arbitre's penalties and adjustments (issue 27): points to one player in one round,
+"""The arbitre's penalties and adjustments: points to one player in one round,
 with a reason, added to that round's score in the ranking and shown on the ranking and
 on the player's page."""
 

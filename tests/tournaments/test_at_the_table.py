@@ -1,4 +1,4 @@
-"""At the table (issue 27): the second entry adds up to zero before it goes to the
+"""At the table: the second entry adds up to zero before it goes to the
 organiser, naming the player whose total looks wrong; once the round's deals are in,
 handing the sheet in is the main button; short names head the score columns."""
 

@@ -208,9 +208,9 @@ def test_few_repeats_where_none_is_impossible(n, rounds):
     assert 32 <= q.repeated_meetings <= 40
 
 
-# ---------------------------------------------------------------- issue 27's sizes
+# ---------------------------------------------------------------- the reference sizes
 
-#: Seed 1, the default effort (what ``draw_tables`` prints): issue 27's figures (what a
+#: Seed 1, the default effort (what ``draw_tables`` prints): the reference figures (what a
 #: search with no rule for the tables of 3 and 5 reaches), what the draw reaches
 #: with its default even spread, and without the rule. Without the rule every figure
 #: of the issue is reached. With an even spread some are out of reach: for 17 x 4

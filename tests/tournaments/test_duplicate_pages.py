@@ -139,7 +139,7 @@ def test_barometer_travellers_player_sheet_and_exports(
     assert "series" in exported
     csv = client.get(url("duplicate_export", event) + "?format=csv")
     assert csv.status_code == 200 and csv.content.decode("utf-8-sig").count("\n") == 21
-    # French (issue 34): ";" between cells and the decimal comma on every score
+    # French: ";" between cells and the decimal comma on every score
     french = client.get(url("duplicate_export", event) + "?format=csv", HTTP_ACCEPT_LANGUAGE="fr")
     lines = french.content.decode("utf-8-sig").splitlines()
     assert lines[0].count(";") == 6 and len(lines) == 21

@@ -1,4 +1,4 @@
-"""French (issue 27): seats N, E, S, O; plural forms, not "refusée(s)"; a non-breaking
+"""French: seats N, E, S, O; plural forms, not "refusée(s)"; a non-breaking
 space before colons; one word for a closed tournament. Needs the compiled catalogue
 (``msgfmt`` of locale/fr/LC_MESSAGES/django.po)."""
 

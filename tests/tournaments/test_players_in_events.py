@@ -1,4 +1,4 @@
-"""Players in tournaments (issue 27): a team event warns about players without a team;
+"""Players in tournaments: a team event warns about players without a team;
 the club's sheet list and player list leave the tournaments' tables out unless asked."""
 
 from django.urls import reverse

@@ -238,7 +238,7 @@ def test_a_team_size_holds_once_teams_are_registered(make_tournament, members):
 
 
 def test_a_table_enters_its_deals_through_the_tournament_service(make_tournament):
-    """Issue 25: a table's deal goes through ``record_table_hand``, which checks the table
+    """A table's deal goes through ``record_table_hand``, which checks the table
     open for entries under its lock, then has the ledger record it (scored once); a
     handed-in table is refused there, whatever the page checked before."""
     t = make_tournament(players=16, deals=2)

@@ -1,4 +1,4 @@
-"""One phone per tournament table (issue 29): the first phone that opens a table's link
+"""One phone per tournament table: the first phone that opens a table's link
 holds it; another reads it only, and takes it over with the round's organiser's code;
 the organiser sees each table's phone; a closed round's link shows the next seats."""
 

@@ -1,4 +1,4 @@
-"""A table's result entered by the organiser alone, totals only (issue 27): when a table
+"""A table's result entered by the organiser alone, totals only: when a table
 cannot use its link. Zero-sum checked with the player named, audited, in the ranking like
 a sheet's totals, correctable and cancellable with its history."""
 

@@ -1,4 +1,4 @@
-"""Tournament day (issue 12): the tables' links, handing a sheet in, the second entry
+"""Tournament day: the tables' links, handing a sheet in, the second entry
 that confirms it or disputes it, the organiser's resolution and corrections, the
 provisional ranking, teams, closing the tournament and its exports."""
 

@@ -165,7 +165,7 @@ def test_tournament_sheets_stay_out_of_the_club_pages(client, club, played, make
     )
     sheets_page = client.get(reverse("scoresheet:sheets", args=[club.slug])).content.decode()
     assert f'<option value="{played.season_id}"' not in sheets_page  # not in the season filter
-    assert played.season.name not in sheets_page  # its tables are left out (issue 27)...
+    assert played.season.name not in sheets_page  # its tables are left out...
     url = reverse("scoresheet:sheets", args=[club.slug]) + "?tournaments=on"
     assert played.season.name in client.get(url).content.decode()  # ...unless asked for
     detail = client.get(reverse("clubs:detail", args=[club.slug])).content.decode()

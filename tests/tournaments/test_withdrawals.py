@@ -1,4 +1,4 @@
-"""Withdrawals keep the later rounds' draws (issue 27): ``services.withdraw_player`` re-balances
+"""Withdrawals keep the later rounds' draws: ``services.withdraw_player`` re-balances
 only the tables the withdrawal touches and marks them for a new card; ``redraw=True``
 forgets those draws; the confirmation page says which tables will change."""
 

@@ -1,4 +1,4 @@
-"""The installable app's checks that can run here (issue 29), as figures:
+"""The installable app's checks that can run here, as figures:
 
     manage.py bench_app_shell
 
@@ -62,7 +62,7 @@ def body_of(response) -> bytes:
 
 
 class Command(BaseCommand):
-    help = "Installability checks and the app shell's size (issue 29)."
+    help = "Installability checks and the app shell's size."
 
     def handle(self, *args, **options):
         client = Client(HTTP_HOST=HOST)

@@ -24,7 +24,7 @@ hands, bulk-inserted). Printed per size:
   players the same person as one at the club's new sheet): the league rated from
   scratch (the join's re-rating); then hand posts on that sheet, alternated: with
   the ratings off, kept (the league's rows added to in the club's statement), and
-  kept as before session 13 (the league re-rated from the sheet on each post:
+  kept as it once was (the league re-rated from the sheet on each post:
   ``identity_of`` taken off its kind): median time and queries of each.
 """
 
@@ -197,7 +197,7 @@ class Command(bench_standings.Command):
 
         class re_rated:
             """Within the block, a new hand re-rates the league from its sheet (the path
-            before session 13)."""
+            in its earlier form)."""
 
             def __enter__(self):
                 scopes._REGISTERED[league_ratings.KIND] = dataclasses.replace(
