@@ -2,6 +2,7 @@
 hands and the scores are read from the page itself, so the guide cannot drift from the
 app. The help link of a page opens its section of the guide, in the page's language."""
 
+import os
 import re
 from pathlib import Path
 
@@ -15,6 +16,17 @@ from tests.conftest import PASSWORD
 pytestmark = pytest.mark.browser
 
 GUIDE = Path(__file__).resolve().parents[2] / "docs" / "guide"
+#: ``GUIDE_SCREENSHOTS=1 make test PYTEST_ARGS=tests/browser/test_guide_first_evening.py``
+#: writes the guide's pictures from this walk, so that they follow the pages
+PICTURES = GUIDE / "img"
+
+
+def picture(page, tmp_path, name):
+    """A screenshot of the page as the guide shows it (into the guide when asked)."""
+    folder = PICTURES if os.environ.get("GUIDE_SCREENSHOTS") else tmp_path
+    path = folder / f"{name}.png"
+    page.screenshot(path=path)
+    assert path.stat().st_size > 0
 
 
 def numbers(cell):
@@ -58,7 +70,7 @@ def enter(page, row):
         )
 
 
-def test_the_first_evening_of_the_guide_gives_the_scores_it_shows(page, live_server):
+def test_the_first_evening_of_the_guide_gives_the_scores_it_shows(page, live_server, tmp_path):
     hands = guide_table("first-evening.md", "hand")
     [totals] = guide_table("first-evening.md", "Anna")
     # the French page shows the same numbers
@@ -81,6 +93,7 @@ def test_the_first_evening_of_the_guide_gives_the_scores_it_shows(page, live_ser
     page.get_by_role("button", name="Create the club").tap()
     # 3. open the first season
     expect(page.get_by_role("heading", name="Getting started")).to_be_visible()
+    picture(page, tmp_path, "first-evening-season")
     page.get_by_label("Name", exact=True).fill("Printemps")
     page.get_by_role("button", name="Open the season").tap()
     # 4. open a sheet
@@ -96,9 +109,12 @@ def test_the_first_evening_of_the_guide_gives_the_scores_it_shows(page, live_ser
         for player in ("Anna", "Bert", "Carl", "Dora"):
             shown = page.locator(f'#hand-preview [data-player="{player}"]')
             expect(shown).to_have_text(row[player])
+        if row["hand"] == "5":
+            picture(page, tmp_path, "first-evening-hand")
         page.get_by_role("button", name="Save", exact=True).tap()
         expect(page.locator(f"#hand-{row['hand']}")).to_be_visible()
     # 6. read the sheet
+    picture(page, tmp_path, "first-evening-sheet")
     for player, total in totals.items():
         expect(page.locator(f'[data-totals] [data-player="{player}"]')).to_contain_text(total)
     sheet = Sheet.objects.get()
