@@ -194,29 +194,24 @@ def _pending(link) -> LeagueClub:
 def cancel_invitation(link: LeagueClub, *, actor=None) -> None:
     """A league manager takes back an invitation not accepted yet."""
     permissions.require(actor, link.league, LeagueError)
-    with transaction.atomic():
-        link = _pending(link)
-        _record(link.league, actor, "invitation_cancelled", link.club.name)
-        audit.record(
-            link.club,
-            actor,
-            audit.Action.LEAGUE_INVITATION_CANCELLED,
-            label=link.league.name,
-            before={"league": link.league.name},
-        )
-        link.delete()
+    _withdraw(link, actor, "invitation_cancelled", audit.Action.LEAGUE_INVITATION_CANCELLED)
 
 
 def decline_invitation(link: LeagueClub, *, actor=None) -> None:
     """The club's manager declines its league's invitation (the league may invite again)."""
     require_club(actor, link.club, "manage", LeagueError)
+    _withdraw(link, actor, "invitation_declined", audit.Action.LEAGUE_DECLINED)
+
+
+def _withdraw(link, actor, league_action, club_action) -> None:
+    """An invitation not accepted goes, written in the league's and the club's history."""
     with transaction.atomic():
         link = _pending(link)
-        _record(link.league, actor, "invitation_declined", link.club.name)
+        _record(link.league, actor, league_action, link.club.name)
         audit.record(
             link.club,
             actor,
-            audit.Action.LEAGUE_DECLINED,
+            club_action,
             label=link.league.name,
             before={"league": link.league.name},
         )
