@@ -175,7 +175,7 @@ def test_the_history_page_lists_the_leagues_audit_newest_first_for_its_managers(
     home = client.get(reverse("leagues:home", args=["comite"])).content.decode()
     assert f'href="{url}"' in home
     services.set_series(league, ["Open", "Espoirs"], actor=boss)
-    with django_assert_num_queries(6):  # session, user, league, manager, count, page
+    with django_assert_num_queries(7):  # session, user, league, manager, count, page, hidden
         page = client.get(url).content.decode()
     rows = [
         line.split('data-action="')[1].split('"')[0]
