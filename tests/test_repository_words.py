@@ -50,8 +50,9 @@ def test_no_file_name_carries_a_sitting_tag():
 
 
 def test_the_checks_see_each_kind_of_mention():
-    assert mentions(f"as in {WORD} 13's run") and mentions("see (issue 27)")
-    assert mentions("Issue 34, a club evening") and mentions("helper h26")
+    issue = "iss" + "ue"
+    assert mentions(f"as in {WORD} 13's run") and mentions(f"see ({issue} 27)")
+    assert mentions(f"{issue.title()} 34, a club evening") and mentions("help" + "er h26")
     assert not mentions("the session cookie") and not mentions("session_replication_role")
     assert TAGGED_NAME.search("0002_s13_recompute.py")
     assert not TAGGED_NAME.search("0002_recompute.py")

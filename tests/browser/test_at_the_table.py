@@ -273,7 +273,7 @@ def test_the_navigation_fits_a_phone_and_keeps_the_club_tabs(
     for path in pages:
         page.goto(live_server.url + path)
         assert page.evaluate("document.documentElement.scrollWidth") <= width, path
-        expect(tabs).to_have_count(4)  # home, then the club's three tabs
+        expect(tabs).to_have_count(4)  # home, then the club's three tabs (leagues: the footer)
         for i in range(4):
             link = tabs.nth(i)
             # each tab whole on screen: nothing cut, nothing to scroll to

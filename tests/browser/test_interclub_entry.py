@@ -33,10 +33,10 @@ def test_the_per_deal_entry_fits_a_360_px_phone(
     tournaments.submit_table(table, by_name="Anna")
     phone = new_context(viewport={"width": 360, "height": 740}).new_page()
     phone.goto(f"{live_server.url}{tokens.url(table)}")
-    grid = phone.locator(".check-grid")
+    grid = phone.locator("[data-check-grid]")
     expect(grid.locator("tbody tr")).to_have_count(3)
     assert phone.evaluate("document.documentElement.scrollWidth") <= 360
-    scroller = phone.locator(".check-form .table-scroll")
+    scroller = phone.locator("[data-check-form] [data-check-scroll]")
     assert scroller.evaluate("e => e.scrollWidth <= e.clientWidth")
     for k in range(4):
         box = phone.locator(f"input[name='deal_2_{k}']").bounding_box()

@@ -40,7 +40,7 @@ def test_a_refused_second_entry_keeps_what_was_typed(new_context, live_server, d
     hand_in(first_phone, "Anna")
     second_phone = new_context().new_page()
     second_phone.goto(link)
-    fields = second_phone.locator(".check-form input:not([type=hidden])")
+    fields = second_phone.locator("[data-check-form] input:not([type=hidden])")
     expect(fields).to_have_count(5)  # four totals and the name
     for k in range(5):
         assert fields.nth(k).bounding_box()["height"] >= 44
