@@ -98,7 +98,7 @@ def test_a_job_longer_than_the_limit_lives_on_its_heartbeat(client, manager, sea
     limit, its page polled (and so ``reap`` run) all along, ends done."""
     club = season.club
     client.force_login(manager)
-    job = upload_job(club, manager, sheets=300)
+    job = upload_job(club, manager, sheets=1200)  # well over three seconds of work
     status = reverse("transfer:job_status", args=[club.slug, job.pk])
     worker = processes.start_worker(**BEAT)
     try:
