@@ -1,6 +1,7 @@
 """The user guide: it builds strictly in both languages, every URL of the site finds a
 section of it that exists in both, and every page's help link points there."""
 
+import json
 import re
 import shutil
 import subprocess
@@ -130,3 +131,17 @@ def test_the_guide_address_opens_its_first_page_in_the_page_language(client):
     assert client.get("/guide/").url == "/static/guide/index.html"
     client.cookies["django_language"] = "fr"
     assert client.get("/guide/").url == "/static/guide/fr/index.html"
+
+
+def test_the_api_docs_links_to_the_guide_resolve(built):
+    """The schema's description and fields name the guide's pages: each page and anchor
+    exists (the docs page at /api/docs shows them)."""
+    from api.views import api
+
+    text = json.dumps(api.get_openapi_schema(path_prefix="/api/"))
+    links = set(re.findall(r"/static/guide/([\w./-]+\.html)(?:#([\w-]+))?", text))
+    assert links, "the API docs name no page of the guide"
+    for page, anchor in links:
+        parser = built["en"].get(page)
+        assert parser is not None, page
+        assert not anchor or anchor in parser.ids, (page, anchor)
