@@ -48,8 +48,8 @@ from standings.ranking import RankedStandingsTable, ranked_rows, season_ranking
 from standings.tables import StandingsPaginator, StandingsTable
 from stats import queries as stats
 from tarot.duplicate import json_score
-from tournaments import duplicate_results
 from tournaments import queries as tq
+from tournaments.duplicate import results as duplicate_results
 from tournaments.filters import RankingFilter
 from tournaments.models import Round, Tournament
 
@@ -869,7 +869,7 @@ def duplicate_ranking(
     tournament_id: Id,
     round: Annotated[int | None, Query(ge=1, le=1000)] = None,  # noqa: A002 (the page's name)
 ):
-    """A duplicate event's barometer as its ranking page (``tournaments.duplicate_results``:
+    """A duplicate event's barometer as its ranking page (``tournaments.duplicate.results``:
     the tables' stored results compared seat by seat, DUPLICATE.md §3–§4): overall, per
     série and for the teams; ``round``: the standing after that round."""
     club = club_for(request, slug)

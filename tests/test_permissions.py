@@ -30,8 +30,9 @@ from competitions.models import (
 from competitions.models import Team as CompetitionTeam
 from scoresheet import services
 from scoresheet.models import Hand, HandRevision, ScoreRow, Sheet
-from tournaments import duplicate_services, tokens
 from tournaments import services as tournament_services
+from tournaments import tokens
+from tournaments.duplicate import services as duplicate_services
 from tournaments.models import DealDecision, Entry, Round, RoundTable, TableResult, Tournament
 from transfer import jobs
 from transfer.models import Job
@@ -122,7 +123,7 @@ CLUB_URLS = {
     "tournaments:table_totals": ("manage", "P", ("tournament", "round", "table")),
     "tournaments:table_totals_cancel": ("manage", "P", ("tournament", "round", "table")),
     "tournaments:table_hand": ("manage", "GP", ("tournament", "round", "table", "table_hand")),
-    # a duplicate event (tournaments.duplicate_views)
+    # a duplicate event (tournaments.duplicate.views)
     "tournaments:duplicate_create": ("manage", "GP", ()),
     "tournaments:duplicate": ("read", "G", ("duplicate",)),
     "tournaments:duplicate_edit": ("manage", "GP", ("duplicate",)),

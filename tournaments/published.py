@@ -6,7 +6,8 @@ freezes this ranking, and a league counts an event by it."""
 from decimal import ROUND_HALF_UP, Decimal
 from fractions import Fraction
 
-from tournaments import duplicate_results, queries
+from tournaments import queries
+from tournaments.duplicate import results as duplicate_results
 
 HUNDREDTH = Decimal("0.01")
 

@@ -38,7 +38,9 @@ from scoresheet.models import Hand, ScoreRow, SheetTotal
 from tarot import ScoringError
 from tarot.duplicate import json_score
 from tarot.jsonformat import parse_rules
-from tournaments import draw, duplicate_deals, followups, guests, movement, signals, tokens
+from tournaments import draw, followups, guests, signals, tokens
+from tournaments.duplicate import deals as duplicate_deals
+from tournaments.duplicate import movement
 from tournaments.models import (  # noqa: F401 (deals_for_table: the services' API)
     Adjustment,
     Entry,
@@ -131,7 +133,7 @@ error_messages = {
     "deals_complete": _lazy("Every deal of the round is entered (%(n)s): hand the sheet in."),
     "not_seated": _lazy("Both players must be seated in this round."),
     "player_not_in_club": _lazy("Every player must be of this club."),
-    # a duplicate event (tournaments.duplicate_services has the rest of its refusals)
+    # a duplicate event (tournaments.duplicate.services has the rest of its refusals)
     "set_complete": _lazy("This table has entered every deal of its set."),
     "no_set": _lazy("This table has no set in this round."),
     "duplicate_no_delete": _lazy(
@@ -1210,7 +1212,7 @@ def delete_table_hand(table: RoundTable, hand: Hand, *, actor=None) -> Hand:
 
 def _duplicate_hand(table: RoundTable, data: dict, hand_number=None) -> dict:
     """A duplicate event's table: only the deals of its set, the dealer fixed by the
-    deal (``tournaments.duplicate_deals``); any other table's data as it is."""
+    deal (``tournaments.duplicate.deals``); any other table's data as it is."""
     if not table.round.tournament.is_duplicate:
         return data
     code, data = duplicate_deals.prepare_hand(table, data, hand_number)
@@ -1752,7 +1754,7 @@ def _duplicate_frozen(tournament) -> dict:
     """A duplicate event's ranking frozen as it closes, for its own pages: players,
     séries and teams, scores as the export gives them (the leagues count
     ``published.ranking``)."""
-    from tournaments import duplicate_results  # noqa: PLC0415 (read at the closing only)
+    from tournaments.duplicate import results as duplicate_results  # noqa: PLC0415 (read at the closing only)
 
     loaded = duplicate_results.load(tournament)
     rows = duplicate_results.barometer(loaded)

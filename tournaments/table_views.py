@@ -31,7 +31,8 @@ from scoresheet.hand_forms import (
     queued,
 )
 from scoresheet.models import Hand
-from tournaments import duplicate_deals, queries, services, tokens
+from tournaments import queries, services, tokens
+from tournaments.duplicate import deals as duplicate_deals
 from tournaments.models import Round, RoundTable, TableResult, Tournament, deals_for_table
 from tournaments.services import TournamentError
 

@@ -2,7 +2,8 @@
 
 from django.urls import path
 
-from tournaments import duplicate_views, views
+from tournaments import views
+from tournaments.duplicate import views as duplicate_views
 
 app_name = "tournaments"
 
@@ -41,7 +42,7 @@ urlpatterns = [
     path(table + "totals/", views.table_totals, name="table_totals"),
     path(table + "totals/cancel/", views.table_totals_cancel, name="table_totals_cancel"),
     path(table + "deals/<int:number>/", views.table_hand, name="table_hand"),
-    # a duplicate event: tournaments.duplicate_views
+    # a duplicate event: tournaments.duplicate.views
     path("tournaments/new-duplicate/", duplicate_views.create, name="duplicate_create"),
     path(dup, duplicate_views.overview, name="duplicate"),
     path(dup + "edit/", duplicate_views.edit, name="duplicate_edit"),

@@ -151,7 +151,7 @@ def tournament_create(request, slug):
 @GET_POST
 def tournament_edit(request, slug, tournament_id):
     tournament = tournament_of(request, tournament_id)
-    if tournament.is_duplicate:  # its own settings: tournaments.duplicate_views
+    if tournament.is_duplicate:  # its own settings: tournaments.duplicate.views
         return redirect("tournaments:duplicate_edit", request.club.slug, tournament.pk)
     return settings_page(
         request,
@@ -167,7 +167,7 @@ def tournament_edit(request, slug, tournament_id):
 @club_view("read")
 def tournament_detail(request, slug, tournament_id):
     tournament = tournament_of(request, tournament_id)
-    if tournament.is_duplicate:  # its movement is its overview: tournaments.duplicate_views
+    if tournament.is_duplicate:  # its movement is its overview: tournaments.duplicate.views
         return redirect("tournaments:duplicate", request.club.slug, tournament.pk)
     rounds = list(tournament.round_set.order_by("number"))
     entries = list(tournament.entries.all())
@@ -540,7 +540,7 @@ def route_cards(request, slug, tournament_id):
 @club_view("read")
 def ranking(request, slug, tournament_id):
     tournament = tournament_of(request, tournament_id)
-    if tournament.is_duplicate:  # the barometer: tournaments.duplicate_views
+    if tournament.is_duplicate:  # the barometer: tournaments.duplicate.views
         return redirect("tournaments:duplicate_ranking", request.club.slug, tournament.pk)
     club = request.club
     ranking_filter = RankingFilter(request.GET, request=request)
@@ -866,7 +866,7 @@ def screen(request, slug, tournament_id):
     ranking in turn, the round's tables still playing; a script
     (``tournament_screen.js``) pages it and refreshes the live part every ten seconds."""
     tournament = tournament_of(request, tournament_id)
-    if tournament.is_duplicate:  # the barometer's screen: tournaments.duplicate_views
+    if tournament.is_duplicate:  # the barometer's screen: tournaments.duplicate.views
         return redirect("tournaments:duplicate_screen", request.club.slug, tournament.pk)
     context = _screen_context(request, tournament)
     context["live_url"] = reverse(

@@ -11,8 +11,8 @@ from django.urls import reverse
 from clubs.models import Player
 from tarot.duplicate import SEATS, json_score
 from tests.tournaments.duplicate_helpers import make_event, play_round
-from tournaments import duplicate_services
 from tournaments import services as tournament_services
+from tournaments.duplicate import services as duplicate_services
 from tournaments.models import Round, Tournament
 
 pytestmark = pytest.mark.django_db

@@ -30,8 +30,8 @@ from leagues import services as league_services
 from scoresheet import services
 from scoresheet.models import Hand
 from tests.tournaments.duplicate_helpers import make_event, play_round
-from tournaments import duplicate_services
 from tournaments import services as tournament_services
+from tournaments.duplicate import services as duplicate_services
 from tournaments.models import Round
 
 pytestmark = pytest.mark.django_db(transaction=True)

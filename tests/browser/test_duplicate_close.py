@@ -9,7 +9,8 @@ from playwright.sync_api import expect
 
 from clubs.models import Membership, Player, Role
 from tests.tournaments.duplicate_helpers import confirm_table, enter_table, play_round
-from tournaments import duplicate_services, services
+from tournaments import services
+from tournaments.duplicate import services as duplicate_services
 from tournaments.models import Round, Tournament
 
 pytestmark = pytest.mark.browser

@@ -10,7 +10,8 @@ from playwright.sync_api import expect
 
 from clubs.models import Membership, Player, Role
 from tests.browser.test_hands import tap_choice
-from tournaments import duplicate_services, services, tokens
+from tournaments import services, tokens
+from tournaments.duplicate import services as duplicate_services
 from tournaments.models import DealDecision, Round, RoundTable
 
 pytestmark = pytest.mark.browser

@@ -18,8 +18,9 @@ from clubs.models import Membership, Player, Role
 from tarot.duplicate import SEATS, dealer_seat
 from tests.browser.test_hands import tap_choice
 from tests.tournaments.duplicate_helpers import confirm_table, enter_table
-from tournaments import duplicate_services, services, tokens
-from tournaments.duplicate import score_event
+from tournaments import services, tokens
+from tournaments.duplicate import services as duplicate_services
+from tournaments.duplicate.scoring import score_event
 from tournaments.models import Round, RoundTable
 
 pytestmark = pytest.mark.browser

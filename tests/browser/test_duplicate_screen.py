@@ -8,7 +8,8 @@ from playwright.sync_api import expect
 
 from clubs.models import Player
 from tests.tournaments.duplicate_helpers import play_round
-from tournaments import duplicate_services, services
+from tournaments import services
+from tournaments.duplicate import services as duplicate_services
 from tournaments.models import Round
 
 pytestmark = pytest.mark.browser

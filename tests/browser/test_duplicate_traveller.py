@@ -13,7 +13,8 @@ from tarot.engine import score_hand
 from tarot.hand import Hand
 from tarot.jsonformat import parse_rules
 from tests.tournaments.duplicate_helpers import play_round
-from tournaments import duplicate_services, services
+from tournaments import services
+from tournaments.duplicate import services as duplicate_services
 from tournaments.models import Round
 
 pytestmark = pytest.mark.browser

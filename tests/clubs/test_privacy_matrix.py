@@ -37,8 +37,9 @@ from competitions import links
 from competitions import services as competitions
 from leagues import services as leagues
 from scoresheet import services as ledger
-from tournaments import duplicate_services, tokens
 from tournaments import services as tournaments
+from tournaments import tokens
+from tournaments.duplicate import services as duplicate_services
 from tournaments.models import RoundTable
 
 DAY = datetime.date(2026, 2, 1)

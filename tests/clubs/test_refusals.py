@@ -23,7 +23,7 @@ from clubs.services import ClubError, create_season
 from scoresheet.forms_sheets import SheetForm
 from scoresheet.services import LedgerError
 from tarot import CODES, ScoringError
-from tournaments.duplicate_services import DuplicateEventError
+from tournaments.duplicate.services import DuplicateEventError
 from tournaments.services import TournamentError
 
 ROOT = Path(__file__).resolve().parents[2]

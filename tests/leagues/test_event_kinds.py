@@ -10,8 +10,10 @@ from clubs.models import Player
 from leagues import services
 from leagues.models import EventResult, Standing
 from tests.tournaments.duplicate_helpers import make_event, play_round
-from tournaments import duplicate_results, duplicate_services, queries
+from tournaments import queries
 from tournaments import services as tournament_services
+from tournaments.duplicate import results as duplicate_results
+from tournaments.duplicate import services as duplicate_services
 from tournaments.models import Round, Tournament
 
 

@@ -4,7 +4,8 @@ table's deal, every table handed in and confirmed by a second entry."""
 import datetime
 
 from scoresheet.models import Hand
-from tournaments import duplicate_services, services
+from tournaments import services
+from tournaments.duplicate import services as duplicate_services
 from tournaments.models import RoundTable
 
 DATE = datetime.date(2026, 6, 6)

@@ -11,8 +11,8 @@ from django.core.management import CommandError, call_command
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from tournaments import movement as movement_module
-from tournaments.movement import movement
+from tournaments.duplicate import movement as movement_module
+from tournaments.duplicate.movement import movement
 
 SEATS_T1 = {"N": "Anna", "E": "Bert", "S": "Carl", "W": "Dora"}
 SEATS_T2 = {"N": "Emil", "E": "Fred", "S": "Gina", "W": "Hugo"}

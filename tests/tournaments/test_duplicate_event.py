@@ -12,9 +12,11 @@ from django.urls import reverse
 
 from clubs.models import AuditEntry, Player
 from tarot.duplicate import SEATS, dealer_seat
-from tournaments import duplicate_results, duplicate_services, published, services, tokens
-from tournaments.duplicate import score_event
-from tournaments.duplicate_services import DuplicateEventError
+from tournaments import published, services, tokens
+from tournaments.duplicate import results as duplicate_results
+from tournaments.duplicate import services as duplicate_services
+from tournaments.duplicate.scoring import score_event
+from tournaments.duplicate.services import DuplicateEventError
 from tournaments.models import Round, RoundTable, Tournament
 from tournaments.services import TournamentError
 

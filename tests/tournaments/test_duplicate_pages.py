@@ -11,8 +11,9 @@ from django.urls import reverse
 from clubs.models import Player
 from tarot.duplicate import SEATS
 from tests.data import RULES_POST
-from tournaments import duplicate_services, services, tokens
-from tournaments.duplicate import score_event
+from tournaments import services, tokens
+from tournaments.duplicate import services as duplicate_services
+from tournaments.duplicate.scoring import score_event
 from tournaments.models import DealDecision, Round, RoundTable, Tournament
 
 from .duplicate_helpers import DATE, make_event, play_round
@@ -365,7 +366,7 @@ def test_the_results_pages_read_a_fixed_number_of_queries_whatever_the_size(
 def test_scores_have_a_decimal_comma_in_french_and_are_rounded_in_the_csv(client, played):
     """French pages write "62,50", never "62.50"; the CSV's scores are rounded to the
     page's two decimals, not the exact fraction's sixteen digits."""
-    from tournaments import duplicate_results
+    from tournaments.duplicate import results as duplicate_results
 
     rows = duplicate_results.barometer(duplicate_results.load(played))
     first = rows[0]["score"]

@@ -22,8 +22,8 @@ from tarot.jsonformat import parse_rules
 from tarot.rulesets import PRESETS
 from tests.tournaments.duplicate_helpers import enter_table
 from tests.tournaments.helpers import play_round
-from tournaments import duplicate_services
 from tournaments import services as tournament_services
+from tournaments.duplicate import services as duplicate_services
 
 NAMES = ["Anna", "Bert", "Carl", "Dora", "Emil", "Fred", "Gina", "Hugo"]
 DAY = datetime.date(2026, 3, 1)

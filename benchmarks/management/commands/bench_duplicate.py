@@ -15,7 +15,7 @@ rounds (median, best, queries, SQL time, and this process's CPU time: on a share
 machine the wall-clock figures carry the neighbours' load, the CPU time much less).
 Nothing is cached: every request reads the stored rows and compares them, so every
 request is the updated one. Also timed: the
-movement of 30 tables over 10 rounds (``tournaments.movement``) and its plan.
+movement of 30 tables over 10 rounds (``tournaments.duplicate.movement``) and its plan.
 """
 
 import cProfile
@@ -34,9 +34,11 @@ from django.urls import reverse
 
 from benchmarks.database import own_database
 from clubs.models import Club, Player
-from tournaments import duplicate_plan, duplicate_services, services
+from tournaments import services
+from tournaments.duplicate import plan as duplicate_plan
+from tournaments.duplicate import services as duplicate_services
+from tournaments.duplicate.movement import movement
 from tournaments.models import Round, RoundTable
-from tournaments.movement import movement
 
 
 def load_average() -> str:

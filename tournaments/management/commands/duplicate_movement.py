@@ -12,7 +12,7 @@ import json
 
 from django.core.management.base import BaseCommand, CommandError
 
-from tournaments.movement import MovementError, movement
+from tournaments.duplicate.movement import MovementError, movement
 
 
 class Command(BaseCommand):

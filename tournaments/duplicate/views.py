@@ -32,11 +32,12 @@ from core.jsonnumbers import json_number
 from scoresheet.vocabulary import Contract
 from tarot.cards import deal_cards
 from tarot.duplicate import SEATS, dealer_seat, json_score
-from tournaments import duplicate_results, duplicate_services
-from tournaments.duplicate_forms import DecisionForm, DuplicateForm
-from tournaments.duplicate_services import SERIES
+from tournaments.duplicate import results as duplicate_results
+from tournaments.duplicate import services as duplicate_services
+from tournaments.duplicate.forms import DecisionForm, DuplicateForm
+from tournaments.duplicate.movement import MovementError
+from tournaments.duplicate.services import SERIES
 from tournaments.models import DealDecision, Round, RoundTable, Tournament
-from tournaments.movement import MovementError
 from tournaments.queries import SEAT_LETTERS
 from tournaments.services import TournamentError
 from tournaments.views import page_context, settings_page, tournament_of

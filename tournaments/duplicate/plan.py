@@ -11,7 +11,7 @@ players rest, a bye) and is left out of the plan's tables.
 from dataclasses import dataclass
 from itertools import combinations
 
-from tournaments.movement import ORIENTATIONS, movement
+from tournaments.duplicate.movement import ORIENTATIONS, movement
 
 
 @dataclass(frozen=True)

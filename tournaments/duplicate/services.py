@@ -19,10 +19,11 @@ from clubs.models import Season
 from tarot import ScoringError
 from tarot.duplicate import AVERAGE, SEATS
 from tarot.jsonformat import parse_rules
-from tournaments import duplicate_plan, services, tokens
-from tournaments.duplicate_deals import table_deals
+from tournaments import services, tokens
+from tournaments.duplicate import plan as duplicate_plan
+from tournaments.duplicate.deals import table_deals
+from tournaments.duplicate.movement import MovementError
 from tournaments.models import DealDecision, Entry, Round, RoundTable, Tournament
-from tournaments.movement import MovementError
 from tournaments.services import TournamentError
 
 TEAM_SIZES = (3, 4)  # triplettes, quadrettes

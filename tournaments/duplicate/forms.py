@@ -6,7 +6,7 @@ from django import forms
 from django.utils.translation import gettext_lazy as _
 
 from tarot.duplicate import SEATS
-from tournaments.duplicate_services import MAX_DEALS_PER_SET, MAX_ROUNDS
+from tournaments.duplicate.services import MAX_DEALS_PER_SET, MAX_ROUNDS
 from tournaments.forms import EventForm
 from tournaments.models import Tournament
 from tournaments.queries import SEAT_LETTERS
