@@ -7,6 +7,7 @@ import pytest
 
 from clubs.models import Membership, Player, Role
 from tournaments import services
+from tournaments.services import rounds as round_services
 
 DATE = datetime.date(2026, 5, 9)
 
@@ -14,7 +15,7 @@ DATE = datetime.date(2026, 5, 9)
 @pytest.fixture(autouse=True)
 def quick_schedule(monkeypatch):
     """The pages' schedule search, shortened: the draw's own tests time the real one."""
-    monkeypatch.setattr(services, "SCHEDULE_EFFORT", 0.3)
+    monkeypatch.setattr(round_services, "SCHEDULE_EFFORT", 0.3)
 
 
 @pytest.fixture

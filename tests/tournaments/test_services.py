@@ -1,6 +1,8 @@
 """Tournament services: set-up, entries, the draw, rounds, withdrawals and late arrivals."""
 
+import importlib
 import inspect
+import pkgutil
 import re
 
 import pytest
@@ -288,8 +290,14 @@ def test_only_a_manager_organises(make_tournament, scorer, manager):
 
 def test_every_refusal_of_the_module_is_in_its_catalogue():
     """``TournamentError`` looks its message up by code (or ``wording=``) in
-    ``tournaments.services.error_messages``: every code and wording raised is declared."""
-    source = inspect.getsource(services)
+    ``tournaments.services.error_messages``: every code and wording raised in any module
+    of the package is declared."""
+    modules = [
+        importlib.import_module(f"{services.__name__}.{info.name}")
+        for info in pkgutil.iter_modules(services.__path__)
+    ]
+    assert len(modules) > 1
+    source = "".join(inspect.getsource(module) for module in modules)
     raised = set(re.findall(r'TournamentError\(\s*"([a-z_]+)"', source))
     worded = set(re.findall(r'wording="([a-z_.]+)"', source))
     assert raised and raised <= set(services.error_messages)
