@@ -11,6 +11,7 @@ from competitions.services import CompetitionError
 from leagues.models import LeagueAuditEntry
 from scoresheet.models import Hand
 from tournaments import services as tournaments
+from tournaments import tokens
 from tournaments.models import RoundTable
 
 from .conftest import line_ups
@@ -56,7 +57,7 @@ def test_a_captain_link_is_found_by_its_token_only_and_revoked(match, boss):
     assert links.find(old) is None
     assert links.find(links.token(home)) == home
     # a table link's token never opens a captain's row: the keys differ
-    assert links.token(home) != tournaments.tokens.token_of(home.token_salt)
+    assert links.token(home) != tokens.token_of(home.token_salt)
     with pytest.raises(CompetitionError):
         services.revoke_captain_link(away, actor=match.home.club.memberships.first().user)
 
