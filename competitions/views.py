@@ -19,7 +19,7 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 from clubs import visibility
 from clubs.models import Player
 from clubs.permissions import can as can_club
-from competitions import bareme_forms, links, queries, services
+from competitions import bareme_forms, links, promotion, queries, services
 from competitions.forms import (
     CompetitionForm,
     DivisionForm,
@@ -253,7 +253,7 @@ def manage(request, league, competition_id):
             elif action == "next":
                 next_form = NextSeasonForm(request.POST, prefix="next")
                 if next_form.is_valid():
-                    following = services.next_season(
+                    following = promotion.next_season(
                         competition,
                         name=next_form.cleaned_data["name"],
                         ties_confirmed=next_form.cleaned_data["ties_confirmed"],
@@ -289,7 +289,7 @@ def _line_ties(competition) -> list[dict]:
         return []
     if competition.matches.filter(recorded_at__isnull=True).exists():
         return []
-    return services.ties_at_lines(competition)
+    return promotion.ties_at_lines(competition)
 
 
 def _int(value):

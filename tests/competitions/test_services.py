@@ -9,7 +9,7 @@ from django.test.utils import CaptureQueriesContext
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from competitions import queries, services
+from competitions import promotion, queries, services
 from competitions.models import Competition, LineUpSeat, Match, TableDeal
 from competitions.services import CompetitionError
 from leagues.models import LeagueAuditEntry
@@ -314,12 +314,12 @@ def test_the_next_season_moves_the_first_up_and_the_last_down(league, clubs, bos
     for division in (one, two):
         services.generate_fixtures(division, actor=boss)
     with pytest.raises(CompetitionError) as refused:
-        services.next_season(competition, name="2027", actor=boss)
+        promotion.next_season(competition, name="2027", actor=boss)
     assert refused.value.code == "season_unfinished"
     for match in competition.matches.select_related("home", "away"):
         line_ups(match)
         services.record_results(match, [DEAL_1, DEAL_2], actor=boss)  # the away team wins
-    following = services.next_season(competition, name="2027", actor=boss)
+    following = promotion.next_season(competition, name="2027", actor=boss)
     divisions = {
         d.name: sorted(d.teams.values_list("name", flat=True)) for d in following.divisions.all()
     }
@@ -389,7 +389,7 @@ def test_the_next_season_costs_the_same_queries_whatever_the_teams(league, clubs
             line_ups(match)
             services.record_results(match, [DEAL_1, DEAL_2], actor=boss)
         with CaptureQueriesContext(connection) as seen:
-            following = services.next_season(competition, name=f"Next {size}", actor=boss)
+            following = promotion.next_season(competition, name=f"Next {size}", actor=boss)
         costs.append(len(seen))
         copies = {t.name: set(t.squad.values_list("pk", flat=True)) for t in following.teams.all()}
         assert copies == {

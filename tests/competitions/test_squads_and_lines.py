@@ -7,7 +7,7 @@ sum to zero are refused."""
 import pytest
 from django.urls import reverse
 
-from competitions import services
+from competitions import promotion, services
 from competitions.models import Competition, Match
 from competitions.services import CompetitionError
 from leagues.models import LeagueAuditEntry
@@ -61,12 +61,12 @@ def test_ties_across_a_line_are_shown_and_moved_by_seed_once_confirmed(league, c
     for match in competition.matches.all():  # every match drawn alike: tied on every key
         line_ups(match)
         services.record_results(match, [DRAW, DRAW], actor=boss)
-    assert services.ties_at_lines(competition) == [
+    assert promotion.ties_at_lines(competition) == [
         {"division": "D1", "teams": ["A1", "B1"]},
         {"division": "D2", "teams": ["A2", "B2"]},
     ]
     with pytest.raises(CompetitionError) as refused:
-        services.next_season(competition, name="2027", actor=boss)
+        promotion.next_season(competition, name="2027", actor=boss)
     assert refused.value.code == "ties_at_line"
     assert "D1: A1, B1; D2: A2, B2" in refused.value.message
     client.force_login(boss)
@@ -100,8 +100,8 @@ def test_no_tie_at_a_line_needs_no_confirmation(league, clubs, boss):
     for match in competition.matches.all():  # all drawn: tied, but one division has no line
         line_ups(match)
         services.record_results(match, [DRAW, DRAW], actor=boss)
-    assert services.ties_at_lines(competition) == []
-    services.next_season(competition, name="2027", actor=boss)
+    assert promotion.ties_at_lines(competition) == []
+    promotion.next_season(competition, name="2027", actor=boss)
 
 
 def test_team_match_marques_summing_below_zero_are_refused(championship, boss):
