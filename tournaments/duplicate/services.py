@@ -9,13 +9,10 @@ registration, teams, starting and closing a round (each table's sheet opened thr
 the ledger), the table's link with double entry and confirmation, closing the event.
 """
 
-import random
-
 from django.db import transaction
 from django.utils.translation import gettext_lazy as _lazy
 
 from clubs import audit
-from clubs.models import Season
 from tarot import ScoringError
 from tarot.duplicate import AVERAGE, SEATS
 from tarot.jsonformat import parse_rules
@@ -112,28 +109,9 @@ def create_duplicate(
     services._require(actor, club)
     settings = _settings(name, rules, rounds, deals_per_set, method, team_size, confirm_by)
     with transaction.atomic():
-        season = Season.objects.create(
-            club=club,
-            kind=Season.Kind.TOURNAMENT,
-            name=services._season_name(club, settings["name"], date),
-            start_date=date,
-            end_date=date,
-            rules=settings["rules"],
+        return services.open_tournament(
+            club, settings, date, actor=actor, seed=seed, kind=Tournament.Kind.DUPLICATE
         )
-        tournament = Tournament.objects.create(
-            club=club,
-            season=season,
-            date=date,
-            kind=Tournament.Kind.DUPLICATE,
-            **settings,
-            draw_seed=random.randrange(1, 2**31) if seed is None else seed,
-            created_by=actor,
-        )
-        Round.objects.bulk_create(
-            Round(tournament=tournament, number=n) for n in range(1, rounds + 1)
-        )
-        audit.record(club, actor, audit.Action.TOURNAMENT_CREATED, tournament)
-    return tournament
 
 
 def update_duplicate(
@@ -159,18 +137,7 @@ def update_duplicate(
             raise DuplicateEventError("tournament_started")
         if settings["team_size"] != tournament.team_size and tournament.teams.exists():
             raise DuplicateEventError("teams_registered", field="team_size")
-        old_rounds = tournament.rounds
-        for field, value in settings.items():
-            setattr(tournament, field, value)
-        tournament.date = date
-        tournament.save()
-        season = tournament.season
-        season.name = services._season_name(
-            tournament.club, tournament.name, date, exclude=season.pk
-        )
-        season.start_date = season.end_date = date
-        season.rules = tournament.rules
-        season.save()
+        old_rounds = services.resettle(tournament, settings, date)
         if rounds != old_rounds:
             _forget_movement(tournament)
             tournament.round_set.filter(number__gt=rounds).delete()

@@ -96,6 +96,8 @@ from tournaments.services.tournament import (
     _season_name,
     close_tournament,
     create_tournament,
+    open_tournament,
+    resettle,
     update_tournament,
 )
 
@@ -117,6 +119,8 @@ __all__ = [
     "close_tournament",
     "create_tournament",
     "update_tournament",
+    "open_tournament",
+    "resettle",
     "_season_name",
     "LINE_SPLIT",
     "link_entry",

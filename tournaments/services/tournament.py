@@ -133,27 +133,36 @@ def create_tournament(
         draw_rule,
     )
     with transaction.atomic():
-        season = Season.objects.create(
-            club=club,
-            kind=Season.Kind.TOURNAMENT,
-            name=_season_name(club, settings["name"], date),
-            start_date=date,
-            end_date=date,
-            rules=settings["rules"],
-        )
-        tournament = Tournament.objects.create(
-            club=club,
-            season=season,
-            team_match=team_match,
-            date=date,
-            **settings,
-            draw_seed=random.randrange(1, 2**31) if seed is None else seed,
-            created_by=actor,
-        )
-        Round.objects.bulk_create(
-            Round(tournament=tournament, number=n) for n in range(1, rounds + 1)
-        )
-        audit.record(club, actor, audit.Action.TOURNAMENT_CREATED, tournament)
+        return open_tournament(club, settings, date, actor=actor, seed=seed, team_match=team_match)
+
+
+def open_tournament(club, settings: dict, date, *, actor, seed=None, **fields) -> Tournament:
+    """A tournament of checked ``settings`` (its fields, ``rounds`` among them) and
+    ``fields`` (its kind…), its own season (kind tournament, named after it) and its
+    rounds, not drawn yet; audited. The deals' and draws' seed is drawn once (``seed``
+    for a test). In the caller's transaction: a free-deal tournament's and a duplicate
+    event's creation."""
+    season = Season.objects.create(
+        club=club,
+        kind=Season.Kind.TOURNAMENT,
+        name=_season_name(club, settings["name"], date),
+        start_date=date,
+        end_date=date,
+        rules=settings["rules"],
+    )
+    tournament = Tournament.objects.create(
+        club=club,
+        season=season,
+        date=date,
+        **fields,
+        **settings,
+        draw_seed=random.randrange(1, 2**31) if seed is None else seed,
+        created_by=actor,
+    )
+    Round.objects.bulk_create(
+        Round(tournament=tournament, number=n) for n in range(1, settings["rounds"] + 1)
+    )
+    audit.record(club, actor, audit.Action.TOURNAMENT_CREATED, tournament)
     return tournament
 
 
@@ -191,18 +200,9 @@ def update_tournament(
             raise TournamentError("tournament_started")
         if settings["team_size"] != tournament.team_size and tournament.teams.exists():
             raise TournamentError("teams_registered", field="team_size")
-        old_rounds = tournament.rounds
         before = {field: _audited(getattr(tournament, field)) for field in settings}
         before["date"] = tournament.date.isoformat()
-        for field, value in settings.items():
-            setattr(tournament, field, value)
-        tournament.date = date
-        tournament.save()
-        season = tournament.season
-        season.name = _season_name(tournament.club, tournament.name, date, exclude=season.pk)
-        season.start_date = season.end_date = date
-        season.rules = tournament.rules
-        season.save()
+        old_rounds = resettle(tournament, settings, date)
         if rounds < old_rounds:
             tournament.round_set.filter(number__gt=rounds).delete()
         elif rounds > old_rounds:
@@ -221,6 +221,24 @@ def update_tournament(
             after={k: after[k] for k in changed},
         )
     return tournament
+
+
+def resettle(tournament: Tournament, settings: dict, date) -> int:
+    """A tournament not started given its new checked ``settings`` and ``date``, and its
+    season renamed, dated and ruled to match; returns the number of rounds it had (the
+    caller adds or drops rounds). In the caller's transaction, under ``_lock``: a
+    free-deal tournament's and a duplicate event's edit."""
+    old_rounds = tournament.rounds
+    for field, value in settings.items():
+        setattr(tournament, field, value)
+    tournament.date = date
+    tournament.save()
+    season = tournament.season
+    season.name = _season_name(tournament.club, tournament.name, date, exclude=season.pk)
+    season.start_date = season.end_date = date
+    season.rules = tournament.rules
+    season.save()
+    return old_rounds
 
 
 def close_tournament(tournament: Tournament, *, actor=None) -> Tournament:
