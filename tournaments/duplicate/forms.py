@@ -1,6 +1,6 @@
 """Forms of a duplicate event's pages: its settings, the séries, the arbitre's
 decisions. They check the shape of the input; the rules are
-``tournaments.duplicate_services``'."""
+``tournaments.duplicate.services``'."""
 
 from django import forms
 from django.utils.translation import gettext_lazy as _

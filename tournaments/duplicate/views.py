@@ -5,12 +5,10 @@ and the exports (JSON for ``score_duplicate`` with the hand records, CSV, XLSX).
 
 Reading is the club's (``club_view("read")``), setting up and deciding is its
 managers'; the deal sheets (the cards, before play) are the managers' until the
-event is finished. Every write is a POST calling ``tournaments.duplicate_services``.
+event is finished. Every write is a POST calling ``tournaments.duplicate.services``.
 The tables' own pages are the tournament's (``tournaments.table_views``).
 """
 
-import json
-from decimal import ROUND_HALF_UP, Decimal
 from fractions import Fraction
 from functools import partial
 from html import escape
@@ -26,14 +24,15 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST
 
 from clubs.permissions import can, club_view
-from core.exports import bad_request, csv_text, download, sheet, workbook
+from core.exports import bad_request, download
 from core.idempotency import idempotent
-from core.jsonnumbers import json_number
 from scoresheet.vocabulary import Contract
 from tarot.cards import deal_cards
-from tarot.duplicate import SEATS, dealer_seat, json_score
+from tarot.duplicate import SEATS, dealer_seat
+from tournaments.duplicate import exports
 from tournaments.duplicate import results as duplicate_results
 from tournaments.duplicate import services as duplicate_services
+from tournaments.duplicate.exports import rounded_score, score_places
 from tournaments.duplicate.forms import DecisionForm, DuplicateForm
 from tournaments.duplicate.movement import MovementError
 from tournaments.duplicate.services import SERIES
@@ -54,10 +53,6 @@ def _plan(tournament):
         return duplicate_services.event_plan(tournament)
     except MovementError:
         return None
-
-
-def _seat(index) -> str:
-    return SEATS[index]
 
 
 # ---------------------------------------------------------------- set-up
@@ -326,22 +321,11 @@ def _until(request, event):
     return None
 
 
-def _rounded(value, places: int) -> Decimal:
-    """An exact value (Fraction, int, Decimal) rounded half up: only to show or export."""
-    value = Fraction(value)
-    exact = Decimal(value.numerator) / Decimal(value.denominator)
-    return exact.quantize(Decimal(1).scaleb(-places), rounding=ROUND_HALF_UP)
-
-
-def _places(method) -> int:
-    return 2 if method == Tournament.Method.MATCHPOINTS else 1
-
-
 def _score_text(score, method) -> str:
     """A score shown in the page's language: a percentage to two decimals, points to one
     with their sign ("62,50", "+3,5" in French)."""
-    places = _places(method)
-    value = _rounded(score, places)
+    places = score_places(method)
+    value = rounded_score(score, places)
     text = number_format(value, places)
     if method != Tournament.Method.MATCHPOINTS and value >= 0:
         return f"+{text}"
@@ -353,7 +337,7 @@ def _number(value) -> str:
     value = Fraction(value)
     if value.denominator == 1:
         return str(value.numerator)
-    return number_format(_rounded(value, 1), 1)
+    return number_format(rounded_score(value, 1), 1)
 
 
 def _ranking_context(request, event, until=None):
@@ -635,129 +619,16 @@ def remove_decision(request, slug, tournament_id, decision_id):
 # ---------------------------------------------------------------- exports
 
 
-EXPORT_FORMATS = ("json", "csv", "xlsx")
-
-
-def _travel_rows(loaded, method) -> list[list]:
-    """The travellers as export rows: a seat of a table of a deal each, scores rounded."""
-    rows = []
-    for traveller in duplicate_results.travellers(loaded):
-        for row in traveller["tables"]:
-            for seat in row["seats"]:
-                rows.append(
-                    [
-                        traveller["deal"],
-                        row["round"],
-                        row["table"],
-                        seat["seat"],
-                        seat["entry"].name if seat["entry"] else "",
-                        row["contract"] or "",
-                        row["taker"] or "",
-                        row["bouts"] if row["contract"] else None,
-                        None if row["points"] is None else float(row["points"]),
-                        None if seat["marque"] is None else float(seat["marque"]),
-                        float(_rounded(seat["score"], _places(method))),
-                    ]
-                )
-    return rows
-
-
 @club_view("read")
 def export(request, slug, tournament_id):
     """``?format=json`` (default): the event in ``score_duplicate``'s input (§5), with
     the players' licence numbers where they have one, the ranking as the page shows
     it and, once published, the hand records (each deal's cards). ``csv``: the
-    ranking; ``xlsx``: the ranking, the travellers and the hand records."""
+    ranking; ``xlsx``: the ranking, the travellers and the hand records
+    (``tournaments.duplicate.exports``)."""
     event = _event(request, tournament_id)
     fmt = request.GET.get("format", "json")
-    if fmt not in EXPORT_FORMATS:
+    if fmt not in exports.FORMATS:
         return bad_request(request)
-    loaded = duplicate_results.load(event, hands=True)
-    names = duplicate_results.labels(loaded.entries)
-    rows = duplicate_results.barometer(loaded)
-    base = f"duplicate-{request.club.slug}-{slugify(event.name)}"
-    records = []
-    if _cards_public(request, event) and not event.etuis_by_hand:
-        count = len({r.deal for r in loaded.results})
-        deals = sorted({r.deal for r in loaded.results})
-        records = [duplicate_results.hand_record(event, d) for d in deals[: max(count, 0)]]
-    if fmt == "json":
-        data = duplicate_results.event_json(loaded)
-        data["event"] = {
-            "name": event.name,
-            "club": event.club.name,
-            "date": event.date.isoformat(),
-            "state": event.state,
-            "provisional": loaded.provisional,
-            "deals_per_set": event.deals_per_round,
-            "seed": None if event.etuis_by_hand else event.draw_seed,
-        }
-        data["ranking"] = [
-            {
-                "rank": r["rank"],
-                "player": names[r["player"]],
-                "score": json_score(r["score"]),
-                "deals": r["deals"],
-            }
-            for r in rows
-        ]
-        if records:
-            data["hand_records"] = records
-        text = json.dumps(data, ensure_ascii=False, indent=1, default=json_number)
-        return download(text + "\n", f"{base}.json")
-    ranking_set = sheet(
-        _("Ranking"),
-        [_("Rank"), _("No."), _("Name"), _("Série"), _("Licence"), _("Score"), _("Deals")],
-        [
-            [
-                r["rank"],
-                r["player"],
-                loaded.entries[r["player"]].name,
-                loaded.entries[r["player"]].series,
-                loaded.entries[r["player"]].licence,
-                float(_rounded(r["score"], _places(event.method))),
-                r["deals"],
-            ]
-            for r in rows
-        ],
-    )
-    if fmt == "csv":
-        # as every CSV: the page language's separator and decimal mark ("52,5" after ";")
-        return download(csv_text(ranking_set.headers, ranking_set), f"{base}.csv")
-    travel = _travel_rows(loaded, event.method)
-    book = workbook(
-        [
-            ranking_set,
-            sheet(
-                _("Travellers"),
-                [
-                    _("Deal"),
-                    _("Round"),
-                    _("Table"),
-                    _("Seat"),
-                    _("Name"),
-                    _("Contract"),
-                    _("Taker"),
-                    _("Bouts"),
-                    _("Points"),
-                    _("Marque"),
-                    _("Score"),
-                ],
-                travel,
-            ),
-            sheet(
-                _("Hand records"),
-                [_("Deal"), _("Dealer"), *SEATS, _("Chien")],
-                [
-                    [
-                        r["deal"],
-                        r["dealer"],
-                        *(" ".join(r["hands"][s]) for s in SEATS),
-                        " ".join(r["chien"]),
-                    ]
-                    for r in records
-                ],
-            ),
-        ]
-    )
-    return download(book, f"{base}.xlsx")
+    content = exports.export(event, fmt, with_cards=_cards_public(request, event))
+    return download(content, f"duplicate-{request.club.slug}-{slugify(event.name)}.{fmt}")
