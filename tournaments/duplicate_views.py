@@ -33,7 +33,7 @@ from core.jsonnumbers import json_number
 from scoresheet.vocabulary import Contract
 from tarot.cards import deal_cards
 from tarot.duplicate import SEATS, dealer_seat, json_score
-from tournaments import duplicate_results, duplicate_services
+from tournaments import duplicate_results, duplicate_services, queries
 from tournaments.duplicate_forms import DecisionForm, DuplicateForm
 from tournaments.duplicate_services import SERIES
 from tournaments.models import DealDecision, Round, RoundTable, Tournament
@@ -427,11 +427,14 @@ def _number(value) -> str:
     return number_format(_rounded(value, 1), 1)
 
 
-def _ranking_context(request, event, until=None):
+def _ranking_context(request, event, until=None, *, licences=False):
     loaded = duplicate_results.load(event, until_round=until)
     rows = duplicate_results.barometer(loaded)
+    # each licence number only where the reader may see the person (clubs.visibility)
+    found = queries.licences(event, request.user) if licences else {}
     for row in rows:
         row["shown"] = _score_text(row["score"], event.method)
+        row["licence"] = found.get(row["player"], "")
     series_rows = duplicate_results.by_series(loaded, rows)
     for ranked in series_rows.values():
         for row in ranked:
@@ -450,6 +453,7 @@ def _ranking_context(request, event, until=None):
         "rounds_in": played,
         "final": event.is_closed,
         "percent": event.method == Tournament.Method.MATCHPOINTS,
+        "show_licences": bool(found),
     }
 
 
@@ -463,7 +467,7 @@ def ranking(request, slug, tournament_id):
         request,
         event,
         "ranking",
-        **_ranking_context(request, event, until),
+        **_ranking_context(request, event, until, licences=True),
         round_choices=range(1, event.rounds + 1),
     )
     return render(request, "tournaments/duplicate/ranking.html", context)
@@ -745,6 +749,7 @@ def export(request, slug, tournament_id):
         return bad_request(request)
     loaded = duplicate_results.load(event, hands=True)
     names = duplicate_results.labels(loaded.entries)
+    licences = queries.licences(event, request.user)  # those the reader may see
     rows = duplicate_results.barometer(loaded)
     base = f"duplicate-{request.club.slug}-{slugify(event.name)}"
     records = []
@@ -753,7 +758,7 @@ def export(request, slug, tournament_id):
         deals = sorted({r.deal for r in loaded.results})
         records = [duplicate_results.hand_record(event, d) for d in deals[: max(count, 0)]]
     if fmt == "json":
-        data = duplicate_results.event_json(loaded)
+        data = duplicate_results.event_json(loaded, licences)
         data["event"] = {
             "name": event.name,
             "club": event.club.name,
@@ -785,7 +790,7 @@ def export(request, slug, tournament_id):
                 r["player"],
                 loaded.entries[r["player"]].name,
                 loaded.entries[r["player"]].series,
-                loaded.entries[r["player"]].licence,
+                licences.get(r["player"], ""),
                 float(_rounded(r["score"], _places(event.method))),
                 r["deals"],
             ]
