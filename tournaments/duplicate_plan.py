@@ -10,7 +10,8 @@ players rest, a bye) and is left out of the plan's tables.
 Several movements may fit (``movement.candidates``): ``options`` plans each for the
 players entered, with what tells them apart (repeated meetings between the players
 entered, players resting a round, rounds each player plays, how the players move);
-the one with the fewest repeated meetings, then the fewest rests, is preselected.
+the one with the fewest repeated meetings, then the fewest rests, then fixed moves
+rather than route cards, is preselected.
 """
 
 from dataclasses import dataclass
@@ -107,9 +108,9 @@ def options(numbers, rounds: int) -> list[Option]:
     count = tables_for(len(numbers)) if numbers else 0
     plans = [(_plan_of(numbers, rounds, m), m) for m in candidates(count, rounds)]
 
-    def cost(item):
-        planned, _movement = item
-        return planned.repeated, sum(len(b) for b in planned.byes)
+    def cost(item):  # on a tie, moves everybody can follow beat route cards
+        planned, chosen = item
+        return planned.repeated, sum(len(b) for b in planned.byes), chosen.shifts is None
 
     best = min(plans, key=cost)
     return [Option(*item, item is best) for item in plans]

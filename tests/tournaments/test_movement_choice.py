@@ -119,3 +119,11 @@ def test_the_candidates_hold_distinct_movements():
         found = candidates(tables, rounds)
         assert found[0].repeated == min(m.repeated for m in found)
         assert len({m.plan for m in found}) == len(found)
+
+
+def test_on_a_tie_the_fixed_moves_are_preselected():
+    # 25 tables: the finite field's movement and the plain rotation both meet nobody
+    # twice; the rotation's moves need no route card
+    found = duplicate_plan.options(range(1, 101), 12)
+    assert [(o.kind, o.plan.repeated) for o in found] == [(FEWEST, 0), ("rotation", 0)]
+    assert [o.kind for o in found if o.preselected] == ["rotation"]
