@@ -686,12 +686,14 @@ def tournament_results(request, slug: Slug, tournament_id: Id):
     club = club_for(request, slug)
     found = _tournament(club, tournament_id)
     rows = tq.ranking(found)
+    # a licence number only where the caller may see the person (clubs.visibility)
+    licences = tq.licences(found, request.auth.user)
     players = [
         {
             "id": row["player_id"],
             "name": row["name"],
             "club": row["club"] or club.name,
-            "licence": row["licence"] or None,
+            "licence": licences.get(row["number"]) or None,
         }
         for row in rows
     ]

@@ -83,6 +83,7 @@ SECTIONS = {
     "tournaments:duplicate_create": "organiser.html#duplicate-event",
     "tournaments:duplicate_edit": "organiser.html#duplicate-event",
     "tournaments:duplicate_draw": "organiser.html#movement",
+    "tournaments:duplicate_movement": "organiser.html#movement",
     "tournaments:duplicate_etuis": "organiser.html#etuis",
     "tournaments:duplicate_etuis_by_hand": "organiser.html#etuis",
     "tournaments:duplicate_deal_sheets": "organiser.html#etuis",

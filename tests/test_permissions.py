@@ -129,6 +129,7 @@ CLUB_URLS = {
     "tournaments:duplicate_edit": ("manage", "GP", ("duplicate",)),
     "tournaments:duplicate_draw": ("manage", "P", ("duplicate",)),
     "tournaments:duplicate_series": ("manage", "GP", ("duplicate",)),
+    "tournaments:duplicate_movement": ("manage", "GP", ("duplicate",)),
     "tournaments:duplicate_route_cards": ("read", "G", ("duplicate",)),
     "tournaments:duplicate_table_cards": ("read", "G", ("duplicate",)),
     "tournaments:duplicate_etuis": ("read", "G", ("duplicate",)),

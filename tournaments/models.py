@@ -95,6 +95,9 @@ class Tournament(models.Model):
     method = models.CharField(
         _("comparison"), max_length=12, choices=Method.choices, default=Method.MATCHPOINTS
     )
+    #: the movement the organiser chose among those that fit (``movement.KINDS``);
+    #: empty: the one with the fewest repeated meetings
+    movement = models.CharField(_("movement"), max_length=12, blank=True, default="")
     #: the étuis were dealt by hand, not from the printed sheets (no hand records)
     etuis_by_hand = models.BooleanField(_("étuis dealt by hand"), default=False)
     created_by = models.ForeignKey(

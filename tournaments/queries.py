@@ -17,6 +17,7 @@ from django.db.models import Count
 from django.utils.translation import gettext, pgettext_lazy
 from django.utils.translation import gettext_lazy as _
 
+from clubs.visibility import named_person_ids
 from core.ranking import rank, rank_sql
 from ratings import queries as ratings
 from ratings import scopes
@@ -147,6 +148,35 @@ def ranking(tournament) -> list[dict]:
             }
         )
     return out
+
+
+def licences(tournament, viewer) -> dict[int, str]:
+    """Each entry's licence number that ``viewer`` may read, by entry number: a licensed
+    person's (the person's own licence, else the one typed at registration) only when
+    the person is named to the viewer (``clubs.visibility``: a hidden person keeps their
+    "Player no. N" label and no licence); a guest who is no person of the site, the
+    licence typed with their name. Two or three queries, whatever the entries."""
+    rows = list(
+        Entry.objects.filter(tournament=tournament).values_list(
+            "number", "licence", "person_id", "person__licence"
+        )
+    )
+    named = named_person_ids(viewer, {person for _n, _l, person, _h in rows})
+    out = {}
+    for number, typed, person, held in rows:
+        if person is not None and person not in named:
+            continue
+        value = (held if person is not None else None) or typed
+        if value:
+            out[number] = value
+    return out
+
+
+def with_licences(rows, found: dict) -> list[dict]:
+    """Ranking rows (``number`` keyed) with the licence the viewer may read, or ""."""
+    for row in rows:
+        row["licence"] = found.get(row["number"], "")
+    return rows
 
 
 # ---------------------------------------------------------------- a round

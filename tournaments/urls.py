@@ -47,6 +47,11 @@ urlpatterns = [
     path(dup, duplicate_views.overview, name="duplicate"),
     path(dup + "edit/", duplicate_views.edit, name="duplicate_edit"),
     path(dup + "movement/", duplicate_views.draw, name="duplicate_draw"),
+    path(
+        dup + "movement/choose/",
+        duplicate_views.movement_choice,
+        name="duplicate_movement",
+    ),
     path(dup + "series/", duplicate_views.series, name="duplicate_series"),
     path(dup + "route-cards/", duplicate_views.route_cards, name="duplicate_route_cards"),
     path(dup + "table-cards/", duplicate_views.table_cards, name="duplicate_table_cards"),

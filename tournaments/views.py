@@ -547,7 +547,10 @@ def ranking(request, slug, tournament_id):
     export = request.GET.get("_export")
     if export and export not in EXPORTS:
         return bad_request(request)  # an unknown format is refused, as on every export
-    all_rows = queries.ranking(tournament)
+    # each licence number only where the reader may see the person (clubs.visibility)
+    all_rows = queries.with_licences(
+        queries.ranking(tournament), queries.licences(tournament, request.user)
+    )
     rows = ranking_filter.filter_rows(all_rows)
     if export:
         table = RankingTable(rows, rounds=tournament.rounds)
@@ -569,6 +572,7 @@ def ranking(request, slug, tournament_id):
         pending=pending,
         provisional=bool(pending),
         teams=teams,
+        show_licences=any(row["licence"] for row in display),
         may_close=tournament.state == Tournament.State.FINISHED and not pending,
     )
     return render(request, "tournaments/ranking.html", context)
@@ -777,6 +781,10 @@ def export_json(request, slug, tournament_id):
         rows = queries.ranking(tournament)
         players = queries.json_ranking(rows)
         teams = queries.json_ranking(queries.team_ranking(tournament, rows))
+    # the licences the reader may see, the frozen ranking's too (clubs.visibility)
+    players = queries.with_licences(
+        [dict(row) for row in players], queries.licences(tournament, request.user)
+    )
     rounds = []
     tables = (
         RoundTable.objects.filter(round__tournament=tournament)

@@ -120,8 +120,8 @@ def test_the_round_page_shows_the_repeats_a_swap_makes(client, make_tournament, 
 
 
 def test_ranking_page_export_and_filter(client, played, django_assert_num_queries):
-    # the tournament, the ranking, the unconfirmed tables (provisional marks)
-    with django_assert_num_queries(4):
+    # the tournament, the ranking, the licences, the unconfirmed tables (provisional marks)
+    with django_assert_num_queries(5):
         response = client.get(url("ranking", played))
     page = response.content.decode()
     rows = ranking(played)
@@ -129,7 +129,7 @@ def test_ranking_page_export_and_filter(client, played, django_assert_num_querie
     assert "Round 3" in page and "Equal totals share a place" in page
     guests = client.get(url("ranking", played) + "?kind=guests").content.decode()
     assert "Jean Dupont" in guests and "Member 01" not in guests
-    with django_assert_num_queries(3):  # an export needs no provisional marks
+    with django_assert_num_queries(4):  # an export needs no provisional marks
         csv = client.get(url("ranking", played) + "?_export=csv")
     assert csv.content.startswith("\ufeff".encode())  # Excel reads it as UTF-8
     lines = csv.content.decode("utf-8-sig").splitlines()

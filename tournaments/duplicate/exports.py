@@ -31,11 +31,12 @@ def score_places(method) -> int:
     return 2 if method == Tournament.Method.MATCHPOINTS else 1
 
 
-def export(event: Tournament, fmt: str, *, with_cards: bool) -> str | bytes:
+def export(event: Tournament, fmt: str, *, with_cards: bool, licences: dict) -> str | bytes:
     """The event in ``fmt`` (one of ``FORMATS``): ``json`` (the event, its ranking as
     the page shows it and, ``with_cards``, the hand records), ``csv`` (the ranking),
     ``xlsx`` (the ranking, the travellers and, ``with_cards``, the hand records). The
-    hand records stay out while the étuis were made by hand (no seed deals them)."""
+    hand records stay out while the étuis were made by hand (no seed deals them).
+    ``licences``: each player's licence number, only those the reader may see."""
     loaded = duplicate_results.load(event, hands=True)
     rows = duplicate_results.barometer(loaded)
     records = []
@@ -43,17 +44,17 @@ def export(event: Tournament, fmt: str, *, with_cards: bool) -> str | bytes:
         deals = sorted({r.deal for r in loaded.results})
         records = [duplicate_results.hand_record(event, d) for d in deals]
     if fmt == "json":
-        return _event_json(event, loaded, rows, records)
-    ranking = _ranking_sheet(event, loaded, rows)
+        return _event_json(event, loaded, rows, records, licences)
+    ranking = _ranking_sheet(event, loaded, rows, licences)
     if fmt == "csv":
         # as every CSV: the page language's separator and decimal mark ("52,5" after ";")
         return csv_text(ranking.headers, ranking)
     return workbook([ranking, _travellers_sheet(loaded, event.method), _records_sheet(records)])
 
 
-def _event_json(event, loaded, rows, records) -> str:
+def _event_json(event, loaded, rows, records, licences) -> str:
     names = duplicate_results.labels(loaded.entries)
-    data = duplicate_results.event_json(loaded)
+    data = duplicate_results.event_json(loaded, licences)
     data["event"] = {
         "name": event.name,
         "club": event.club.name,
@@ -77,7 +78,7 @@ def _event_json(event, loaded, rows, records) -> str:
     return json.dumps(data, ensure_ascii=False, indent=1, default=json_number) + "\n"
 
 
-def _ranking_sheet(event, loaded, rows):
+def _ranking_sheet(event, loaded, rows, licences):
     places = score_places(event.method)
     return sheet(
         _("Ranking"),
@@ -88,7 +89,7 @@ def _ranking_sheet(event, loaded, rows):
                 r["player"],
                 loaded.entries[r["player"]].name,
                 loaded.entries[r["player"]].series,
-                loaded.entries[r["player"]].licence,
+                licences.get(r["player"], ""),
                 float(rounded_score(r["score"], places)),
                 r["deals"],
             ]

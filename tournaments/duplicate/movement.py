@@ -145,6 +145,18 @@ def _prime_power(n: int):
     return None
 
 
+#: The movements an event chooses among (``candidates``): the fewest repeated meetings
+#: found (``movement``); the plain rotation (North stays, East moves one table a round,
+#: South two, West three); the cyclic movement with the fewest repeated meetings
+#: (every player of one orientation moves the same number of tables), when it is
+#: neither of the others.
+FEWEST = "fewest"
+ROTATION = "rotation"
+CYCLIC = "cyclic"
+KINDS = (FEWEST, ROTATION, CYCLIC)
+ROTATION_SHIFTS = (0, 1, 2, 3)
+
+
 @dataclass(frozen=True)
 class Movement:
     """A movement as data: for each round, each table's set and its players."""
@@ -154,6 +166,12 @@ class Movement:
     repeated: int  # meetings beyond the first, over every pair of players
     #: per round, per table (in table order): ``(set, (N, E, S, W))``, all 1-based
     plan: tuple
+    kind: str = FEWEST
+    #: a cyclic movement on the integers modulo the tables: the tables each orientation
+    #: (N, E, S, W) moves a round, and the sets' move; ``None`` when the players follow
+    #: their route cards (a searched movement, or one made in a finite field)
+    shifts: tuple | None = None
+    step: int | None = None
 
     def seating(self, round_: int):
         """Round ``round_`` (0-based): ``(table, set, players N E S W)`` per table, all
@@ -411,28 +429,74 @@ def movement(tables: int, rounds: int) -> Movement:
         excluded = {ring.neg(shift) for shift in shifts}
         step = min(set(range(tables)) - excluded)  # shift + step is never 0
         return Movement(tables, rounds, 0, _cyclic_plan(tables, rounds, shifts, step, ring))
+    repeated, shifts, step = _best_cyclic(tables, rounds)
+    if repeated == 0:
+        return _cyclic(tables, rounds, shifts, step, FEWEST)
+    search = _Search(tables, rounds, shifts, step)
+    found, where = search.run()
+    return Movement(tables, rounds, found, search.plan(where))
+
+
+def _step(shifts, tables: int, rounds: int) -> int | None:
+    """The smallest move of the sets that never gives a player a set twice."""
+    return next(
+        (
+            step
+            for step in range(tables)
+            if all(_order(shift + step, tables) >= rounds for shift in shifts)
+        ),
+        None,
+    )
+
+
+@cache
+def _best_cyclic(tables: int, rounds: int) -> tuple:
+    """``(repeated, shifts, step)`` of the cyclic movement with the fewest repeated
+    meetings (counted in closed form for every choice of shifts)."""
     best = None
     for rest in combinations_with_replacement(range(tables), 3):
         shifts = (0, *rest)
         repeated = count_repeats(shifts, tables, rounds)
         if best is not None and repeated >= best[0]:
             continue
-        step = next(
-            (
-                step
-                for step in range(tables)
-                if all(_order(shift + step, tables) >= rounds for shift in shifts)
-            ),
-            None,
-        )
+        step = _step(shifts, tables, rounds)
         if step is not None:
             best = (repeated, shifts, step)
             if repeated == 0:
                 break
-    repeated, shifts, step = best
-    if repeated == 0:
-        ring = Ring.integers(tables)
-        return Movement(tables, rounds, 0, _cyclic_plan(tables, rounds, shifts, step, ring))
-    search = _Search(tables, rounds, shifts, step)
-    found, where = search.run()
-    return Movement(tables, rounds, found, search.plan(where))
+    return best
+
+
+def _cyclic(tables, rounds, shifts, step, kind) -> Movement:
+    plan = _cyclic_plan(tables, rounds, shifts, step, Ring.integers(tables))
+    repeated = count_repeats(shifts, tables, rounds)
+    return Movement(tables, rounds, repeated, plan, kind, tuple(shifts), step)
+
+
+@cache
+def candidates(tables: int, rounds: int) -> tuple:
+    """Every movement that fits ``tables`` tables over ``rounds`` rounds, the fewest
+    repeated meetings first: ``movement``'s, the plain rotation when it can be played
+    (no player holding a set twice), and the best cyclic movement when it differs from
+    both (a movement whose players' seats are those of one listed already is left out).
+    ``MovementError`` as ``movement``."""
+    out = [movement(tables, rounds)]
+    step = _step(ROTATION_SHIFTS, tables, rounds) if tables >= 4 else None
+    if step is not None:
+        out.append(_cyclic(tables, rounds, ROTATION_SHIFTS, step, ROTATION))
+    _repeated, shifts, step = _best_cyclic(tables, rounds)
+    out.append(_cyclic(tables, rounds, shifts, step, CYCLIC))
+    kept = []
+    for candidate in out:
+        if all(candidate.plan != other.plan for other in kept):
+            kept.append(candidate)
+    return tuple(kept)
+
+
+def movement_of(kind: str, tables: int, rounds: int) -> Movement:
+    """The movement of ``kind`` among ``candidates``; ``MovementError`` when it does not
+    fit these tables and rounds."""
+    found = next((m for m in candidates(tables, rounds) if m.kind == kind), None)
+    if found is None:
+        raise MovementError("movement_unfit", f"no {kind} movement fits {tables} tables")
+    return found

@@ -253,11 +253,13 @@ def hand_record(tournament, deal: int) -> dict:
     return deal_cards(deal, tournament.draw_seed).as_dict()
 
 
-def event_json(event: Event) -> dict:
+def event_json(event: Event, licences: dict | None = None) -> dict:
     """The event in ``score_duplicate``'s input (``DUPLICATE.md`` §5): every counted
     table's deal with its seats and hand (HAND_FORMAT.md without players, dealer and
     rules), cancelled deals and arbitral scores, the séries and the teams; plus the
-    players' licence numbers where they have one."""
+    players' licence numbers where they have one (``licences``: by entry number, those
+    the reader may see, ``tournaments.queries.licences``; else those typed at
+    registration)."""
     names = labels(event.entries)
     hands = _hand_dicts(event)
     results = []
@@ -290,7 +292,9 @@ def event_json(event: Event) -> dict:
             team_rows[team_names[e.team_id]].append(names[n])
     if team_rows:
         data["teams"] = dict(team_rows)
-    licences = {names[n]: e.licence for n, e in event.entries.items() if e.licence}
+    if licences is None:
+        licences = {n: e.licence for n, e in event.entries.items() if e.licence}
+    licences = {names[n]: licences[n] for n in event.entries if licences.get(n)}
     if licences:
         data["licences"] = licences
     return data

@@ -40,6 +40,7 @@ error_messages = {
         "The movement is drawn: enter or withdraw players before drawing it again."
     ),
     "movement_started": _lazy("A round has started: the movement stays."),
+    "movement_unfit": _lazy("Choose one of the movements that fit the players entered."),
     "too_few_players": _lazy("A duplicate event needs at least 4 players."),
     "rounds_over_tables": _lazy(
         "%(rounds)d rounds need %(rounds)d sets, and %(tables)d tables play %(tables)d: "
@@ -194,10 +195,51 @@ def set_series(tournament, series: dict, *, actor=None) -> int:
 # ---------------------------------------------------------------- the movement
 
 
+def _numbers(tournament) -> list[int]:
+    return [e.number for e in tournament.entries.all() if e.withdrawn_after_round is None]
+
+
 def event_plan(tournament) -> duplicate_plan.Plan:
-    """The plan of the event's movement for the players entered now (``MovementError``)."""
-    numbers = [e.number for e in tournament.entries.all() if e.withdrawn_after_round is None]
-    return duplicate_plan.plan(numbers, tournament.rounds)
+    """The plan of the event's movement (the one chosen, else the preselected one) for
+    the players entered now (``MovementError``)."""
+    return duplicate_plan.plan(_numbers(tournament), tournament.rounds, tournament.movement)
+
+
+def movement_options(tournament) -> list[duplicate_plan.Option]:
+    """Every movement that fits the players entered now (``MovementError``)."""
+    return duplicate_plan.options(_numbers(tournament), tournament.rounds)
+
+
+def _drawable(tournament) -> list[Round]:
+    """The event's rounds, when its movement may still be drawn or changed."""
+    services._refuse_closed(tournament)
+    rounds = services._rounds(tournament)
+    if any(not r.is_open for r in rounds):
+        raise DuplicateEventError("movement_started")
+    count = tournament.entries.count()
+    if count < 4:
+        raise DuplicateEventError("too_few_players")
+    tables = duplicate_plan.tables_for(count)
+    if tournament.rounds > tables:
+        raise DuplicateEventError(
+            "rounds_over_tables", field="rounds", rounds=tournament.rounds, tables=tables
+        )
+    return rounds
+
+
+def _seat_plan(tournament, rounds, plan) -> None:
+    """Every round's tables as ``plan`` seats them (with their set and private link)."""
+    RoundTable.objects.filter(round__tournament=tournament).delete()
+    rows = []
+    for rnd, playing in zip(rounds, plan.rounds):
+        for table in playing:
+            row = RoundTable(
+                round=rnd, number=table.table, seats=list(table.seats), set_number=table.set
+            )
+            tokens.issue(row)
+            rows.append(row)
+    RoundTable.objects.bulk_create(rows)
+    Round.objects.filter(tournament=tournament).update(state=Round.State.DRAWN)
 
 
 def draw_movement(tournament, *, actor=None) -> duplicate_plan.Plan:
@@ -207,33 +249,12 @@ def draw_movement(tournament, *, actor=None) -> duplicate_plan.Plan:
     services._require(actor, tournament)
     with transaction.atomic():
         tournament = _locked(tournament)
-        services._refuse_closed(tournament)
-        rounds = services._rounds(tournament)
-        if any(not r.is_open for r in rounds):
-            raise DuplicateEventError("movement_started")
-        count = tournament.entries.count()
-        if count < 4:
-            raise DuplicateEventError("too_few_players")
-        tables = duplicate_plan.tables_for(count)
-        if tournament.rounds > tables:
-            raise DuplicateEventError(
-                "rounds_over_tables", field="rounds", rounds=tournament.rounds, tables=tables
-            )
+        rounds = _drawable(tournament)
         try:
             plan = event_plan(tournament)
         except MovementError as error:  # pragma: no cover - the checks above come first
             raise DuplicateEventError("too_few_players", error.message) from None
-        RoundTable.objects.filter(round__tournament=tournament).delete()
-        rows = []
-        for rnd, playing in zip(rounds, plan.rounds):
-            for table in playing:
-                row = RoundTable(
-                    round=rnd, number=table.table, seats=list(table.seats), set_number=table.set
-                )
-                tokens.issue(row)
-                rows.append(row)
-        RoundTable.objects.bulk_create(rows)
-        Round.objects.filter(tournament=tournament).update(state=Round.State.DRAWN)
+        _seat_plan(tournament, rounds, plan)
         audit.record(
             tournament.club_id,
             actor,
@@ -243,7 +264,40 @@ def draw_movement(tournament, *, actor=None) -> duplicate_plan.Plan:
                 "rounds": [r.number for r in rounds],
                 "tables": plan.tables,
                 "repeated": plan.repeated,
+                "movement": plan.kind,
             },
+        )
+    return plan
+
+
+def choose_movement(tournament, kind, *, actor=None) -> duplicate_plan.Plan:
+    """The organiser chooses the event's movement among those that fit the players
+    entered (``movement_options``); a movement drawn already is drawn again on it.
+    Refused once a round has started."""
+    services._require(actor, tournament)
+    with transaction.atomic():
+        tournament = _locked(tournament)
+        rounds = _drawable(tournament)
+        try:
+            fitting = {option.kind for option in movement_options(tournament)}
+        except MovementError as error:  # pragma: no cover - the checks above come first
+            raise DuplicateEventError("too_few_players", error.message) from None
+        if kind not in fitting:
+            raise DuplicateEventError("movement_unfit", field="movement")
+        before = tournament.movement
+        tournament.movement = kind
+        tournament.save(update_fields=["movement"])
+        plan = event_plan(tournament)
+        drawn = RoundTable.objects.filter(round__tournament=tournament).exists()
+        if drawn:
+            _seat_plan(tournament, rounds, plan)
+        audit.record(
+            tournament.club_id,
+            actor,
+            audit.Action.TOURNAMENT_UPDATED,
+            tournament,
+            before={"movement": before},
+            after={"movement": kind, "repeated": plan.repeated, "drawn_again": drawn},
         )
     return plan
 

@@ -21,6 +21,7 @@ from django.utils.formats import number_format
 from django.utils.safestring import mark_safe
 from django.utils.text import slugify
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy, ngettext
 from django.views.decorators.http import require_http_methods, require_POST
 
 from clubs.permissions import can, club_view
@@ -29,12 +30,13 @@ from core.idempotency import idempotent
 from scoresheet.vocabulary import Contract
 from tarot.cards import deal_cards
 from tarot.duplicate import SEATS, dealer_seat
+from tournaments import queries
 from tournaments.duplicate import exports
 from tournaments.duplicate import results as duplicate_results
 from tournaments.duplicate import services as duplicate_services
 from tournaments.duplicate.exports import rounded_score, score_places
 from tournaments.duplicate.forms import DecisionForm, DuplicateForm
-from tournaments.duplicate.movement import MovementError
+from tournaments.duplicate.movement import CYCLIC, FEWEST, ROTATION, MovementError
 from tournaments.duplicate.services import SERIES
 from tournaments.models import DealDecision, Round, RoundTable, Tournament
 from tournaments.queries import SEAT_LETTERS
@@ -42,6 +44,13 @@ from tournaments.services import TournamentError
 from tournaments.views import page_context, settings_page, tournament_of
 
 GET_POST = require_http_methods(["GET", "POST"])
+
+#: the movements' names on the choice page (``movement.KINDS``)
+MOVEMENT_NAMES = {
+    FEWEST: gettext_lazy("Fewest repeated meetings (route cards)"),
+    ROTATION: gettext_lazy("Plain rotation: East moves one table, South two, West three"),
+    CYCLIC: gettext_lazy("Fixed moves: each orientation moves the same tables every round"),
+}
 
 
 def _event(request, tournament_id) -> Tournament:
@@ -145,6 +154,70 @@ def draw(request, slug, tournament_id):
             % {"tables": plan.tables, "repeated": plan.repeated},
         )
     return redirect("tournaments:duplicate", request.club.slug, event.pk)
+
+
+def _moves(chosen) -> str:
+    """How the players of a cyclic movement move, for the choice page ("" for route cards)."""
+    if chosen.shifts is None:
+        return ""
+    letters = [str(letter) for letter in SEAT_LETTERS[:4]]
+    moves = " · ".join(f"{letter} +{shift}" for letter, shift in zip(letters, chosen.shifts))
+    return _("%(moves)s; étuis +%(step)d") % {"moves": moves, "step": chosen.step}
+
+
+@club_view("manage")
+@GET_POST
+def movement_choice(request, slug, tournament_id):
+    """The movements that fit the players entered, each with its repeated meetings, the
+    players resting and how the players move; the organiser chooses one."""
+    event = _event(request, tournament_id)
+    back = redirect("tournaments:duplicate_movement", request.club.slug, event.pk)
+    if request.method == "POST":
+        try:
+            plan = duplicate_services.choose_movement(
+                event, request.POST.get("movement", ""), actor=request.user
+            )
+        except TournamentError as error:
+            messages.error(request, error.message)
+            return back
+        messages.success(
+            request,
+            ngettext(
+                "Movement chosen: %(repeated)d repeated meeting.",
+                "Movement chosen: %(repeated)d repeated meetings.",
+                plan.repeated,
+            )
+            % {"repeated": plan.repeated},
+        )
+        return redirect("tournaments:duplicate", request.club.slug, event.pk)
+    try:
+        options = duplicate_services.movement_options(event)
+    except MovementError:
+        options = []
+    numbers = [e.number for e in event.entries.all() if e.withdrawn_after_round is None]
+    chosen = next((o for o in options if o.kind == event.movement), None)
+    chosen = chosen or next((o for o in options if o.preselected), None)
+    rows = []
+    for option in options:
+        fewest, most = option.rounds_played(numbers)
+        rows.append(
+            {
+                "option": option,
+                "name": MOVEMENT_NAMES[option.kind],
+                "checked": option is chosen,
+                "moves": _moves(option.movement),
+                "deals": (fewest * event.deals_per_round, most * event.deals_per_round),
+            }
+        )
+    context = page_context(
+        request,
+        event,
+        "duplicate",
+        rows=rows,
+        may_choose=all(r.is_open for r in event.round_set.all()) and not event.is_closed,
+        table_count=options[0].plan.tables if options else 0,
+    )
+    return render(request, "tournaments/duplicate/movement_choice.html", context)
 
 
 @club_view("manage")
@@ -340,11 +413,14 @@ def _number(value) -> str:
     return number_format(rounded_score(value, 1), 1)
 
 
-def _ranking_context(request, event, until=None):
+def _ranking_context(request, event, until=None, *, licences=False):
     loaded = duplicate_results.load(event, until_round=until)
     rows = duplicate_results.barometer(loaded)
+    # each licence number only where the reader may see the person (clubs.visibility)
+    found = queries.licences(event, request.user) if licences else {}
     for row in rows:
         row["shown"] = _score_text(row["score"], event.method)
+        row["licence"] = found.get(row["player"], "")
     series_rows = duplicate_results.by_series(loaded, rows)
     for ranked in series_rows.values():
         for row in ranked:
@@ -363,6 +439,7 @@ def _ranking_context(request, event, until=None):
         "rounds_in": played,
         "final": event.is_closed,
         "percent": event.method == Tournament.Method.MATCHPOINTS,
+        "show_licences": bool(found),
     }
 
 
@@ -376,7 +453,7 @@ def ranking(request, slug, tournament_id):
         request,
         event,
         "ranking",
-        **_ranking_context(request, event, until),
+        **_ranking_context(request, event, until, licences=True),
         round_choices=range(1, event.rounds + 1),
     )
     return render(request, "tournaments/duplicate/ranking.html", context)
@@ -630,5 +707,10 @@ def export(request, slug, tournament_id):
     fmt = request.GET.get("format", "json")
     if fmt not in exports.FORMATS:
         return bad_request(request)
-    content = exports.export(event, fmt, with_cards=_cards_public(request, event))
+    content = exports.export(
+        event,
+        fmt,
+        with_cards=_cards_public(request, event),
+        licences=queries.licences(event, request.user),  # those the reader may see
+    )
     return download(content, f"duplicate-{request.club.slug}-{slugify(event.name)}.{fmt}")
