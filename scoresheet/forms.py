@@ -197,6 +197,11 @@ class SeatedHandForm(PreviewErrorsMixin, forms.Form):
             return None
         return self.names[int(position)]
 
+    @property
+    def player_choices(self) -> list[tuple[str, str]]:
+        """The seated players as a player field's choices: (seat position, name)."""
+        return [(str(i), name) for i, name in enumerate(self.names)]
+
     def _require(self, name, message):
         self.add_error(name, ValidationError(message, code="required"))
 
@@ -337,7 +342,13 @@ class HandForm(SeatedHandForm):
     # ------------------------------------------------------------ fields
 
     def _build_fields(self):
-        players = [(str(i), name) for i, name in enumerate(self.names)]
+        self._add_seating_fields()
+        self._add_count_fields()
+        self._add_rarer_fields()
+
+    def _add_seating_fields(self):
+        """Who deals, who sits out, who takes, the contract and the called partner."""
+        players = self.player_choices
         radio = forms.RadioSelect
         fields = self.fields
         fields["dealer"] = forms.ChoiceField(
@@ -383,6 +394,11 @@ class HandForm(SeatedHandForm):
                 required=False,
                 help_text=_("Who held the called card."),
             )
+
+    def _add_count_fields(self):
+        """The attack's bouts and card points, and whose pile was counted."""
+        radio = forms.RadioSelect
+        fields = self.fields
         fields["bouts"] = forms.TypedChoiceField(
             label=_("Bouts") if self.two_players else _("Bouts (attack)"),
             choices=[(str(b), str(b)) for b in range(4)],
@@ -417,6 +433,12 @@ class HandForm(SeatedHandForm):
                 widget=radio,
                 required=False,
             )
+
+    def _add_rarer_fields(self):
+        """Petit au bout, poignées, chelem, petit chelem, misère."""
+        players = self.player_choices
+        radio = forms.RadioSelect
+        fields = self.fields
         fields["petit_au_bout"] = forms.ChoiceField(
             label=_("Petit au bout"),
             choices=[("", pgettext_lazy("petit au bout", "No")), *SIDE_LABELS.items()],

@@ -124,7 +124,7 @@ class SavoyardHandForm(SeatedHandForm):
     # ------------------------------------------------------------ fields
 
     def _build_fields(self):
-        players = [(str(i), name) for i, name in enumerate(self.names)]
+        players = self.player_choices
         radio = forms.RadioSelect
         fields = self.fields
         fields["dealer"] = forms.ChoiceField(
