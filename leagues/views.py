@@ -847,7 +847,7 @@ def club_leagues(request, slug):
     if request.method == "POST":
         action = request.POST.get("action")
         try:
-            if action in ("accept", "decline"):
+            if action in ("accept", "decline", "leave"):
                 _answer_invitation(request, club, action)
             elif action in ("confirm", "reject"):
                 claim = get_object_or_404(
@@ -912,6 +912,7 @@ def club_leagues(request, slug):
 
 
 def _answer_invitation(request, club, action):
+    """Join or decline a league's invitation, or leave a league the club is in."""
     link = get_object_or_404(
         LeagueClub.objects.select_related("league"), pk=_int(request.POST.get("link")), club=club
     )
@@ -922,6 +923,12 @@ def _answer_invitation(request, club, action):
         messages.success(
             request,
             _("%(club)s joined %(league)s.") % {"club": club.name, "league": link.league.name},
+        )
+    elif action == "leave":
+        services.leave_league(link, actor=request.user)
+        messages.success(
+            request,
+            _("%(club)s left %(league)s.") % {"club": club.name, "league": link.league.name},
         )
     else:
         services.decline_invitation(link, actor=request.user)
