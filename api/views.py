@@ -43,9 +43,9 @@ from scoresheet.models import Hand, ScoreRow, SheetTotal
 from scoresheet.models import Sheet as SheetModel
 from scoresheet.summaries import standings as plain_standings
 from standings.filters import StandingsFilter
+from standings.listings import StandingsPaginator, StandingsTable
 from standings.queries import ranked_standings
 from standings.ranking import RankedStandingsTable, ranked_rows, season_ranking
-from standings.tables import StandingsPaginator, StandingsTable
 from stats import queries as stats
 from tarot.duplicate import json_score
 from tournaments import duplicate_results

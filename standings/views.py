@@ -23,8 +23,8 @@ from core.exports import SafeExportMixin
 from core.paging import BoundedTableMixin
 from ratings import queries as ratings
 from standings.filters import StandingsFilter
+from standings.listings import StandingsPaginator, StandingsTable
 from standings.ranking import RankedStandingsTable, ranked_rows, season_ranking
-from standings.tables import StandingsPaginator, StandingsTable
 
 PER_PAGE = 50
 
