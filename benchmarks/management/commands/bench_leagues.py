@@ -35,7 +35,7 @@ from django.urls import reverse
 
 from benchmarks.database import own_database
 from clubs.models import Club, Person, Player, Season
-from leagues import ranking, scales
+from leagues import scales, season_standings
 from leagues import services as leagues
 from leagues.models import EventResult, LeagueClub, LeagueEvent, LeagueSeason
 from scoresheet import services as sheets
@@ -87,7 +87,7 @@ class Command(BaseCommand):
         for _ in range(self.options["requests"]):
             started, started_cpu = time.perf_counter(), time.process_time()
             with transaction.atomic():
-                ranking.restand(season, event.results.values_list("person_id", flat=True))
+                season_standings.restand(season, event.results.values_list("person_id", flat=True))
             times.append((time.perf_counter() - started) * 1000)
             cpu.append((time.process_time() - started_cpu) * 1000)
         self.stdout.write(
@@ -200,7 +200,7 @@ class Command(BaseCommand):
             )
             results = self.load_events(clubs, persons, lseason, rng, day)
             started = time.perf_counter()
-            ranking.restand(lseason)
+            season_standings.restand(lseason)
             self.stdout.write(
                 f"the season's standings summed from {len(results):,} results in "
                 f"{(time.perf_counter() - started) * 1000:.0f} ms"
