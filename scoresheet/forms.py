@@ -106,6 +106,24 @@ def suggested_dealer(sheet, table) -> str | None:
     return names[(names.index(player.name) + 1) % len(names)]
 
 
+class HandWords(list):
+    """A hand in labelled words, as the hand pages and the history show it, whatever
+    its game: [{key, label, value, short}] (``short``: the hand list's few words)."""
+
+    def add(self, key, label, value, short=None):
+        self.append({"key": key, "label": label, "value": value, "short": short or value})
+
+
+def seating_words(data) -> HandWords:
+    """A hand's words begin with who dealt and who sat out (HAND_FORMAT dict, names)."""
+    words = HandWords()
+    if data.get("dealer"):
+        words.add("dealer", _("Dealer"), data["dealer"])
+    if data.get("sits_out"):
+        words.add("sits_out", _("Sits out"), data["sits_out"])
+    return words
+
+
 class PreviewErrorsMixin:
     """How a hand form's errors read in the live preview: what is still to fill
     (errors of code "required") apart from what the rules refuse."""
