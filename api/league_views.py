@@ -2,7 +2,7 @@
 seasons and events, an event's stored results, the league ranking, the league ratings
 and a person's season.
 
-They read what the league pages read, through the same functions (``leagues.ranking``
+They read what the league pages read, through the same functions (``leagues.season_standings``
 for the ranking, ``leagues.queries`` for an event's results and a person's season), so
 they give the same rows. Who may read is the pages' rule (``leagues.permissions.can``:
 a public league, or its managers and its member clubs' members), and a token never
@@ -22,8 +22,8 @@ from api.reads import Id, PageNo, Slug, answers, bounds, page_of
 from clubs import visibility
 from clubs.models import Club, Person
 from clubs.permissions import can as can_club
-from leagues import licences, queries, ranking
-from leagues import ratings as league_ratings
+from leagues import licences, queries, season_standings
+from leagues import rating_scope as league_ratings
 from leagues.models import League, LeagueClub, LeagueEvent, LeagueManager, LeagueSeason
 from leagues.permissions import can as can_league
 
@@ -223,11 +223,11 @@ def league_ranking(
     season_id: Id,
     serie: Annotated[str | None, Query(max_length=30)] = None,
     club: Annotated[str | None, Query(pattern=r"^[-a-zA-Z0-9_]{1,60}$")] = None,
-    sort: Literal[tuple(ranking.ORDERS)] = "rank",  # type: ignore[valid-type]
+    sort: Literal[tuple(season_standings.ORDERS)] = "rank",  # type: ignore[valid-type]
     page: PageNo = 1,
     per_page: Annotated[int, Query(ge=1, le=RANKING_PER_PAGE)] = RANKING_PER_PAGE,
 ):
-    """The league ranking page's rows (``leagues.ranking``: kept on write, ranked in
+    """The league ranking page's rows (``leagues.season_standings``: kept on write, ranked in
     one query): overall, or within one of the league's séries (ranked by the série's
     own ranks), of one member club (its slug); a page at a time. A row's name and
     licence are None where a members-only club's player may not be named."""
@@ -245,12 +245,14 @@ def league_ranking(
         club_id = member.pk
     order = "serie" if sort == "rank" and serie else sort
     filters = {"serie": serie, "club_id": club_id, "order": order}
-    rows, count = ranking.ranked(season, **filters, limit=per_page, offset=(page - 1) * per_page)
+    rows, count = season_standings.ranked(
+        season, **filters, limit=per_page, offset=(page - 1) * per_page
+    )
     info = bounds(count, page, per_page)
     if info["page"] != page:
         offset = (info["page"] - 1) * per_page
-        rows, count = ranking.ranked(season, **filters, limit=per_page, offset=offset)
-    ranking.name_rows(season, rows, request.auth.user)
+        rows, count = season_standings.ranked(season, **filters, limit=per_page, offset=offset)
+    season_standings.name_rows(season, rows, request.auth.user)
     for row in rows:
         row["clubs"] = [{"slug": c["slug"], "name": c["name"]} for c in row["clubs"]]
     return {
@@ -268,7 +270,7 @@ def league_ranking(
     url_name="league_ratings",
 )
 def league_ratings_read(request, league: Slug):
-    """The league ratings page's rows (``leagues.ratings.league_rows``: kept on write,
+    """The league ratings page's rows (``leagues.rating_scope.league_rows``: kept on write,
     three queries): every person rated over the hands of every member club, ranked by
     the rating (1000 + 40 (μ − 3σ)), those under ``min_hands`` hands left out; a name is
     None where the page does not show it (a members-only club's player); ``recomputing``

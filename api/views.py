@@ -4,7 +4,7 @@ documentation at ``/api/docs`` (Swagger UI from django-ninja's own static files:
 CDN, no inline script).
 
 It reads what the pages read, through the same queries (``scoresheet.summaries``,
-``standings.filters`` and ``standings.ranking``, ``stats.queries``,
+``standings.filters`` and ``standings.by_rule``, ``stats.queries``,
 ``tournaments.queries``), and writes through the same services
 (``scoresheet.services``), with the same permission checks (``clubs.permissions``):
 a caller is anonymous (public clubs' reads) or a personal token (``api.auth``),
@@ -42,10 +42,10 @@ from scoresheet.handmap import Table, hand_data
 from scoresheet.models import Hand, ScoreRow, SheetTotal
 from scoresheet.models import Sheet as SheetModel
 from scoresheet.summaries import standings as plain_standings
+from standings.by_rule import RankedStandingsTable, ranked_rows, season_ranking
 from standings.filters import StandingsFilter
+from standings.listings import StandingsPaginator, StandingsTable
 from standings.queries import ranked_standings
-from standings.ranking import RankedStandingsTable, ranked_rows, season_ranking
-from standings.tables import StandingsPaginator, StandingsTable
 from stats import queries as stats
 from tarot.duplicate import json_score
 from tournaments import queries as tq

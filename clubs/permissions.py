@@ -14,13 +14,11 @@ checked the token) — and passes.
 
 from functools import cache, wraps
 
-from django.contrib.auth.views import redirect_to_login
-from django.core.exceptions import PermissionDenied
 from django.db import connection
-from django.http import Http404
 from django.utils.translation import gettext_lazy
 
 from clubs.models import Club, Membership, Role
+from core.access import refusal
 
 LEVELS = {
     "read": {Role.MEMBER, Role.SCORER, Role.MANAGER},
@@ -122,20 +120,11 @@ def club_view(level: str):
         @wraps(view)
         def wrapped(request, slug, *args, **kwargs):
             club = _club_with_role(slug, request.user)
-            if club is None:
-                # Answered as a members-only club is: an unknown slug and a
-                # private club look alike (anonymous writes: the login page).
-                if level != "read" and not request.user.is_authenticated:
-                    return redirect_to_login(request.get_full_path())
-                raise Http404
-            if not can(request.user, club, level):
-                if not can(request.user, club, "read"):
-                    if request.user.is_authenticated or level == "read":
-                        raise Http404  # a members-only club is not revealed to strangers
-                    return redirect_to_login(request.get_full_path())
-                if not request.user.is_authenticated:
-                    return redirect_to_login(request.get_full_path())
-                raise PermissionDenied
+            # an unknown slug answers as a members-only club does (anonymous writes:
+            # the login page), so a private club is not revealed to strangers
+            refused = refusal(request, club, level, can, login_for_hidden_writes=True)
+            if refused is not None:
+                return refused
             request.club = club
             request.club_role = role_of(request.user, club)
             return view(request, slug, *args, **kwargs)

@@ -90,11 +90,6 @@ class Bracket(Generic[Team]):
             sides, byes = advancing, empty
         return rounds
 
-    def champion(self, winners: Mapping[str, Team]) -> Team | None:
-        final = self.rounds(winners)[-1][0]
-        winner = winners.get(final.key)
-        return final.decided_without_play if winner is None else winner
-
 
 def draw_bracket(teams: Sequence[Team], *, seeded: int | None = None, seed: int = 0) -> Bracket:
     """``teams`` by seed (best first). ``seeded``: how many keep their seed (all by

@@ -18,9 +18,9 @@ class LeaguesConfig(AppConfig):
         pages.offer("player_erase", "league_club:player_erase")
         pages.offer("club_leagues", "league_club:leagues")
         # the follow-up of a closing tournament; the ``league:<id>`` rating scope
-        from leagues import panels, ratings, receivers  # noqa: PLC0415
+        from leagues import panels, rating_scope, receivers  # noqa: PLC0415
 
         pages.add_panel("club_notices", "league_invitations", panels.league_invitations)
 
         followups.on_tournament_closed(receivers.tournament_closed)
-        ratings.register()
+        rating_scope.register()

@@ -30,7 +30,7 @@ from clubs.permissions import can as can_club
 from core.db import is_conflict
 from core.errors import ServiceError
 from core.text import sort_key
-from leagues import permissions, ranking
+from leagues import permissions, season_standings
 from leagues import services as league_services
 from leagues.models import LeagueAuditEntry
 
@@ -370,7 +370,7 @@ def _commit(league, rows, actor, only_club, manager) -> Preview:
                 else:  # linked, merged or deleted meanwhile: left as it is now
                     line.link = ""
         if moved:
-            ranking.rerank_persons(moved)
+            season_standings.rerank_persons(moved)
         preview = Preview(lines, committed=True)
         counts = preview.counts
         LeagueAuditEntry.objects.create(

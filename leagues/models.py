@@ -7,7 +7,7 @@ qualification line (the first K of each série). A club's closed tournament coun
 as an event of a season (``LeagueEvent``, with a coefficient) once a manager of
 that club registers it; its per-person results (``EventResult``) are stored when
 the event is counted or when the tournament closes (``leagues.receivers``), and the
-ranking sums them (``leagues.ranking``): it never reads a ledger.
+ranking sums them (``leagues.season_standings``): it never reads a ledger.
 """
 
 from django.conf import settings
@@ -245,10 +245,10 @@ class LeagueAuditEntry(models.Model):
 
 
 class Standing(models.Model):
-    """A person's sum in a league season, kept on write (``leagues.ranking.restand``) from
+    """A person's sum in a league season, kept on write (``leagues.season_standings.restand``) from
     the stored per-event results whenever they change: their best N weighted points of
     the events not withdrawn, how many counted, how many played, and their ranks, overall
-    and within their série (``leagues.ranking.rerank``, in the same write, and when a
+    and within their série (``leagues.season_standings.rerank``, in the same write, and when a
     person's série changes). A page reads these rows in rank order; it never sums nor
     ranks at read time."""
 

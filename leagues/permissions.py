@@ -9,13 +9,11 @@ tournaments count (``clubs.permissions.require(actor, club, "manage")``).
 
 from functools import wraps
 
-from django.contrib.auth.views import redirect_to_login
-from django.core.exceptions import PermissionDenied
-from django.http import Http404
 from django.shortcuts import get_object_or_404
 from django.utils.translation import gettext_lazy
 
 from clubs.models import Membership
+from core.access import refusal
 from leagues.models import League, LeagueManager
 
 error_messages = {"manage": gettext_lazy("Only a manager of the league may do this.")}
@@ -69,12 +67,10 @@ def league_view(level: str):
         @wraps(view)
         def wrapped(request, league, *args, **kwargs):
             found = get_object_or_404(League, slug=league)
-            if not can(request.user, found, level):
-                if not can(request.user, found, "read"):
-                    raise Http404  # as an unknown league: a members-only one is not revealed
-                if not request.user.is_authenticated:
-                    return redirect_to_login(request.get_full_path())
-                raise PermissionDenied
+            # a members-only league is not revealed to strangers: 404 as an unknown one
+            refused = refusal(request, found, level, can, login_for_hidden_writes=False)
+            if refused is not None:
+                return refused
             request.league = found
             request.league_manager = is_manager(request.user, found)
             return view(request, league, *args, **kwargs)

@@ -1,4 +1,4 @@
-"""What the league pages read beside the ranking (``leagues.ranking``): an event's stored
+"""What the league pages read beside the ranking (``leagues.season_standings``): an event's stored
 results with the names a reader may see, and a person's season across clubs and events.
 
 The pages (``leagues.views``) and the API (``api.views``) both read through these, so

@@ -25,8 +25,7 @@ from clubs.models import Club, Person, Player
 from clubs.permissions import require as require_club
 from core.errors import ServiceError
 from core.text import sort_key
-from leagues import permissions, scales
-from leagues import ranking as ranking_of
+from leagues import permissions, scales, season_standings
 from leagues.models import (
     EventResult,
     League,
@@ -309,7 +308,7 @@ def save_season(
             for event in season.events.all():
                 _rescore(event, season)
         if resum:
-            ranking_of.restand(season)
+            season_standings.restand(season)
         _record(
             league,
             actor,
@@ -391,7 +390,7 @@ def set_coefficient(event: LeagueEvent, coefficient, *, actor=None) -> LeagueEve
         event.coefficient = coefficient
         event.save(update_fields=["coefficient"])
         _rescore(event, event.season)
-        ranking_of.restand(event.season, _event_persons(event))
+        season_standings.restand(event.season, _event_persons(event))
         _record(
             event.season.league,
             actor,
@@ -411,7 +410,7 @@ def withdraw_event(event: LeagueEvent, *, actor=None) -> LeagueEvent:
             raise LeagueError("withdrawn")
         event.withdrawn_at = timezone.now()
         event.save(update_fields=["withdrawn_at"])
-        ranking_of.restand(event.season, _event_persons(event))
+        season_standings.restand(event.season, _event_persons(event))
         audit.record(
             event.tournament.club_id,
             actor,
@@ -464,7 +463,7 @@ def store_results(event: LeagueEvent, ranking: list[dict]) -> list[EventResult]:
     event.field_size = len(ranking)
     event.results_at = timezone.now()
     event.save(update_fields=["field_size", "results_at"])
-    ranking_of.restand(event.season, before | {r.person_id for r in results})
+    season_standings.restand(event.season, before | {r.person_id for r in results})
     return results
 
 
@@ -492,7 +491,7 @@ def _relink_results(player, person):
     seasons = set(results.values_list("season_id", "person_id"))
     results.update(person=person)
     for season in LeagueSeason.objects.filter(pk__in={s for s, _ in seasons}):
-        ranking_of.restand(season, {p for s, p in seasons if s == season.pk} | {person.pk})
+        season_standings.restand(season, {p for s, p in seasons if s == season.pk} | {person.pk})
 
 
 def _link(player, person, actor, action=audit.Action.PERSON_LINKED, **after):
@@ -544,7 +543,7 @@ def link_by_licence(league, player: Player, licence, *, name="", serie="", actor
         if serie and person.serie != serie[:30]:
             person.serie = serie[:30]
             person.save(update_fields=["serie"])
-            ranking_of.rerank_persons([person.pk])  # the série's ranks are kept
+            season_standings.rerank_persons([person.pk])  # the série's ranks are kept
         _link(player, person, actor)
         _record(league, actor, "player_linked", f"{player.name} → {person}")
     return person
@@ -586,7 +585,7 @@ def set_person(user, *, name, licence="", serie="", actor=None) -> Person:
         if before is not None:
             _record_person_change(person, before, after, actor)
             if before["serie"] != after["serie"]:
-                ranking_of.rerank_persons([person.pk])  # the série's ranks are kept
+                season_standings.rerank_persons([person.pk])  # the série's ranks are kept
     return person
 
 

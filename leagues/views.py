@@ -1,7 +1,7 @@
 """The league's pages: home, ranking (CSV/XLSX), an event's results, a person's season,
 the managers' pages, the season's exports, My account's links and a club's league page.
 
-Views validate, call one service, render; reads come from ``leagues.ranking`` and the
+Views validate, call one service, render; reads come from ``leagues.season_standings`` and the
 stored per-event results, and a person's statistics from each linked club's stored
 totals (``SeasonTotal``), shown only for the clubs the reader may read."""
 
@@ -31,8 +31,8 @@ from core import exports, xlsx
 from core.exports import bad_request, csv_text, neutralise
 from core.idempotency import idempotent, once
 from core.paging import MAX_PAGE, bounded_int
-from leagues import licences, queries, ranking, scale_forms, services
-from leagues import ratings as league_ratings
+from leagues import licences, queries, scale_forms, season_standings, services
+from leagues import rating_scope as league_ratings
 from leagues.forms import (
     CountForm,
     InviteForm,
@@ -159,7 +159,7 @@ PER_PAGE = 100
 @league_view("read")
 @require_GET
 def ratings_page(request, league):
-    """The league's ratings (``leagues.ratings``): its persons ranked by the rating
+    """The league's ratings (``leagues.rating_scope``): its persons ranked by the rating
     (``ratings.compute.shown``: 1000 + 40 (μ − 3σ)) over every hand of its member clubs,
     the skill estimate and its uncertainty on the same scale, the hands rated;
     under ``ratings.queries.MIN_HANDS`` hands left out, as the club's standings do;
@@ -197,7 +197,7 @@ def season_ranking(request, league, season_id):
         serie = None
     club_id, club_text, club_matches = _club_filter(season.league, request.GET.get("club"))
     order = request.GET.get("sort") or "rank"
-    if order not in ranking.ORDERS:
+    if order not in season_standings.ORDERS:
         order = "rank"
     if order == "rank" and serie:
         order = "serie"  # within one série: its own ranks, in order
@@ -207,17 +207,19 @@ def season_ranking(request, league, season_id):
     if export:
         if export not in ("csv", "xlsx"):
             return bad_request(request)
-        rows = ranking.season_ranking(season, viewer=viewer, **filters)
+        rows = season_standings.season_ranking(season, viewer=viewer, **filters)
         return _ranking_export(season, rows, export)
     number = bounded_int(request.GET.get("page"), 1, 1, MAX_PAGE)
-    rows, count = ranking.ranked(season, **filters, limit=PER_PAGE, offset=(number - 1) * PER_PAGE)
+    rows, count = season_standings.ranked(
+        season, **filters, limit=PER_PAGE, offset=(number - 1) * PER_PAGE
+    )
     pages = max(1, -(-count // PER_PAGE))
     if number > pages:
         number = pages
-        rows, count = ranking.ranked(
+        rows, count = season_standings.ranked(
             season, **filters, limit=PER_PAGE, offset=(number - 1) * PER_PAGE
         )
-    ranking.name_rows(season, rows, viewer)
+    season_standings.name_rows(season, rows, viewer)
     page = Paginator(range(count), PER_PAGE).page(number) if count else None
     return render(
         request,
@@ -675,7 +677,7 @@ def _season_data(season):
     """The season's ranking, its events and its stored results, read as rows (``values``:
     a federation's season holds tens of thousands of results, never made model
     objects), and the persons a reader may see named."""
-    rows = ranking.season_ranking(season)
+    rows = season_standings.season_ranking(season)
     events = list(
         season.events.order_by("tournament__date", "pk").values(
             "pk",
@@ -847,7 +849,7 @@ def club_leagues(request, slug):
     if request.method == "POST":
         action = request.POST.get("action")
         try:
-            if action in ("accept", "decline"):
+            if action in ("accept", "decline", "leave"):
                 _answer_invitation(request, club, action)
             elif action in ("confirm", "reject"):
                 claim = get_object_or_404(
@@ -912,6 +914,7 @@ def club_leagues(request, slug):
 
 
 def _answer_invitation(request, club, action):
+    """Join or decline a league's invitation, or leave a league the club is in."""
     link = get_object_or_404(
         LeagueClub.objects.select_related("league"), pk=_int(request.POST.get("link")), club=club
     )
@@ -922,6 +925,12 @@ def _answer_invitation(request, club, action):
         messages.success(
             request,
             _("%(club)s joined %(league)s.") % {"club": club.name, "league": link.league.name},
+        )
+    elif action == "leave":
+        services.leave_league(link, actor=request.user)
+        messages.success(
+            request,
+            _("%(club)s left %(league)s.") % {"club": club.name, "league": link.league.name},
         )
     else:
         services.decline_invitation(link, actor=request.user)

@@ -173,22 +173,9 @@ def _add(sheet, match, keys) -> None:
     here = (date, sheet.pk)
     registered = [key for key in keys if scopes.is_registered(key)]
     matches = {key: match for key in keys if key not in registered}
-    remembered = {}  # what ``_known`` held of the rows (``_swap`` forgets them)
-    for key in registered:
-        held = _mapped(match, _identities.get(key, {}))
-        if held is None:
-            break
-        matches[key] = held
-    else:
-        wanted = _wanted(matches)
-        before = [_known.get(pair) for pair in wanted]
-        remembered = dict(zip(wanted, before))
-        if all(was is not None and was[3] == sheet.pk for was in before):
-            found = {pair: State(*was[:3]) for pair, was in zip(wanted, before)}
-            after = _rated(matches, found)
-            if _swap(wanted, before, after, sheet.pk):
-                _remember(wanted, after, sheet.pk)
-                return
+    done, remembered = _add_from_memory(sheet, match, registered, matches)
+    if done:
+        return
     # the slow path: a registered scope's lock first (the order of ``rerate``), then
     # its identities read again
     again = []
@@ -258,16 +245,42 @@ def _add(sheet, match, keys) -> None:
         update_fields=list(RATING_FIELDS),
     )
     _remember(wanted, after, sheet.pk)
+    _remember_identities(match, matches, [k for k in registered if k not in again], changed)
+    for key in again:
+        rerate_or_defer(key, here)
+
+
+def _add_from_memory(sheet, match, registered, matches) -> tuple[bool, dict]:
+    """The fast path of ``_add``: the hand added from the rows this process remembers
+    (``_known``), swapped in with one statement. Fills ``matches`` with the registered
+    scopes' matches it could map; returns whether the hand was added, and what
+    ``_known`` held of the rows (``_swap`` forgets them)."""
     for key in registered:
-        if key in again:
-            continue
+        held = _mapped(match, _identities.get(key, {}))
+        if held is None:
+            return False, {}
+        matches[key] = held
+    wanted = _wanted(matches)
+    before = [_known.get(pair) for pair in wanted]
+    remembered = dict(zip(wanted, before))
+    if all(was is not None and was[3] == sheet.pk for was in before):
+        found = {pair: State(*was[:3]) for pair, was in zip(wanted, before)}
+        after = _rated(matches, found)
+        if _swap(wanted, before, after, sheet.pk):
+            _remember(wanted, after, sheet.pk)
+            return True, remembered
+    return False, remembered
+
+
+def _remember_identities(match, matches, keys, changed) -> None:
+    """Keep, for the registered scopes ``keys``, whom the hand's players are rated as
+    (forgetting first what a scope in ``changed`` held)."""
+    for key in keys:
         if key in changed:  # an identity this process holds may have changed too
             _identities[key] = {}
         _identities.setdefault(key, {}).update(
             zip(match.players, (p for team in matches[key].teams for p in team))
         )
-    for key in again:
-        rerate_or_defer(key, here)
 
 
 def _wanted(matches) -> list:

@@ -106,6 +106,24 @@ def suggested_dealer(sheet, table) -> str | None:
     return names[(names.index(player.name) + 1) % len(names)]
 
 
+class HandWords(list):
+    """A hand in labelled words, as the hand pages and the history show it, whatever
+    its game: [{key, label, value, short}] (``short``: the hand list's few words)."""
+
+    def add(self, key, label, value, short=None):
+        self.append({"key": key, "label": label, "value": value, "short": short or value})
+
+
+def seating_words(data) -> HandWords:
+    """A hand's words begin with who dealt and who sat out (HAND_FORMAT dict, names)."""
+    words = HandWords()
+    if data.get("dealer"):
+        words.add("dealer", _("Dealer"), data["dealer"])
+    if data.get("sits_out"):
+        words.add("sits_out", _("Sits out"), data["sits_out"])
+    return words
+
+
 class PreviewErrorsMixin:
     """How a hand form's errors read in the live preview: what is still to fill
     (errors of code "required") apart from what the rules refuse."""
@@ -196,6 +214,11 @@ class SeatedHandForm(PreviewErrorsMixin, forms.Form):
         if position in ("", None):
             return None
         return self.names[int(position)]
+
+    @property
+    def player_choices(self) -> list[tuple[str, str]]:
+        """The seated players as a player field's choices: (seat position, name)."""
+        return [(str(i), name) for i, name in enumerate(self.names)]
 
     def _require(self, name, message):
         self.add_error(name, ValidationError(message, code="required"))
@@ -337,7 +360,13 @@ class HandForm(SeatedHandForm):
     # ------------------------------------------------------------ fields
 
     def _build_fields(self):
-        players = [(str(i), name) for i, name in enumerate(self.names)]
+        self._add_seating_fields()
+        self._add_count_fields()
+        self._add_rarer_fields()
+
+    def _add_seating_fields(self):
+        """Who deals, who sits out, who takes, the contract and the called partner."""
+        players = self.player_choices
         radio = forms.RadioSelect
         fields = self.fields
         fields["dealer"] = forms.ChoiceField(
@@ -383,6 +412,11 @@ class HandForm(SeatedHandForm):
                 required=False,
                 help_text=_("Who held the called card."),
             )
+
+    def _add_count_fields(self):
+        """The attack's bouts and card points, and whose pile was counted."""
+        radio = forms.RadioSelect
+        fields = self.fields
         fields["bouts"] = forms.TypedChoiceField(
             label=_("Bouts") if self.two_players else _("Bouts (attack)"),
             choices=[(str(b), str(b)) for b in range(4)],
@@ -417,6 +451,12 @@ class HandForm(SeatedHandForm):
                 widget=radio,
                 required=False,
             )
+
+    def _add_rarer_fields(self):
+        """Petit au bout, poignées, chelem, petit chelem, misère."""
+        players = self.player_choices
+        radio = forms.RadioSelect
+        fields = self.fields
         fields["petit_au_bout"] = forms.ChoiceField(
             label=_("Petit au bout"),
             choices=[("", pgettext_lazy("petit au bout", "No")), *SIDE_LABELS.items()],

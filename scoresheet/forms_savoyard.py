@@ -16,7 +16,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, pgettext_lazy
 
 from scoresheet import services
-from scoresheet.forms import SeatedHandForm, suggested_dealer
+from scoresheet.forms import SeatedHandForm, seating_words, suggested_dealer
 from tarot.rulesets.savoyard import MODES_AT
 
 MODE_LABELS = {
@@ -124,7 +124,7 @@ class SavoyardHandForm(SeatedHandForm):
     # ------------------------------------------------------------ fields
 
     def _build_fields(self):
-        players = [(str(i), name) for i, name in enumerate(self.names)]
+        players = self.player_choices
         radio = forms.RadioSelect
         fields = self.fields
         fields["dealer"] = forms.ChoiceField(
@@ -273,15 +273,8 @@ class SavoyardHandForm(SeatedHandForm):
 
 def describe_savoyard(data):
     """A Savoyard hand (JSON dict with names) as labelled words: [{key, label, value, short}]."""
-    items = []
-
-    def add(key, label, value, short=None):
-        items.append({"key": key, "label": label, "value": value, "short": short or value})
-
-    if data.get("dealer"):
-        add("dealer", _("Dealer"), data["dealer"])
-    if data.get("sits_out"):
-        add("sits_out", _("Sits out"), data["sits_out"])
+    items = seating_words(data)
+    add = items.add
     mode = data.get("mode")
     if mode in MODE_LABELS:
         add("mode", _("Game"), MODE_LABELS[mode])

@@ -22,9 +22,9 @@ from clubs.ranking import ranking_words
 from core.exports import SafeExportMixin
 from core.paging import BoundedTableMixin
 from ratings import queries as ratings
+from standings.by_rule import RankedStandingsTable, ranked_rows, season_ranking
 from standings.filters import StandingsFilter
-from standings.ranking import RankedStandingsTable, ranked_rows, season_ranking
-from standings.tables import StandingsPaginator, StandingsTable
+from standings.listings import StandingsPaginator, StandingsTable
 
 PER_PAGE = 50
 

@@ -9,7 +9,7 @@ where each count is pinned. Nothing here scores a hand.
 
 The charts are drawn by ``static/js/charts.js`` with the vendored Chart.js from
 the data of ``{{ …|json_script }}``; each has a table of the same numbers.
-The tables are ``stats.tables`` tables, built here from those same
+The tables are ``stats.listings`` tables, built here from those same
 figures (no query of their own; the season's evenings table has the players of the
 evenings it shows counted for it: ``_count_players``), in the context's ``tables``.
 """
@@ -31,8 +31,8 @@ from ratings import queries as rating_queries
 from ratings import scopes as rating_scopes
 from scoresheet.models import Role, ScoreRow, SeasonTotal, SheetFacts, SheetTotal
 from scoresheet.summaries import standings, summary_rows
+from stats import listings as t
 from stats import queries as stats
-from stats import tables as t
 
 #: How many of the best players the side-by-side chart shows.
 TOP = 5

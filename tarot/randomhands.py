@@ -168,6 +168,47 @@ def random_hand(rng, rules, players, sits_out=None, dealer=None, profile=BENCH, 
     return generate(rng, rules, players, sits_out, dealer, profile, extras)
 
 
+def _contract(rng, rules, profile):
+    """The taker's contract, drawn by the profile's weights (None: rules without any)."""
+    contracts = tuple(rules.multipliers)
+    if not contracts:
+        return None
+    if profile.contracts:
+        weights = [profile.contracts.get(c, 0) for c in contracts]
+        if not any(weights):
+            weights = None
+        return rng.choices(contracts, weights)[0]
+    return contracts[rng.randrange(len(contracts))]
+
+
+def _petit_au_bout(rng, deck, bouts, profile, extras):
+    """The side that took the petit in the last trick, if any (forced by ``extras``)."""
+    if "petit_au_bout_attack" in extras and bouts:
+        return ATTACK
+    if "petit_au_bout_defence" in extras and bouts < deck.bouts:
+        return DEFENCE
+    if not extras and rng.random() < profile.petit_au_bout:
+        if bouts == deck.bouts or (bouts and rng.random() < 0.6):
+            return ATTACK
+        return DEFENCE
+    return None
+
+
+def _poignees(rng, ruleset, taker, playing, profile, extras):
+    """The poignées shown: the taker's forced one (``extras``), or a few drawn."""
+    if not ruleset.has_poignees:
+        return ()
+    forced = [s for s in POIGNEE_SIZES if f"poignee_{s}" in extras]
+    if forced:
+        return (_poignee(taker, forced[0]),)
+    if rng.random() < profile.poignee:
+        count = 1 + (rng.randrange(profile.max_poignees) if profile.max_poignees > 1 else 0)
+        showers = rng.sample(playing, min(count, len(playing)))
+        sizes = POIGNEE_SIZES if profile.points == "uniform" else POIGNEE_SIZES[:2]
+        return tuple(_poignee(p, sizes[rng.randrange(len(sizes))]) for p in showers)
+    return ()
+
+
 def tarot_hand(rng, rules, players, sits_out=None, dealer=None, profile=BENCH, extras=()):
     """A random valid French Tarot hand (RULES.md §1 to §5).
 
@@ -191,16 +232,7 @@ def tarot_hand(rng, rules, players, sits_out=None, dealer=None, profile=BENCH, e
         return Hand(players=players, dealer=dealer, sits_out=sits_out, miseres=miseres)
 
     taker = playing[rng.randrange(n)]
-    contracts = tuple(rules.multipliers)
-    contract = None
-    if contracts:
-        if profile.contracts:
-            weights = [profile.contracts.get(c, 0) for c in contracts]
-            if not any(weights):
-                weights = None
-            contract = rng.choices(contracts, weights)[0]
-        else:
-            contract = contracts[rng.randrange(len(contracts))]
+    contract = _contract(rng, rules, profile)
     partner = None
     if n == 5:
         if rng.random() < profile.alone_at_five:
@@ -230,26 +262,8 @@ def tarot_hand(rng, rules, players, sits_out=None, dealer=None, profile=BENCH, e
         halves = min(max(halves, low), high)
     points = _number(rng, halves, profile)
 
-    pab = None
-    if "petit_au_bout_attack" in extras and bouts:
-        pab = ATTACK
-    elif "petit_au_bout_defence" in extras and bouts < deck.bouts:
-        pab = DEFENCE
-    elif not extras and rng.random() < profile.petit_au_bout:
-        if bouts == deck.bouts or (bouts and rng.random() < 0.6):
-            pab = ATTACK
-        else:
-            pab = DEFENCE
-    poignees = ()
-    if ruleset.has_poignees:
-        forced = [s for s in POIGNEE_SIZES if f"poignee_{s}" in extras]
-        if forced:
-            poignees = (_poignee(taker, forced[0]),)
-        elif rng.random() < profile.poignee:
-            count = 1 + (rng.randrange(profile.max_poignees) if profile.max_poignees > 1 else 0)
-            showers = rng.sample(playing, min(count, n))
-            sizes = POIGNEE_SIZES if profile.points == "uniform" else POIGNEE_SIZES[:2]
-            poignees = tuple(_poignee(p, sizes[rng.randrange(len(sizes))]) for p in showers)
+    pab = _petit_au_bout(rng, deck, bouts, profile, extras)
+    poignees = _poignees(rng, ruleset, taker, playing, profile, extras)
     petit = None
     if ruleset.scores_petit_chelem and not extras and rng.random() < profile.petit_chelem:
         # not bounded by the points (see Deck): any side, announced or not

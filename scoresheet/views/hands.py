@@ -22,6 +22,7 @@ from clubs.permissions import can, club_view
 from core.idempotency import idempotent, once
 from scoresheet import services
 from scoresheet.formatting import format_number
+from scoresheet.forms import seating_words
 from scoresheet.forms_savoyard import describe_savoyard
 from scoresheet.hand_forms import (
     form_class_for,
@@ -349,17 +350,10 @@ def describe_hand(data, rules, names, result=None):
     (``_engine_result``), so the hand is not scored twice."""
     if rules.kind == "savoyard":
         return describe_savoyard(data)
-    items = []
     if result is None:
         result = _engine_result(data, rules, names)
-
-    def add(key, label, value, short=None):
-        items.append({"key": key, "label": label, "value": value, "short": short or value})
-
-    if data.get("dealer"):
-        add("dealer", _("Dealer"), data["dealer"])
-    if data.get("sits_out"):
-        add("sits_out", _("Sits out"), data["sits_out"])
+    items = seating_words(data)
+    add = items.add
     taker = data.get("taker")
     if taker is None:
         add("taker", _("Taker"), _("Everybody passed"))

@@ -28,9 +28,9 @@ from scoresheet import services
 from scoresheet.filters import SheetFilter
 from scoresheet.forms_sheets import SheetForm
 from scoresheet.handmap import sheet_json
+from scoresheet.listings import SheetTable
 from scoresheet.models import Contract, ScoreRow, Sheet
 from scoresheet.sheet_rows import hand_rows
-from scoresheet.tables import SheetTable
 from scoresheet.vocabulary import POIGNEE_LABELS, Chelem, chelem_code
 
 PER_PAGE = 25

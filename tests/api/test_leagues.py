@@ -8,7 +8,7 @@ from django.urls import reverse
 
 from clubs import tokens
 from clubs.models import Club, Membership, Person, Player, Role
-from leagues import ratings as league_ratings
+from leagues import rating_scope as league_ratings
 from leagues import services
 from tests.leagues.fixtures import boss, clubs, event, league, lseason  # noqa: F401 (fixtures)
 from tests.leagues.test_ranking import counted

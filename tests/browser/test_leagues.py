@@ -222,7 +222,7 @@ def test_the_league_ratings_on_a_phone(page, live_server, django_user_model, mon
     """A person who plays in two member clubs is one row of the league's ratings, their
     hands of both clubs counted; the rows are ranked as ``league_rows`` ranks them and
     fit a phone's width; while a background re-rating is waiting, the page says so."""
-    from leagues import ratings as league_ratings
+    from leagues import rating_scope as league_ratings
     from ratings import queries as rating_queries
     from ratings.models import Recompute
     from tests.data import SEED_HANDS

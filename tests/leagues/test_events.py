@@ -5,7 +5,7 @@ persons; links made later follow to the stored results; who may do what."""
 import pytest
 
 from clubs.models import AuditEntry, Club, Person, Player
-from leagues import ranking, services
+from leagues import season_standings, services
 from leagues.models import EventResult, LinkClaim
 from leagues.services import LeagueError
 from tests.tournaments.helpers import play_round
@@ -50,11 +50,11 @@ def test_a_counted_tournament_stores_its_results_when_it_closes(clubs, lseason, 
     # scale 10, 6, 4, 2, coefficient 2
     assert [r.weighted for r in results] == [2 * [10, 6, 4, 2][rank - 1] for rank in ranks]
     (mine,) = [r for r in results if r.person_id == visitor.pk]
-    rows = ranking.season_ranking(lseason)
+    rows = season_standings.season_ranking(lseason)
     assert [(r["person_id"], r["total"]) for r in rows] == [(visitor.pk, mine.weighted)]
     # a home player linked later: their stored result follows, no ledger read again
     services.link_by_licence(clubs["a"].league_links.get().league, home[0], "0001")
-    assert len(ranking.season_ranking(lseason)) == 2
+    assert len(season_standings.season_ranking(lseason)) == 2
     assert AuditEntry.objects.filter(action="person_linked", club=clubs["a"]).exists()
 
 

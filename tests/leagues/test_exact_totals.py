@@ -12,7 +12,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from clubs.models import Person, Player
-from leagues import ranking, services
+from leagues import season_standings, services
 from leagues.models import LeagueEvent, Standing
 from tournaments import services as tournament_services
 
@@ -73,7 +73,7 @@ def test_a_third_of_100_three_times_is_100_and_ties_with_100(league, persons, to
     for t in tournaments[:3]:  # x third of four three times: 3 × 100/3
         store(lseason, t, {a: 1, b: 2, x: 3, persons[4]: 4})
     store(lseason, tournaments[3], {y: 1, persons[5]: 2, persons[4]: 3, a: 4})  # y: 100
-    rows = {r["person_id"]: r for r in ranking.season_ranking(lseason)}
+    rows = {r["person_id"]: r for r in season_standings.season_ranking(lseason)}
     px, py = x.person_id, y.person_id
     assert Standing.objects.get(season=lseason, person_id=px).exact == "100"
     assert rows[px]["total"] == rows[py]["total"] == Decimal(100)

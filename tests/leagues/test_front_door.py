@@ -250,3 +250,32 @@ def test_the_invitations_and_the_manage_page_read_in_few_queries(
         page = client.get(reverse("leagues:manage", args=[league.slug])).content.decode()
     invite = page.split("data-invite>")[1].split("</form>")[0]
     assert invite.count("<option") == 21  # Club Z and the twenty others
+
+
+def test_a_member_club_leaves_its_league_from_its_league_page(
+    client, boss, league, django_user_model
+):
+    club = Club.objects.create(name="Tarot Club Lyon", slug="tarot-club-lyon")
+    manager = django_user_model.objects.create_user("lyon", password="pw-long-12345")
+    scorer = django_user_model.objects.create_user("lyon-scorer", password="pw-long-12345")
+    Membership.objects.create(club=club, user=manager, role=Role.MANAGER)
+    Membership.objects.create(club=club, user=scorer, role=Role.SCORER)
+    link = services.invite_club(league, club, actor=boss)
+    services.accept_invitation(link, actor=manager)
+    page = reverse("league_club:leagues", args=[club.slug])
+    client.force_login(manager)
+    shown = client.get(page).content.decode()
+    # the button asks before it posts (static/js/app.js reads the form's data-confirm)
+    assert f'data-leave="{league.slug}"' in shown and "data-confirm=" in shown
+    # a scorer may not: the page is its managers'
+    client.force_login(scorer)
+    assert client.post(page, {"action": "leave", "link": link.pk}).status_code == 403
+    assert LeagueClub.objects.filter(pk=link.pk).exists()
+    client.force_login(manager)
+    response = client.post(page, {"action": "leave", "link": link.pk}, follow=True)
+    assert said(response) == [f"Tarot Club Lyon left {league.name}."]
+    assert not LeagueClub.objects.filter(pk=link.pk).exists()
+    assert f'data-leave="{league.slug}"' not in response.content.decode()
+    assert LeagueAuditEntry.objects.filter(
+        league=league, action="club_left", label="Tarot Club Lyon"
+    ).exists()

@@ -160,7 +160,7 @@ def test_a_serie_changed_by_the_list_moves_the_person_in_the_ranking(
     licence list ranks them again there, as a change on My account does."""
     from decimal import Decimal  # noqa: PLC0415
 
-    from leagues import ranking  # noqa: PLC0415
+    from leagues import season_standings  # noqa: PLC0415
     from leagues import services as league_services  # noqa: PLC0415
 
     first = Person.objects.create(name="Anne Roux", licence="1010", serie="1ère")
@@ -180,7 +180,7 @@ def test_a_serie_changed_by_the_list_moves_the_person_in_the_ranking(
     def places():
         return {
             r["person_id"]: (r["rank"], r["serie"], r["serie_rank"])
-            for r in ranking.season_ranking(lseason)
+            for r in season_standings.season_ranking(lseason)
         }
 
     # each first of their série

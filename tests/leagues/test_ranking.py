@@ -8,7 +8,7 @@ from decimal import Decimal
 import pytest
 
 from clubs.models import Person, Player
-from leagues import ranking, services
+from leagues import season_standings, services
 from leagues.models import EventResult
 
 SERIES = {"A": "Open", "B": "Open", "C": "1ère", "D": "1ère", "E": "Vétéran"}
@@ -54,7 +54,7 @@ def by_name(rows):
 
 
 def test_best_two_with_coefficients_until_an_event_is_withdrawn(lseason, season_of_four):
-    rows = by_name(ranking.season_ranking(lseason))
+    rows = by_name(season_standings.season_ranking(lseason))
     # E4 counts: A 15 + 12 = 27, C 20 + 6 = 26, D 10 + 8 = 18, B 9 + 6 = 15, E 0
     assert {n: (r["total"], r["rank"]) for n, r in rows.items()} == {
         "A": (Decimal("27.000"), 1),
@@ -65,7 +65,7 @@ def test_best_two_with_coefficients_until_an_event_is_withdrawn(lseason, season_
     }
     assert rows["A"]["played"] == 4 and rows["A"]["counted"] == 2
     services.withdraw_event(season_of_four)
-    rows = by_name(ranking.season_ranking(lseason))
+    rows = by_name(season_standings.season_ranking(lseason))
     # A 12 + 10 = 22 now: C first
     assert {n: (r["total"], r["rank"]) for n, r in rows.items()} == {
         "C": (Decimal("26.000"), 1),
@@ -81,7 +81,7 @@ def test_best_two_with_coefficients_until_an_event_is_withdrawn(lseason, season_
 
 def test_series_and_the_qualification_line(lseason, season_of_four):
     services.withdraw_event(season_of_four)
-    rows = by_name(ranking.season_ranking(lseason))
+    rows = by_name(season_standings.season_ranking(lseason))
     assert {n: r["serie_rank"] for n, r in rows.items()} == {
         "A": 1,
         "B": 2,
@@ -90,18 +90,22 @@ def test_series_and_the_qualification_line(lseason, season_of_four):
         "E": None,  # Vétéran is not a série of the league
     }
     assert {n for n, r in rows.items() if r["qualified"]} == {"A", "C"}
-    open_rows = ranking.filtered(list(rows.values()), serie="Open")
+    open_rows = season_standings.filtered(list(rows.values()), serie="Open")
     assert [r["name"] for r in open_rows] == ["A", "B"]
-    assert [r["serie_rank"] for r in ranking.filtered(list(rows.values()), serie="1ère")] == [1, 2]
+    assert [
+        r["serie_rank"] for r in season_standings.filtered(list(rows.values()), serie="1ère")
+    ] == [1, 2]
 
 
 def test_ties_share_a_rank_and_the_next_is_skipped(lseason, event, people):
     counted(lseason, event, "T1", 1, {"A": 1, "B": 2, "C": 3}, people)  # 10 6 4
     counted(lseason, event, "T2", 1, {"B": 1, "A": 2, "D": 3, "C": 4}, people)  # 10 6 4 2
-    rows = by_name(ranking.season_ranking(lseason))
+    rows = by_name(season_standings.season_ranking(lseason))
     # A 16, B 16, C 6, D 4: 1, 1, 3, 4
     names = dict(Person.objects.values_list("pk", "name"))
-    assert [(names[r["person_id"]], r["rank"]) for r in ranking.season_ranking(lseason)] == [
+    assert [
+        (names[r["person_id"]], r["rank"]) for r in season_standings.season_ranking(lseason)
+    ] == [
         ("A", 1),
         ("B", 1),
         ("C", 3),
@@ -113,7 +117,7 @@ def test_ties_share_a_rank_and_the_next_is_skipped(lseason, event, people):
 def test_a_new_coefficient_or_scale_rescores_the_stored_ranks(lseason, event, people):
     e = counted(lseason, event, "C1", 1, {"A": 1, "B": 2}, people)
     services.set_coefficient(e, "3")
-    assert by_name(ranking.season_ranking(lseason))["A"]["total"] == 30
+    assert by_name(season_standings.season_ranking(lseason))["A"]["total"] == 30
     services.save_season(
         lseason.league,
         season=lseason,
@@ -123,25 +127,25 @@ def test_a_new_coefficient_or_scale_rescores_the_stored_ranks(lseason, event, pe
         scale={"kind": "proportional", "points": 50},
         best_events=2,
     )
-    rows = by_name(ranking.season_ranking(lseason))
+    rows = by_name(season_standings.season_ranking(lseason))
     assert (rows["A"]["total"], rows["B"]["total"]) == (150, 0)
 
 
 def test_a_members_only_club_player_is_named_only_if_the_club_allows(
     lseason, season_of_four, clubs
 ):
-    rows = ranking.season_ranking(lseason)
+    rows = season_standings.season_ranking(lseason)
     d = next(r for r in rows if r["licence"] is None)
     assert d["name"] is None and d["total"] == 18  # D plays in the members-only club B
     link = clubs["b"].league_links.get()
     services.accept_invitation(link, names_players=True, actor=clubs["b_manager"])
-    assert "D" in {r["name"] for r in ranking.season_ranking(lseason)}
+    assert "D" in {r["name"] for r in season_standings.season_ranking(lseason)}
 
 
 def test_the_ranking_reads_three_queries(lseason, season_of_four, django_assert_num_queries):
     lseason = type(lseason).objects.select_related("league").get(pk=lseason.pk)
     with django_assert_num_queries(3):  # the rows, their clubs, whom the reader may see
-        ranking.season_ranking(lseason)
+        season_standings.season_ranking(lseason)
 
 
 def test_a_serie_changed_ranks_the_person_in_their_new_serie(
@@ -152,7 +156,7 @@ def test_a_serie_changed_ranks_the_person_in_their_new_serie(
     services.link_by_licence(
         league, Player.objects.create(club=clubs["a"], name="D bis"), "L3", serie="Open", actor=boss
     )
-    rows = by_name(ranking.season_ranking(lseason))
+    rows = by_name(season_standings.season_ranking(lseason))
     assert {n: (r["rank"], r["serie"], r["serie_rank"]) for n, r in rows.items()} == {
         "C": (1, "1ère", 1),
         "A": (2, "Open", 1),
@@ -164,9 +168,13 @@ def test_a_serie_changed_ranks_the_person_in_their_new_serie(
     user = django_user_model.objects.create_user("e", password="pw-long-12345")
     Person.objects.filter(name="E").update(user=user)
     services.set_person(user, name="E", licence="L4", serie="1ère", actor=user)
-    rows = by_name(ranking.season_ranking(lseason, serie="1ère", order="serie"))
+    rows = by_name(season_standings.season_ranking(lseason, serie="1ère", order="serie"))
     assert {n: r["serie_rank"] for n, r in rows.items()} == {"C": 1, "E": 2}
-    assert [r["name"] for r in ranking.season_ranking(lseason, serie="Open")] == ["A", "D", "B"]
+    assert [r["name"] for r in season_standings.season_ranking(lseason, serie="Open")] == [
+        "A",
+        "D",
+        "B",
+    ]
 
 
 def test_a_serie_change_locks_the_seasons_it_reranks(lseason, season_of_four, people):
@@ -182,7 +190,7 @@ def test_a_serie_change_locks_the_seasons_it_reranks(lseason, season_of_four, pe
     Person.objects.filter(pk=person_id).update(serie="1ère")  # their série's ranks move
     table = lseason._meta.db_table
     with transaction.atomic(), CaptureQueriesContext(connection) as seen:
-        ranking.rerank_persons([person_id])
+        season_standings.rerank_persons([person_id])
     locks = [q["sql"] for q in seen if "FOR UPDATE" in q["sql"] and table in q["sql"]]
     assert len(locks) == 1 and str(lseason.pk) in locks[0]
     sqls = [q["sql"] for q in seen]

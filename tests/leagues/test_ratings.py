@@ -1,4 +1,4 @@
-"""A league's ratings (``leagues.ratings``: the ``league:<id>`` scope): a person rated
+"""A league's ratings (``leagues.rating_scope``: the ``league:<id>`` scope): a person rated
 over every hand they played in any member club, kept on write, equal to ``Rater``
 called directly on those hands, and to re-rating from scratch after any change."""
 
@@ -7,7 +7,7 @@ import datetime
 import pytest
 
 from clubs.models import Club, Membership, Player, Role, Season
-from leagues import ratings as league_ratings
+from leagues import rating_scope as league_ratings
 from leagues import services as league_services
 from ratings import keeping, scopes
 from ratings.compute import Rater

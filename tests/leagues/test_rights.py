@@ -12,7 +12,7 @@ from django.urls import reverse
 
 from clubs import services as club_services
 from clubs.models import ApiToken, AuditEntry, Membership, Person, Player, Role
-from leagues import ranking
+from leagues import season_standings
 from leagues import services as league_services
 from leagues.erasure import erase_player
 from leagues.models import EventResult, Standing
@@ -101,7 +101,7 @@ def figures(w) -> dict:
         ),
         "league": [
             (row["person_id"], row["total"], row.get("rank"))
-            for row in ranking.season_ranking(w["lseason"])
+            for row in season_standings.season_ranking(w["lseason"])
         ],
         "final": [
             (p["number"], p["rank"], p["total"]) for p in tournament.final_ranking["players"]

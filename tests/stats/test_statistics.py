@@ -954,9 +954,9 @@ def test_the_evening_tables_are_paged_the_latest_first(
 ):
     """Tables that grow with the evenings show a page of them, the latest by default,
     with links to the others that keep the rest of the query string."""
-    from stats import tables
+    from stats import listings
 
-    monkeypatch.setattr(tables, "ROWS_PER_PAGE", 2)
+    monkeypatch.setattr(listings, "ROWS_PER_PAGE", 2)
     more_hands(make_sheet, scorer)  # a third evening: 14, 21 and 28 March
     if page == "player":
         url = player_url(club, by_name["Anna"], season)

@@ -35,7 +35,7 @@ from django.urls import reverse
 
 from benchmarks.database import own_database
 from clubs.models import Club, Person, Player, Season
-from leagues import ranking, scales
+from leagues import scales, season_standings
 from leagues import services as leagues
 from leagues.models import EventResult, LeagueClub, LeagueEvent, LeagueSeason
 from scoresheet import services as sheets
@@ -87,7 +87,7 @@ class Command(BaseCommand):
         for _ in range(self.options["requests"]):
             started, started_cpu = time.perf_counter(), time.process_time()
             with transaction.atomic():
-                ranking.restand(season, event.results.values_list("person_id", flat=True))
+                season_standings.restand(season, event.results.values_list("person_id", flat=True))
             times.append((time.perf_counter() - started) * 1000)
             cpu.append((time.process_time() - started_cpu) * 1000)
         self.stdout.write(
@@ -184,64 +184,11 @@ class Command(BaseCommand):
         ]
 
     def load_league(self, home, rng):
-        o = self.options
         league = leagues.create_league("Fédération", "federation")
         leagues.set_series(league, SERIES)
         day = datetime.date(2025, 9, 1)
         with transaction.atomic():
-            clubs = [home] + Club.objects.bulk_create(
-                Club(name=f"Club {i:03d}", slug=f"club-{i:03d}") for i in range(1, o["clubs"])
-            )
-            LeagueClub.objects.bulk_create(
-                LeagueClub(league=league, club=c, accepted_at=datetime.datetime.now(datetime.UTC))
-                for c in clubs
-            )
-            seasons = Season.objects.bulk_create(
-                Season(club=c, name="2026", start_date=day) for c in clubs[1:]
-            )
-            seasons = [home.seasons.get()] + seasons
-            persons = Person.objects.bulk_create(
-                Person(
-                    name=f"Licencié {i:05d}",
-                    sort_key=f"licencie {i:05d}",
-                    licence=f"{i:07d}",
-                    serie=rng.choice(SERIES),
-                )
-                for i in range(len(clubs) * o["players"])
-            )
-            own = list(home.players.order_by("pk"))
-            for p, person in zip(own, persons, strict=False):
-                p.person = person
-            Player.objects.bulk_update(own, ["person"])
-            new_players = []
-            for ci, c in enumerate(clubs[1:], start=1):
-                for k in range(o["players"]):
-                    person = persons[ci * o["players"] + k]
-                    new_players.append(Player(club=c, name=person.name, person=person))
-            # each person also has a guest record in another club (linked, not merged)
-            for i, person in enumerate(persons):
-                # never the timed club: its own data stays as it was
-                host = clubs[1 + (i // o["players"] + i % 7) % (len(clubs) - 1)]
-                new_players.append(Player(club=host, name=f"{person.name} (invité)", person=person))
-            Player.objects.bulk_create(new_players, batch_size=2000)
-            totals = []
-            for c, s in zip(clubs[1:], seasons[1:], strict=True):
-                for p in Player.objects.filter(club=c, name__endswith="").order_by("pk")[
-                    : o["players"]
-                ]:
-                    totals.append(
-                        SeasonTotal(
-                            season=s,
-                            player=p,
-                            seated=10,
-                            sheets=10,
-                            hands=100,
-                            taken=20,
-                            made=12,
-                            score=Decimal(rng.randint(-500, 500)),
-                        )
-                    )
-            SeasonTotal.objects.bulk_create(totals, batch_size=2000)
+            clubs, persons = self.load_clubs(league, home, rng, day)
             lseason = LeagueSeason.objects.create(
                 league=league,
                 name="2025-2026",
@@ -251,70 +198,135 @@ class Command(BaseCommand):
                 best_events=10,
                 qualified=8,
             )
-
-            def host(e):  # never the timed club
-                return clubs[1 + e % (len(clubs) - 1)]
-
-            t_seasons = Season.objects.bulk_create(
-                Season(
-                    club=host(e),
-                    kind="tournament",
-                    name=f"T{e}",
-                    start_date=day,
-                )
-                for e in range(o["events"])
-            )
-            tournaments_ = Tournament.objects.bulk_create(
-                Tournament(
-                    club=host(e),
-                    season=s,
-                    name=f"Tournoi {e}",
-                    date=day + datetime.timedelta(days=e % 300),
-                    rounds=3,
-                    deals_per_round=4,
-                    state="closed",
-                )
-                for e, s in enumerate(t_seasons)
-            )
-            now = datetime.datetime.now(datetime.UTC)
-            events = LeagueEvent.objects.bulk_create(
-                LeagueEvent(
-                    season=lseason,
-                    tournament=t,
-                    coefficient=Decimal(rng.choice(["1", "1", "1.5", "2"])),
-                    field_size=o["field"],
-                    results_at=now,
-                )
-                for t in tournaments_
-            )
-            results = []
-            for event in events:
-                field = rng.sample(persons, o["field"])
-                ranks = sorted(rng.randint(1, o["field"]) for _ in field)
-                points = scales.points_of_ranks(lseason.scale, ranks)
-                for person, r, p in zip(field, ranks, points, strict=True):
-                    weighted = Decimal(p.numerator) / p.denominator * event.coefficient
-                    results.append(
-                        EventResult(
-                            event=event,
-                            season=lseason,
-                            person=person,
-                            name=person.name,
-                            rank=r,
-                            total=Decimal(0),
-                            points=Decimal(p.numerator) / p.denominator,
-                            weighted=weighted,
-                            exact=str(p * Fraction(str(event.coefficient))),
-                        )
-                    )
-            EventResult.objects.bulk_create(results, batch_size=5000)
+            results = self.load_events(clubs, persons, lseason, rng, day)
             started = time.perf_counter()
-            ranking.restand(lseason)
+            season_standings.restand(lseason)
             self.stdout.write(
                 f"the season's standings summed from {len(results):,} results in "
                 f"{(time.perf_counter() - started) * 1000:.0f} ms"
             )
         return league, lseason, persons[0]
+
+    def load_clubs(self, league, home, rng, day):
+        """The member clubs (``home`` first) with their season, licensed players, guest
+        records and season totals; returns the clubs and the persons."""
+        o = self.options
+        clubs = [home] + Club.objects.bulk_create(
+            Club(name=f"Club {i:03d}", slug=f"club-{i:03d}") for i in range(1, o["clubs"])
+        )
+        LeagueClub.objects.bulk_create(
+            LeagueClub(league=league, club=c, accepted_at=datetime.datetime.now(datetime.UTC))
+            for c in clubs
+        )
+        seasons = Season.objects.bulk_create(
+            Season(club=c, name="2026", start_date=day) for c in clubs[1:]
+        )
+        seasons = [home.seasons.get()] + seasons
+        persons = Person.objects.bulk_create(
+            Person(
+                name=f"Licencié {i:05d}",
+                sort_key=f"licencie {i:05d}",
+                licence=f"{i:07d}",
+                serie=rng.choice(SERIES),
+            )
+            for i in range(len(clubs) * o["players"])
+        )
+        own = list(home.players.order_by("pk"))
+        for p, person in zip(own, persons, strict=False):
+            p.person = person
+        Player.objects.bulk_update(own, ["person"])
+        new_players = []
+        for ci, c in enumerate(clubs[1:], start=1):
+            for k in range(o["players"]):
+                person = persons[ci * o["players"] + k]
+                new_players.append(Player(club=c, name=person.name, person=person))
+        # each person also has a guest record in another club (linked, not merged)
+        for i, person in enumerate(persons):
+            # never the timed club: its own data stays as it was
+            host = clubs[1 + (i // o["players"] + i % 7) % (len(clubs) - 1)]
+            new_players.append(Player(club=host, name=f"{person.name} (invité)", person=person))
+        Player.objects.bulk_create(new_players, batch_size=2000)
+        totals = []
+        for c, s in zip(clubs[1:], seasons[1:], strict=True):
+            for p in Player.objects.filter(club=c, name__endswith="").order_by("pk")[
+                : o["players"]
+            ]:
+                totals.append(
+                    SeasonTotal(
+                        season=s,
+                        player=p,
+                        seated=10,
+                        sheets=10,
+                        hands=100,
+                        taken=20,
+                        made=12,
+                        score=Decimal(rng.randint(-500, 500)),
+                    )
+                )
+        SeasonTotal.objects.bulk_create(totals, batch_size=2000)
+        return clubs, persons
+
+    def load_events(self, clubs, persons, lseason, rng, day):
+        """The season's closed tournaments counted as league events, and their results."""
+        o = self.options
+
+        def host(e):  # never the timed club
+            return clubs[1 + e % (len(clubs) - 1)]
+
+        t_seasons = Season.objects.bulk_create(
+            Season(
+                club=host(e),
+                kind="tournament",
+                name=f"T{e}",
+                start_date=day,
+            )
+            for e in range(o["events"])
+        )
+        tournaments_ = Tournament.objects.bulk_create(
+            Tournament(
+                club=host(e),
+                season=s,
+                name=f"Tournoi {e}",
+                date=day + datetime.timedelta(days=e % 300),
+                rounds=3,
+                deals_per_round=4,
+                state="closed",
+            )
+            for e, s in enumerate(t_seasons)
+        )
+        now = datetime.datetime.now(datetime.UTC)
+        events = LeagueEvent.objects.bulk_create(
+            LeagueEvent(
+                season=lseason,
+                tournament=t,
+                coefficient=Decimal(rng.choice(["1", "1", "1.5", "2"])),
+                field_size=o["field"],
+                results_at=now,
+            )
+            for t in tournaments_
+        )
+        results = []
+        for event in events:
+            field = rng.sample(persons, o["field"])
+            ranks = sorted(rng.randint(1, o["field"]) for _ in field)
+            points = scales.points_of_ranks(lseason.scale, ranks)
+            for person, r, p in zip(field, ranks, points, strict=True):
+                weighted = Decimal(p.numerator) / p.denominator * event.coefficient
+                results.append(
+                    EventResult(
+                        event=event,
+                        season=lseason,
+                        person=person,
+                        name=person.name,
+                        rank=r,
+                        total=Decimal(0),
+                        points=Decimal(p.numerator) / p.denominator,
+                        weighted=weighted,
+                        exact=str(p * Fraction(str(event.coefficient))),
+                    )
+                )
+        EventResult.objects.bulk_create(results, batch_size=5000)
+        return results
 
     # ------------------------------------------------------------ timing
 

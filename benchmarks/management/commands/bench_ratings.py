@@ -41,7 +41,7 @@ from django.test.utils import CaptureQueriesContext
 from benchmarks.database import own_database
 from benchmarks.management.commands import bench_standings
 from clubs.models import Club, Membership, Person, Player, Role
-from leagues import ratings as league_ratings
+from leagues import rating_scope as league_ratings
 from leagues import services as league_services
 from ratings import keeping, scopes
 from ratings.compute import Rater

@@ -15,8 +15,8 @@ from clubs.ranking import RankingError, parse_ranking
 from core import tables2
 from ratings import queries as ratings
 from scoresheet.formatting import format_number, format_signed
+from standings.listings import NUM, StandingsTable, _number, _rounded, _score_class
 from standings.queries import ranked_standings
-from standings.tables import NUM, StandingsTable, _number, _rounded, _score_class
 
 
 def season_ranking(season):

@@ -120,21 +120,21 @@ def rerate_league(league_id) -> None:
         keeping.rerate_or_defer(key(league_id))
 
 
-@receiver(post_save, sender=LeagueClub, dispatch_uid="leagues.ratings.club_saved")
+@receiver(post_save, sender=LeagueClub, dispatch_uid="leagues.rating_scope.club_saved")
 def _club_saved(sender, instance, created, **kwargs):
     keeping.forget_club(instance.club_id)
     if instance.accepted_at is not None:  # joined (or its options changed: cheap enough)
         rerate_league(instance.league_id)
 
 
-@receiver(post_delete, sender=LeagueClub, dispatch_uid="leagues.ratings.club_left")
+@receiver(post_delete, sender=LeagueClub, dispatch_uid="leagues.rating_scope.club_left")
 def _club_deleted(sender, instance, **kwargs):
     keeping.forget_club(instance.club_id)
     # (the instance deleted may be one read before it was accepted: rated again anyway)
     rerate_league(instance.league_id)
 
 
-@receiver(post_save, sender=Player, dispatch_uid="leagues.ratings.person_linked")
+@receiver(post_save, sender=Player, dispatch_uid="leagues.rating_scope.person_linked")
 def _player_saved(sender, instance, created, update_fields=None, **kwargs):
     if created or not update_fields or "person" not in update_fields:
         return
