@@ -8,15 +8,16 @@ stores, withdraws, rescores or relinks results, and ``rerank`` then writes the s
 ranks, overall and within each série, by the one rank rule (``core.ranking.rank``: 1, 2,
 2, 4), in the rows whose rank moved (and again when a person's série changes:
 ``rerank_persons``); a whole season summed again is ranked before it is written, the
-rows written once (``COPY`` on PostgreSQL). Sums and ties are exact: each result keeps its weighted points as
-a fraction (``EventResult.exact``), each standing its total (``Standing.exact``), summed
-and compared as ``Fraction``s; the decimal columns are those values rounded once, to
-show and to sort a page by total (3 × 100/3 is 100, and ties with 100). A page reads the
-kept rows in rank order, filtered (série, club), sorted and paged in SQL, with no window
-over the season (at 9,000 persons the windows cost the page 250 ms under load, the
-whole read 20 ms); the first K of each of the league's séries (``qualified``) are above
-the qualification line. A second query reads the page's persons' member clubs (the club
-column, and to name a members-only club's players only if that club allows it).
+rows written once (``COPY`` on PostgreSQL). Sums and ties are exact: each result keeps
+its weighted points as a fraction (``EventResult.exact``), each standing its total
+(``Standing.exact``), summed and compared exactly; the decimal columns are those values
+rounded once, to show and to sort a page by total (3 × 100/3 is 100, and ties with 100).
+A page reads the kept rows in rank order, filtered (série, club), sorted and paged in
+SQL, with no window over the season (at 9,000 persons the windows cost the page 250 ms
+under load, the whole read 20 ms); the first K of each of the league's séries
+(``qualified``) are above the qualification line. A second query reads the page's
+persons' member clubs (the club column, and to name a members-only club's players only
+if that club allows it).
 """
 
 import math
