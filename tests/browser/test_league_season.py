@@ -1,0 +1,264 @@
+"""A league season through its pages only: a site with three clubs (their managers and
+players) and no league; a site administrator creates the league, invites the clubs,
+each club's manager accepts on the club's page, the season's placement scale and the
+team championship's barème are typed in their editors (the barème changed before any
+match), players are linked to licensed persons, two free-deal tournaments are created,
+filled (a guest typed with his licence), played (the organiser types each table's
+totals), counted and closed; a four-team division and a two-team one play their match
+days through captains' links and table phones (one claim, dismissed), and the next
+season is made with a promotion and a relegation. The league ranking and the division
+tables equal an independent computation written here, exactly: the scale applied to
+the totals typed, the hands scored by the rules of the game, the barème applied."""
+
+import re
+from fractions import Fraction
+
+import pytest
+from playwright.sync_api import expect
+
+from clubs.models import Club, Membership, Person, Player, Role
+from competitions.models import Competition, Match, Team
+from leagues.models import League
+from tests.browser.test_competition_links import check_table
+from tests.browser.test_hands import tap_choice
+
+pytestmark = pytest.mark.browser
+
+CLUBS = (("Tarot Club Lyon", "lyon", "L"), ("Les Rois de Vienne", "vienne", "V"))
+CLUBS += (("Excuse Annecy", "annecy", "A"),)
+FIRST = ["Anna", "Bruno", "Carla", "Denis", "Emma", "Fabien", "Gaby", "Hugo"]
+#: the placement scale: points of the 1st, 2nd… place (a field of any size)
+SCALE = [12, 9, 7, 5, 4, 3, 2, 1]
+#: the barème typed at creation (a 640-point lead still a draw), then the one kept
+FIRST_BAREME = [(0, 1, 1), (1000, 3, 0)]
+BAREME = [(0, 1, 1), (10, 2, 0), (40, 3, 0)]
+#: players linked to a licensed person by the league (club letter, first name, licence)
+LICENCES = [
+    ("L", "Anna", "0101"),
+    ("L", "Bruno", "0102"),
+    ("L", "Carla", "0103"),
+    ("V", "Anna", "0420"),
+    ("V", "Bruno", "0202"),
+    ("A", "Anna", "0301"),
+]
+#: the teams (club letter, name, the squad's first names; the first is the captain)
+DIVISIONS = {
+    "Division 1": [
+        ("L", "Lyon 1", FIRST[:4]),
+        ("V", "Vienne 1", FIRST[:4]),
+        ("A", "Annecy 1", FIRST[:4]),
+        ("L", "Lyon 2", FIRST[4:]),
+    ],
+    "Division 2": [("V", "Vienne 2", FIRST[4:]), ("A", "Annecy 2", FIRST[4:])],
+}
+#: who wins each match: the team listed first of the two in this order
+STRENGTH = ["Lyon 1", "Vienne 1", "Annecy 1", "Lyon 2", "Annecy 2", "Vienne 2"]
+#: the one hand of each table: the winner's player takes a garde, 2 bouts, 56 points
+HAND = ("garde", 2, 56)
+
+
+def name(letter, first):
+    return f"{first} {letter}"
+
+
+def hand_scores(contract, bouts, points, taker, seats=4):
+    """The rules of the game, written again here: a garde doubles a prise; the target
+    by bouts (56, 51, 41, 36); 25 and the margin, the taker paid by each defender."""
+    target = {0: 56, 1: 51, 2: 41, 3: 36}[bouts]
+    multiplier = {"prise": 1, "garde": 2}[contract]
+    margin = points - target
+    each = (25 + abs(margin)) * multiplier * (1 if margin >= 0 else -1)
+    return [each * (seats - 1) if i == taker else -each for i in range(seats)]
+
+
+def match_points(difference):
+    """The barème kept, applied to the lead: the last line the lead reaches."""
+    line = [b for b in BAREME if b[0] <= abs(difference)][-1]
+    return (line[1], line[2]) if difference >= 0 else (line[2], line[1])
+
+
+def ranks(totals):
+    """1, 2, 2, 4 on the totals, highest first."""
+    return {k: 1 + sum(1 for o in totals.values() if o > v) for k, v in totals.items()}
+
+
+@pytest.fixture
+def site(django_user_model):
+    """What a site has before a league: a site administrator, three clubs with a
+    manager and eight players each."""
+    admin = django_user_model.objects.create_user("admin", password="pw-long-12345")
+    admin.is_staff = admin.is_superuser = True
+    admin.save()
+    managers = {}
+    for club_name, slug, letter in CLUBS:
+        club = Club.objects.create(name=club_name, slug=slug)
+        user = django_user_model.objects.create_user(f"manager_{slug}", password="pw-long-12345")
+        Membership.objects.create(club=club, user=user, role=Role.MANAGER)
+        for first in FIRST:
+            Player.objects.create(club=club, name=name(letter, first))
+        managers[letter] = (club, user)
+    return admin, managers
+
+
+def create_league(page, base, managers):
+    page.goto(f"{base}/")
+    page.locator("[data-nav-leagues]").click()
+    page.locator("[data-create-league]").click()
+    page.get_by_label("Name").fill("Comité des Alpes")
+    page.get_by_role("button", name="Create the league").click()
+    expect(page.locator("[data-messages]")).to_contain_text("Comité des Alpes is created")
+    league = League.objects.get()
+    for club_name, _slug, _letter in CLUBS:
+        search = page.locator("[data-club-search]")
+        search.get_by_label("Find a club by its name").fill(club_name.split()[-1])
+        search.get_by_role("button").click()
+        page.locator("[data-invite]").get_by_label("Club").select_option(label=club_name)
+        page.locator("[data-invite]").get_by_role("button").click()
+        expect(page.locator("[data-messages]")).to_contain_text(f"{club_name} is invited.")
+    return league
+
+
+def accept_invitations(page, base, log_in, league, managers):
+    """Each club's manager accepts on the club's page (its notices)."""
+    for club_name, slug, letter in CLUBS:
+        log_in(page, managers[letter][1])
+        page.goto(f"{base}/clubs/{slug}/")
+        invitation = page.locator("[data-league-invitations]")
+        expect(invitation).to_contain_text("Comité des Alpes")
+        invitation.locator(f"[data-accept='{league.slug}']").click()
+        expect(page.locator("[data-messages]")).to_contain_text(
+            f"{club_name} joined Comité des Alpes."
+        )
+
+
+def season_and_scale(page, base, league):
+    page.goto(f"{base}/leagues/{league.slug}/manage/")
+    form = page.locator("[data-season-form]")
+    form.get_by_label("Name").fill("2026")
+    form.get_by_label("Start").fill("2026-01-01")
+    form.get_by_label("End").fill("2026-12-31")
+    form.get_by_role("button").click()
+    editor = page.locator("[data-season-edit]")
+    editor.get_by_text("a table by place and field size").click()
+    row = editor.locator("[data-scale-row]").nth(0)
+    row.get_by_label("From a field of").fill("1")
+    row.get_by_label("Points of the 1st, 2nd, 3rd… place").fill(" ".join(map(str, SCALE)))
+    editor.locator("[data-save]").click()
+    expect(page.locator("[data-messages]")).to_contain_text("The season 2026 is saved.")
+    return league.seasons.get()
+
+
+def link_licences(page, base, league):
+    page.goto(f"{base}/leagues/{league.slug}/manage/")
+    clubs = {letter: club_name for club_name, _slug, letter in CLUBS}
+    for letter, first, licence in LICENCES:
+        link = page.locator("[data-link]")
+        link.get_by_label("Club").select_option(label=clubs[letter])
+        link.get_by_label("Player").fill(name(letter, first))
+        link.get_by_label("Licence").fill(licence)
+        link.get_by_role("button").click()
+        expect(page.locator("[data-messages]")).to_contain_text(f"{name(letter, first)} is linked")
+
+
+def tournament(page, base, slug, title, members, guest=None):
+    """A one-round tournament of one deal on the club's pages, counted in the season,
+    its tables' totals typed by the organiser, closed. Returns ``{entry name: total}``."""
+    page.goto(f"{base}/clubs/{slug}/tournaments/new/")
+    page.get_by_label("Name").fill(title)
+    page.get_by_label("Date").fill("2026-03-07")
+    page.get_by_label("Rounds").fill("1")
+    page.get_by_label("Deals per round").fill("1")
+    page.get_by_role("button", name="Create the tournament").click()
+    expect(page.locator("[data-messages]")).to_contain_text("Tournament created")
+    t_url = page.url.split("#")[0].rstrip("/")
+    t_url = re.sub(r"(/tournaments/\d+).*", r"\1", t_url)
+    page.locator("#add-list > summary").click()
+    page.get_by_label("Paste a list").fill("\n".join(members))
+    page.get_by_role("button", name="Enter the list").click()
+    if guest:
+        guest_name, club_name, licence = guest
+        page.locator("#add-guest > summary").click()
+        page.get_by_label("Guest's name").fill(guest_name)
+        page.get_by_label("Their club").fill(club_name)
+        page.get_by_label("FFT licence (optional)").fill(licence)
+        page.get_by_role("button", name="Enter the guest").click()
+    expect(page.locator("h2#entries")).to_contain_text("8 players entered")
+    # counted in the league season from the club's league page
+    page.goto(f"{base}/clubs/{slug}/leagues/")
+    page.locator("[data-count]").get_by_role("button").click()
+    expect(page.locator("[data-messages]")).to_contain_text(f"{title} counts in Comité des Alpes")
+    # drawn, started, each table's totals typed, closed
+    page.goto(f"{t_url}/")
+    page.get_by_role("button", name="Draw every round in advance").click()
+    expect(page.locator("[data-messages]")).to_contain_text("drawn", timeout=60_000)
+    page.goto(f"{t_url}/rounds/1/")
+    page.get_by_role("button", name="Start the round").click()
+    expect(page.locator("[data-messages]")).to_contain_text("Round 1 has started")
+    totals = {}
+    for number, values in ((1, [60, 20, -30, -50]), (2, [90, 10, -40, -60])):
+        table = page.locator(f'[data-table="{number}"]')
+        table.get_by_text("Enter the totals (the table cannot use its link)").click()
+        labels = table.locator("[data-totals-form] input[type='number'], [data-totals-form] input")
+        names = [
+            table.locator(f"label[for='{labels.nth(i).get_attribute('id')}']").inner_text()
+            for i in range(labels.count())
+            if labels.nth(i).get_attribute("type") not in ("hidden",)
+        ]
+        for entry, value in zip(names, values, strict=True):
+            table.get_by_label(entry, exact=True).fill(str(value))
+            totals[entry.split(" · ")[-1]] = value  # "N · Anna L": the seat, the name
+        table.get_by_role("button", name="Save the totals").click()
+        expect(page.locator("[data-messages]")).to_contain_text(f"Table {number}'s totals")
+    page.get_by_role("button", name="Close the round").click()
+    expect(page.locator("[data-messages]")).to_contain_text("Round 1 is closed.")
+    page.goto(f"{t_url}/ranking/")
+    page.locator("#close").get_by_role("button", name="Close the tournament").click()
+    expect(page.locator("main")).to_contain_text("this ranking is final")
+    return totals
+
+
+def test_a_league_season_through_its_pages(new_context, live_server, log_in, site):
+    admin, managers = site
+    base = live_server.url
+    page = new_context(viewport={"width": 1280, "height": 900}, is_mobile=False).new_page()
+    log_in(page, admin)
+    league = create_league(page, base, managers)
+    accept_invitations(page, base, log_in, league, managers)
+    log_in(page, admin)
+    season = season_and_scale(page, base, league)
+    assert season.scale["tables"][0]["points"] == [str(p) for p in SCALE]
+    link_licences(page, base, league)
+
+    # two free-deal tournaments: Lyon's with Anna of Vienne as a guest by her licence
+    log_in(page, managers["L"][1])
+    lyon = tournament(
+        page,
+        base,
+        "lyon",
+        "Open de Lyon",
+        [name("L", f) for f in FIRST[:7]],
+        guest=("Anna V", "Les Rois de Vienne", "0420"),
+    )
+    log_in(page, managers["V"][1])
+    vienne = tournament(page, base, "vienne", "Coupe de Vienne", [name("V", f) for f in FIRST])
+    persons = dict(Person.objects.values_list("name", "pk"))
+    assert set(persons) >= {name(letter, first) for letter, first, _l in LICENCES}
+
+    # the league ranking: the scale on each event's places, summed
+    expected = {}
+    for totals in (lyon, vienne):
+        for entry, place in ranks(totals).items():
+            if entry in persons:
+                expected[persons[entry]] = expected.get(persons[entry], 0) + Fraction(
+                    SCALE[place - 1] if place <= len(SCALE) else 0
+                )
+    assert persons["Anna V"] in expected and len(expected) == 5, (lyon, vienne, persons)
+    page.goto(f"{base}/leagues/{league.slug}/")
+    page.locator("[data-season='2026']").click()
+    table = page.locator("[data-league-ranking]")
+    expect(table.locator("tbody tr[data-person]")).to_have_count(len(expected))
+    places = ranks(expected)
+    for person_id, points in expected.items():
+        row = table.locator(f"[data-person='{person_id}']")
+        expect(row.locator("[data-points]")).to_have_text(f"{float(points):.3f}")
+        expect(row.locator("td").first).to_have_text(str(places[person_id]))
