@@ -217,6 +217,135 @@ def tournament(page, base, slug, title, members, guest=None):
     return totals
 
 
+def fill_bareme(form, lines):
+    rows = form.locator("[data-bareme-line]")
+    for i in range(rows.count()):
+        start, ahead, behind = lines[i] if i < len(lines) else ("", "", "")
+        rows.nth(i).get_by_label("From a difference of").fill(str(start))
+        rows.nth(i).get_by_label("Match points ahead").fill(str(ahead))
+        rows.nth(i).get_by_label("Match points behind").fill(str(behind))
+
+
+def championship(page, base, league):
+    """The championship created with a first barème, which is then changed in the same
+    editor (no match recorded yet); two divisions, six teams, the fixtures."""
+    page.goto(f"{base}/leagues/{league.slug}/competitions/new/")
+    form = page.locator("[data-competition-form]")
+    form.get_by_label("Name").fill("Interclubs 2026")
+    form.get_by_label("Play").select_option("free")
+    form.get_by_label("Deals per match").fill("1")
+    form.get_by_label("Promoted per division").fill("1")
+    form.get_by_label("Relegated per division").fill("1")
+    fill_bareme(form, FIRST_BAREME)
+    form.locator("[data-create]").click()
+    expect(page.locator("[data-messages]")).to_contain_text("Interclubs 2026 is created")
+    page.locator("[data-bareme-link]").click()
+    form = page.locator("[data-bareme-form]")
+    fill_bareme(form, BAREME)
+    form.locator("[data-preview]").click()
+    preview = page.locator("[data-bareme-preview]")
+    expect(preview.locator("[data-difference='39'] td")).to_have_text(["39", "2", "0"])
+    page.locator("[data-bareme-form] [data-save]").click()
+    expect(page.locator("[data-messages]")).to_contain_text("The barème is saved.")
+    competition = Competition.objects.get()
+    assert competition.scale == [list(line) for line in BAREME]
+    clubs = {letter: club_name for club_name, _slug, letter in CLUBS}
+    for division, teams in DIVISIONS.items():
+        page.locator("[data-division-form]").get_by_label("Division").fill(division)
+        page.locator("[data-division-form]").get_by_role("button").click()
+        expect(page.locator("[data-messages]")).to_contain_text("The division is added.")
+        for letter, team_name, squad in teams:
+            form = page.locator("[data-team-form]")
+            form.locator("#id_team-club").select_option(label=clubs[letter])
+            form.get_by_label("Team name").fill(team_name)
+            form.get_by_label("Squad", exact=False).fill("\n".join(name(letter, f) for f in squad))
+            form.locator("#id_team-division").select_option(label=division)
+            form.get_by_role("button").click()
+            expect(page.locator("[data-messages]")).to_contain_text("The team is entered.")
+    for division in DIVISIONS:
+        page.goto(f"{base}/leagues/{league.slug}/competitions/{competition.pk}/manage/")
+        page.locator(f"[data-fixtures='{division}']").click()
+        expect(page.locator("[data-messages]")).to_contain_text("The fixtures are made.")
+    return competition
+
+
+def line_up(new_context, manager, team):
+    """The captain hands the line-up in from the link the manager sends."""
+    link = manager.locator(f"[data-captain-link='{team.name}'] [data-link-url]").input_value()
+    captain = new_context().new_page()
+    captain.goto(link)
+    form = captain.locator("[data-captain-line-up]")
+    for order, player in enumerate(team.squad.order_by("pk"), start=1):
+        form.get_by_label(f"player {order}", exact=False).select_option(label=player.name)
+    form.get_by_role("button").tap()
+    expect(captain.locator("[data-messages]")).to_contain_text("The line-up is handed in.")
+    captain.context.close()
+
+
+def play_table(phone, link, names, taker):
+    """The table's phone enters its one hand, the winner's player taking, and hands the
+    sheet in."""
+    contract, bouts, points = HAND
+    phone.goto(link)
+    phone.get_by_role("link", name="Enter deal 1").tap()
+    tap_choice(phone, "taker", names[taker])
+    tap_choice(phone, "contract", contract)
+    tap_choice(phone, "bouts", str(bouts))
+    phone.locator("#id_points").fill(str(points))
+    phone.get_by_role("button", name="Save", exact=True).tap()
+    phone.wait_for_url(re.compile(r".*/table/[^/]+/(#deal-1)?$"))
+    phone.get_by_label("Your name").fill(names[0])
+    phone.get_by_role("button", name="Hand the sheet in").tap()
+    expect(phone.locator("[data-table-state]")).to_have_attribute("data-table-state", "submitted")
+
+
+def play_match(new_context, manager, base, match):
+    """Line-ups from the captains' links, the match started, each table's hand entered
+    on one phone and confirmed on another. Returns the match's points, home and away,
+    scored here: each table's hand by the rules, each team's players summed."""
+    manager.goto(f"{base}{match.get_absolute_url()}")
+    for team in (match.home, match.away):
+        line_up(new_context, manager, team)
+    manager.goto(f"{base}{match.get_absolute_url()}")
+    manager.locator("[data-start-match] button").click()
+    expect(manager.locator("[data-table-link]")).to_have_count(2)
+    winner = min((match.home, match.away), key=lambda t: STRENGTH.index(t.name))
+    squads = {t.pk: set(t.squad.values_list("name", flat=True)) for t in (match.home, match.away)}
+    points = {match.home.pk: 0, match.away.pk: 0}
+    first, second = new_context().new_page(), new_context().new_page()
+    for number in (1, 2):
+        link = manager.locator(f"[data-table-link='{number}'] [data-link-url]").input_value()
+        round_table = match.tables.get(number=number).round_table
+        names = [s.player.name for s in round_table.sheet.seats.order_by("position")]
+        # an away player sits as the home club's guest: "Anna A (Excuse Annecy)"
+        players = [n.split(" (")[0] for n in names]
+        taker = next(i for i, n in enumerate(players) if n in squads[winner.pk])
+        play_table(first, link, names, taker)
+        check_table(second, link, round_table, names[1])
+        for seat, score in zip(players, hand_scores(*HAND, taker), strict=True):
+            side = match.home.pk if seat in squads[match.home.pk] else match.away.pk
+            points[side] += score
+    first.context.close()
+    second.context.close()
+    return points[match.home.pk], points[match.away.pk]
+
+
+def division_tables(results):
+    """Each division's teams with their league points (3 a win, 1 a draw, 0 a loss, the
+    barème deciding), highest first."""
+    out = {}
+    for division, teams in DIVISIONS.items():
+        lp = {t[1]: 0 for t in teams}
+        for (home, away), (home_points, away_points) in results.items():
+            if home not in lp:
+                continue
+            mp_home, mp_away = match_points(home_points - away_points)
+            lp[home] += 3 if mp_home > mp_away else 1 if mp_home == mp_away else 0
+            lp[away] += 3 if mp_away > mp_home else 1 if mp_home == mp_away else 0
+        out[division] = sorted(lp.items(), key=lambda item: -item[1])
+    return out
+
+
 def test_a_league_season_through_its_pages(new_context, live_server, log_in, site):
     admin, managers = site
     base = live_server.url
@@ -262,3 +391,68 @@ def test_a_league_season_through_its_pages(new_context, live_server, log_in, sit
         row = table.locator(f"[data-person='{person_id}']")
         expect(row.locator("[data-points]")).to_have_text(f"{float(points):.3f}")
         expect(row.locator("td").first).to_have_text(str(places[person_id]))
+
+    # the championship: its barème changed before any match, two divisions, six teams
+    log_in(page, admin)
+    competition = championship(page, base, league)
+    manager = new_context().new_page()
+    log_in(manager, admin)
+    results = {}
+    matches = Match.objects.select_related("home", "away").order_by("division__level", "day")
+    for match in matches:
+        results[(match.home.name, match.away.name)] = play_match(new_context, manager, base, match)
+    assert len(results) == 7  # three match days of two, and the second division's one
+
+    # a captain claims against the first match; the manager dismisses it
+    claimed = matches[0]
+    manager.goto(f"{base}{claimed.get_absolute_url()}")
+    link = manager.locator(f"[data-captain-link='{claimed.away.name}'] [data-link-url]")
+    captain = new_context().new_page()
+    captain.goto(link.input_value())
+    captain.get_by_label("A claim against the result", exact=False).fill("Our garde was 57.")
+    captain.get_by_role("button", name="File the claim").tap()
+    expect(captain.locator("[data-messages]")).to_contain_text("Your claim is filed")
+    manager.goto(f"{base}{competition.get_absolute_url()}")
+    manager.locator("[data-open-claims] a").first.click()
+    manager.get_by_label("Decision").fill("The paper sheet says 56.")
+    manager.locator("[data-dismiss]").click()
+    expect(manager.locator("[data-messages]")).to_contain_text("The claim is dismissed.")
+
+    # the division tables equal the barème applied to the hands scored here
+    manager.goto(f"{base}{competition.get_absolute_url()}")
+    for division, lines in division_tables(results).items():
+        section = manager.locator(f"section[data-division='{division}']")
+        expect(section.locator("[data-team-line]")).to_have_count(len(lines))
+        shown = section.locator("[data-team-line]")
+        assert [shown.nth(i).get_attribute("data-team-line") for i in range(len(lines))] == [
+            team for team, _lp in lines
+        ]
+        for team, lp in lines:
+            line = section.locator(f"[data-team-line='{team}']")
+            expect(line.locator("[data-league-points]")).to_have_text(str(lp))
+
+    # the next season: the last of Division 1 down, the first of Division 2 up
+    manager.goto(f"{base}/leagues/{league.slug}/competitions/{competition.pk}/manage/")
+    form = manager.locator("[data-next-season-form]")
+    form.get_by_label("Name of the next season's championship").fill("Interclubs 2027")
+    form.get_by_role("button").click()
+    expect(manager.locator("[data-messages]")).to_contain_text(
+        "The next season's competition is made."
+    )
+    following = Competition.objects.get(name="Interclubs 2027")
+    tables = division_tables(results)
+    down, up = tables["Division 1"][-1][0], tables["Division 2"][0][0]
+    expected_divisions = {
+        "Division 1": {t for t, _lp in tables["Division 1"][:-1]} | {up},
+        "Division 2": {t for t, _lp in tables["Division 2"][1:]} | {down},
+    }
+    assert (down, up) == ("Lyon 2", "Annecy 2")
+    manager.goto(f"{base}{following.get_absolute_url()}")
+    for division, teams in expected_divisions.items():
+        section = manager.locator(f"section[data-division='{division}']")
+        for team in teams:
+            expect(section).to_contain_text(team)
+    assert {
+        d.name: set(Team.objects.filter(division=d).values_list("name", flat=True))
+        for d in following.divisions.all()
+    } == expected_divisions
