@@ -1,14 +1,17 @@
 """A league season through its pages only: a site with three clubs (their managers and
-players) and no league; a site administrator creates the league, invites the clubs,
-each club's manager accepts on the club's page, the season's placement scale and the
-team championship's barème are typed in their editors (the barème changed before any
-match), players are linked to licensed persons, two free-deal tournaments are created,
-filled (a guest typed with his licence), played (the organiser types each table's
-totals), counted and closed; a four-team division and a two-team one play their match
-days through captains' links and table phones (one claim, dismissed), and the next
-season is made with a promotion and a relegation. The league ranking and the division
-tables equal an independent computation written here, exactly: the scale applied to
-the totals typed, the hands scored by the rules of the game, the barème applied."""
+players) and no league; a site administrator creates the league, invites the clubs, each
+club's manager accepts on the club's page, the season's placement scale and the team
+championship's barème are typed in their editors (the barème changed before any match),
+players are linked to licensed persons, two free-deal tournaments are created, filled (a
+guest typed with his licence), played (the organiser types each table's totals), counted
+and closed, and a duplicate event (a guest by licence too) is played on table phones and
+closed, counted by its own published ranking; a four-team division and a two-team one
+play their match days through captains' links and table phones (one claim, dismissed),
+and the next season is made with a promotion and a relegation. The league ranking and
+the division tables equal an independent computation written here, exactly: the scale
+applied to the totals typed and to the duplicate event's published ranking, the hands
+scored by the rules of the game, the barème applied. Only reading a paper sheet's totals
+for a second phone and the rows' identities reads the database."""
 
 import re
 from fractions import Fraction
@@ -21,6 +24,8 @@ from competitions.models import Competition, Match, Team
 from leagues.models import League
 from tests.browser.test_competition_links import check_table
 from tests.browser.test_hands import tap_choice
+from tournaments.models import RoundTable
+from tournaments.services import snapshot
 
 pytestmark = pytest.mark.browser
 
@@ -346,6 +351,87 @@ def division_tables(results):
     return out
 
 
+def duplicate_event(page, new_context, base, slug, title, members, guest):
+    """A duplicate event of two tables on the club's pages: two rounds, one deal a set,
+    each table's hand tapped on its phone (its link read on the table's page) and its
+    totals confirmed on a second phone; counted, closed. Returns its published final
+    ranking, ``{entry name: rank}``, as its page shows it."""
+    page.goto(f"{base}/clubs/{slug}/tournaments/new-duplicate/")
+    page.get_by_label("Name").fill(title)
+    page.get_by_label("Date").fill("2026-04-11")
+    page.get_by_label("Rounds").fill("2")
+    page.get_by_label("Deals per set (étui)").fill("1")
+    page.get_by_role("button", name="Create the duplicate event").click()
+    expect(page.locator("[data-messages]")).to_contain_text("Duplicate event created.")
+    t_url = re.sub(r"(/tournaments/\d+).*", r"\1", page.url)
+    page.locator("#add-list > summary").click()
+    page.get_by_label("Paste a list").fill("\n".join(members))
+    page.get_by_role("button", name="Enter the list").click()
+    guest_name, club_name, licence = guest
+    page.locator("#add-guest > summary").click()
+    page.get_by_label("Guest's name").fill(guest_name)
+    page.get_by_label("Their club").fill(club_name)
+    page.get_by_label("FFT licence (optional)").fill(licence)
+    page.get_by_role("button", name="Enter the guest").click()
+    expect(page.locator("h2#entries")).to_contain_text("8 players entered")
+    page.goto(f"{base}/clubs/{slug}/leagues/")
+    page.locator("[data-count]").get_by_role("button").click()
+    expect(page.locator("[data-messages]")).to_contain_text(f"{title} counts in Comité des Alpes")
+    page.goto(f"{t_url}/duplicate/")
+    page.locator("[data-draw-movement]").click()
+    expect(page.locator("[data-messages]")).to_contain_text("The movement is drawn")
+    first, second = new_context().new_page(), new_context().new_page()
+    for number in (1, 2):
+        page.goto(f"{t_url}/rounds/{number}/")
+        page.get_by_role("button", name="Start the round").click()
+        expect(page.locator("[data-messages]")).to_contain_text(f"Round {number} has started")
+        for table in (1, 2):
+            page.goto(f"{t_url}/rounds/{number}/tables/{table}/")
+            link = page.locator(".table-link-url").first.get_attribute("href")
+            if link.startswith("/"):
+                link = f"{base}{link}"
+            first.goto(link)
+            first.get_by_role("link", name="Enter deal 1").first.tap()
+            round_table = RoundTable.objects.get(
+                round__tournament__name=title, round__number=number, number=table
+            )
+            seated = [s.player.name for s in round_table.sheet.seats.order_by("position")]
+            tap_choice(first, "taker", seated[(number + table) % 4])
+            tap_choice(first, "contract", "garde" if table == 1 else "prise")
+            tap_choice(first, "bouts", "2")
+            first.locator("#id_points").fill(str(44 + 4 * number + 3 * table))
+            first.get_by_role("button", name="Save", exact=True).tap()
+            first.wait_for_url(re.compile(r".*/table/[^/]+/(#deal-\d)?$"))
+            first.get_by_label("Your name").fill("Première")
+            first.get_by_role("button", name="Hand the sheet in").tap()
+            expect(first.locator("[data-table-state]")).to_have_attribute(
+                "data-table-state", "submitted"
+            )
+            # the second phone types the paper sheet's totals (read here from the sheet)
+            by_number = snapshot(round_table)[0]
+            second.goto(link)
+            for k, entry in enumerate(round_table.seats):
+                second.locator(f"#score-{k}").fill(by_number[str(entry)])
+            second.get_by_label("Your name").fill("Seconde")
+            second.get_by_role("button", name="Confirm the result").tap()
+            expect(second.locator("[data-messages]")).to_contain_text("the sheet is confirmed")
+        page.goto(f"{t_url}/rounds/{number}/")
+        page.get_by_role("button", name="Close the round").click()
+        expect(page.locator("[data-messages]")).to_contain_text(f"Round {number} is closed.")
+    first.context.close()
+    second.context.close()
+    page.goto(f"{t_url}/duplicate/")
+    page.locator("[data-close]").click()
+    expect(page.locator("[data-messages]")).to_contain_text("The tournament is closed")
+    expect(page.locator("[data-ranking-title]")).to_have_text("Final ranking")
+    rows = page.locator("[data-duplicate-ranking]").first.locator("tbody tr[data-entry]")
+    names = {}
+    for i in range(rows.count()):
+        row = rows.nth(i)
+        names[row.locator("td").nth(2).inner_text().strip()] = int(row.get_attribute("data-rank"))
+    return names
+
+
 def test_a_league_season_through_its_pages(new_context, live_server, log_in, site):
     admin, managers = site
     base = live_server.url
@@ -370,18 +456,28 @@ def test_a_league_season_through_its_pages(new_context, live_server, log_in, sit
     )
     log_in(page, managers["V"][1])
     vienne = tournament(page, base, "vienne", "Coupe de Vienne", [name("V", f) for f in FIRST])
+    log_in(page, managers["A"][1])
+    annecy = duplicate_event(
+        page,
+        new_context,
+        base,
+        "annecy",
+        "Donnes préparées d'Annecy",
+        [name("A", f) for f in FIRST[:7]],
+        guest=("Bruno L", "Tarot Club Lyon", "0102"),
+    )
     persons = dict(Person.objects.values_list("name", "pk"))
     assert set(persons) >= {name(letter, first) for letter, first, _l in LICENCES}
 
     # the league ranking: the scale on each event's places, summed
     expected = {}
-    for totals in (lyon, vienne):
-        for entry, place in ranks(totals).items():
+    for places in (ranks(lyon), ranks(vienne), annecy):
+        for entry, place in places.items():
             if entry in persons:
                 expected[persons[entry]] = expected.get(persons[entry], 0) + Fraction(
                     SCALE[place - 1] if place <= len(SCALE) else 0
                 )
-    assert persons["Anna V"] in expected and len(expected) == 5, (lyon, vienne, persons)
+    assert persons["Anna V"] in expected and len(expected) == len(LICENCES)
     page.goto(f"{base}/leagues/{league.slug}/")
     page.locator("[data-season='2026']").click()
     table = page.locator("[data-league-ranking]")
