@@ -194,8 +194,8 @@ def tournament(page, base, slug, title, members, guest=None):
     expect(page.locator("[data-messages]")).to_contain_text(f"{title} counts in Comité des Alpes")
     # drawn, started, each table's totals typed, closed
     page.goto(f"{t_url}/")
-    page.get_by_role("button", name="Draw every round in advance").click()
-    expect(page.locator("[data-messages]")).to_contain_text("drawn", timeout=60_000)
+    page.get_by_role("button", name="Draw every round in advance").click(timeout=90_000)
+    expect(page.locator("[data-messages]")).to_contain_text("drawn", timeout=90_000)
     page.goto(f"{t_url}/rounds/1/")
     page.get_by_role("button", name="Start the round").click()
     expect(page.locator("[data-messages]")).to_contain_text("Round 1 has started")
@@ -231,7 +231,7 @@ def fill_bareme(form, lines):
         rows.nth(i).get_by_label("Match points behind").fill(str(behind))
 
 
-def championship(page, base, league):
+def championship(page, base, league, axe_check):
     """The championship created with a first barème, which is then changed in the same
     editor (no match recorded yet); two divisions, six teams, the fixtures."""
     page.goto(f"{base}/leagues/{league.slug}/competitions/new/")
@@ -250,6 +250,7 @@ def championship(page, base, league):
     form.locator("[data-preview]").click()
     preview = page.locator("[data-bareme-preview]")
     expect(preview.locator("[data-difference='39'] td")).to_have_text(["39", "2", "0"])
+    axe_check(page, "the barème's editor")
     page.locator("[data-bareme-form] [data-save]").click()
     expect(page.locator("[data-messages]")).to_contain_text("The barème is saved.")
     competition = Competition.objects.get()
@@ -378,8 +379,9 @@ def duplicate_event(page, new_context, base, slug, title, members, guest):
     page.locator("[data-count]").get_by_role("button").click()
     expect(page.locator("[data-messages]")).to_contain_text(f"{title} counts in Comité des Alpes")
     page.goto(f"{t_url}/duplicate/")
-    page.locator("[data-draw-movement]").click()
-    expect(page.locator("[data-messages]")).to_contain_text("The movement is drawn")
+    # the movement's search takes seconds of CPU: a loaded machine needs more than 20 s
+    page.locator("[data-draw-movement]").click(timeout=90_000)
+    expect(page.locator("[data-messages]")).to_contain_text("The movement is drawn", timeout=90_000)
     first, second = new_context().new_page(), new_context().new_page()
     for number in (1, 2):
         page.goto(f"{t_url}/rounds/{number}/")
@@ -432,7 +434,7 @@ def duplicate_event(page, new_context, base, slug, title, members, guest):
     return names
 
 
-def test_a_league_season_through_its_pages(new_context, live_server, log_in, site):
+def test_a_league_season_through_its_pages(new_context, live_server, log_in, site, axe_check):
     admin, managers = site
     base = live_server.url
     page = new_context(viewport={"width": 1280, "height": 900}, is_mobile=False).new_page()
@@ -490,7 +492,7 @@ def test_a_league_season_through_its_pages(new_context, live_server, log_in, sit
 
     # the championship: its barème changed before any match, two divisions, six teams
     log_in(page, admin)
-    competition = championship(page, base, league)
+    competition = championship(page, base, league, axe_check)
     manager = new_context().new_page()
     log_in(manager, admin)
     results = {}
