@@ -524,17 +524,6 @@ def _record_outcome(match, deals, *, actor=None, source="manager") -> Match:
     results = [
         teammatch.deal_result(number, tables) for number, tables in enumerate(deals, start=first)
     ]
-    if free:
-        outcome = teammatch.free_match(
-            [results[0].team_a],
-            [results[0].team_b],
-            scale_of(competition),
-            league_points_of(competition),
-        )
-    else:
-        outcome = teammatch.match_result(
-            results, scale_of(competition), league_points_of(competition)
-        )
     with transaction.atomic():
         if competition.is_cup:
             # one cup's results one at a time: two sibling ties recorded at once would
@@ -542,6 +531,20 @@ def _record_outcome(match, deals, *, actor=None, source="manager") -> Match:
             Competition.objects.select_for_update().get(pk=competition.pk)
         match = Match.objects.select_for_update().select_related("competition").get(pk=match.pk)
         competition = match.competition  # read under the lock, not the caller's copy
+        # the barème read with the match's lock, which holds the competition's row too
+        # (``competitions.bareme.set_scale`` locks it): a recording and a change of the
+        # barème go one after the other
+        if free:
+            outcome = teammatch.free_match(
+                [results[0].team_a],
+                [results[0].team_b],
+                scale_of(competition),
+                league_points_of(competition),
+            )
+        else:
+            outcome = teammatch.match_result(
+                results, scale_of(competition), league_points_of(competition)
+            )
         seated = set(match.line_up.values_list("team_id", flat=True))
         if seated != {match.home_id, match.away_id}:
             raise CompetitionError("line_up_missing")

@@ -12,6 +12,7 @@ urlpatterns = [
     path(BASE + "new/", views.create, name="create"),
     path(ONE, views.detail, name="detail"),
     path(ONE + "manage/", views.manage, name="manage"),
+    path(ONE + "bareme/", views.bareme, name="bareme"),
     path(ONE + "teams/<int:team_id>/", views.team, name="team"),
     path(ONE + "matches/<int:match_id>/", views.match, name="match"),
     path(ONE + "matches/<int:match_id>/results/", views.results, name="results"),

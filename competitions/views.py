@@ -19,6 +19,7 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 from clubs import visibility
 from clubs.models import Player
 from clubs.permissions import can as can_club
+from competitions import bareme as scale_editing
 from competitions import bareme_forms, links, promotion, queries, services
 from competitions.forms import (
     CompetitionForm,
@@ -189,6 +190,46 @@ def create(request, league):
             "league": request.league,
             "form": form,
             "lines": lines,
+            "preview": bareme_forms.preview(shown),
+            "previewing": post is not None and post.get("action") == "preview",
+        },
+    )
+
+
+@league_view("manage")
+@require_http_methods(["GET", "POST"])
+def bareme(request, league, competition_id):
+    """The competition's barème in the editor of its creation (``bareme_forms``), changed
+    while no match is recorded (``competitions.bareme.set_scale``); once one is, the page
+    shows the barème and says why it no longer changes."""
+    competition = _competition(request, competition_id)
+    post = request.POST if request.method == "POST" else None
+    lines = bareme_forms.BaremeFormSet(
+        post, initial=bareme_forms.initial_of(competition.scale), prefix="line"
+    )
+    shown = competition.scale
+    editable = scale_editing.editable(competition)
+    if post is not None and lines.is_valid():
+        scale = bareme_forms.lines_of(lines)
+        if scale is not None:
+            shown = scale
+            if post.get("action") != "preview":
+                try:
+                    scale_editing.set_scale(competition, scale, actor=request.user)
+                except scale_editing.BaremeError as error:
+                    messages.error(request, error.message)
+                    editable = scale_editing.editable(competition)
+                else:
+                    messages.success(request, _("The barème is saved."))
+                    return redirect("competitions:manage", request.league.slug, competition.pk)
+    return render(
+        request,
+        "competitions/bareme.html",
+        {
+            "league": request.league,
+            "competition": competition,
+            "lines": lines,
+            "editable": editable,
             "preview": bareme_forms.preview(shown),
             "previewing": post is not None and post.get("action") == "preview",
         },

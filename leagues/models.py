@@ -227,6 +227,7 @@ class LeagueAuditEntry(models.Model):
         TEAM_MOVED = "team_moved", _("team moved to another division")
         INVITATION_CANCELLED = "invitation_cancelled", _("club's invitation cancelled")
         INVITATION_DECLINED = "invitation_declined", _("club declined the invitation")
+        BAREME_CHANGED = "bareme_changed", _("team competition's barème changed")
 
     league = models.ForeignKey(League, on_delete=models.CASCADE, related_name="audit_entries")
     actor = models.ForeignKey(

@@ -7,15 +7,17 @@ event's coefficient) of the season's events not withdrawn, the best N counted
 stores, withdraws, rescores or relinks results, and ``rerank`` then writes the season's
 ranks, overall and within each série, by the one rank rule (``core.ranking.rank``: 1, 2,
 2, 4), in the rows whose rank moved (and again when a person's série changes:
-``rerank_persons``). Sums and ties are exact: each result keeps its weighted points as
-a fraction (``EventResult.exact``), each standing its total (``Standing.exact``), summed
-and compared as ``Fraction``s; the decimal columns are those values rounded once, to
-show and to sort a page by total (3 × 100/3 is 100, and ties with 100). A page reads the
-kept rows in rank order, filtered (série, club), sorted and paged in SQL, with no window
-over the season (at 9,000 persons the windows cost the page 250 ms under load, the
-whole read 20 ms); the first K of each of the league's séries (``qualified``) are above
-the qualification line. A second query reads the page's persons' member clubs (the club
-column, and to name a members-only club's players only if that club allows it).
+``rerank_persons``); a whole season summed again is ranked before it is written, the
+rows written once (``COPY`` on PostgreSQL). Sums and ties are exact: each result keeps
+its weighted points as a fraction (``EventResult.exact``), each standing its total
+(``Standing.exact``), summed and compared exactly; the decimal columns are those values
+rounded once, to show and to sort a page by total (3 × 100/3 is 100, and ties with 100).
+A page reads the kept rows in rank order, filtered (série, club), sorted and paged in
+SQL, with no window over the season (at 9,000 persons the windows cost the page 250 ms
+under load, the whole read 20 ms); the first K of each of the league's séries
+(``qualified``) are above the qualification line. A second query reads the page's
+persons' member clubs (the club column, and to name a members-only club's players only
+if that club allows it).
 """
 
 import math
@@ -27,6 +29,7 @@ from django.db import connection
 
 from clubs import visibility
 from clubs.models import Club, Person, Player
+from core.bulk import RowWriter
 from core.ranking import rank
 from leagues.models import EventResult, LeagueClub, LeagueSeason, Standing
 
@@ -49,17 +52,30 @@ def shown(value: Fraction) -> Decimal:
 
 def sums(results, best=None) -> dict:
     """``{person: (total, counted, played)}`` from ``(person, event, weighted)`` triples
-    (``weighted`` exact): each person's best ``best`` weighted points summed (every
-    result when None; equal points taken in event order)."""
+    (``weighted`` exact: a ``Fraction`` or the text ``EventResult.exact`` keeps): each
+    person's best ``best`` weighted points summed (every result when None; equal points
+    taken in event order). Sorted and summed as whole numbers over the results' common
+    denominator, one ``Fraction`` a person at the end (a ``Fraction`` a result, parsed,
+    compared and added, was most of a season's re-sum)."""
+    parsed = [(person, event, *_parts(weighted)) for person, event, weighted in results]
+    common = math.lcm(*{d for _p, _e, _n, d in parsed}) if parsed else 1
     per = defaultdict(list)
-    for person, event, weighted in results:
-        per[person].append((weighted, event))
+    for person, event, numerator, denominator in parsed:
+        per[person].append((-numerator * (common // denominator), event))
     out = {}
     for person, found in per.items():
-        found.sort(key=lambda r: (-r[0], r[1]))
+        found.sort()
         kept = found[:best] if best else found
-        out[person] = (sum((w for w, _e in kept), Fraction(0)), len(kept), len(found))
+        out[person] = (Fraction(-sum(w for w, _e in kept), common), len(kept), len(found))
     return out
+
+
+def _parts(value) -> tuple[int, int]:
+    """``(numerator, denominator)`` of a ``Fraction`` or of its text (``"7/2"``, ``"3"``)."""
+    if isinstance(value, str):
+        numerator, _, denominator = value.partition("/")
+        return int(numerator), int(denominator or 1)
+    return value.numerator, value.denominator
 
 
 def places(totals: dict, series: dict) -> dict:
@@ -81,13 +97,7 @@ def places(totals: dict, series: dict) -> dict:
 def _whole(totals: dict) -> dict:
     """Each exact total as a whole number over the totals' common denominator: the same
     order and ties as the fractions', compared several times faster."""
-    parts = {}
-    for person, total in totals.items():
-        if isinstance(total, str):
-            numerator, _, denominator = total.partition("/")
-            parts[person] = (int(numerator), int(denominator or 1))
-        else:
-            parts[person] = (total.numerator, total.denominator)
+    parts = {person: _parts(total) for person, total in totals.items()}
     common = math.lcm(*{d for _n, d in parts.values()}) if parts else 1
     return {person: n * (common // d) for person, (n, d) in parts.items()}
 
@@ -99,14 +109,16 @@ def _table(model):
 def restand(season, person_ids=None) -> None:
     """Sum ``person_ids``' results in ``season`` again (every person's when None), then
     rank the season again. Season by season one at a time: the season's row is locked
-    first, so two events closing at once write their sums and ranks one after the other."""
+    first, so two events closing at once write their sums and ranks one after the other.
+    A whole season's sums are ranked before they are written, in the same rows (no
+    second read of the season's rows, no second write)."""
     _lock_seasons([season.pk])
-    if person_ids is not None:
-        person_ids = sorted({p for p in person_ids if p is not None})
-        for start in range(0, len(person_ids), CHUNK):
-            _restand(season, person_ids[start : start + CHUNK])
-    else:
-        _restand(season, None)
+    if person_ids is None:
+        _restand(season, None, ranked_=True)
+        return
+    person_ids = sorted({p for p in person_ids if p is not None})
+    for start in range(0, len(person_ids), CHUNK):
+        _restand(season, person_ids[start : start + CHUNK])
     rerank(season.pk)
 
 
@@ -169,32 +181,35 @@ def rerank_persons(person_ids) -> None:
         rerank(season_id)
 
 
-def _restand(season, person_ids):
+def _restand(season, person_ids, ranked_=False):
+    """The persons' sums written again (every person's when None), by one ``COPY`` on
+    PostgreSQL (``core.bulk``); ``ranked_``: with their ranks (a whole season's)."""
     if person_ids is not None and not person_ids:
         return
     only = {"person_id__in": person_ids} if person_ids is not None else {}
     Standing.objects.filter(season=season, **only).delete()
-    results = (
-        EventResult.objects.filter(
-            season=season, person__isnull=False, event__withdrawn_at__isnull=True, **only
-        )
-        .values_list("person_id", "event_id", "exact")
-        .iterator(chunk_size=5000)
-    )
-    summed = sums(((p, e, Fraction(x)) for p, e, x in results), season.best_events)
-    Standing.objects.bulk_create(
-        (
-            Standing(
-                season=season,
-                person_id=person,
-                total=shown(total),
-                exact=str(total),
-                counted=counted,
-                played=played,
-            )
-            for person, (total, counted, played) in summed.items()
-        ),
-        batch_size=CHUNK,
+    results = EventResult.objects.filter(
+        season=season, person__isnull=False, event__withdrawn_at__isnull=True, **only
+    ).values_list("person_id", "event_id", "exact", "person__serie")
+    series, triples = {}, []
+    for person, event, exact, serie in results.iterator(chunk_size=5000):
+        series[person] = serie
+        triples.append((person, event, exact))
+    summed = sums(triples, season.best_events)
+    if ranked_:
+        placed = places({person: total for person, (total, _c, _p) in summed.items()}, series)
+    RowWriter(Standing).write(
+        {
+            "season_id": season.pk,
+            "person_id": person,
+            "total": shown(total),
+            "exact": str(total),
+            "counted": counted,
+            "played": played,
+            "place": placed[person][0] if ranked_ else 0,
+            "serie_place": placed[person][1] if ranked_ else 0,
+        }
+        for person, (total, counted, played) in summed.items()
     )
 
 

@@ -602,6 +602,7 @@ LEAGUE_URLS = {
     "competitions:create": ("manage", "GP", ()),
     "competitions:detail": ("read", "G", ("competition",)),
     "competitions:manage": ("manage", "GP", ("competition",)),
+    "competitions:bareme": ("manage", "GP", ("competition",)),
     "competitions:team": ("read", "G", ("competition", "team")),
     "competitions:match": ("read", "G", ("competition", "match")),
     "competitions:results": ("manage", "GP", ("competition", "match")),

@@ -196,3 +196,27 @@ def test_a_serie_change_locks_the_seasons_it_reranks(lseason, season_of_four, pe
     sqls = [q["sql"] for q in seen]
     first_update = next(i for i, sql in enumerate(sqls) if "UPDATE" in sql and sql not in locks)
     assert sqls.index(locks[0]) < first_update  # locked before the ranks are written
+
+
+def test_a_whole_season_summed_again_writes_its_ranks_in_the_same_rows(
+    lseason, season_of_four, django_assert_num_queries
+):
+    """A whole season's re-sum (a new scale, a new best N) ranks the sums before writing
+    them: the rows it writes hold the ranks the one rank rule gives, overall and by série,
+    with no second pass (the season's lock, the delete, the results, the write)."""
+    ranking.restand(lseason, list(Person.objects.values_list("pk", flat=True)))
+    kept = sorted(lseason.standings.values_list("person_id", "exact", "place", "serie_place"))
+    lseason.standings.update(place=0, serie_place=0)
+    with django_assert_num_queries(4):
+        ranking.restand(lseason)
+    assert (
+        sorted(lseason.standings.values_list("person_id", "exact", "place", "serie_place")) == kept
+    )
+    names = dict(Person.objects.values_list("pk", "name"))
+    assert {names[p]: (place, serie) for p, _e, place, serie in kept} == {
+        "A": (1, 1),  # Open
+        "C": (2, 1),  # 1ère
+        "D": (3, 2),
+        "B": (4, 2),
+        "E": (5, 1),  # Vétéran
+    }
