@@ -255,6 +255,8 @@ ROW_DEFAULTS = {
     "alone": False,
 }
 
+_DEFAULTED = frozenset(ROW_DEFAULTS)
+
 #: Fields whose value picks the facts to count among many (``contract``: one of
 #: eight contracts' four facts) by a dictionary look-up instead of a test per fact.
 GATES = ("contract", "chelem", "poignee", "petit_au_bout", "bouts", "position", "playing")
@@ -331,7 +333,8 @@ def _counter(facts):
     nothing = _plan(())
 
     def count(acc, row):
-        row = {**ROW_DEFAULTS, **row}
+        if not row.keys() >= _DEFAULTED:  # a Savoyard row; the import's rows have them all
+            row = {**ROW_DEFAULTS, **row}
         plain, gates = plans.get(row["role"], nothing)
         _run(acc, row, plain)
         for field, by_value in gates:
@@ -374,9 +377,11 @@ class _Tally:
     facts = SHEET_FACTS
     names = SHEET_NAMES
     count = staticmethod(_count_sheet)
+    #: each fact's value before any row (read once: a counter is made per sheet and player)
+    starts = tuple(fact.start for fact in SHEET_FACTS)
 
     def __init__(self):
-        self.values = [fact.start for fact in self.facts]
+        self.values = list(self.starts)
 
     def add(self, row: dict) -> None:
         self.count(self.values, row)
@@ -399,8 +404,7 @@ class Counter(_Tally):
     facts = FACTS
     names = NAMES
 
-    def __init__(self):
-        self.values = [fact.start for fact in FACTS] + [0] * len(RUNS)
+    starts = (*(fact.start for fact in FACTS), *[0] * len(RUNS))
 
     def add(self, row: dict) -> None:
         values = self.values

@@ -364,7 +364,7 @@ def _bulk_hands(sheet, table, scored: _Scored, actor) -> None:
         }
         for number, columns in enumerate(fields, start=1)
     )
-    ids = dict(Hand.objects.filter(sheet_id=sheet.pk).order_by().values_list("number", "pk"))
+    ids = _hand_ids(sheet.pk)
     per_sheet = {
         "sheet_id": sheet.pk,
         "season_id": sheet.season_id,
@@ -389,6 +389,17 @@ def _bulk_hands(sheet, table, scored: _Scored, actor) -> None:
         for number, snapshot in enumerate(scored.snapshots, start=1)
     )
     add_new_sheet_totals(sheet, rows)
+
+
+def _hand_ids(sheet_id) -> dict:
+    """The sheet's hand ids by number. A plain statement: the ORM's queryset, compiled
+    for each sheet, cost 0.3 ms of CPU, as much as writing a sheet's hands."""
+    quote = connection.ops.quote_name
+    number, key, sheet = (quote(Hand._meta.get_field(f).column) for f in ("number", "id", "sheet"))
+    table = quote(Hand._meta.db_table)
+    with connection.cursor() as cursor:
+        cursor.execute(f"SELECT {number}, {key} FROM {table} WHERE {sheet} = %s", [sheet_id])
+        return dict(cursor.fetchall())
 
 
 def import_sheets(club: Club, lines, *, season=None, actor=None, writers: int = 1):

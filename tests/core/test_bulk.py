@@ -91,3 +91,57 @@ def test_a_value_of_another_type_than_its_column_is_refused_not_converted(row):
     with pytest.raises((TypeError, DataError)), transaction.atomic():
         RowWriter(AuditEntry).write([{**row, "club_id": str(row["club_id"])}])
     assert not AuditEntry.objects.exists()
+
+
+def _columns(obj):
+    """Every stored column of ``obj`` but its key, as read back."""
+    model = type(obj)
+    names = [f.attname for f in model._meta.concrete_fields if f.attname != "id"]
+    return model.objects.filter(pk=obj.pk).values(*names).get()
+
+
+def test_insert_stores_the_row_save_stores_and_sets_the_key(club):
+    from core.bulk import insert
+
+    def entry():
+        return AuditEntry(
+            club=club, action="sheet_created", object_type="sheet", after={"players": ["Zoé"]}
+        )
+
+    saved = entry()
+    saved.save()
+    inserted = insert(entry())
+    assert inserted.pk is not None and inserted.pk != saved.pk
+    assert not inserted._state.adding and inserted._state.db == "default"
+    assert inserted.at is not None  # auto_now_add, as save() sets it
+    stored, expected = _columns(inserted), _columns(saved)
+    assert abs(stored.pop("at") - expected.pop("at")).total_seconds() < 60
+    assert stored == expected
+    assert AuditEntry.objects.get(pk=inserted.pk).after == {"players": ["Zoé"]}
+
+
+def test_insert_saves_through_the_orm_a_model_someone_listens_to(club):
+    from django.db.models.signals import post_save
+
+    from core.bulk import insert
+
+    heard = []
+
+    def listener(sender, instance, created, **kwargs):
+        heard.append((instance.pk, created))
+
+    post_save.connect(listener, sender=AuditEntry)
+    try:
+        entry = insert(AuditEntry(club=club, action="sheet_created"))
+    finally:
+        post_save.disconnect(listener, sender=AuditEntry)
+    assert heard == [(entry.pk, True)]
+
+
+def test_rows_of_other_keys_are_written_by_a_plan_of_their_own(row):
+    RowWriter(AuditEntry).write([row])
+    RowWriter(AuditEntry).write([{**row, "before": {"n": 1}}])
+    RowWriter(AuditEntry).write([row])
+    first, second, third = AuditEntry.objects.order_by("pk")
+    field = AuditEntry._meta.get_field("before")
+    assert (first.before, second.before, third.before) == (field.get_default(), {"n": 1}, None)

@@ -15,12 +15,19 @@ by each model, hand after hand, the attack's chance predicted before each hand:
 - ``pairwise``: each attacker against each defender, one-against-one matches;
 - ``mean Φ``: the model kept, its chances read as openskill's ``predict_win`` reads
   ratings (the normal curve, Φ(Δμ/√(2β² + σa² + σb²))) instead of its own logistic;
-- ``mean``: the model kept (``ratings.compute``: a side is the mean of its players).
+- ``mean c×1``: the model kept, its chances by its logistic with the spread c the
+  update fits (too sure at both ends: ``compute.SPREAD``);
+- ``mean``: the model kept (``ratings.compute``: a side is the mean of its players,
+  its chances read with c widened by ``SPREAD``).
 
 Printed per model and seed: the Brier score and log loss of the predictions, the
 largest gap between a tenth's mean prediction and its observed rate (points), the
 mean μ after the club's hands, and Spearman's correlation of the rating shown with
-the hidden skill; then the kept model's calibration tables at
+the hidden skill; then the calibration rule (``ratings.calibration.WITHIN``):
+every tenth within 5 points over the seeds' clubs of ``--hands`` pooled, with each
+club's own worst tenth beside the worst that chance alone gives predictions
+calibrated exactly on that club (at 4,000 hands, about 380 hands a tenth, over 5
+points for a quarter of the clubs); then the kept model's calibration tables at
 ``--calibration-hands``; then ``manage.py rate_hands`` itself on each seed's club
 written as interchange lines: its mean μ and Spearman.
 """
@@ -125,11 +132,23 @@ class MeanNormal(Mean):
         return 0.5 * (1 + math.erf((a - b) / spread / math.sqrt(2)))
 
 
+class MeanUnwidened(Mean):
+    """The model kept, its chances by its logistic with c as the update fits it (no
+    ``SPREAD``)."""
+
+    def predict(self, match):
+        sides = [[self.rater.get(p) or State.new() for p in team] for team in match.teams]
+        (a, var_a), (b, var_b) = (mean_side(side) for side in sides)
+        c = math.sqrt(var_a + var_b + 2 * BETA * BETA)
+        return 1.0 / (1.0 + math.exp((b - a) / c))
+
+
 MODELS = {
     "sum": Library,
     "weights": lambda: Library(OPENSKILL, weights=True),
     "pairwise": Pairwise,
     "mean Φ": MeanNormal,
+    "mean c×1": MeanUnwidened,
     "mean": Mean,
 }
 
@@ -183,21 +202,51 @@ class Command(BaseCommand):
                     f"{cal.log_loss(predicted, observed):>8.4f} "
                     f"{cal.worst_gap(table):>9.1f} pt {mean_mu:>7.2f} {rho:>8.3f} {micro:>8.1f}"
                 )
+        self.rule(seeds, hands, players)
         for seed in seeds:
-            self.calibration_table(seed, calibration_hands, players)
+            _skills, sheets = cal.skilled_club(seed, calibration_hands, players)
+            predicted, observed, _rater = cal.prequential(cal.club_matches(sheets))
+            self.calibration_table(f"seed {seed}", predicted, observed)
         self.rate_hands(clubs)
 
-    def calibration_table(self, seed, hands, players):
-        _skills, sheets = cal.skilled_club(seed, hands, players)
-        predicted, observed, _rater = cal.prequential(cal.club_matches(sheets))
-        table = cal.calibration(predicted, observed)
+    def rule(self, seeds, hands, players):
+        """The rule (``ratings.calibration``): every tenth within ``WITHIN`` points over
+        the seeds' clubs pooled; each club's own worst tenth beside what chance alone
+        gives predictions calibrated exactly."""
         self.out(
-            f"\nCalibration, model kept, seed {seed}, {len(predicted):,} hands "
-            f"(worst tenth {cal.worst_gap(table):.1f} points)"
+            f"\nThe rule: every tenth within {cal.WITHIN:.0f} points over the {len(seeds)} "
+            f"clubs of {hands:,} hands pooled (one club's tenths swing by chance: below)"
+        )
+        predicted, observed = [], []
+        for seed in seeds:
+            _skills, sheets = cal.skilled_club(seed, hands, players)
+            more, made, _rater = cal.prequential(cal.club_matches(sheets))
+            worst = cal.worst_gap(cal.calibration(more, made))
+            median, over = cal.noise(more)
+            self.out(
+                f"  seed {seed}: worst tenth {worst:.1f} points; predictions calibrated "
+                f"exactly: worst tenth {median:.1f} (median), over {cal.WITHIN:.0f} points "
+                f"in {over:.0%} of draws"
+            )
+            predicted += more
+            observed += made
+        worst = self.calibration_table(
+            f"seeds {', '.join(map(str, seeds))} pooled", predicted, observed
+        )
+        verdict = "within" if worst <= cal.WITHIN else "NOT within"
+        self.out(f"  every tenth {verdict} {cal.WITHIN:.0f} points (worst {worst:.1f})")
+
+    def calibration_table(self, label, predicted, observed) -> float:
+        table = cal.calibration(predicted, observed)
+        worst = cal.worst_gap(table)
+        self.out(
+            f"\nCalibration, model kept, {label}, {len(predicted):,} hands "
+            f"(worst tenth {worst:.1f} points)"
         )
         self.out(f"{'tenth':>5} {'from':>6} {'predicted':>9} {'observed':>8} {'hands':>6}")
         for number, (low, mean, rate, count) in enumerate(table, start=1):
             self.out(f"{number:>5} {low:>6.3f} {mean:>9.3f} {rate:>8.3f} {count:>6}")
+        return worst
 
     def rate_hands(self, clubs):
         self.out("\nmanage.py rate_hands on each club (its interchange lines)")
