@@ -407,9 +407,10 @@ def _commit(league, rows, actor, only_club, manager) -> Preview:
             after={
                 **counts,
                 "refused_lines": [line.number for line in lines if line.refused],
-                # for the league's managers to confirm (they import them)
+                # for the league's managers to confirm (they import them): as a line
+                # of a list "licence;name;club;série", the history shows them so
                 "held_lines": [
-                    {"licence": x.licence, "name": x.name, "club": x.club, "serie": x.serie}
+                    ";".join((x.licence, x.name, x.club, x.serie))
                     for x in lines
                     if x.action == "held"
                 ],
