@@ -10,7 +10,9 @@ sends the header by itself). Each token is throttled (``clubs.tokens.hit``: at m
 UPDATE, rather than in the database cache, whose add-or-increment took 12 queries).
 
 The caller's rights are the pages' (``clubs.permissions``): its user's role in the
-club, read at each request, and never beyond the token's club and scope.
+club, read at each request, and never beyond the token's club and scope. Who the
+token's reads name is asked of ``clubs.visibility`` as for a member of the token's
+club (``visibility.reading_for``), not for everything its user may read elsewhere.
 """
 
 from dataclasses import dataclass
@@ -21,7 +23,7 @@ from ninja import NinjaAPI
 from ninja.errors import AuthenticationError
 from ninja.security import HttpBearer
 
-from clubs import tokens
+from clubs import tokens, visibility
 from clubs.models import ApiToken
 
 
@@ -54,7 +56,9 @@ class TokenAuth(HttpBearer):
             raise AuthenticationError
         if not tokens.hit(found, settings.API_RATE):
             raise Throttled
-        request.user = found.user  # the services' actor, the audit's "by"
+        # the services' actor, the audit's "by"; the visibility rule asks as a member
+        # of the token's club
+        request.user = visibility.reading_for(found.user, found.club_id)
         return Caller(found.user, found)
 
 

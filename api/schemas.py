@@ -544,9 +544,16 @@ class LicenceLineOut(Schema):
     name: str
     serie: str
     club: str
-    action: Literal["create", "update", "unchanged", "refused"]
-    code: str | None = Field(description="A refused line's error code.")
-    message: str | None = Field(description="A refused line's reason, in the request's language.")
+    action: Literal["create", "update", "unchanged", "held", "refused"] = Field(
+        description=(
+            "held: a club manager's line whose licence is new to them, kept for the "
+            "league's managers to confirm."
+        )
+    )
+    code: str | None = Field(description="A refused or held line's code.")
+    message: str | None = Field(
+        description="A refused line's reason or a held line's words, in the request's language."
+    )
     changes: dict[str, list[str]] = Field(description="An update: field → [before, after].")
     link: str | None = Field(description="The club's player the line links to the person.")
 
@@ -555,6 +562,7 @@ class LicenceCounts(Schema):
     create: int
     update: int
     unchanged: int
+    held: int
     refused: int
     linked: int
 

@@ -11,6 +11,12 @@ club, so a members-only club's player entered as a guest of a public club stays
 hidden; such a guest is entered there under a number (``tournaments.services.unnamed``),
 so the other club's stored names, exports and backups never hold theirs.
 
+A reader through an API token of one club (``reading_for``, set by ``api.auth``) is
+asked as a member of that club would be: a token made for club A names what a member
+of A may read (public clubs, club A while the user is still its member, the leagues
+open to club A), never what its user reads through another club, a league they
+manage elsewhere or a superuser's rights.
+
 The leagues' tables are read through the reverse relations' names (``league_links``)
 so that ``clubs`` imports nothing above it.
 """
@@ -20,10 +26,32 @@ from django.db.models import Q
 from clubs.models import Person, Player
 
 
+def reading_for(user, club_id):
+    """``user`` reading through a token of the club ``club_id``: the rule asks as a
+    member of that club (the same user object, marked; returned)."""
+    user.visibility_club_id = club_id
+    return user
+
+
+def _token_club(user):
+    """The club a token's reader reads for (``reading_for``), or ``None``."""
+    return getattr(user, "visibility_club_id", None)
+
+
 def _league_readable(user, prefix: str) -> Q:
-    """``prefix`` + a league the user may read (public, managed, or a member club's)."""
+    """``prefix`` + a league the user may read (public, managed, or a member club's);
+    through a token: public, or one its club is a member of."""
     readable = Q(**{f"{prefix}is_public": True})
-    if user is not None and user.is_authenticated:
+    club_id = _token_club(user)
+    if club_id is not None:
+        readable |= Q(
+            **{
+                f"{prefix}club_links__club_id": club_id,
+                f"{prefix}club_links__club__memberships__user": user,
+                f"{prefix}club_links__accepted_at__isnull": False,
+            }
+        )
+    elif user is not None and user.is_authenticated:
         readable |= Q(**{f"{prefix}managers__user": user})
         readable |= Q(
             **{
@@ -39,7 +67,10 @@ def naming_players(user, league=None) -> Q:
     (not a guest's record) of a club the user may read, or of a club that lets a league
     the user may read (``league``: that league only) name its players."""
     clubs = Q(club__is_public=True)
-    if user is not None and user.is_authenticated:
+    club_id = _token_club(user)
+    if club_id is not None:  # through a token: its club only, while a member of it
+        clubs |= Q(club_id=club_id, club__memberships__user=user)
+    elif user is not None and user.is_authenticated:
         clubs |= Q(club__memberships__user=user)
     naming = Q(
         club__league_links__names_players=True, club__league_links__accepted_at__isnull=False
@@ -52,7 +83,13 @@ def naming_players(user, league=None) -> Q:
 
 
 def _sees_all(user) -> bool:
-    return user is not None and user.is_authenticated and user.is_superuser
+    """A superuser on the site's pages (not through a token: it reads as its club's)."""
+    return (
+        user is not None
+        and user.is_authenticated
+        and user.is_superuser
+        and _token_club(user) is None
+    )
 
 
 def _own(user):

@@ -12,7 +12,10 @@ what it would do (the preview: create, update, unchanged, or the refusal of that
 in the reader's language); with ``commit=True`` it does it, in one transaction with
 one league audit entry (and the club's audit entry of each link), the refused lines
 left out. A league manager imports for every member club; a manager of a member club
-only the lines of the clubs they manage.
+only the lines of the clubs they manage, and a line of theirs with a licence new to
+them (no person holds it, or one they may not see: ``clubs.visibility``) is held for
+the league's managers, with the same words either way, so the answer never tells
+whether a hidden person holds that licence; the league's history lists the held lines.
 """
 
 import csv
@@ -23,7 +26,7 @@ from dataclasses import dataclass, field
 from django.db import IntegrityError, OperationalError, transaction
 from django.utils.translation import gettext_lazy as _lazy
 
-from clubs import audit
+from clubs import audit, visibility
 from clubs.models import Club, Membership, Person, Player
 from clubs.permissions import LEVELS as CLUB_LEVELS
 from clubs.permissions import can as can_club
@@ -60,6 +63,10 @@ error_messages = {
     "person_not_yours": _lazy(
         "The licence %(licence)s is held by a login or by players of other clubs: "
         "ask the league's managers to change it."
+    ),
+    "held": _lazy(
+        "The licence %(licence)s is held for the league's managers to confirm: they add "
+        "the licences new to your club."
     ),
     "conflict": _lazy(
         "Other changes to these persons were being saved at the same time: import the list again."
@@ -102,7 +109,8 @@ HEADERS = {
 @dataclass
 class Line:
     """One line of the file and what it does (``action``: create, update, unchanged,
-    refused); ``message`` the refusal; ``changes`` field → (before, after)."""
+    held, refused); ``message`` the refusal or the hold; ``changes`` field → (before,
+    after)."""
 
     number: int
     licence: str = ""
@@ -130,7 +138,7 @@ class Preview:
 
     @property
     def counts(self) -> dict:
-        actions = ("create", "update", "unchanged", "refused")
+        actions = ("create", "update", "unchanged", "held", "refused")
         return {action: self.count(action) for action in actions} | {
             "linked": sum(1 for line in self.lines if line.link)
         }
@@ -243,17 +251,25 @@ def _read(league, rows, actor, only_club=None) -> tuple[list[Line], dict]:
     return lines, found
 
 
-def _plan(lines, clubs, manager=True):
+def _plan(lines, clubs, manager=True, actor=None):
     """Create, update or unchanged, and the player to link, for the lines not refused.
-    A person is shared by every club and league: a club's manager (not ``manager`` of
-    the league) changes only the persons of no login whose players are all of clubs
-    they import for."""
+    A person is shared by every club and league: a club's manager (``actor``, not
+    ``manager`` of the league) changes only the persons of no login whose players are
+    all of clubs they import for, and creates none: a licence no person holds, or one
+    held by a person they may not see, is held for the league's managers alike."""
     pending = [line for line in lines if line.action == "pending"]
     persons = {
         p.licence: p for p in Person.objects.filter(licence__in=[line.licence for line in pending])
     }
     elsewhere = defaultdict(set)  # person → the clubs of their players
     if not manager:
+        seen = visibility.named_person_ids(actor, {p.pk for p in persons.values()})
+        for line in pending:
+            person = persons.get(line.licence)
+            if person is None or person.pk not in seen:
+                _hold(line)
+        pending = [line for line in pending if line.action == "pending"]
+        persons = {line.licence: persons[line.licence] for line in pending}
         for person_id, club_id in Player.objects.filter(
             person__in=list(persons.values())
         ).values_list("person_id", "club_id"):
@@ -304,6 +320,13 @@ def _plan(lines, clubs, manager=True):
     return plan
 
 
+def _hold(line):
+    """The same answer for a licence no person holds and one a hidden person holds."""
+    line.action, line.code = "held", "held"
+    line.message = LicenceError("held", licence=line.licence).message
+    line.changes, line.link = {}, ""
+
+
 def may_import(actor, league) -> bool:
     """A manager of the league, or of one of its member clubs (``None``: code)."""
     if actor is None or permissions.is_manager(actor, league):
@@ -330,7 +353,7 @@ def import_licences(league, text, *, actor, commit=False, only_club=None) -> Pre
     manager = actor is None or permissions.is_manager(actor, league)
     if not commit:
         lines, clubs = _read(league, rows, actor, only_club)
-        _plan(lines, clubs, manager)
+        _plan(lines, clubs, manager, actor)
         return Preview(lines)
     for attempt in range(1, ATTEMPTS + 1):
         try:
@@ -350,7 +373,7 @@ def _commit(league, rows, actor, only_club, manager) -> Preview:
     gets in the way: ``import_licences`` runs it again)."""
     with transaction.atomic():
         lines, clubs = _read(league, rows, actor, only_club)
-        plan = _plan(lines, clubs, manager)
+        plan = _plan(lines, clubs, manager, actor)
         moved = []  # persons whose série changed: their ranks in the league's seasons
         for line, person, player in plan:
             if person is None:
@@ -379,8 +402,18 @@ def _commit(league, rows, actor, only_club, manager) -> Preview:
             action="licences_imported",
             label=(
                 f"{counts['create']} created, {counts['update']} updated, "
-                f"{counts['linked']} linked, {counts['refused']} refused"
+                f"{counts['linked']} linked, {counts['held']} held, {counts['refused']} refused"
             ),
-            after={**counts, "refused_lines": [line.number for line in lines if line.refused]},
+            after={
+                **counts,
+                "refused_lines": [line.number for line in lines if line.refused],
+                # for the league's managers to confirm (they import them): as a line
+                # of a list "licence;name;club;série", the history shows them so
+                "held_lines": [
+                    ";".join((x.licence, x.name, x.club, x.serie))
+                    for x in lines
+                    if x.action == "held"
+                ],
+            },
         )
     return preview

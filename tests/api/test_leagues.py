@@ -211,7 +211,8 @@ def test_the_licence_list_through_the_api(api, token, clubs, league, boss):
     preview = api(writer).post(url, {"csv": LIST})
     assert preview.status_code == 200, preview.content
     body = preview.json()
-    assert (body["committed"], body["counts"]["create"], body["counts"]["refused"]) == (
+    # a licence new to a club's manager is held for the league's managers
+    assert (body["committed"], body["counts"]["held"], body["counts"]["refused"]) == (
         False,
         1,
         1,
@@ -219,9 +220,9 @@ def test_the_licence_list_through_the_api(api, token, clubs, league, boss):
     assert body["lines"][1]["code"] == "club_unknown"
     french = api(writer).post(url, {"csv": LIST}, **{"Accept-Language": "fr"}).json()
     assert "membre" in french["lines"][1]["message"]
-    assert not Person.objects.filter(licence="7001").exists()
     done = api(writer).post(url, {"csv": LIST, "commit": True}).json()
-    assert done["committed"] and Person.objects.get(licence="7001").name == "Anne Roux"
+    assert done["committed"] and done["lines"][0]["action"] == "held"
+    assert not Person.objects.filter(licence="7001").exists()
     # club A's manager imports no line of club B
     of_b = "licence;name;club\n7003;Zoé Bleu;club-b\n"
     line = api(writer).post(url, {"csv": of_b}).json()["lines"][0]
@@ -231,7 +232,7 @@ def test_the_licence_list_through_the_api(api, token, clubs, league, boss):
     line = api(writer).post(url, {"csv": of_b}).json()["lines"][0]
     assert line["code"] == "club_not_yours"
     of_b_token = token(manager_a, "write", for_club=clubs["b"])
-    assert api(of_b_token).post(url, {"csv": of_b}).json()["lines"][0]["action"] == "create"
+    assert api(of_b_token).post(url, {"csv": of_b}).json()["lines"][0]["action"] == "held"
     # a club outside the league: its token does not reach the league
     other = Club.objects.create(name="Elsewhere", slug="elsewhere")
     Membership.objects.create(club=other, user=manager_a, role=Role.MANAGER)
@@ -263,7 +264,8 @@ def test_a_licence_list_meeting_concurrent_writes_is_a_conflict(
     from leagues import licences  # noqa: PLC0415
     from tests.leagues.test_licences import _stale_plans  # noqa: PLC0415
 
-    Person.objects.create(name="Lucie", licence="1002")
+    lucie = Person.objects.create(name="Lucie", licence="1002")
+    Player.objects.create(club=clubs["b"], name="Lucie", person=lucie)  # club B's to change
     _stale_plans(monkeypatch, times=licences.ATTEMPTS)
     writer = token(clubs["b_manager"], "write", for_club=clubs["b"])
     answer = api(writer).post(

@@ -112,7 +112,14 @@ class World:
         User = get_user_model()
         self.users = {
             who: User.objects.create_user(f"pm_{who}", password="pw-privacy-1")
-            for who in ("no_club", "other_member", "fellow_manager", "league_manager", "removed")
+            for who in (
+                "no_club",
+                "other_member",
+                "fellow_manager",
+                "league_manager",
+                "removed",
+                "two_clubs",
+            )
         }
         self.clubs = {
             slug: Club.objects.create(name=f"Club {slug.title()}", slug=slug, is_public=public)
@@ -122,6 +129,9 @@ class World:
             ("other", "other_member", Role.MEMBER),
             ("home", "fellow_manager", Role.MANAGER),
             ("away", "removed", Role.MEMBER),
+            # a member of the public HOME and of AWAY: their token for HOME reads as HOME's
+            ("home", "two_clubs", Role.MEMBER),
+            ("away", "two_clubs", Role.MEMBER),
         ):
             Membership.objects.create(club=self.clubs[slug], user=self.users[who], role=role)
         self.needles, self.players, self.persons = [], {}, []
@@ -438,13 +448,14 @@ def test_no_page_names_a_hidden_person(world, who):
     assert named == set(NAMED)  # the pages do name people: the search is not blind
 
 
-@pytest.mark.parametrize("who", ["removed", "fellow_manager", "other_member"])
+@pytest.mark.parametrize("who", ["removed", "fellow_manager", "other_member", "two_clubs"])
 def test_no_api_answer_names_a_hidden_person(world, who):
-    """Every API operation with a token: a removed member's, a fellow club's, another club's."""
+    """Every API operation with a token: a removed member's, a fellow club's, another
+    club's, and the token for HOME of a member of AWAY too (it reads as HOME's member)."""
     if who == "removed":
         token = world.removed_token
     else:
-        club = Membership.objects.filter(user=world.users[who]).get().club
+        club = Membership.objects.filter(user=world.users[who]).order_by("club__slug").last().club
         token = api_tokens.create_token(club=club, name=who, scope="read", actor=world.users[who])[
             1
         ]

@@ -55,6 +55,7 @@ def test_the_preview_says_what_each_line_does_and_writes_nothing(league, boss, b
         "create": 2,
         "update": 1,
         "unchanged": 0,
+        "held": 0,
         "refused": 4,
         "linked": 1,
     }
@@ -87,6 +88,7 @@ def test_the_import_creates_updates_and_links_once(league, boss, clubs, before):
 
 
 def test_a_club_manager_imports_their_clubs_lines_only(league, clubs, before):
+    Player.objects.create(club=clubs["b"], name="Lucie M.", person=before)
     preview = licences.import_licences(league, LIST, actor=clubs["b_manager"])
     assert preview.lines[0].code == "club_not_yours"
     assert preview.lines[1].action == "update"  # club B's line
@@ -150,7 +152,9 @@ def test_a_club_manager_changes_no_person_of_another_club_or_login(
     Person.objects.filter(pk=before.pk).update(user=login)
     Player.objects.filter(person=before).delete()
     preview = licences.import_licences(league, text, actor=clubs["b_manager"], commit=True)
-    assert preview.lines[0].code == "person_not_yours"
+    assert preview.lines[0].code == "held"  # a login of no club B may not see: held
+    before.refresh_from_db()
+    assert before.name == "Lucie Martin-Old"
 
 
 def test_a_serie_changed_by_the_list_moves_the_person_in_the_ranking(
@@ -200,8 +204,8 @@ def _stale_plans(monkeypatch, times):
     person of licence 1002: it is created again (the unique licence refuses it)."""
     original, calls = licences._plan, []
 
-    def stale(lines, clubs, manager=True):
-        plan = original(lines, clubs, manager)
+    def stale(lines, clubs, *rest):
+        plan = original(lines, clubs, *rest)
         calls.append(1)
         if len(calls) <= times:
             for item in plan:
@@ -251,8 +255,8 @@ def test_a_player_linked_meanwhile_is_left_as_it_is(league, boss, clubs, before,
     other = Person.objects.create(name="Jean Dupont (autre)", licence="9999")
     original = licences._plan
 
-    def raced(lines, clubs, manager=True):
-        plan = original(lines, clubs, manager)
+    def raced(lines, clubs, *rest):
+        plan = original(lines, clubs, *rest)
         Player.objects.filter(pk=jean.pk).update(person=other)
         return plan
 
@@ -304,3 +308,70 @@ def test_who_may_import_is_one_query_whatever_the_member_clubs(
     Membership.objects.filter(user=clubs["b_manager"]).update(role=Role.SCORER)
     fresh = django_user_model.objects.get(pk=clubs["b_manager"].pk)
     assert not licences.may_import(fresh, league)
+
+
+#: a club manager's preview of held lines only: the league's managers, their manager
+#: role in a member club, the member clubs, the persons of the licences, and who of
+#: them the manager may see (the players naming them, the manager's own person)
+QUERIES = 6
+
+
+def _answer(line, licence):
+    """What a line's answer says, its own licence number left out."""
+    words = line.message.replace(licence, "#")
+    return (line.action, line.code, words, line.changes, line.link)
+
+
+def test_a_licence_a_hidden_person_holds_answers_as_a_new_one(
+    league, clubs, api_writer, django_assert_num_queries
+):
+    """Club A's manager imports two lines: one licence no person holds, one held by a
+    player of the members-only club B they may not see. Both are held for the league's
+    managers with the same words, page after page, and the import creates no second
+    person nor links club A's player of that name to the hidden one."""
+    hidden = Person.objects.create(name="Zoé Cachée", licence="9001", serie="Open")
+    Player.objects.create(club=clubs["b"], name="Zoé Cachée", person=hidden)
+    tempted = Player.objects.create(club=clubs["a"], name="Zoé Cachée")
+    Player.objects.create(club=clubs["a"], name="Yves Neuf")
+    manager = clubs["a_manager"]
+    text = "Licence;Nom;Club;Série\n9001;Zoé Cachée;Club A;Open\n9002;Yves Neuf;Club A;Open\n"
+    with django_assert_num_queries(QUERIES):
+        assert licences.import_licences(league, text, actor=manager).counts["held"] == 2
+    for commit in (False, True):
+        answers = []
+        for licence, name in (("9001", "Zoé Cachée"), ("9002", "Yves Neuf")):
+            text = f"Licence;Nom;Club;Série\n{licence};{name};Club A;Open\n"
+            preview = licences.import_licences(league, text, actor=manager, commit=commit)
+            answers.append((_answer(preview.lines[0], licence), preview.counts))
+            body = api_writer(manager, clubs["a"], text, commit)
+            line = body["lines"][0]
+            answers.append(
+                (
+                    (line["action"], line["code"], line["message"].replace(licence, "#")),
+                    body["counts"],
+                )
+            )
+        assert answers[0] == answers[2] and answers[1] == answers[3]
+        assert answers[0][0][0] == "held" and answers[0][1]["held"] == 1
+    assert Person.objects.filter(licence="9002").count() == 0
+    assert Person.objects.filter(licence="9001").get() == hidden
+    tempted.refresh_from_db()
+    assert tempted.person_id is None
+    held = LeagueAuditEntry.objects.filter(action="licences_imported").order_by("pk").last().after
+    assert held["held_lines"] == ["9002;Yves Neuf;Club A;Open"]
+
+
+@pytest.fixture
+def api_writer():
+    """``api_writer(user, club, text, commit)``: the licence import's JSON answer to a
+    write token of ``club``."""
+    from clubs import tokens  # noqa: PLC0415
+    from tests.api.conftest import Api  # noqa: PLC0415
+
+    def post(user, club, text, commit):
+        key = tokens.create_token(club=club, name="import", scope="write", actor=user)[1]
+        answer = Api(key).post("/api/v1/leagues/comite/licences", {"csv": text, "commit": commit})
+        assert answer.status_code == 200, answer.content
+        return answer.json()
+
+    return post
