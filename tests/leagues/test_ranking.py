@@ -204,11 +204,11 @@ def test_a_whole_season_summed_again_writes_its_ranks_in_the_same_rows(
     """A whole season's re-sum (a new scale, a new best N) ranks the sums before writing
     them: the rows it writes hold the ranks the one rank rule gives, overall and by série,
     with no second pass (the season's lock, the delete, the results, the write)."""
-    ranking.restand(lseason, list(Person.objects.values_list("pk", flat=True)))
+    season_standings.restand(lseason, list(Person.objects.values_list("pk", flat=True)))
     kept = sorted(lseason.standings.values_list("person_id", "exact", "place", "serie_place"))
     lseason.standings.update(place=0, serie_place=0)
     with django_assert_num_queries(4):
-        ranking.restand(lseason)
+        season_standings.restand(lseason)
     assert (
         sorted(lseason.standings.values_list("person_id", "exact", "place", "serie_place")) == kept
     )
