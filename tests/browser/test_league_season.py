@@ -389,7 +389,7 @@ def duplicate_event(page, new_context, base, slug, title, members, guest):
         expect(page.locator("[data-messages]")).to_contain_text(f"Round {number} has started")
         for table in (1, 2):
             page.goto(f"{t_url}/rounds/{number}/tables/{table}/")
-            link = page.locator(".table-link-url").first.get_attribute("href")
+            link = page.locator("[data-table-link-url]").first.get_attribute("href")
             if link.startswith("/"):
                 link = f"{base}{link}"
             first.goto(link)
