@@ -567,4 +567,3 @@ def record_download(job, actor) -> None:
         audit.record(
             job.club, actor, audit.Action.BACKUP_DOWNLOADED, label=job.download_name, after=after
         )
-
