@@ -9,23 +9,25 @@ text is taken as it is; any other (missing, None where a value is due, another t
 out of bounds, a login or person key, a key of a rebuilt row) goes through the
 writer's ``value``, which converts, checks and names the refusal.
 
-``fill`` takes a row's values at once (``operator.itemgetter``) and checks them a group
-of columns at a time (the bounds of the integers, the lengths of the texts, the
-choices: ``map`` over the group), by a plan made once for each combination of the
-values' types the model's rows show (``_plan``); a row any group refuses is filled
-again column by column (``fill_in_order``), which names the first bad one as ``value``
-words it. (A row's columns one by one in Python, as written out per model before, cost
-as much as the reading of the whole row.)
+``fill`` takes a row's values at once (``operator.itemgetter``) and follows a plan made
+once for each combination of the values' types the model's rows show (``_plan``): the
+values of the columns with bounds or choices are looked up together among the values of
+their column seen passing (a set a column: few distinct values fill most rows; a value
+not seen yet is checked, then remembered); a row any check refuses is filled again
+column by column (``fill_in_order``), which names the first bad one as ``value`` words
+it. (Python code written out per model and compiled did the same a column at a time.)
 """
 
 import datetime
-from operator import contains, ge, itemgetter, le
+from operator import contains, itemgetter
 
 from django.contrib.auth import get_user_model
 from django.core.validators import MaxLengthValidator, MaxValueValidator, MinValueValidator
 from django.db import connection, models
+from django.utils.translation import gettext as _
 
 from core.bulk import _copy_type
+from transfer.backup.refusals import refused
 
 #: field classes whose values SQLite takes through ``get_db_prep_save`` (text dates,
 #: JSON text, decimals); the others go as they are
@@ -85,6 +87,9 @@ class Columns:
         if self.fields[0].primary_key and len(self.slots) > 1:
             self.getter = itemgetter(*(slot[1] for slot in self.slots))
         self.plans = {}
+        # position → the values of a checked column seen passing its bounds and choices
+        # (of its plain type: a plan is made per combination of types)
+        self.passed = {}
         # PostgreSQL: the type COPY formats each column's values as (JSON: the text
         # the writer makes of it); None when one is unknown
         self.copy_types = None
@@ -147,18 +152,18 @@ class Columns:
             found = getter(given)
         except KeyError:  # a field missing: its default, through ``value``
             return self.fill_in_order(given, pk, where, value)
+        if len(given) != len(found):  # more fields than its columns
+            self.refuse_unknown(given, where)
         shape = tuple(map(type, found))
         plan = self.plans.get(shape)
         if plan is None:
             plan = self.plans[shape] = self._plan(shape)
-        ints, lows, highs, texts, longest, chosen, sets, stamps, cached, slow = plan
-        if ints is not None:
-            got = ints(found)
-            if not (all(map(le, lows, got)) and all(map(ge, highs, got))):
-                return self.fill_in_order(given, pk, where, value)
-        if texts is not None and not all(map(ge, longest, map(len, texts(found)))):
-            return self.fill_in_order(given, pk, where, value)
-        if chosen is not None and not all(map(contains, sets, chosen(found))):
+        picked, known, learning, stamps, cached, slow = plan
+        if (
+            picked is not None
+            and not all(map(contains, known, picked(found)))
+            and not _learn(found, learning)
+        ):
             return self.fill_in_order(given, pk, where, value)
         values = [pk, *found]
         for position in stamps:
@@ -176,53 +181,44 @@ class Columns:
         return values
 
     def _plan(self, shape) -> tuple:
-        """How a row whose values have these types is checked: the groups of columns
-        tested together (integers' bounds, texts' lengths, choices), the dates and
-        times read from their text, the values remembered by their text, and the
-        columns that go through ``value`` (in order)."""
-        ints, lows, highs, texts, longest, chosen, sets = [], [], [], [], [], [], []
-        stamps, cached, slow = [], [], []
+        """How a row whose values have these types is checked: the columns whose
+        values must pass their bounds or choices (``picked``, each with the values of
+        the column seen passing, ``known``), the dates and times read from their text,
+        the values remembered by their text, and the columns that go through
+        ``value`` (in order)."""
+        picked, known, learning, stamps, cached, slow = [], [], [], [], [], []
         for position, (slot, kind, mode) in enumerate(zip(self.slots, shape, self.modes)):
             skipped, none, how = mode
             if skipped or (kind is _NONE and none):
                 continue
-            plain, low, high, cache = slot[9:]
+            plain, low, _high, cache = slot[9:]
             if how == JSON and kind in (list, dict):
                 continue
             if how == STAMP and kind is str:
                 stamps.append(position)
             elif how == TEST and kind is plain:
-                if slot[3] == "value" and low is not None:
-                    if plain is str:
-                        texts.append(position)
-                        longest.append(high)
-                    else:
-                        ints.append(position)
-                        lows.append(low)
-                        highs.append(high)
-                if slot[3] == "value" and slot[6] is not None:
-                    chosen.append(position)
-                    sets.append(slot[6] | {""} if slot[7] else slot[6])
+                if slot[3] == "value" and (low is not None or slot[6] is not None):
+                    seen = self.passed.setdefault(position, set())
+                    picked.append(position)
+                    known.append(seen)
+                    learning.append((position, slot, seen))
             elif how == CACHE and kind is str:
                 cached.append((position, cache))
             else:
                 slow.append((position, slot))
-        return (
-            _getter(ints),
-            lows,
-            highs,
-            _getter(texts),
-            longest,
-            _getter(chosen),
-            sets,
-            stamps,
-            cached,
-            slow,
-        )
+        return _getter(picked), known, learning, stamps, cached, slow
+
+    def refuse_unknown(self, given, where) -> None:
+        """A field the model does not have refuses the row (before any value)."""
+        if not given.keys() <= self.allowed:
+            for name in given:
+                if name not in self.allowed:
+                    raise refused(where, name, _("not a field"))
 
     def fill_in_order(self, given, pk, where, value) -> list:
         """``fill`` a column at a time, in order: the way of any row ``fill``'s groups
         refuse (the first bad column is named, as ``value`` words it)."""
+        self.refuse_unknown(given, where)
         values = [None] * len(self.fields)
         values[0] = pk
         for slot, (skipped, none, how) in zip(self.slots, self.modes):
@@ -256,6 +252,20 @@ def _passes(slot, v) -> bool:
         return False
     choices = slot[6]
     return choices is None or v in choices or (slot[7] and v == "")
+
+
+def _learn(found, learning) -> bool:
+    """Whether each checked value passes its column's bounds and choices (those not
+    seen before); each one passing is remembered (up to ``CACHE_SIZE`` a column)."""
+    for position, slot, seen in learning:
+        v = found[position]
+        if v in seen:
+            continue
+        if not _passes(slot, v):
+            return False
+        if len(seen) < CACHE_SIZE:
+            seen.add(v)
+    return True
 
 
 def _getter(positions):

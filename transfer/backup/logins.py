@@ -12,7 +12,7 @@ from transfer import named
 from transfer.backup.refusals import USER_FIELDS, invalid
 
 
-def user_ids(rows) -> set:
+def user_ids_of(rows) -> set:
     ids, names = set(), set()
     for row in rows:
         if not isinstance(row, dict) or not isinstance(row.get("username"), str):

@@ -13,8 +13,8 @@ from clubs import audit
 from clubs.models import Club
 from scoresheet import signals
 from scoresheet.totals import rebuild_season_totals
-from transfer.backup import hands
-from transfer.backup import logins as people
+from transfer.backup.hands import check_hands, renumber
+from transfer.backup.logins import restore_persons, restore_users, user_ids_of
 from transfer.backup.reading import Source
 from transfer.backup.refusals import FORMAT, VERSIONS, BackupError, first_line, invalid
 from transfer.backup.writer import Writer
@@ -92,7 +92,7 @@ def _restore(source, actor, logins) -> Club:
         for p in persons
     ):
         raise invalid(_("persons: a list of ids and names"))
-    user_ids = people.user_ids(data["users"])
+    user_ids = user_ids_of(data["users"])
     slug = str(data.get("club"))
     if Club.objects.filter(slug=slug).exists():
         raise BackupError(
@@ -107,10 +107,8 @@ def _restore(source, actor, logins) -> Club:
     writer = None
     try:
         with transaction.atomic():
-            users, existing = people.restore_users(data["users"])
-            writer = Writer(
-                slug, user_ids, users, people.restore_persons(persons), source.read_by_orjson
-            )
+            users, existing = restore_users(data["users"])
+            writer = Writer(slug, user_ids, users, restore_persons(persons), source.read_by_orjson)
             writer.confirm(data["users"], logins, existing)
             with connection.constraint_checks_disabled():
                 try:
@@ -136,8 +134,8 @@ def _restore(source, actor, logins) -> Club:
             club = Club.objects.get(pk=writer.club_pk)
             connection.check_constraints(table_names=[m._meta.db_table for m in writer.written])
             _reset_sequences(list(writer.written) + [get_user_model()])
-            hands.renumber(club)
-            hands.check_hands(club)
+            renumber(club)
+            check_hands(club)
             writer.drop()
             for season in club.seasons.all():  # (its sheets' totals: ``_check_hands``)
                 rebuild_season_totals(season, sheets=False)

@@ -90,10 +90,6 @@ class Writer(Tables):
             raise invalid(_("%(row)s: its key is missing or twice") % {"row": where})
         if last is None or pk > last:
             self.last[label] = pk
-        if not given.keys() <= spec.allowed:
-            for name in given:
-                if name not in spec.allowed:
-                    raise refused(where, name, _("not a field"))
         values = spec.fill(given, pk, where, self._value)
         if spec.login is not None and not self._guard(spec, values):
             return
