@@ -137,7 +137,7 @@ def test_a_key_held_here_refuses_the_file_from_a_batch_sent_earlier(cleared):
 def test_a_batch_refused_by_the_database_is_named_before_a_later_bad_row(cleared):
     """A batch the database refuses (a key held by the other club), its answer not read
     yet when a row of the next batch is refused in Python: the first bad row, the held
-    key, is the one named (``_Writer.stop`` returns the earlier batch's refusal)."""
+    key, is the one named (``Writer.stop`` returns the earlier batch's refusal)."""
     data, _ids = cleared
     other = Club.objects.get(slug="other")
     held = ScoreRow.objects.filter(hand__sheet__club=other).values_list("pk", flat=True)[0]
@@ -235,7 +235,7 @@ def test_a_key_naming_no_row_at_all_is_refused_whichever_check_sees_it(cleared, 
 @pytest.mark.skipif(connection.vendor != "postgresql", reason="PostgreSQL's row locks")
 def test_a_login_the_rows_name_cannot_be_deleted_while_they_are_written(login, monkeypatch):
     """The triggers off, no trigger locks the rows the restore's keys name: the logins
-    the file names are locked as a trigger would (``_hold``), so that another
+    the file names are locked as a trigger would (``logins.hold``), so that another
     connection deleting one waits for the restore instead of orphaning its rows."""
     data, _ids = backed_up_then_cleared()
     boss = get_user_model().objects.get(username="boss")

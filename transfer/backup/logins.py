@@ -88,7 +88,3 @@ def hold(model, ids) -> None:
             f" WHERE {quote(model._meta.pk.column)} = ANY(%s) FOR KEY SHARE",
             [ids],
         )
-
-
-#: sheets whose hands ``_check_hands`` reads at a time; two batches are in memory at
-#: once on PostgreSQL (one scored, the next read): at 100,000 hands 200 took the

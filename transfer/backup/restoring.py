@@ -44,32 +44,23 @@ def restore(data, *, actor=None, logins=()) -> Club:
     finds a key naming no row of the file. A file of version 3 is read line by
     line: the memory it takes does not grow with the club.
 
-    On PostgreSQL the database works while the next rows are read: each batch's
-    COPY is sent, and its result read only before the connection's next statement
-    (``Tables._collect``; a refusal then names that batch). Before it, the batch's
-    keys (each value once) are looked up among the file's keys read so far: when
-    all are found, the COPY's query also fires the batch's deferred foreign-key
-    triggers (``SET CONSTRAINTS ALL IMMEDIATE``, then ``DEFERRED`` again), so
-    that neither the links' query per model nor the 2.3 million trigger checks of
-    a 100,000-hand club wait for the end. The first key not found (a row named
-    before it comes, such as a player merged into a later one, or a row not in the
-    file) sends every check left to the end, as before: ``check_links`` names the
-    row, ``check_constraints`` fires the triggers. One connection, no thread: a
-    writing thread cost more CPU in handing the interpreter's lock over than it
-    won (``benchmarks/HISTORY.md``). On SQLite each batch is written at once.
+    On PostgreSQL the database works while the next rows are read, and each batch's
+    foreign keys are checked as it is written when it can be
+    (``transfer.backup.database``). On SQLite each batch is written at once.
 
     Faster still where the site's login may set ``session_replication_role`` (a
     superuser, or ``GRANT SET ON PARAMETER session_replication_role TO …``,
     PostgreSQL 15): the rows are written in the replica role, for this transaction
     only, so that none of the 2.3 million foreign-key triggers fires (at 100,000
     hands: the database's CPU 16.1 → 10.0 s, the restore 24.0 → 20.0 s with the
-    checks below; ``benchmarks/HISTORY.md``). Nothing goes unchecked: ``check_links`` finds a
-    key naming no row of the file, ``check_foreign_keys`` then a key naming no row
-    of its table, one join per model, as the triggers would have; the logins and
-    persons the rows name are locked as a trigger would lock them (``logins.hold``); the
-    role is set back before anything else is written. A login that may not set it
-    restores with the triggers, as above. (The replica role turns every trigger off,
-    not only the foreign keys': the tables written have no other, and
+    checks below; ``benchmarks/HISTORY.md``). Nothing goes unchecked:
+    ``check_links`` finds a key naming no row of the file, ``check_foreign_keys``
+    then a key naming no row of its table, one join per model, as the triggers would
+    have; the logins and persons the rows name are locked as a trigger would lock
+    them (``logins.hold``); the role is set back before anything else is written. A
+    login that may not set it restores with the triggers, as above. (The replica role
+    turns every trigger off, not only the foreign keys': the tables written have no
+    other, and
     ``test_the_replica_role_turns_off_no_trigger_but_the_foreign_keys`` fails the day
     one has.)"""
     try:
@@ -137,7 +128,7 @@ def _restore(source, actor, logins) -> Club:
             renumber(club)
             check_hands(club)
             writer.drop()
-            for season in club.seasons.all():  # (its sheets' totals: ``_check_hands``)
+            for season in club.seasons.all():  # (its sheets' totals: ``check_hands``)
                 rebuild_season_totals(season, sheets=False)
             signals.changed(club.pk)
             after = {"sha256": source.digest, "rows": writer.rows, "users": len(data["users"])}
