@@ -38,6 +38,23 @@ def test_every_model_of_the_club_apps_has_a_path_of_keys_never_null():
             assert fields or model is Club
 
 
+def test_each_model_comes_after_the_models_it_names():
+    """The apps register their rows themselves, in the order Django starts them (the
+    ledger before the clubs): the file's order still puts a row's targets before it,
+    an app after the apps it points at, so a restore checks each batch's keys as it
+    writes it."""
+    order = list(paths())
+    assert order[0] == "clubs.Club"
+    seen = set()
+    for label in order:
+        model = apps.get_model(label)
+        for field in model._meta.concrete_fields:
+            target = field.related_model._meta.label if field.is_relation else None
+            if target in order and field.related_model is not model:
+                assert target in seen, f"{label}.{field.name} names {target}, written after it"
+        seen.add(label)
+
+
 def test_a_path_that_does_not_reach_the_club_is_refused():
     with pytest.raises(ValueError):
         path_fields(apps.get_model("scoresheet.Hand"), "sheet__season")
