@@ -11,3 +11,7 @@ class ScoresheetConfig(AppConfig):
     def ready(self):
         # the pages the apps below may link to (core.pages)
         pages.offer("sheet_create", "scoresheet:sheet_create")
+        # its rows in a club's backup (core.backup_rows)
+        from scoresheet import backup_rows  # noqa: PLC0415 (its models: loaded by now)
+
+        backup_rows.register_rows()

@@ -222,13 +222,9 @@ TAG_LIBRARIES = {
 }
 
 #: The references allowed against the order: (where, the app named) → the reason (also in
-#: the README).
-ALLOWED_REFERENCES = {
-    ("transfer.backup", "tournaments"): (
-        "a club's backup holds its tournaments: their rows and their checks are named by "
-        "label until the tournaments app registers them itself"
-    ),
-}
+#: the README). None now: the club's backup reads the rows each app registers
+#: (``core.backup_rows``) rather than naming them.
+ALLOWED_REFERENCES: dict = {}
 
 
 def url_owners():

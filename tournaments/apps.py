@@ -12,3 +12,7 @@ class TournamentsConfig(AppConfig):
     def ready(self):
         # the pages the apps below may link to (core.pages)
         pages.offer("club_tournaments", "tournaments:list")
+        # its rows in a club's backup (core.backup_rows)
+        from tournaments import backup_rows  # noqa: PLC0415 (its models: loaded by now)
+
+        backup_rows.register_rows()

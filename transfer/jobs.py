@@ -10,7 +10,6 @@ page). Who may start, see and download a job: ``transfer.views`` (a club's
 managers, as for the data page; a restore: site administrators).
 """
 
-import hashlib
 import logging
 import os
 import threading
@@ -568,11 +567,3 @@ def record_download(job, actor) -> None:
         audit.record(
             job.club, actor, audit.Action.BACKUP_DOWNLOADED, label=job.download_name, after=after
         )
-
-
-def digest_of(name: str) -> str:
-    sha = hashlib.sha256()
-    with open(path_of(name), "rb") as data:
-        for block in iter(lambda: data.read(1 << 20), b""):
-            sha.update(block)
-    return sha.hexdigest()

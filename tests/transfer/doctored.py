@@ -12,12 +12,12 @@ from clubs.models import Club, Membership, Role
 from scoresheet import services
 from tests.transfer.test_backup import build_club
 from transfer import backup as backups
-from transfer.backup import PATHS
+from transfer.backup import paths
 
 
 def counts() -> dict:
     """Rows of every model a restore may write, and the logins with their privileges."""
-    found = {label: apps.get_model(label)._default_manager.count() for label in PATHS}
+    found = {label: apps.get_model(label)._default_manager.count() for label in paths()}
     User = get_user_model()
     found["users"] = sorted(User.objects.values_list("username", "is_staff", "is_superuser"))
     return found
@@ -25,7 +25,7 @@ def counts() -> dict:
 
 def clear(club) -> None:
     """Take every row of ``club`` out of the database (its logins stay)."""
-    for label, path in reversed(PATHS.items()):
+    for label, path in reversed(paths().items()):
         apps.get_model(label)._default_manager.filter(**{path: club.pk}).delete()
 
 

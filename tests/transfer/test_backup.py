@@ -15,7 +15,8 @@ from scoresheet.models import SheetFacts, SheetTotal
 from tests.data import NAMES, SEED_HANDS
 from tournaments import services as tournament_services
 from transfer import backup as backups
-from transfer.backup import BackupError, club_paths, club_rows
+from transfer.backup import BackupError, club_paths, club_rows, dump
+from transfer.backup.rows import rebuilt as rebuilt_labels
 
 HAND = {"dealer": "Anna", "taker": "Anna", "contract": "garde", "bouts": 2, "points": 56}
 
@@ -84,7 +85,7 @@ def snapshot(club):
     for model, rows in club_rows(club).items():
         if model is AuditEntry:  # the restore adds its own entry, saying so
             rows = rows.exclude(action=AuditEntry.Action.CLUB_RESTORED)
-        rebuilt = model._meta.label in backups.REBUILT  # counted again: new ids, same rows
+        rebuilt = model._meta.label in rebuilt_labels()  # counted again: new ids, same rows
         tables[model._meta.label] = sorted(
             (
                 tuple(sorted((k, v) for k, v in row.items() if not (rebuilt and k in UNKEPT)))
@@ -298,14 +299,14 @@ def test_the_backup_makes_instances_and_text_a_batch_of_rows_at_a_time(monkeypat
     """Its memory is a batch's (``BATCH`` rows turned into instances, dicts and text),
     whatever the club's size and the cursor's chunk (``CHUNK``): never a chunk's."""
     club = build_club()
-    monkeypatch.setattr(backups, "BATCH", 3)
+    monkeypatch.setattr(dump, "BATCH", 3)
     sizes = []
-    real = backups.serializers.serialize
+    real = dump.serializers.serialize
 
     def serialize(fmt, rows, **kwargs):
         sizes.append(len(rows))
         return real(fmt, rows, **kwargs)
 
-    monkeypatch.setattr(backups.serializers, "serialize", serialize)
+    monkeypatch.setattr(dump.serializers, "serialize", serialize)
     data = json.loads(backups.dumps(club))
     assert max(sizes) == 3 and sum(sizes) == len(data["objects"]) == sum(data["counts"].values())

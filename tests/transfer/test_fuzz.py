@@ -7,6 +7,7 @@ and the restore must refuse it (``BackupError``, never another exception) with
 every table and every login as they were.
 """
 
+import json
 import random
 
 import pytest
@@ -111,7 +112,7 @@ def test_every_doctored_backup_is_refused_and_writes_nothing():
             doctor(doctored, ids, rng)
         seen.update(d.__name__ for d in applied)
         with pytest.raises(backups.BackupError):
-            backups.restore(doctored if case % 2 else backups.json.dumps(doctored))
+            backups.restore(doctored if case % 2 else json.dumps(doctored))
         assert counts() == before, (case, [d.__name__ for d in applied])
     assert list(get_user_model().objects.order_by("pk").values()) == logins
     assert seen == {d.__name__ for d in DOCTORINGS}

@@ -15,17 +15,20 @@ from tests.data import NAMES
 from tournaments import services as tournament_services
 from tournaments.models import RoundTable
 from transfer import backup as backups
-from transfer.backup import APPS, LEFT_OUT, PATHS, SHARED, path_fields
+from transfer.backup import path_fields
+from transfer.backup.rows import app_labels, left_out, paths, shared
 
 NO_DEALER = {"taker": "Anna", "contract": "garde", "bouts": 2, "points": 56}
 
 
 def test_every_model_of_the_club_apps_has_a_path_of_keys_never_null():
-    for label in APPS:
+    PATHS = paths()
+    assert set(app_labels()) >= {"clubs", "scoresheet", "tournaments"}
+    for label in app_labels():
         for model in apps.get_app_config(label).get_models():
-            if model._meta.label in SHARED:  # carried beside the rows (a person's licence)
+            if model._meta.label in shared():  # carried beside the rows (a person's licence)
                 continue
-            if model._meta.label in LEFT_OUT:  # credentials (API tokens), never backed up
+            if model._meta.label in left_out():  # credentials (API tokens), never backed up
                 continue
             assert model._meta.label in PATHS, f"{model._meta.label}: no path to its club"
             fields = path_fields(model, PATHS[model._meta.label])
@@ -33,6 +36,23 @@ def test_every_model_of_the_club_apps_has_a_path_of_keys_never_null():
                 assert field.many_to_one or field.one_to_one, (model, field.name)
                 assert not field.null, f"{model._meta.label}: {field.name} may be null"
             assert fields or model is Club
+
+
+def test_each_model_comes_after_the_models_it_names():
+    """The apps register their rows themselves, in the order Django starts them (the
+    ledger before the clubs): the file's order still puts a row's targets before it,
+    an app after the apps it points at, so a restore checks each batch's keys as it
+    writes it."""
+    order = list(paths())
+    assert order[0] == "clubs.Club"
+    seen = set()
+    for label in order:
+        model = apps.get_model(label)
+        for field in model._meta.concrete_fields:
+            target = field.related_model._meta.label if field.is_relation else None
+            if target in order and field.related_model is not model:
+                assert target in seen, f"{label}.{field.name} names {target}, written after it"
+        seen.add(label)
 
 
 def test_a_path_that_does_not_reach_the_club_is_refused():

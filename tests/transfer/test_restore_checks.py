@@ -184,3 +184,14 @@ def test_a_tables_seats_must_be_entries_of_its_tournament(cleared, seats):
     table = rows(data, "tournaments.roundtable")[0]
     table["fields"]["seats"] = seats
     refused(data, f"tournaments.roundtable {table['pk']}", "seats")
+
+
+@pytest.mark.django_db
+def test_a_tournament_table_seating_an_entry_of_another_tournament_is_refused(cleared):
+    """The check the tournaments app registers with its rows (``Registration.finish``):
+    a table's seats are entry numbers of its own tournament."""
+    data, _ids = cleared
+    table = rows(data, "tournaments.roundtable")[0]
+    numbers = {e["fields"]["number"] for e in rows(data, "tournaments.entry")}
+    table["fields"]["seats"] = [*table["fields"]["seats"][:-1], max(numbers) + 1]
+    refused(data, f"tournaments.roundtable {table['pk']}", "seats")

@@ -21,19 +21,22 @@ from django.contrib.auth import get_user_model
 from django.db import connection
 
 from clubs.models import Club, Player
-from scoresheet.models import SeasonTotal, SheetFacts, SheetTotal
+from scoresheet.models import Hand, ScoreRow, SeasonTotal, Sheet, SheetFacts, SheetTotal
 from scoresheet.totals import rebuild_season_totals
 from tests.transfer.doctored import backed_up_then_cleared, copy, counts, rows
 from tests.transfer.test_restore_fast import _text
 from tests.transfer.test_restore_stream import LinesOnly
 from transfer import backup as backups
+from transfer.backup import hands as ledger_check
+from transfer.backup import writer as backup_writer
+from transfer.backup.rows import paths, rebuilt
 
 
 @pytest.fixture(autouse=True)
 def small_batches(monkeypatch):
-    monkeypatch.setattr(backups, "INSERT_BATCH", 2)
+    monkeypatch.setattr(backup_writer, "INSERT_BATCH", 2)
     # the hands' check: a sheet a batch, the next one's reads sent before it is scored
-    monkeypatch.setattr(backups, "CHECK_SHEETS", 1)
+    monkeypatch.setattr(ledger_check, "CHECK_SHEETS", 1)
 
 
 @pytest.fixture(
@@ -79,8 +82,8 @@ def test_a_club_restores_in_batches_of_two(cleared):
     club = backups.restore(LinesOnly(_text(data).encode()))
     assert club.slug == "rive"
     hands = rows(data, "scoresheet.hand")
-    assert len(hands) > 2 * backups.INSERT_BATCH
-    assert backups.Hand.objects.filter(sheet__club=club).count() == len(hands)
+    assert len(hands) > 2 * backup_writer.INSERT_BATCH
+    assert Hand.objects.filter(sheet__club=club).count() == len(hands)
 
 
 @pytest.mark.django_db
@@ -122,7 +125,7 @@ def test_a_key_held_here_refuses_the_file_from_a_batch_sent_earlier(cleared):
     when the next batch is written: the refusal names the key."""
     data, _ids = cleared
     other = Club.objects.get(slug="other")
-    held = backups.ScoreRow.objects.filter(hand__sheet__club=other).values_list("pk", flat=True)[0]
+    held = ScoreRow.objects.filter(hand__sheet__club=other).values_list("pk", flat=True)[0]
     score_rows = rows(data, "scoresheet.scorerow")
     row = score_rows[len(score_rows) // 2]
     assert not any(r["pk"] == held for r in score_rows)
@@ -134,10 +137,10 @@ def test_a_key_held_here_refuses_the_file_from_a_batch_sent_earlier(cleared):
 def test_a_batch_refused_by_the_database_is_named_before_a_later_bad_row(cleared):
     """A batch the database refuses (a key held by the other club), its answer not read
     yet when a row of the next batch is refused in Python: the first bad row, the held
-    key, is the one named (``_Writer.stop`` returns the earlier batch's refusal)."""
+    key, is the one named (``Writer.stop`` returns the earlier batch's refusal)."""
     data, _ids = cleared
     other = Club.objects.get(slug="other")
-    held = backups.ScoreRow.objects.filter(hand__sheet__club=other).values_list("pk", flat=True)[0]
+    held = ScoreRow.objects.filter(hand__sheet__club=other).values_list("pk", flat=True)[0]
     score_rows = rows(data, "scoresheet.scorerow")
     index = (len(score_rows) // 2) & ~1  # the first row of a batch of two
     assert not any(r["pk"] == held for r in score_rows)
@@ -167,13 +170,13 @@ def test_a_value_the_database_refuses_names_its_row(cleared):
 def _writers(monkeypatch) -> list:
     """The restore's writers, kept as they are made."""
     made = []
-    init = backups._Writer.__init__
+    init = backup_writer.Writer.__init__
 
     def keep(self, *args):
         init(self, *args)
         made.append(self)
 
-    monkeypatch.setattr(backups._Writer, "__init__", keep)
+    monkeypatch.setattr(backup_writer.Writer, "__init__", keep)
     return made
 
 
@@ -192,9 +195,9 @@ def test_the_triggers_are_off_only_where_the_login_may_and_only_for_the_rows(
     data, _ids = cleared
     writers = _writers(monkeypatch)
     roles = []  # the session's role once the rows are written
-    triggers_on = backups._Writer.triggers_on
+    triggers_on = backup_writer.Writer.triggers_on
     monkeypatch.setattr(
-        backups._Writer, "triggers_on", lambda self: (roles.append(_role()), triggers_on(self))
+        backup_writer.Writer, "triggers_on", lambda self: (roles.append(_role()), triggers_on(self))
     )
     backups.restore(copy(data))
     may = connection.vendor == "postgresql" and login == "may_set_the_role"
@@ -213,7 +216,7 @@ def test_a_key_naming_no_row_at_all_is_refused_whichever_check_sees_it(cleared, 
     left out: the triggers refuse it, or with them off ``check_foreign_keys``, which
     names it; nothing written, the session's role set back."""
     data, _ids = cleared
-    monkeypatch.setattr(backups._Writer, "check_links", lambda self: None)
+    monkeypatch.setattr(backup_writer.Writer, "check_links", lambda self: None)
     hands = rows(data, "scoresheet.hand")
     hand = hands[len(hands) // 2]
     hand["fields"]["sheet"] = 987_654_321
@@ -232,7 +235,7 @@ def test_a_key_naming_no_row_at_all_is_refused_whichever_check_sees_it(cleared, 
 @pytest.mark.skipif(connection.vendor != "postgresql", reason="PostgreSQL's row locks")
 def test_a_login_the_rows_name_cannot_be_deleted_while_they_are_written(login, monkeypatch):
     """The triggers off, no trigger locks the rows the restore's keys name: the logins
-    the file names are locked as a trigger would (``_hold``), so that another
+    the file names are locked as a trigger would (``logins.hold``), so that another
     connection deleting one waits for the restore instead of orphaning its rows."""
     data, _ids = backed_up_then_cleared()
     boss = get_user_model().objects.get(username="boss")
@@ -259,8 +262,8 @@ def test_a_login_the_rows_name_cannot_be_deleted_while_they_are_written(login, m
                 waited.append(False)
         return finish(self)
 
-    finish = backups._Writer.finish
-    monkeypatch.setattr(backups._Writer, "finish", delete_boss)
+    finish = backup_writer.Writer.finish
+    monkeypatch.setattr(backup_writer.Writer, "finish", delete_boss)
     backups.restore(copy(data))
     assert waited == [True]
     assert get_user_model().objects.filter(pk=boss.pk).exists()
@@ -291,14 +294,14 @@ def test_every_sheet_is_checked_when_read_a_sheet_at_a_time(cleared, monkeypatch
     """Each batch scored once, in order, whichever way it is read."""
     data, _ids = cleared
     checked = []
-    check = backups._check_sheet_hands
+    check = ledger_check._check_sheet_hands
     monkeypatch.setattr(
-        backups,
+        ledger_check,
         "_check_sheet_hands",
         lambda *args: (checked.append(args[4]["sheet_id"]), check(*args))[1],
     )
     club = backups.restore(copy(data))
-    assert checked == sorted(backups.Sheet.objects.filter(club=club).values_list("pk", flat=True))
+    assert checked == sorted(Sheet.objects.filter(club=club).values_list("pk", flat=True))
 
 
 @pytest.mark.django_db
@@ -338,7 +341,7 @@ def test_a_score_row_of_another_date_is_refused_by_the_check_naming_its_hand(
     engine would not give (here its date a day later) is refused by the check, which
     names its hand, before the totals' constraints see it (found by review: counted
     with the batch's reads, a SheetTotal constraint refused it first, naming none)."""
-    monkeypatch.setattr(backups, "CHECK_SHEETS", check_sheets)
+    monkeypatch.setattr(ledger_check, "CHECK_SHEETS", check_sheets)
     data, _ids = cleared
     live = {h["pk"] for h in rows(data, "scoresheet.hand") if not h["fields"]["is_deleted"]}
     seen = {}
@@ -359,11 +362,7 @@ def test_the_replica_role_turns_off_no_trigger_but_the_foreign_keys(login):
     ``check_foreign_keys`` stands in for): a table the restore writes with any other
     trigger (a deferrable unique constraint's recheck, a trigger of a migration's)
     would go unchecked. None has one; this fails the day one does."""
-    tables = [
-        apps.get_model(label)._meta.db_table
-        for label in backups.PATHS
-        if label not in backups.REBUILT
-    ]
+    tables = [apps.get_model(label)._meta.db_table for label in paths() if label not in rebuilt()]
     with connection.cursor() as cursor:
         cursor.execute(
             "SELECT c.relname, t.tgname, p.proname FROM pg_trigger t"

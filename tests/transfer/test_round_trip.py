@@ -6,9 +6,11 @@ from django.core.management import call_command
 from clubs.models import Club
 from scoresheet.models import Hand, HandRevision, Sheet
 from tarot.rulesets import PRESETS
+from tests.transfer.doctored import clear, counts, rows
 from tests.transfer.full_club import build_full_club
 from tests.transfer.test_backup import snapshot
 from tournaments.models import RoundTable, TableResult, Team, Tournament
+from transfer import backup as backups
 
 
 @pytest.mark.django_db(transaction=True)
@@ -47,3 +49,28 @@ def test_every_kind_of_data_comes_back_equal_row_by_row(tmp_path):
         extra = [r for r in after[label] if r not in before[label]]
         gone = [r for r in before[label] if r not in after[label]]
         assert after[label] == before[label], f"{label}: {extra} {gone}"
+
+
+@pytest.mark.django_db
+def test_a_backup_whose_mouches_pools_were_changed_is_refused():
+    """The pools a mouches hand carries are the engine's, scored again along its sheet:
+    a file whose pools were changed on one live hand is refused, naming the hand, and
+    nothing is written."""
+    club = build_full_club()
+    data = backups.backup(club)
+    clear(club)
+    live = {row["pk"] for row in rows(data, "scoresheet.sheet") if not row["fields"]["deleted_at"]}
+    hand = next(
+        row
+        for row in rows(data, "scoresheet.hand")
+        if row["fields"]["pools"]
+        and not row["fields"]["is_deleted"]
+        and row["fields"]["sheet"] in live
+    )
+    pools = hand["fields"]["pools"]
+    hand["fields"]["pools"] = [pools[0] + 1, *pools[1:]]
+    before = counts()
+    with pytest.raises(backups.BackupError) as caught:
+        backups.restore(data)
+    assert f"scoresheet.hand {hand['pk']}: its pools" in caught.value.message
+    assert counts() == before

@@ -18,6 +18,7 @@ from tests.transfer.doctored import clear
 from tests.transfer.test_backup import build_club
 from transfer import backup as backups
 from transfer import jobs, streams
+from transfer.backup import dump
 from transfer.models import Job
 
 pytestmark = [
@@ -60,7 +61,7 @@ def test_a_hand_posted_during_the_backup_is_out_of_it_and_the_file_restores(monk
             post_a_hand(sheet.pk)
         return out
 
-    monkeypatch.setattr(backups.serializers, "serialize", serialize)
+    monkeypatch.setattr(dump.serializers, "serialize", serialize)
     text = backups.dumps(club)
     monkeypatch.undo()
 

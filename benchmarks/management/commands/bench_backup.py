@@ -39,6 +39,7 @@ from django.db import connection
 from benchmarks.database import own_database
 from benchmarks.management.commands import bench_standings
 from clubs.models import Club
+from scoresheet import signals
 from scoresheet.models import Hand
 from transfer import backup as backups
 from transfer import streams
@@ -232,20 +233,20 @@ class Command(bench_standings.Command):
             result["hands"] = counts["scoresheet.hand"]
         elif step == "restore":
             # the ratings' recompute the restore asks for (``signals.changed``), timed apart
-            changed, spent = backups.signals.changed, [0.0]
+            changed, spent = signals.changed, [0.0]
 
             def timed_changed(*args, **kwargs):
                 begun = time.perf_counter()
                 changed(*args, **kwargs)
                 spent[0] += time.perf_counter() - begun
 
-            backups.signals.changed = timed_changed
+            signals.changed = timed_changed
             try:
                 with open(file, "rb") as source:
                     # a stream, as the job and the command read it; every login kept
                     backups.restore(source, logins=EVERY_LOGIN)
             finally:
-                backups.signals.changed = changed
+                signals.changed = changed
             result["ratings_seconds"] = spent[0]
         elif step in ("jsonl", "csv"):
             season = club.seasons.order_by("-start_date").first()
