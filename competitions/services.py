@@ -248,7 +248,7 @@ def add_division(competition, name, *, level=None, actor=None) -> Division:
         if level is None:
             level = competition.divisions.count() + 1
         division = Division.objects.create(competition=competition, name=name, level=level)
-        _record(competition.league, actor, "division_added", f"{competition.name}: {name}")
+        _record(competition.league, actor, "division_added", f"{competition.name} · {name}")
     return division
 
 
@@ -307,7 +307,7 @@ def enter_team(
             league,
             actor,
             "team_entered",
-            f"{competition.name}: {name}",
+            f"{competition.name} · {name}",
             {"club": club.name, "squad": [p.name for p in players]},
         )
     return team
@@ -373,7 +373,7 @@ def generate_fixtures(division, *, actor=None) -> list[Match]:
             competition.league,
             actor,
             "fixtures_generated",
-            f"{competition.name}: {division.name}",
+            f"{competition.name} · {division.name}",
             {"days": len(days), "matches": len(matches)},
         )
     return matches
@@ -482,7 +482,7 @@ def submit_line_up(match, team, players, *, actor=None, link=None) -> list[LineU
             match.competition.league,
             actor,
             "line_up_submitted",
-            f"{match}: {team.name}",
+            f"{match} · {team.name}",
             {"players": [p.name for p in players], "by": "captain" if link else "manager"},
         )
     return seats
@@ -769,7 +769,7 @@ def revoke_captain_link(link, *, actor=None):
     with transaction.atomic():
         tokens.issue(link, CAPTAIN_LINK_KEY)
         link.save(update_fields=["token_salt", "token_hash"])
-        _record(league, actor, "captain_link_revoked", f"{link.match}: {link.team.name}")
+        _record(league, actor, "captain_link_revoked", f"{link.match} · {link.team.name}")
     return link
 
 
@@ -816,7 +816,7 @@ def confirm_result(link) -> CaptainLink:
             raise CompetitionError("claim_open")
         link.confirmed_at = timezone.now()
         link.save(update_fields=["confirmed_at"])
-        _record(match.competition.league, None, "result_confirmed", f"{match}: {link.team.name}")
+        _record(match.competition.league, None, "result_confirmed", f"{match} · {link.team.name}")
     return link
 
 
@@ -845,7 +845,7 @@ def file_claim(link, text) -> MatchClaim:
             match.competition.league,
             None,
             "claim_filed",
-            f"{match}: {link.team.name}",
+            f"{match} · {link.team.name}",
             {"text": text},
         )
     return claim
@@ -872,7 +872,7 @@ def decide_claim(claim, *, upheld, decision="", actor=None) -> MatchClaim:
             league,
             actor,
             "claim_decided",
-            f"{claim.match}: {claim.team.name}",
+            f"{claim.match} · {claim.team.name}",
             {"claim": claim.text, "state": claim.state, "decision": decision},
         )
     return claim

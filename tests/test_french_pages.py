@@ -1,3 +1,4 @@
+# ruff: noqa: F811 (the league and competition fixtures, imported)
 """The pages a scorer and a manager go through at a club evening, rendered in French:
 no sentence of the English catalogue left (in the text, the labels screen readers speak,
 and the data-* texts the page's scripts show), and French typography — a no-break space
@@ -14,6 +15,8 @@ import pytest
 from django.urls import reverse
 
 from scoresheet import services
+from tests.competitions.conftest import championship, clubs  # noqa: F401 (fixtures)
+from tests.leagues.fixtures import boss, league  # noqa: F401 (fixtures)
 from tests.scoresheet.test_views_hands import SEED_POSTS
 
 PO = Path(__file__).resolve().parents[1] / "locale/fr/LC_MESSAGES/django.po"
@@ -179,3 +182,65 @@ def test_the_checks_see_a_slip():
     assert slips(["après chacune de 1 soirées"])
     assert english_in(["Waiting to be sent: 3"])
     assert not english_in(["En attente d’envoi\u00a0: 3"])
+
+
+def league_pages(french, championship, boss, clubs):
+    """A league's and its team competition's pages, in French, with names that begin with
+    a vowel or a mute h (the clubs "Annecy" and "Hélène", the teams "A1", "Hélène 1"…),
+    where a "de" must become "d’"."""
+    from clubs.models import Club  # noqa: PLC0415
+    from competitions import links  # noqa: PLC0415
+    from tests.competitions.conftest import line_ups  # noqa: PLC0415
+
+    Club.objects.filter(pk=clubs["a"].pk).update(name="Annecy")
+    Club.objects.filter(pk=clubs["b"].pk).update(name="Hélène")
+    competition, division, teams = championship()
+    for team in teams:
+        if team.name.startswith("B"):
+            team.name = team.name.replace("B", "Hélène ")
+            team.save(update_fields=["name"])
+    match = division.matches.get(day=1, slot=0)
+    line_ups(match, boss)
+    slug = competition.league.slug
+    one = {"league": slug, "competition_id": competition.pk}
+    french.force_login(boss)
+    urls = {
+        "the leagues": reverse("leagues:list"),
+        "the league": reverse("leagues:home", kwargs={"league": slug}),
+        "the league's management": reverse("leagues:manage", kwargs={"league": slug}),
+        "the league's history": reverse("leagues:history", kwargs={"league": slug}),
+        "the league's ratings": reverse("leagues:ratings", kwargs={"league": slug}),
+        "the competitions": reverse("competitions:list", kwargs={"league": slug}),
+        "a competition": reverse("competitions:detail", kwargs=one),
+        "its management": reverse("competitions:manage", kwargs=one),
+        "a team": reverse("competitions:team", kwargs={**one, "team_id": match.home_id}),
+        "a match": reverse("competitions:match", kwargs={**one, "match_id": match.pk}),
+        "its results": reverse("competitions:results", kwargs={**one, "match_id": match.pk}),
+        "a line-up": reverse(
+            "competitions:line_up",
+            kwargs={**one, "match_id": match.pk, "team_id": match.home_id},
+        ),
+        "a captain's page": reverse(
+            "captain:page", args=[links.token(links.link_of(match, match.home))]
+        ),
+    }
+    pages = []
+    for name, url in urls.items():
+        response = french.get(url)
+        assert response.status_code == 200, (name, response.status_code)
+        pages.append((name, response.content.decode()))
+    return pages
+
+
+@pytest.mark.django_db
+def test_the_league_s_pages_are_in_french(french, championship, boss, clubs):
+    problems = []
+    pages = league_pages(french, championship, boss, clubs)
+    for name, html in pages:
+        parts = words(html)
+        problems += [f"{name}: English left: {s!r}" for s in english_in(parts)]
+        problems += [f"{name}: {slip}" for slip in slips(parts)]
+    assert not problems, "\n".join(problems)
+    # the names that take "d’" were on the pages the slips were looked for in
+    seen = " ".join(" ".join(words(html)) for _name, html in pages)
+    assert "d’Hélène 1" in seen or "d’A1" in seen, seen[:2000]

@@ -48,9 +48,10 @@ def _hand(sheet, number):
     return get_object_or_404(Hand, sheet=sheet, number=number)
 
 
-def _form_page(request, sheet, form, hand=None, clash=None, status=200):
+def _form_page(request, sheet, form, hand=None, clash=None, closed=None, status=200):
     """The hand form (new or correction), with the scores previewed when it is valid;
-    ``clash``: the hands another phone stored first (``_clash``)."""
+    ``clash``: the hands another phone stored first (``_clash``); ``closed``: the sheet
+    closed under the scorer's Save (``_closed_form``)."""
     table = form.table
     preview_url = _preview_url(request, sheet, hand)
     return render(
@@ -65,6 +66,7 @@ def _form_page(request, sheet, form, hand=None, clash=None, status=200):
             "names": table.names,
             "next_number": None if hand else services.next_number(sheet),
             "clash": clash,
+            "closed": closed,
         },
         status=status,
     )
@@ -89,9 +91,11 @@ def hand_create(request, slug, sheet_id):
     the sheet's lock, in one transaction with the form's idempotency key (``once``),
     and its refusal comes back on the fields at fault."""
     sheet, table = seated_sheet(request.club, sheet_id)
-    if sheet.is_closed:
-        return closed_refusal(request, sheet)
     form_class = form_class_for(sheet)
+    if sheet.is_closed:
+        if request.method == "POST" and not _scripted(request):
+            return _closed_form(request, sheet, form_class(request.POST, sheet=sheet, table=table))
+        return closed_refusal(request, sheet)
     if request.method != "POST":
         return _form_page(request, sheet, form_class(sheet=sheet, table=table))
     save = _save_requested(request)
@@ -113,6 +117,8 @@ def hand_create(request, slug, sheet_id):
         except services.LedgerError as error:
             if error.code == "hand_clash":
                 return _clash(request, sheet, form, error)
+            if error.code == "sheet_closed" and not _scripted(request):
+                return _closed_form(request, sheet, form)
             form.add_ledger_error(error)
         else:
             target = f"{sheet_url}#hand-{hand.number}"
@@ -128,11 +134,27 @@ def hand_create(request, slug, sheet_id):
     return _form_page(request, sheet, form)
 
 
+def _scripted(request) -> bool:
+    """Posted by the page's script or the phone's queue (they want JSON back)."""
+    return request.headers.get("X-Requested-With") == "fetch" or queued(request)
+
+
+def _closed_form(request, sheet, form, hand=None):
+    """The sheet was closed while this hand was being typed (a page without script
+    posts it anyway): the form again with every entry kept, and why it was not saved
+    and how to reopen the sheet (409). Once reopened, the same Save stores it."""
+    closed = {
+        "message": services.LedgerError("sheet_closed").message,
+        "may_manage": can(request.user, request.club, "manage"),
+    }
+    return _form_page(request, sheet, form, hand, closed=closed, status=409)
+
+
 def closed_refusal(request, sheet):
     """A closed sheet is read-only: why, and how to reopen it, instead of a form whose
     Save would fail (409; JSON for the phone's queue and the page's script)."""
     message = services.LedgerError("sheet_closed").message
-    if request.headers.get("X-Requested-With") == "fetch" or queued(request):
+    if _scripted(request):
         return JsonResponse({"errors": [message]}, status=409)
     return render(
         request,
@@ -246,6 +268,10 @@ def hand_edit(request, slug, sheet_id, number):
     sheet = _sheet(request, sheet_id)
     hand = _hand(sheet, number)
     if sheet.is_closed:
+        if request.method == "POST" and not _scripted(request) and not hand.is_deleted:
+            table = services.Table.of(sheet)
+            form = form_class_for(sheet)(request.POST, sheet=sheet, table=table, hand=hand)
+            return _closed_form(request, sheet, form, hand)
         return closed_refusal(request, sheet)
     if hand.is_deleted:
         if queued(request):
@@ -269,6 +295,8 @@ def hand_edit(request, slug, sheet_id, number):
                     url=url,
                 )
             except services.LedgerError as error:
+                if error.code == "sheet_closed" and not _scripted(request):
+                    return _closed_form(request, sheet, form, hand)
                 form.add_ledger_error(error)
             else:
                 messages.success(request, _("Hand %(number)s corrected.") % {"number": hand.number})

@@ -55,7 +55,7 @@
 
   /* A table wider than the screen scrolls in its box: the box takes the keyboard's
      focus (the arrows scroll it) and is named after the table's caption or heading. */
-  document.querySelectorAll(".table-scroll").forEach(function (box) {
+  document.querySelectorAll(".table-scroll, .table-responsive").forEach(function (box) {
     if (!box.hasAttribute("tabindex")) box.tabIndex = 0;
     if (!box.getAttribute("role")) box.setAttribute("role", "region");
     if (box.getAttribute("aria-label") || box.getAttribute("aria-labelledby")) return;

@@ -13,7 +13,9 @@ Without /usr/bin/chromium the browser tests skip, except under CI (env CI set) w
 """
 
 import os
+import re
 from pathlib import Path
+from urllib.parse import urlsplit
 
 import pytest
 
@@ -88,23 +90,64 @@ def browser_locale():
     return "en-GB"
 
 
+#: the pages axe-core already audited this run: (locale, path with its numbers as "N")
+AUDITED = set()
+
+
+def _audit_key(url, locale):
+    parts = urlsplit(url)
+    if parts.scheme not in ("http", "https"):
+        return None
+    return (locale, re.sub(r"[0-9]+", "N", parts.path))
+
+
+def _audit_on_load(page, locale, found):
+    """axe-core on every page a browser test opens, as it loads (once per page of the
+    app and locale in a run): its serious or critical violations go to ``found``."""
+
+    def on_load(_page):
+        key = _audit_key(page.url, locale)
+        if key is None or key in AUDITED:
+            return
+        try:
+            if page.evaluate("() => document.contentType") != "text/html":
+                return
+            if not page.evaluate("() => typeof window.axe === 'object'"):
+                page.evaluate(AXE.read_text(encoding="utf-8"))
+            violations = page.evaluate(AXE_AUTO)
+        except Exception:  # the page went on (navigated, closed) under the audit
+            return
+        AUDITED.add(key)
+        for v in violations:
+            if v["impact"] in AXE_BLOCKING:
+                found.append(
+                    f"{page.url} ({locale}): {v['impact']} {v['id']} ({v['help']}):\n    "
+                    + "\n    ".join(v["nodes"])
+                )
+
+    page.on("load", on_load)
+
+
 @pytest.fixture
 def new_context(browser):
-    """Browser contexts; any Content-Security-Policy violation on their pages fails the test."""
+    """Browser contexts; any Content-Security-Policy violation on their pages fails the
+    test, and so does any serious or critical axe-core violation of a page they load."""
     contexts = []
     violations = []
+    inaccessible = []
 
-    def watch(page):
+    def watch(page, locale):
         def on_console(message):
             if message.type == "error" and "Content Security Policy" in message.text:
                 violations.append(f"{page.url}: {message.text}")
 
         page.on("console", on_console)
+        _audit_on_load(page, locale, inaccessible)
 
     def make(locale="en-GB", **options):
         context = browser.new_context(**{**PHONE, "locale": locale, **options})
         context.set_default_timeout(TIMEOUT_MS)
-        context.on("page", watch)
+        context.on("page", lambda page: watch(page, locale))
         contexts.append(context)
         return context
 
@@ -112,6 +155,7 @@ def new_context(browser):
     for context in contexts:
         context.close()
     assert not violations, "Content-Security-Policy violations:\n" + "\n".join(violations)
+    assert not inaccessible, "axe-core on the pages loaded:\n" + "\n".join(inaccessible)
 
 
 @pytest.fixture
@@ -140,9 +184,22 @@ def log_in(live_server):
 AXE = Path(__file__).with_name("vendor") / "axe.min.js"
 #: the impacts a page may not have
 AXE_BLOCKING = ("serious", "critical")
-AXE_RUN = """() => axe.run(document, {resultTypes: ["violations"]}).then((result) =>
-    result.violations.map((v) => ({id: v.id, impact: v.impact, help: v.help,
-        nodes: v.nodes.slice(0, 5).map((n) => n.target.join(" ") + " — " + n.failureSummary)})))"""
+#: the audit as a page loads: once its live preview has come (faded while on its way)
+AXE_AUTO = """() => (window.axeAudit = (async () => {
+    for (let i = 0; i < 40 && document.querySelector("[aria-busy=true]"); i++) {
+        await new Promise((done) => setTimeout(done, 50));
+    }
+    const result = await axe.run(document, {resultTypes: ["violations"]});
+    return result.violations.map((v) => ({id: v.id, impact: v.impact, help: v.help,
+        nodes: v.nodes.slice(0, 5).map((n) => n.target.join(" ") + " — " + n.failureSummary)}));
+})())"""
+AXE_RUN = """async () => {
+    // after the audit the page's load started, if it is still running (one run at a time)
+    await Promise.resolve(window.axeAudit).catch(() => null);
+    const result = await axe.run(document, {resultTypes: ["violations"]});
+    return result.violations.map((v) => ({id: v.id, impact: v.impact, help: v.help,
+        nodes: v.nodes.slice(0, 5).map((n) => n.target.join(" ") + " — " + n.failureSummary)}));
+}"""
 
 
 @pytest.fixture

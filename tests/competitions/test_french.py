@@ -37,7 +37,7 @@ def test_the_captain_page_in_french(client, championship, boss):
     page = reverse("captain:page", args=[links.token(link)])
     text = client.get(page, HTTP_ACCEPT_LANGUAGE="fr").content.decode()
     assert "Le match a commencé\u00a0: les compositions sont verrouillées." in text
-    assert "Déposer la réclamation" in text and "Capitaine de" in text
+    assert "Déposer la réclamation" in text and "Capitaine d’A1" in text
     claim = reverse("captain:claim", args=[links.token(link)])
     client.post(claim, {"text": " "}, HTTP_ACCEPT_LANGUAGE="fr")
     text = client.get(page, HTTP_ACCEPT_LANGUAGE="fr").content.decode()
