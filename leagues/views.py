@@ -31,6 +31,7 @@ from core import exports, xlsx
 from core.exports import bad_request, csv_text, neutralise
 from core.idempotency import idempotent, once
 from core.paging import MAX_PAGE, bounded_int
+from leagues import exports as league_exports
 from leagues import licences, queries, scale_forms, season_standings, services
 from leagues import rating_scope as league_ratings
 from leagues.forms import (
@@ -45,7 +46,6 @@ from leagues.forms import (
     SeriesForm,
 )
 from leagues.models import (
-    EventResult,
     League,
     LeagueAuditEntry,
     LeagueClub,
@@ -673,94 +673,12 @@ def _details(entry) -> list[str]:
 # ---------------------------------------------------------------- exports
 
 
-def _season_data(season):
-    """The season's ranking, its events and its stored results, read as rows (``values``:
-    a federation's season holds tens of thousands of results, never made model
-    objects), and the persons a reader may see named."""
-    rows = season_standings.season_ranking(season)
-    events = list(
-        season.events.order_by("tournament__date", "pk").values(
-            "pk",
-            "coefficient",
-            "field_size",
-            "withdrawn_at",
-            "tournament__name",
-            "tournament__date",
-            "tournament__club__name",
-        )
-    )
-    results = (
-        EventResult.objects.filter(season=season)
-        .order_by("event__tournament__date", "event_id", "rank", "name")
-        .values_list(
-            "event_id",
-            "rank",
-            "name",
-            "person_id",
-            "person__licence",
-            "points",
-            "weighted",
-            "event__tournament__date",
-            "event__tournament__name",
-            "event__coefficient",
-        )
-    )
-    named = {r["person_id"] for r in rows if r["name"] is not None}
-    return rows, events, results, named
-
-
 @league_view("read")
 @require_GET
 def season_json(request, league, season_id):
     season = _season(request, season_id)
-    rows, events, results, named = _season_data(season)
-    data = {
-        "league": season.league.name,
-        "season": season.name,
-        "scale": season.scale,
-        "best_events": season.best_events,
-        "qualified": season.qualified,
-        "ranking": [
-            {
-                "rank": r["rank"],
-                "serie_rank": r["serie_rank"],
-                "name": r["name"],
-                "licence": r["licence"],
-                "serie": r["serie"],
-                "points": str(r["total"]),
-                "counted": r["counted"],
-                "played": r["played"],
-                "qualified": r["qualified"],
-            }
-            for r in rows
-        ],
-        "events": [
-            {
-                "id": e["pk"],
-                "tournament": e["tournament__name"],
-                "club": e["tournament__club__name"],
-                "date": e["tournament__date"].isoformat(),
-                "coefficient": str(e["coefficient"]),
-                "field": e["field_size"],
-                "withdrawn": e["withdrawn_at"] is not None,
-            }
-            for e in events
-        ],
-        "results": [
-            {
-                "event": event_id,
-                "rank": rank,
-                "name": name if person_id in named else None,
-                "licence": licence if person_id in named else None,
-                "points": str(points),
-                "weighted": str(weighted),
-            }
-            for event_id, rank, name, person_id, licence, points, weighted, *_event in results
-        ],
-    }
-    response = HttpResponse(
-        json.dumps(data, ensure_ascii=False, indent=1), content_type="application/json"
-    )
+    text = json.dumps(league_exports.season_document(season), ensure_ascii=False, indent=1)
+    response = HttpResponse(text, content_type="application/json")
     response["Content-Disposition"] = (
         f'attachment; filename="league-{season.league.slug}-{season.pk}.json"'
     )
@@ -772,24 +690,7 @@ def season_json(request, league, season_id):
 def season_csv(request, league, season_id):
     """Every stored result of the season, one line each, with licence numbers."""
     season = _season(request, season_id)
-    _rows, _events, results, named = _season_data(season)
-    header = [_("Date"), _("Tournament"), _("Coefficient"), _("Rank"), _("Name"), _("Licence")]
-    header += [_("Points"), _("Weighted points")]
-    body = [
-        [
-            date,
-            tournament,
-            coefficient,
-            rank,
-            name if person_id in named else "",
-            (licence or "") if person_id in named else "",
-            points,
-            weighted,
-        ]
-        for _e, rank, name, person_id, licence, points, weighted, date, tournament, coefficient in (
-            results
-        )
-    ]
+    header, body = league_exports.results_table(season)
     return _csv(header, body, f"league-{season.league.slug}-{season.pk}-results")
 
 
