@@ -38,7 +38,7 @@ SAVE_BOX = """() => {
     // the document's height a typical hand needs: down to its last field, plus the bar
     // stuck below it on a phone (beside it on a wide screen, the score column)
     function typicalHandHeight() {
-        const last = document.querySelector(".hand-points").getBoundingClientRect();
+        const last = document.querySelector('[data-field="points"]').getBoundingClientRect();
         const bar = document.querySelector("[data-hand-bar]").getBoundingClientRect();
         const beside = bar.left >= last.right;
         return (beside ? Math.max(last.bottom, bar.bottom) : last.bottom + bar.height)
