@@ -10,8 +10,8 @@ from django.template.loader import render_to_string
 
 from core.jsonnumbers import json_number
 from scoresheet.explain_labels import render_explanation
-from scoresheet.forms import HandForm
-from scoresheet.forms_savoyard import SavoyardHandForm
+from scoresheet.forms.hands import HandForm
+from scoresheet.forms.savoyard import SavoyardHandForm
 from scoresheet.handmap import Table
 from scoresheet.models import Role, Seat
 from tarot.jsonformat import number

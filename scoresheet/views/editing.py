@@ -11,7 +11,7 @@ from django.views.decorators.http import require_POST
 from clubs.models import Season
 from clubs.permissions import can, club_view
 from scoresheet import editing, paper
-from scoresheet.forms_editing import NoteForm, PaperForm, SheetEditForm
+from scoresheet.forms.editing import NoteForm, PaperForm, SheetEditForm
 from scoresheet.models import Hand, Sheet
 from scoresheet.services import LedgerError
 

@@ -22,8 +22,8 @@ from clubs.permissions import can, club_view
 from core.idempotency import idempotent, once
 from scoresheet import services
 from scoresheet.formatting import format_number
-from scoresheet.forms import seating_words
-from scoresheet.forms_savoyard import describe_savoyard
+from scoresheet.forms.hands import seating_words
+from scoresheet.forms.savoyard import describe_savoyard
 from scoresheet.hand_forms import (
     form_class_for,
     preview_context,

@@ -26,7 +26,7 @@ from core.paging import BoundedRequestConfig
 from core.text import short_names
 from scoresheet import services
 from scoresheet.filters import SheetFilter
-from scoresheet.forms_sheets import SheetForm
+from scoresheet.forms.sheets import SheetForm
 from scoresheet.handmap import sheet_json
 from scoresheet.listings import SheetTable
 from scoresheet.models import Contract, ScoreRow, Sheet

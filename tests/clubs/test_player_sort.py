@@ -4,7 +4,7 @@ import pytest
 
 from clubs.models import Player
 from core.text import sort_key
-from scoresheet.forms_sheets import SheetForm
+from scoresheet.forms.sheets import SheetForm
 
 NAMES = ["Zoë", "hugo", "Élodie", "Hélène", "Anna", "Œdipe", "Ève"]
 EXPECTED = ["Anna", "Élodie", "Ève", "Hélène", "hugo", "Œdipe", "Zoë"]

@@ -20,7 +20,7 @@ from clubs import rules_forms
 from clubs.refusals import FIELD_LABELS, MESSAGES, message_of, refusal_message
 from clubs.rules_forms import RulesFields
 from clubs.services import ClubError, create_season
-from scoresheet.forms_sheets import SheetForm
+from scoresheet.forms.sheets import SheetForm
 from scoresheet.services import LedgerError
 from tarot import CODES, ScoringError
 from tournaments.duplicate.services import DuplicateEventError

@@ -5,7 +5,7 @@ import pytest
 from clubs import rules_forms
 from clubs.forms import SeasonForm
 from clubs.rules_forms import RulesFields, describe_rules, rules_initial, rules_parts
-from scoresheet.forms_sheets import SheetForm
+from scoresheet.forms.sheets import SheetForm
 from tarot import ScoringError
 from tarot.jsonformat import parse_rules
 from tests.data import RULES_POST

@@ -14,7 +14,7 @@ from django.utils.safestring import mark_safe
 from django.utils.translation import gettext_lazy
 
 from scoresheet import services
-from scoresheet.forms import HandForm
+from scoresheet.forms.hands import HandForm
 
 CHOICES = [
     ("", "—"),

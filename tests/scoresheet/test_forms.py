@@ -6,7 +6,7 @@ from decimal import Decimal
 import pytest
 
 from scoresheet import services
-from scoresheet.forms import HandForm, suggested_dealer
+from scoresheet.forms.hands import HandForm, suggested_dealer
 from scoresheet.models import Hand, HandRevision, ScoreRow
 from tests.data import SEED_HANDS
 

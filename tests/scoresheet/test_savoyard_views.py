@@ -5,8 +5,8 @@ import pytest
 from django.urls import reverse
 
 from scoresheet import services
-from scoresheet.forms import HandForm
-from scoresheet.forms_savoyard import SavoyardHandForm
+from scoresheet.forms.hands import HandForm
+from scoresheet.forms.savoyard import SavoyardHandForm
 from scoresheet.models import Hand, ScoreRow
 
 # Seats: Anna 0, Bert 1, Carl 2, Dora 3, Emil 4 (five play: total 68, tie 34).

@@ -1,7 +1,7 @@
 """The hand form of the Savoyard rules (SAVOYARD.md): what the scorer taps at the table.
 
 ``SavoyardHandForm`` offers what this game needs, in the one-tap style of the
-French Tarot form (``scoresheet.forms.HandForm``), and the same interface for
+French Tarot form (``scoresheet.forms.hands.HandForm``), and the same interface for
 the views (``hand_data``, ``result``, ``add_ledger_error``, ``missing_fields``,
 ``refusals``…): the dealer (and at six who sits out), the mode, then the
 soloist and the cards asked, or the called partner, the declaring party's
@@ -16,7 +16,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, pgettext_lazy
 
 from scoresheet import services
-from scoresheet.forms import SeatedHandForm, seating_words, suggested_dealer
+from scoresheet.forms.hands import SeatedHandForm, seating_words, suggested_dealer
 from tarot.rulesets.savoyard import MODES_AT
 
 MODE_LABELS = {

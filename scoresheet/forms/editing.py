@@ -7,7 +7,7 @@ from django.utils.translation import gettext_lazy as _
 from clubs.models import Player
 from core.widgets import DateInput
 from scoresheet.editing import NOTE_MAX, TABLE_MAX
-from scoresheet.forms_sheets import SEATS, SeasonChoiceField
+from scoresheet.forms.sheets import SEATS, SeasonChoiceField
 from scoresheet.paper import parse_amount
 
 
