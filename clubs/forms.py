@@ -11,6 +11,7 @@ from clubs.models import Player, Role
 from clubs.ranking import MAX_EVENINGS, RankingError, parse_ranking
 from clubs.rules_forms import RulesFields
 from clubs.services import ClubError
+from core.templatetags.french import of_name
 from core.widgets import DateInput
 
 VISIBILITY_CHOICES = [("public", _("Public")), ("members", _("Members only"))]
@@ -145,10 +146,10 @@ class MemberForm(forms.Form):
         player = self.fields["player"]
         player.queryset = Player.objects.filter(club_id=membership.club_id, pk__in=free)
         player.widget.attrs.update(
-            {"form": form_id, "aria-label": _("Player of %(user)s") % {"user": user}}
+            {"form": form_id, "aria-label": _("Player of %(user)s") % {"user": of_name(user)}}
         )
         self.fields["role"].widget.attrs.update(
-            {"form": form_id, "aria-label": _("Role of %(user)s") % {"user": user}}
+            {"form": form_id, "aria-label": _("Role of %(user)s") % {"user": of_name(user)}}
         )
 
 

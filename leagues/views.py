@@ -31,6 +31,7 @@ from core import exports, xlsx
 from core.exports import bad_request, csv_text, neutralise
 from core.idempotency import idempotent, once
 from core.paging import MAX_PAGE, bounded_int
+from core.templatetags.french import of_name
 from leagues import exports as league_exports
 from leagues import licences, queries, scale_forms, season_standings, services
 from leagues import rating_scope as league_ratings
@@ -409,7 +410,8 @@ def _manage_post(request, league, invite, series, season_form):
         link = get_object_or_404(LeagueClub, pk=_int(request.POST.get("link")), league=league)
         services.cancel_invitation(link, actor=request.user)
         messages.success(
-            request, _("The invitation of %(club)s is cancelled.") % {"club": link.club.name}
+            request,
+            _("The invitation of %(club)s is cancelled.") % {"club": of_name(link.club.name)},
         )
         return None
     if action == "series" and series.is_valid():
@@ -836,7 +838,8 @@ def _answer_invitation(request, club, action):
     else:
         services.decline_invitation(link, actor=request.user)
         messages.success(
-            request, _("The invitation of %(league)s is declined.") % {"league": link.league.name}
+            request,
+            _("The invitation of %(league)s is declined.") % {"league": of_name(link.league.name)},
         )
 
 

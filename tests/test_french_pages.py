@@ -213,6 +213,10 @@ def league_pages(french, championship, boss, clubs):
         "the competitions": reverse("competitions:list", kwargs={"league": slug}),
         "a competition": reverse("competitions:detail", kwargs=one),
         "its management": reverse("competitions:manage", kwargs=one),
+        "its barème": reverse("competitions:bareme", kwargs=one),
+        "a club's players": reverse("clubhouse:players", args=[clubs["a"].slug]),
+        "a club's sheets": reverse("scoresheet:sheets", args=[clubs["a"].slug]),
+        "a club's tournaments": reverse("tournaments:list", args=[clubs["a"].slug]),
         "a team": reverse("competitions:team", kwargs={**one, "team_id": match.home_id}),
         "a match": reverse("competitions:match", kwargs={**one, "match_id": match.pk}),
         "its results": reverse("competitions:results", kwargs={**one, "match_id": match.pk}),
@@ -244,3 +248,11 @@ def test_the_league_s_pages_are_in_french(french, championship, boss, clubs):
     # the names that take "d’" were on the pages the slips were looked for in
     seen = " ".join(" ".join(words(html)) for _name, html in pages)
     assert "d’Hélène 1" in seen or "d’A1" in seen, seen[:2000]
+    # a club's own pages name it with the same elision
+    titled = {name: html for name, html in pages if name.startswith("a club's")}
+    for name, title in (
+        ("players", "Joueurs"),
+        ("sheets", "Feuilles"),
+        ("tournaments", "Tournois"),
+    ):
+        assert f"{title} d’Annecy" in titled[f"a club's {name}"], name
