@@ -129,3 +129,21 @@ def test_on_a_tie_the_fixed_moves_are_preselected():
     found = duplicate_plan.options(range(1, 101), 12)
     assert [(o.kind, o.plan.repeated) for o in found] == [(FEWEST, 0), ("rotation", 0)]
     assert [o.kind for o in found if o.preselected] == ["rotation"]
+
+
+def test_an_event_s_settings_edit_is_audited_with_what_changed(club, players, manager):
+    """A duplicate event's edit writes the same audit entry as a free-deal tournament's:
+    what changed, before and after."""
+    event = make_event(club, players, manager, players=16, rounds=4)
+    duplicate_services.update_duplicate(
+        event,
+        name="Championnat en donnes préparées",
+        date=event.date,
+        rules=event.rules,
+        rounds=3,
+        deals_per_set=event.deals_per_round,
+        method=event.method,
+        actor=manager,
+    )
+    entry = AuditEntry.objects.filter(action=AuditEntry.Action.TOURNAMENT_UPDATED).latest("pk")
+    assert entry.before == {"rounds": 4} and entry.after == {"rounds": 3}

@@ -138,14 +138,13 @@ def update_duplicate(
             raise DuplicateEventError("tournament_started")
         if settings["team_size"] != tournament.team_size and tournament.teams.exists():
             raise DuplicateEventError("teams_registered", field="team_size")
-        old_rounds = services.resettle(tournament, settings, date)
+        old_rounds = services.resettle(tournament, settings, date, actor=actor)
         if rounds != old_rounds:
             _forget_movement(tournament)
             tournament.round_set.filter(number__gt=rounds).delete()
             Round.objects.bulk_create(
                 Round(tournament=tournament, number=n) for n in range(old_rounds + 1, rounds + 1)
             )
-        audit.record(tournament.club_id, actor, audit.Action.SEASON_UPDATED, tournament)
     return tournament
 
 

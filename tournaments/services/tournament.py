@@ -200,39 +200,40 @@ def update_tournament(
             raise TournamentError("tournament_started")
         if settings["team_size"] != tournament.team_size and tournament.teams.exists():
             raise TournamentError("teams_registered", field="team_size")
-        before = {field: _audited(getattr(tournament, field)) for field in settings}
-        before["date"] = tournament.date.isoformat()
-        old_rounds = resettle(tournament, settings, date)
+        old_rounds = resettle(tournament, settings, date, actor=actor)
         if rounds < old_rounds:
             tournament.round_set.filter(number__gt=rounds).delete()
         elif rounds > old_rounds:
             Round.objects.bulk_create(
                 Round(tournament=tournament, number=n) for n in range(old_rounds + 1, rounds + 1)
             )
-        after = {field: _audited(getattr(tournament, field)) for field in settings}
-        after["date"] = tournament.date.isoformat()
-        changed = [k for k in after if after[k] != before[k]]
-        audit.record(
-            tournament.club_id,
-            actor,
-            audit.Action.TOURNAMENT_UPDATED,
-            tournament,
-            before={k: before[k] for k in changed},
-            after={k: after[k] for k in changed},
-        )
     return tournament
 
 
-def resettle(tournament: Tournament, settings: dict, date) -> int:
+def resettle(tournament: Tournament, settings: dict, date, *, actor) -> int:
     """A tournament not started given its new checked ``settings`` and ``date``, and its
-    season renamed, dated and ruled to match; returns the number of rounds it had (the
-    caller adds or drops rounds). In the caller's transaction, under ``_lock``: a
-    free-deal tournament's and a duplicate event's edit."""
+    season renamed, dated and ruled to match; audited with what changed (before and
+    after); returns the number of rounds it had (the caller adds or drops rounds). In
+    the caller's transaction, under ``_lock``: a free-deal tournament's and a duplicate
+    event's edit."""
     old_rounds = tournament.rounds
+    before = {field: _audited(getattr(tournament, field)) for field in settings}
+    before["date"] = tournament.date.isoformat()
     for field, value in settings.items():
         setattr(tournament, field, value)
     tournament.date = date
     tournament.save()
+    after = {field: _audited(getattr(tournament, field)) for field in settings}
+    after["date"] = tournament.date.isoformat()
+    changed = [k for k in after if after[k] != before[k]]
+    audit.record(
+        tournament.club_id,
+        actor,
+        audit.Action.TOURNAMENT_UPDATED,
+        tournament,
+        before={k: before[k] for k in changed},
+        after={k: after[k] for k in changed},
+    )
     season = tournament.season
     season.name = _season_name(tournament.club, tournament.name, date, exclude=season.pk)
     season.start_date = season.end_date = date
