@@ -20,7 +20,7 @@ from tests.browser.test_hands import tap_choice
 from tests.tournaments.duplicate_helpers import confirm_table, enter_table
 from tournaments import services, tokens
 from tournaments.duplicate import services as duplicate_services
-from tournaments.duplicate.scoring import score_event
+from tournaments.duplicate.event_ranking import score_event
 from tournaments.models import Round, RoundTable
 
 pytestmark = pytest.mark.browser

@@ -15,7 +15,7 @@ from tarot.duplicate import SEATS, dealer_seat
 from tournaments import published, services, tokens
 from tournaments.duplicate import results as duplicate_results
 from tournaments.duplicate import services as duplicate_services
-from tournaments.duplicate.scoring import score_event
+from tournaments.duplicate.event_ranking import score_event
 from tournaments.duplicate.services import DuplicateEventError
 from tournaments.models import Round, RoundTable, Tournament
 from tournaments.services import TournamentError

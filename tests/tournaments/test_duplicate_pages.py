@@ -13,7 +13,7 @@ from tarot.duplicate import SEATS
 from tests.data import RULES_POST
 from tournaments import services, tokens
 from tournaments.duplicate import services as duplicate_services
-from tournaments.duplicate.scoring import score_event
+from tournaments.duplicate.event_ranking import score_event
 from tournaments.models import DealDecision, Round, RoundTable, Tournament
 
 from .duplicate_helpers import DATE, make_event, play_round

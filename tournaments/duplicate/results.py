@@ -23,7 +23,7 @@ from scoresheet.handmap import Table, hand_data
 from scoresheet.models import Hand, ScoreRow
 from tarot.cards import deal_cards
 from tarot.duplicate import NEUTRAL, SEATS, TableDeal, compare, dealer_seat, json_score
-from tournaments.duplicate.scoring import ranking, series_rankings, team_ranking
+from tournaments.duplicate.event_ranking import ranking, series_rankings, team_ranking
 from tournaments.models import DealDecision, Round, RoundTable, Tournament
 
 COUNTED = (

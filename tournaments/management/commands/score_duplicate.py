@@ -10,7 +10,7 @@ output line *n* answers input line *n*). A refused event does not stop the run.
 from django.core.management.base import BaseCommand
 
 from core.jsonlines import answer_lines
-from tournaments.duplicate.scoring import score_event_line
+from tournaments.duplicate.event_ranking import score_event_line
 
 BLANK = {"error": {"code": "json_invalid", "message": "an empty line; each line holds an event"}}
 
