@@ -42,10 +42,10 @@ from tournaments.forms import (
     TeamForm,
     TournamentForm,
 )
+from tournaments.listings import RankingTable, display_rows
 from tournaments.models import Entry, Round, RoundTable, Tournament
 from tournaments.services import TournamentError
 from tournaments.table_views import hand_form_page, live_hand, table_hand_form
-from tournaments.tables import RankingTable, display_rows
 
 GET_POST = require_http_methods(["GET", "POST"])
 EXPORTS = (TableExport.CSV, TableExport.XLSX)

@@ -7,7 +7,7 @@ from types import SimpleNamespace
 from django.template.loader import render_to_string
 from django.utils import translation
 
-from tournaments.tables import display_rows
+from tournaments.listings import display_rows
 
 CLUB = SimpleNamespace(slug="rive")
 TOURNAMENT = SimpleNamespace(pk=7)

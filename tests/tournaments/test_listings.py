@@ -5,7 +5,7 @@ from decimal import Decimal
 import django_tables2 as tables
 from django.utils import translation
 
-from tournaments.tables import RankingTable
+from tournaments.listings import RankingTable
 
 
 def exact(values):
