@@ -36,7 +36,15 @@ def test_a_token_made_used_and_revoked(page, live_server, log_in, scorer, club, 
     assert requests.post(url, json=hand, headers=bearer, timeout=30).status_code == 401
 
 
-def test_the_api_docs_page_renders(page, live_server):
+def test_the_api_docs_page_renders(page, live_server, axe_check):
     page.goto(live_server.url + "/api/docs")
     expect(page.get_by_text("Tarot Ledger").first).to_be_visible()
     expect(page.get_by_text("/api/v1/clubs/{slug}/standings").first).to_be_visible()
+    # Swagger UI draws the page after it loads: audited again once it has drawn, and
+    # with a read and a write opened, so the result does not hang on which came first
+    axe_check(page, "the API's documentation")
+    for method in ("get", "post"):
+        operation = page.locator(f".opblock-{method}").first
+        operation.locator(".opblock-summary-control").click()
+        expect(operation.locator(".opblock-body")).to_be_visible()
+    axe_check(page, "the API's documentation with two operations open")
