@@ -243,7 +243,6 @@ def predict_first(states, deals: int | None) -> list[float]:
     (players given as ``State``, each a side of their own; ``predict_win`` with its
     spread narrowed as the deals add up, ``round_widening``).
 
-    Fitted: skill shows more over more deals, about as √(deals + 1) (read with one
-    hand's spread, the chances were 12 points too sure at 1 deal, 17 too shy at 20).
+    Why: skill shows more as deals add up (one hand's spread: 12 points off at 1 deal, 17 at 20).
     """
     return predict_win([[state] for state in states], round_widening(deals))
