@@ -12,15 +12,20 @@ chances are held to: ``WITHIN`` points in every tenth over three clubs pooled
 (``pooled``); ``noise`` says how far chance alone moves one club's tenths.
 ``bench_rating_model`` prints these for the model kept and the ones tried; the
 tests hold them on one seed.
+
+A tournament round's page shows each seated player's chance to finish the table
+first over the round's deals (``compute.predict_first``): ``first_of_tables`` rates
+a club's hands, then plays tables of its players with the same hidden skills, and
+``first_calibration`` sets that chance beside how often each finished first.
 """
 
 import math
 import random
 
-from ratings.compute import Rater, predict_win
+from ratings.compute import Rater, predict_first, predict_win
 from tarot import Sheet, score_sheet
 from tarot.jsonformat import hand_to_dict, parse_rules
-from tarot.randomhands import skilled_players, skilled_sheets
+from tarot.randomhands import skilled_hand, skilled_players, skilled_sheets
 from tarot.rating import match_of, result_seats
 
 
@@ -90,7 +95,8 @@ def _new():
 
 def calibration(predicted, observed, bins: int = 10) -> list[tuple[float, float, float, int]]:
     """The predictions cut into ``bins`` equal parts by their value (deciles): each
-    part's ``(lowest, mean predicted, observed rate, count)``."""
+    part's ``(lowest, mean predicted, observed rate, count)``; an outcome is True or
+    False, or a share (a first place tied by two: 0.5 each)."""
     pairs = sorted(zip(predicted, observed))
     n = len(pairs)
     table = []
@@ -102,7 +108,7 @@ def calibration(predicted, observed, bins: int = 10) -> list[tuple[float, float,
             (
                 part[0][0],
                 sum(p for p, _ in part) / len(part),
-                sum(1 for _, o in part if o) / len(part),
+                sum(o for _, o in part) / len(part),
                 len(part),
             )
         )
@@ -182,3 +188,55 @@ def spearman(xs, ys) -> float:
     cov = sum((a - mx) * (b - my) for a, b in zip(rx, ry))
     var = math.sqrt(sum((a - mx) ** 2 for a in rx) * sum((b - my) ** 2 for b in ry))
     return cov / var
+
+
+# ---------------------------------------------------------------- first of a table
+
+#: The rounds the chance of finishing first is measured on: tables of 4 and 5 (in
+#: turn), ``TABLES`` of them a club, after the club's ``HANDS`` hands were rated.
+TABLES = 2000
+
+
+def first_of_tables(seed: int, deals: int, tables: int = TABLES, hands: int = HANDS) -> list:
+    """Tables of the club of this seed, played after its hands were rated (``Rater``,
+    as the app rates them) with the same hidden skills: per table ``(states, deals
+    played, shares)``, the seated players' ratings and their share of first place
+    (the highest total over the round: 1, or 1/k each for k tied, else 0). A table
+    of 4 plays ``deals``, one of 5 that rounded up to a multiple of 5 (as
+    ``tournaments.models.deals_for_table``), everybody dealing in turn."""
+    rules = parse_rules("fft")
+    skills, sheets = skilled_club(seed, hands)
+    rater = Rater()
+    for match in club_matches(sheets):
+        rater.rate(match)
+    rng = random.Random(seed + 1000)
+    names = sorted(skills)
+    out = []
+    for number in range(tables):
+        seats = 4 + number % 2
+        table = tuple(rng.sample(names, seats))
+        played = deals if seats == 4 else -(-deals // seats) * seats
+        round_ = [
+            skilled_hand(rng, rules, table, skills, dealer=table[i % seats]) for i in range(played)
+        ]
+        totals = score_sheet(Sheet(rules, table, tuple(round_))).totals_halves
+        top = max(totals)
+        firsts = totals.count(top)
+        shares = [1 / firsts if total == top else 0.0 for total in totals]
+        out.append(([rater.get(player) for player in table], played, shares))
+    return out
+
+
+def first_calibration(rounds, chance=predict_first) -> list[tuple[float, float, float, int]]:
+    """``calibration`` of the chance of finishing first (``chance(states, deals)``)
+    over tables from ``first_of_tables``."""
+    predicted, observed = [], []
+    for states, played, shares in rounds:
+        predicted += chance(states, played)
+        observed += shares
+    return calibration(predicted, observed)
+
+
+def one_hand_chance(states, _deals) -> list[float]:
+    """The chance read as one hand's (``predict_win``, the round's deals ignored)."""
+    return predict_win([[state] for state in states])

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from django.db.models import OuterRef, Subquery
 
 from core.ranking import rank
-from ratings.compute import SHOWN_AT, SHOWN_SCALE, State, predict_win, shown, shown_spread  # noqa: F401 (``shown``: the pages' API)
+from ratings.compute import SHOWN_AT, SHOWN_SCALE, State, predict_first, shown, shown_spread  # noqa: F401 (``shown``: the pages' API)
 from ratings.models import Rating, RatingPoint, Recompute
 
 #: Under this many hands rated, the standings leave a player's rating out (σ is still
@@ -133,15 +133,15 @@ def history(key: str, player_id) -> list[tuple]:
     return [(date, mu, sigma, hands) for date, _sheet, mu, sigma, hands in rows]
 
 
-def expected_table(key: str, player_ids) -> dict:
-    """Before a round: each player's chance to finish the table ahead of the others,
-    from their ratings in a scope (``compute.predict_win``, each player a side of
-    their own), or None for a player rated under ``MIN_HANDS`` hands: nothing is
+def expected_table(key: str, player_ids, deals: int | None = None) -> dict:
+    """Before a round of ``deals`` deals (None: timed): each player's chance to finish
+    the table first, with the highest total of the round, from their ratings in a scope
+    (``compute.predict_first``), or None for a player rated under ``MIN_HANDS`` hands: nothing is
     known of them, and they are never shown as a favourite. Their share of the
     chances is counted as an average player's (the club's starting rating, its
     uncertainty narrowed to a regular's) and left out: the chances shown sum to less
     than 1 at a table with a newcomer. One query. player id → chance or None."""
-    return expected_tables(key, [player_ids])[0]
+    return expected_tables(key, [player_ids], [deals])[0]
 
 
 #: The state a table's chances count a newcomer at: an average player (the model's
@@ -150,12 +150,14 @@ def expected_table(key: str, player_ids) -> dict:
 NEWCOMER = State(State.new().mu, 2.0, 0)
 
 
-def expected_tables(key: str, tables) -> list[dict]:
-    """``expected_table`` for every table of a round (lists of player ids), in one query."""
+def expected_tables(key: str, tables, deals=None) -> list[dict]:
+    """``expected_table`` for every table of a round (lists of player ids), each
+    playing its ``deals`` (a list beside ``tables``; None: timed rounds), in one query."""
     tables = [list(table) for table in tables]
+    deals = deals if deals is not None else [None] * len(tables)
     found = ratings_by_player(key, {pk for table in tables for pk in table})
     out = []
-    for table in tables:
+    for table, played in zip(tables, deals):
         if not table:
             out.append({})
             continue
@@ -163,7 +165,7 @@ def expected_tables(key: str, tables) -> list[dict]:
         rated = {
             pk: s if s is not None and s.hands >= MIN_HANDS else None for pk, s in rated.items()
         }
-        chances = predict_win([[rated[pk] or NEWCOMER] for pk in table])
+        chances = predict_first([rated[pk] or NEWCOMER for pk in table], played)
         out.append(
             {pk: (chance if rated[pk] is not None else None) for pk, chance in zip(table, chances)}
         )

@@ -258,13 +258,15 @@ NEXT_ACTIONS = {
 
 def forecast_tables(club_id, views) -> None:
     """Each table's expected result before it plays (``TableView.forecast``): every
-    seated player's chance to finish ahead of the table, from their ratings in the club
-    (``ratings.queries.expected_tables``: the model's win prediction), likeliest first,
+    seated player's chance to finish the table first over the deals it plays, from their
+    ratings in the club (``ratings.queries.expected_tables``), likeliest first,
     as whole percents; a player not rated yet last, said so (no chance: never a
     table's favourite). One query for the round."""
     seated = [[entry for _letter, entry in view.seats if entry is not None] for view in views]
     chances = ratings.expected_tables(
-        scopes.club(club_id), [[entry.player_id for entry in entries] for entries in seated]
+        scopes.club(club_id),
+        [[entry.player_id for entry in entries] for entries in seated],
+        [view.deals for view in views],
     )
     for view, entries, table in zip(views, seated, chances):
         ordered = sorted(

@@ -10,6 +10,7 @@ from playwright.sync_api import expect
 from clubs.models import Player
 from ratings import queries, scopes
 from tests.browser.test_standings import season  # noqa: F401 (the fixture)
+from tournaments.models import deals_for_table
 
 pytestmark = pytest.mark.browser
 
@@ -128,7 +129,9 @@ def test_the_organiser_sees_each_tables_expected_result(
             )
         ]
         chances = queries.expected_table(
-            scopes.club(club.pk), [entries[n].player_id for n in table.seats]
+            scopes.club(club.pk),
+            [entries[n].player_id for n in table.seats],
+            deals_for_table(tournament, len(table.seats)),
         )
         want = sorted(table.seats, key=lambda n: (-chances[entries[n].player_id], n))
         assert numbers == want

@@ -79,20 +79,20 @@ def test_read_sheet_refuses_what_the_import_refuses(db):
 def test_the_expected_result_of_a_table_never_favours_a_newcomer(
     club, season, players, monkeypatch
 ):
-    """Each rated player's chance is the model's prediction (``compute.predict_win``,
-    each player a side, a newcomer counted as an average regular); a player under
-    ``MIN_HANDS`` hands has none (None: shown as not rated yet)."""
-    from ratings.compute import predict_win
+    """Each rated player's chance is the model's chance of finishing first over the
+    round's deals (``compute.predict_first``, a newcomer counted as an average regular);
+    a player under ``MIN_HANDS`` hands has none (None: shown as not rated yet)."""
+    from ratings.compute import predict_first, predict_win
 
     monkeypatch.setattr(queries, "MIN_HANDS", 5)
     text = json.dumps(LINES[0])
     assert all(r.ok for r in importing.import_sheets(club, [text], season=season))
     key = scopes.club(club.pk)
     ids = [p.pk for p in players[:5]]  # Emil is not rated yet
-    chances = queries.expected_table(key, ids)
+    chances = queries.expected_table(key, ids, 10)
     rated = queries.ratings_by_player(key, ids)
     assert len(rated) == 4 and ids[4] not in rated
-    direct = predict_win([[rated.get(pk) or queries.NEWCOMER] for pk in ids])
+    direct = predict_first([rated.get(pk) or queries.NEWCOMER for pk in ids], 10)
     assert [chances[pk] for pk in ids[:4]] == direct[:4] and chances[ids[4]] is None
     # a guest at the model's start is no favourite, even against a table rated low
     for pk in ids[:4]:
@@ -100,5 +100,5 @@ def test_the_expected_result_of_a_table_never_favours_a_newcomer(
     guest = predict_win([[rated[ids[0]]], [State.new()]])
     assert guest[1] > 0.5  # what the plain prediction would have said
     monkeypatch.setattr(queries, "ratings_by_player", lambda key, ids: rated)
-    chances = queries.expected_table(key, ids)
+    chances = queries.expected_table(key, ids, 2)
     assert chances[ids[4]] is None and all(chances[pk] is not None for pk in ids[:4])

@@ -236,9 +236,10 @@ def test_a_refused_edit_shows_the_refusal_on_its_field(client, manager, members,
 def test_the_organiser_sees_what_the_ratings_expect_of_each_table(
     client, played, manager, monkeypatch, django_assert_num_queries
 ):
-    """Each table's players with their chance to finish ahead (the club's ratings through
-    ``ratings.queries.expected_table``), likeliest first, in one query for the round;
-    not on a closed round, nor for a reader. A player not rated yet has no chance, last."""
+    """Each table's players with their chance to finish first over the deals the table
+    plays (the club's ratings through ``ratings.queries.expected_table``), likeliest
+    first, in one query for the round; not on a closed round, nor for a reader. A player
+    not rated yet has no chance, last."""
     from ratings import queries as ratings
     from ratings import scopes
     from tournaments import queries as tq
@@ -252,7 +253,7 @@ def test_the_organiser_sees_what_the_ratings_expect_of_each_table(
     chances = set()
     for view in tables:
         ids = [entry.player_id for _letter, entry in view.seats]
-        expected = ratings.expected_table(scopes.club(played.club_id), ids)
+        expected = ratings.expected_table(scopes.club(played.club_id), ids, view.deals)
         chances.update(round(chance, 6) for chance in expected.values())
         by_chance = sorted(ids, key=lambda pk: -expected[pk])
         assert [entry.player_id for entry, _shown in view.forecast] == by_chance

@@ -1,6 +1,7 @@
 """Compare rating models on clubs of known skill, and check the one kept.
 
     manage.py bench_rating_model [--seeds 1 2 3] [--hands 4000] [--calibration-hands 12000]
+        [--first-tables 2000] [--first-deals 5 1 2 10 20] [--only-first]
 
 No database. For each seed a club of ``--players`` players with a hidden skill each
 (``ratings.calibration.skilled_club``: sheets of 20 hands at tables of 4 and 5, the
@@ -30,6 +31,15 @@ calibrated exactly on that club (at 4,000 hands, about 380 hands a tenth, over 5
 points for a quarter of the clubs); then the kept model's calibration tables at
 ``--calibration-hands``; then ``manage.py rate_hands`` itself on each seed's club
 written as interchange lines: its mean μ and Spearman.
+
+Then the chance a round's page shows of finishing a table first
+(``compute.predict_first``; ``ratings.calibration.first_of_tables``): each seed's club
+rated after its ``--hands`` hands, ``--first-tables`` tables of 4 and 5 of its players
+each play a round of each of ``--first-deals`` (5: the tournament form's default),
+and the chance shown is set beside the share of first places (ties split), by tenths,
+the seeds pooled; beside it the chance read as one hand's (``predict_win``, the deals
+ignored), and the time to read the chances of a round of 30 tables.
+``--only-first`` prints that section alone.
 """
 
 import io
@@ -44,7 +54,7 @@ from django.core.management.base import BaseCommand
 from openskill.models import PlackettLuce
 
 from ratings import calibration as cal
-from ratings.compute import BETA, Rater, State, mean_side, predict_win, shown
+from ratings.compute import BETA, Rater, State, mean_side, predict_first, predict_win, shown
 
 OPENSKILL = PlackettLuce()
 
@@ -170,12 +180,20 @@ class Command(BaseCommand):
         parser.add_argument("--hands", type=int, default=4000)
         parser.add_argument("--calibration-hands", type=int, default=12000)
         parser.add_argument("--players", type=int, default=16)
+        parser.add_argument("--first-tables", type=int, default=cal.TABLES)
+        parser.add_argument("--first-deals", type=int, nargs="+", default=[5, 1, 2, 10, 20])
+        parser.add_argument("--only-first", action="store_true")
 
     def out(self, line=""):
         self.stdout.write(line)
         self.stdout.flush()
 
     def handle(self, *args, seeds, hands, calibration_hands, players, **options):
+        if not options["only_first"]:
+            self.models(seeds, hands, calibration_hands, players)
+        self.first(seeds, hands, options["first_tables"], options["first_deals"])
+
+    def models(self, seeds, hands, calibration_hands, players):
         self.out(f"Models on clubs of {players} players, {hands:,} hands, seeds {seeds}")
         self.out(
             f"{'model':<9} {'seed':>4} {'Brier':>6} {'log loss':>8} {'worst tenth':>11} "
@@ -235,6 +253,51 @@ class Command(BaseCommand):
         )
         verdict = "within" if worst <= cal.WITHIN else "NOT within"
         self.out(f"  every tenth {verdict} {cal.WITHIN:.0f} points (worst {worst:.1f})")
+
+    def first(self, seeds, hands, tables, deals_list):
+        """The chance of finishing a table first, shown before a round, against the
+        share of first places, by tenths over the seeds pooled."""
+        self.out(
+            f"\nFirst of the table after a round: clubs of {hands:,} hands rated, "
+            f"{tables:,} tables of 4 and 5 a club, seeds {seeds} pooled"
+        )
+        self.out(f"{'deals':>5} {'worst tenth':>11} {'as one hand':>11} {'per seed':>17}")
+        for deals in deals_list:
+            rounds, per_seed = [], []
+            for seed in seeds:
+                more = cal.first_of_tables(seed, deals, tables, hands)
+                per_seed.append(cal.worst_gap(cal.first_calibration(more)))
+                rounds += more
+            table = cal.first_calibration(rounds)
+            flat = cal.first_calibration(rounds, cal.one_hand_chance)
+            seeds_text = ", ".join(f"{gap:.1f}" for gap in per_seed)
+            self.out(
+                f"{deals:>5} {cal.worst_gap(table):>8.1f} pt {cal.worst_gap(flat):>8.1f} pt "
+                f"{seeds_text:>17}"
+            )
+            self.out(
+                f"  {'from':>6} {'shown':>6} {'first':>6}   "
+                f"{'as one hand':>11} {'first':>6} {'players':>7}"
+            )
+            for (low, mean, rate, count), (_l, one, one_rate, _n) in zip(table, flat):
+                self.out(
+                    f"  {low:>6.3f} {mean:>6.3f} {rate:>6.3f}   "
+                    f"{one:>11.3f} {one_rate:>6.3f} {count:>7}"
+                )
+        self.round_page_time(seeds[0], hands)
+
+    def round_page_time(self, seed, hands):
+        """The chances of a round of 30 tables (15 of 4, 15 of 5) read as one hand's and
+        by ``predict_first``: µs for the round, best of 20."""
+        rounds = cal.first_of_tables(seed, 5, 30, hands)
+        for label, chance in (("as one hand", cal.one_hand_chance), ("first", predict_first)):
+            best = math.inf
+            for _ in range(20):
+                started = time.perf_counter()
+                for states, played, _shares in rounds:
+                    chance(states, played)
+                best = min(best, time.perf_counter() - started)
+            self.out(f"  a round of 30 tables, chances {label}: {best * 1e6:.0f} µs")
 
     def calibration_table(self, label, predicted, observed) -> float:
         table = cal.calibration(predicted, observed)
