@@ -2,8 +2,9 @@
 """The pages a scorer and a manager go through at a club evening, rendered in French:
 no sentence of the English catalogue left (in the text, the labels screen readers speak,
 and the data-* texts the page's scripts show), and French typography — a no-break space
-before ":;!?", "d’" before a vowel (never "de Hélène"), the singular after 1 (never
-"1 refusées", "chacune de 1 soirées").
+before ":;!?", "d’" before a vowel (never "de Hélène"), "de" contracted with a club's article
+or its leading noun ("du Cercle", "du Club", never "de Le Cercle"), the singular after 1
+(never "1 refusées", "chacune de 1 soirées").
 """
 
 import re
@@ -92,6 +93,8 @@ def slips(parts: list[str]) -> list[str]:
             found.append(f"a plain space before the sign (a no-break one): {part!r}")
         if re.search(r"\b[dD]e [AEIOUYÉÈÊHÂÎaeiouyéèêâî]\w", part) and "de haut" not in part:
             found.append(f"de before a vowel: {part!r}")
+        if re.search(r"\b[dD]e (?:Les? |La |L[’']\w|Club\b)", part):
+            found.append(f"de before an article or « Club » (du, des, de la, de l’): {part!r}")
         for word in re.findall(r"(?<![\d,.])\b1 (\w+s)\b", part):
             if word not in ("fois", "mois", "pas"):
                 found.append(f"plural after 1: {part!r}")
@@ -178,6 +181,11 @@ def test_the_checks_see_a_slip():
     assert slips(["Donneur: Anna"]) and slips(["Donneur : Anna"])
     assert not slips(["Donneur\u00a0: Anna", "Total 12:30"])
     assert slips(["Total cumulé de Hélène"]) and not slips(["Total cumulé d’Hélène"])
+    assert slips(["Joueurs de Le Cercle"]) and slips(["Joueurs de Les Rois"])
+    assert slips(["Joueurs de La Dame"]) and slips(["Joueurs de L’Excuse"])
+    assert slips(["Joueurs de Club de démonstration"])
+    assert not slips(["Joueurs du Cercle", "Joueurs des Rois", "Joueurs de la Dame"])
+    assert not slips(["Joueurs de l’Excuse", "avant de le tirer", "Joueurs de Clubland"])
     assert slips(["1 refusées"]) and not slips(["1 refusée", "2 refusées"])
     assert slips(["après chacune de 1 soirées"])
     assert english_in(["Waiting to be sent: 3"])
@@ -256,3 +264,49 @@ def test_the_league_s_pages_are_in_french(french, championship, boss, clubs):
         ("tournaments", "Tournois"),
     ):
         assert f"{title} d’Annecy" in titled[f"a club's {name}"], name
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize(
+    ("name", "of"),
+    [
+        ("Le Cercle de Tarot", "du Cercle de Tarot"),
+        ("Les Rois de Vienne", "des Rois de Vienne"),
+        ("La Dame de Cœur", "de la Dame de Cœur"),
+        ("L'Excuse", "de l’Excuse"),
+        ("Club de démonstration", "du Club de démonstration"),
+        ("Association des tarotistes", "de l’Association des tarotistes"),
+        ("Bonneville", "de Bonneville"),
+    ],
+)
+def test_a_club_s_titles_take_its_article(french, club, season, manager, name, of):
+    """A club's own pages name it after "de" as French does: contracted with the name's
+    article, with the article of the noun it begins with, or elided."""
+    club.name = name
+    club.save(update_fields=["name"])
+    french.force_login(manager)
+    for url, title in (
+        ("clubhouse:players", "Joueurs"),
+        ("scoresheet:sheets", "Feuilles"),
+        ("tournaments:list", "Tournois"),
+    ):
+        html = french.get(reverse(url, args=[club.slug])).content.decode()
+        assert f"<h1>{title} {of}</h1>" in html, (url, re.findall(r"<h1>.*?</h1>", html))
+        assert not slips(words(html)), url
+
+
+@pytest.mark.django_db
+def test_a_player_s_surname_keeps_its_article(french, make_sheet, scorer, manager):
+    """A person's name takes "de" alone: the article of a surname is not contracted."""
+    sheet = make_sheet(4)
+    for post in SEED_POSTS[:2]:
+        data = {"dealer": "Anna", "taker": "Bert", "contract": post["contract"]}
+        data |= {"bouts": int(post["bouts"]), "points": int(post["points"])}
+        services.record_hand(sheet, data, actor=scorer)
+    player = sheet.seats.order_by("position").first().player
+    player.name = "Le Goff"
+    player.save(update_fields=["name"])
+    french.force_login(manager)
+    html = french.get(reverse("stats:player", args=[sheet.club.slug, player.pk])).content.decode()
+    assert "Total cumulé de Le Goff" in html, re.findall(r"Total cumulé[^\"<]*", html)
+    assert "du Goff" not in html
