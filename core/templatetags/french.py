@@ -1,7 +1,9 @@
 """French typography in templates: ``{{ name|of_name }}`` is the name with the French "of"
 in front of it on a French page ("de Bert", "d’Annecy", "du Cercle de Tarot"), the name
 alone on an English one (the English msgid says "of"; the French msgstr leaves the
-preposition to this filter). ``{{ name|of_name:"person" }}`` for a person's name."""
+preposition to this filter). ``{{ name|to_name }}`` is the same with the French "to" or
+"at" ("à Bonneville", "au Club de démonstration", "aux Rois de Vienne").
+``{{ name|of_name:"person" }}`` for a person's name."""
 
 import re
 
@@ -18,9 +20,13 @@ ARTICLE = re.compile(
     r"^(?:(?P<plural>les)\s+|(?P<masculine>le)\s+|(?P<feminine>la)\s+|l['’])(?=\S)", re.I
 )
 
-#: common nouns a club, a team, a league or an event is named with, by the article French
-#: gives them ("les joueurs du Club de démonstration"); one beginning with a vowel takes
-#: "de l’" whatever its gender
+#: "de" and "à" contracted with the article of each form ("le", "la", "l’", "les")
+OF = {"masculine": "du", "feminine": "de la", "elided": "de l’", "plural": "des"}
+TO = {"masculine": "au", "feminine": "à la", "elided": "à l’", "plural": "aux"}
+
+#: common nouns a club, a team, a league or an event is named with, by the form of the
+#: article French gives them ("les joueurs du Club de démonstration", "bienvenue au Club
+#: de démonstration"); one beginning with a vowel takes "l’" whatever its gender
 NOUNS = {
     **dict.fromkeys(
         (
@@ -43,7 +49,7 @@ NOUNS = {
             "tournoi",
             "trophée",
         ),
-        "du",
+        "masculine",
     ),
     **dict.fromkeys(
         (
@@ -57,7 +63,7 @@ NOUNS = {
             "sélection",
             "société",
         ),
-        "de la",
+        "feminine",
     ),
     **dict.fromkeys(
         (
@@ -74,10 +80,29 @@ NOUNS = {
             "équipe",
             "école",
         ),
-        "de l’",
+        "elided",
     ),
-    **dict.fromkeys(("amis", "interclubs", "masters"), "des"),
+    **dict.fromkeys(("amis", "interclubs", "masters"), "plural"),
 }
+
+
+def _article(text: str) -> tuple[str, str] | None:
+    """The form of the article a name is used with, and the name after that article:
+    its own leading article (dropped: « Le Cercle » is ("masculine", "Cercle")), or the
+    article of the common noun it begins with (« Club de démonstration » is
+    ("masculine", "Club de démonstration")); None for any other name."""
+    article = ARTICLE.match(text)
+    if article:
+        form = next((form for form in ("plural", "masculine", "feminine") if article[form]), None)
+        return form or "elided", text[article.end() :]
+    first = text.split(maxsplit=1)[0].casefold() if text.strip() else ""
+    if first in NOUNS:
+        return NOUNS[first], text
+    return None
+
+
+def _joined(preposition: str, rest: str) -> str:
+    return f"{preposition}{rest}" if preposition.endswith("’") else f"{preposition} {rest}"
 
 
 @register.filter
@@ -105,18 +130,31 @@ def of_name(name, kind: str = "") -> str:
     text = str(name)
     if not (get_language() or "").startswith("fr"):
         return text
-    if kind != "person":
-        article = ARTICLE.match(text)
-        if article:
-            rest = text[article.end() :]
-            if article["plural"]:
-                return f"des {rest}"
-            if article["masculine"]:
-                return f"du {rest}"
-            return f"de la {rest}" if article["feminine"] else f"de l’{rest}"
-        first = text.split(maxsplit=1)[0].casefold() if text.strip() else ""
-        if first in NOUNS:
-            joined = NOUNS[first]
-            return f"{joined}{text}" if joined.endswith("’") else f"{joined} {text}"
+    article = _article(text) if kind != "person" else None
+    if article:
+        return _joined(OF[article[0]], article[1])
     elided = text[:1] and text[:1].lower() in ELIDED
     return f"d’{text}" if elided else f"de {text}"
+
+
+@register.filter
+def to_name(name, kind: str = "") -> str:
+    """The name after the French "to" or "at" (« à »), on a French page; the name alone on
+    any other (the English msgid says "to": "Welcome to %(club)s").
+
+    The same rule as ``of_name``'s, with « à »: « Le Cercle de Tarot » → « au Cercle de
+    Tarot », « Les Rois de Vienne » → « aux Rois de Vienne », « La Dame de Cœur » → « à la
+    Dame de Cœur », « L’Excuse » → « à l’Excuse »; « Club de démonstration » → « au Club de
+    démonstration », « Ligue de Savoie » → « à la Ligue de Savoie », « Association des
+    tarotistes » → « à l’Association des tarotistes », « Amis du Tarot » → « aux Amis du
+    Tarot »; any other name « à Bonneville », « à Annecy » (« à » is never elided).
+
+    ``kind="person"``: « à » alone, the article of a surname kept (« à Le Goff »).
+    """
+    text = str(name)
+    if not (get_language() or "").startswith("fr"):
+        return text
+    article = _article(text) if kind != "person" else None
+    if article:
+        return _joined(TO[article[0]], article[1])
+    return f"à {text}"
