@@ -93,6 +93,9 @@ def slips(parts: list[str]) -> list[str]:
         # a time (12:30) or an address (https://) has no space after its colon: not a sign
         if re.search(r"[\w»)][:;!?](\s|$)", part):
             found.append(f"no space before the sign: {part!r}")
+        # a text that begins with the sign follows an element (« <strong>Rejetée</strong>: »)
+        if re.match(r"[:;!?](\s|$)", part):
+            found.append(f"no space before the sign, after an element: {part!r}")
         if re.search(r" [:;!?]", part):
             found.append(f"a plain space before the sign (a no-break one): {part!r}")
         if re.search(r"\b[dD]e [AEIOUYÉÈÊHÂÎaeiouyéèêâî]\w", part) and "de haut" not in part:
@@ -207,6 +210,8 @@ def test_the_checks_see_a_slip():
         assert slips([slip]), slip
     assert slips(["attaque; poignée simple\u00a0: Carl"]) and slips(["Prêt!"])
     assert slips(["Pourquoi? Donne 1"]) and slips(["à 12:30 (« Bert »): 4"])
+    assert slips(["Rejetée", ": la feuille dit prise"]) and slips([";", "Carl"])
+    assert not slips(["Rejetée", "\u00a0: la feuille dit prise"])
     assert not slips(["attaque\u202f; poignée", "Prêt\u202f!", "Pourquoi\u202f? Donne 1"])
     assert slips(["Total cumulé de Hélène"]) and not slips(["Total cumulé d’Hélène"])
     assert slips(["Joueurs de Le Cercle"]) and slips(["Joueurs de Les Rois"])
