@@ -140,16 +140,17 @@ class MemberForm(forms.Form):
             initial={"role": membership.role, "player": self.current_player},
         )
         user = getattr(membership, "display_name", "") or membership.user.email
+        of_user = of_name(user, "person")
         form_id = f"member-{membership.pk}"
         # A player linked to another login is left out: unlink it there first.
         free = [p.pk for p in players if linked.get(p.pk) in (None, membership.user_id)]
         player = self.fields["player"]
         player.queryset = Player.objects.filter(club_id=membership.club_id, pk__in=free)
         player.widget.attrs.update(
-            {"form": form_id, "aria-label": _("Player of %(user)s") % {"user": of_name(user)}}
+            {"form": form_id, "aria-label": _("Player of %(user)s") % {"user": of_user}}
         )
         self.fields["role"].widget.attrs.update(
-            {"form": form_id, "aria-label": _("Role of %(user)s") % {"user": of_name(user)}}
+            {"form": form_id, "aria-label": _("Role of %(user)s") % {"user": of_user}}
         )
 
 

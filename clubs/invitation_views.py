@@ -17,6 +17,7 @@ from django.views.decorators.http import require_http_methods
 from clubs import invitations
 from clubs.forms import AcceptInvitationForm
 from clubs.services import ClubError
+from core.templatetags.french import to_name
 from core.throttle import Limit, client_address, limited
 
 TOKEN_ADDRESS = Limit("invitation-address", 30, 3600)
@@ -47,10 +48,11 @@ def invitation(request, token):
         else:
             if user is None:
                 login(request, membership.user, backend="django.contrib.auth.backends.ModelBackend")
+            username = membership.user.get_username()
             messages.success(
                 request,
                 _("Welcome to %(club)s. Your username is %(username)s.")
-                % {"club": membership.club.name, "username": membership.user.get_username()},
+                % {"club": to_name(membership.club.name), "username": username},
             )
             return redirect(membership.club)
     context = {"invitation": invitation, "form": form, "needs_login": needs_login}

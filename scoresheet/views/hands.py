@@ -434,11 +434,15 @@ def describe_hand(data, rules, names, result=None):
     if poignees:
         text = ", ".join(f"{p['player']} {POIGNEE_LABELS[p['size']]}" for p in poignees)
         add("poignees", _("Poignées"), text, _("poignée: %(list)s") % {"list": text})
-    for key, label in (("chelem", _("Chelem")), ("petit_chelem", _("Petit chelem"))):
+    # the whole phrase is translated: French puts a no-break space before the colon
+    for key, label, words in (
+        ("chelem", _("Chelem"), _("chelem: %(value)s")),
+        ("petit_chelem", _("Petit chelem"), _("petit chelem: %(value)s")),
+    ):
         code = chelem_code(data.get(key))
         if code:
             value = capfirst(Chelem(code).label)
-            add(key, label, value, f"{str(label).lower()}: {str(value).lower()}")
+            add(key, label, value, words % {"value": str(value).lower()})
     if data.get("miseres"):
         text = ", ".join(data["miseres"])
         add("miseres", _("Misère"), text, _("misère: %(list)s") % {"list": text})

@@ -183,7 +183,7 @@ def test_the_league_managers_read_its_history(page, live_server, log_in, django_
     log_in(page, boss)
     page.goto(f"{base}/leagues/comite/")
     page.locator("[data-history]").click()
-    expect(page.locator("h1")).to_have_text("Historique de Comité du Rhône")
+    expect(page.locator("h1")).to_have_text("Historique du Comité du Rhône")
     rows = page.locator("[data-league-history] tbody tr")
     expect(rows).to_have_count(5)
     expect(rows.nth(0)).to_contain_text("licence ou série modifiée")

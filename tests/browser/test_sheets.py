@@ -160,6 +160,10 @@ def test_sheet_in_french(page, live_server, make_sheet, scorer):
     expect(details.locator("summary")).to_contain_text("Pourquoi\u202f? Donne 1")
     expect(details.locator("[data-explanation]")).to_contain_text("par défenseur")
 
+    # the club's name after "de" takes the article of the noun it begins with
+    page.goto(f"{live_server.url}/clubs/rive/sheets/")
+    expect(page.get_by_role("heading", level=1)).to_have_text("Feuilles du Club de la Rive")
+
 
 def test_sheets_list_filter(page, live_server, club, season, make_sheet):
     make_sheet(4, date=datetime.date(2026, 3, 1), table="A")

@@ -207,3 +207,45 @@ def test_a_mail_server_down_keeps_the_invitation_and_refuses_the_sign_up(
         accounts.sign_up("eve", "eve@example.org", "a-fresh-passphrase-9")
     assert caught.value.code == "mail_failed"
     assert mailoutbox == []
+
+
+# ---------------------------------------------------------------- the club's name after "to"
+
+
+@pytest.mark.parametrize(
+    ("name", "to"),
+    [
+        ("Club de la Rive", "au Club de la Rive"),
+        ("Les Rois de Vienne", "aux Rois de Vienne"),
+        ("La Dame de Cœur", "à la Dame de Cœur"),
+        ("Bonneville", "à Bonneville"),
+    ],
+)
+def test_the_mail_and_the_welcome_say_to_the_club_in_french(
+    client, club, manager, name, to, mailoutbox
+):
+    """« à » before the club's name, contracted with its article or its leading noun: « vous
+    invite au Club de la Rive », never « au club Club de la Rive » nor « à Les Rois »."""
+    club.name = name
+    club.save(update_fields=["name"])
+    client.cookies["django_language"] = "fr"
+    client.force_login(manager)
+    client.post(members_url(), {"email": "dora@example.org", "role": "member"})
+    sent = mailoutbox[0]
+    assert sent.subject == f"Vous êtes invité {to} sur Tarot Ledger"
+    assert f"Marie Curie vous invite {to} sur Tarot Ledger, comme membre." in sent.body
+    link = link_of(sent)
+    client.logout()
+    client.cookies["django_language"] = "fr"
+    response = client.post(
+        link, {"password1": "a-fresh-passphrase-9", "password2": "a-fresh-passphrase-9"}
+    )
+    welcome = [str(message) for message in response.wsgi_request._messages]
+    assert welcome == [f"Bienvenue {to}. Votre identifiant est dora."]
+
+
+def test_the_mail_names_the_club_alone_in_english(as_manager, club, mailoutbox):
+    as_manager.post(members_url(), {"email": "dora@example.org", "role": "member"})
+    assert mailoutbox[0].subject == "You are invited to Club de la Rive on Tarot Ledger"
+    body = mailoutbox[0].body
+    assert "Marie Curie invites you to Club de la Rive on Tarot Ledger, as member." in body
