@@ -238,9 +238,8 @@ def link_licences(page, base, league):
 
 def seated(phone):
     """A table's seats as its page lists them: ``[(entry number, name)]``."""
-    return phone.locator("ol.table-seats > li").evaluate_all(
-        "items => items.map(li => [li.querySelector('.num').textContent.trim(),"
-        " li.lastChild.textContent.trim()])"
+    return phone.locator("[data-seats] > li").evaluate_all(
+        "items => items.map(li => [li.dataset.entry, li.lastChild.textContent.trim()])"
     )
 
 
