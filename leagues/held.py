@@ -119,7 +119,7 @@ def dismiss(league, held_id, *, actor) -> HeldLicence:
     permissions.require(actor, league, HeldError)
     with transaction.atomic():
         row = (
-            HeldLicence.objects.select_for_update()
+            HeldLicence.objects.select_for_update(of=("self",))  # its sender may be gone
             .select_related("club", "sent_by")
             .filter(league=league, pk=held_id)
             .first()
