@@ -99,6 +99,7 @@ SECTIONS = {
     "leagues": "league.html#league",
     "leagues:list": "league.html#create",
     "leagues:licences": "league.html#series",
+    "leagues:held_licences": "league.html#series",
     "leagues:season_edit": "league.html#seasons-and-scales",
     "leagues:event": "league.html#events",
     "leagues:event_edit": "league.html#events",

@@ -7,7 +7,8 @@ is linked to keeps its id too (the league's standings point at it) under the sam
 name, without licence nor login. The texts that named them are rewritten with the new
 name (``Scrubber``): the club's audit entries and hand revisions, its tournaments'
 entries and final rankings, the table results' names, sheets' and hands' notes, the
-league results and the league audit entries of the club's leagues. The club's rows
+league results and the league audit entries of the club's leagues; the club's licence
+lines held for its leagues that name them are removed. The club's rows
 that pointed at their login (who opened a sheet, entered a hand, did a change) point
 at nobody, so a backup made afterwards holds neither the login nor its e-mail, and
 the files of the club's finished jobs (backups, exports made before) are removed. The
@@ -31,7 +32,7 @@ from django.db.models import Q
 from clubs import audit
 from clubs.models import AuditEntry, Club, Invitation, Membership, Player
 from clubs.permissions import require
-from leagues.models import EventResult, LeagueAuditEntry, LinkClaim
+from leagues.models import EventResult, HeldLicence, LeagueAuditEntry, LinkClaim
 from leagues.rights import ERASED_NAME, RightsError
 from scoresheet.models import Hand, HandRevision, SeasonTotal, Sheet
 from tournaments.models import Entry, TableResult, Tournament
@@ -216,6 +217,13 @@ def _rewrite(club, ids, person, scrub, name) -> None:
     EventResult.objects.filter(results).update(name=name)
     leagues = club.league_links.values("league")
     scrub.rows(LeagueAuditEntry.objects.filter(league__in=leagues), ["label"], ["after"])
+    # the club's licence lines held for its leagues that name them go (a pending one
+    # confirmed would make their person again)
+    held = HeldLicence.objects.filter(club=club).only("pk", "licence", "name")
+    naming = [
+        h.pk for h in held if scrub.text(h.name) != h.name or scrub.text(h.licence) != h.licence
+    ]
+    HeldLicence.objects.filter(pk__in=naming).delete()
 
 
 def _unlink(club, logins, ids, person) -> None:

@@ -15,7 +15,10 @@ left out. A league manager imports for every member club; a manager of a member 
 only the lines of the clubs they manage, and a line of theirs with a licence new to
 them (no person holds it, or one they may not see: ``clubs.visibility``) is held for
 the league's managers, with the same words either way, so the answer never tells
-whether a hidden person holds that licence; the league's history lists the held lines.
+whether a hidden person holds that licence. A held line is kept (``HeldLicence``,
+pending) for the league's managers, who confirm it (``leagues.held``: this import of
+that line, as their own) or dismiss it; any league manager's import of a line settles
+the pending line of its club and licence. The league's history lists the held lines.
 """
 
 import csv
@@ -24,6 +27,7 @@ from collections import defaultdict
 from dataclasses import dataclass, field
 
 from django.db import IntegrityError, OperationalError, transaction
+from django.utils import timezone
 from django.utils.translation import gettext_lazy as _lazy
 
 from clubs import audit, visibility
@@ -35,7 +39,7 @@ from core.errors import ServiceError
 from core.text import sort_key
 from leagues import permissions, season_standings
 from leagues import services as league_services
-from leagues.models import LeagueAuditEntry
+from leagues.models import HeldLicence, LeagueAuditEntry
 
 MAX_BYTES = 1_000_000
 MAX_LINES = 10_000
@@ -342,11 +346,14 @@ def may_import(actor, league) -> bool:
     ).exists()
 
 
-def import_licences(league, text, *, actor, commit=False, only_club=None) -> Preview:
+def import_licences(
+    league, text, *, actor, commit=False, only_club=None, confirming=False
+) -> Preview:
     """Read the licence list ``text``; with ``commit``, create and update the persons and
     link the players (the refused lines left out). Refuses the whole file only when it
     cannot be read (empty, too large, its columns not named). ``only_club`` (an API
-    token's club): a club manager's lines of that club only."""
+    token's club): a club manager's lines of that club only. ``confirming``: held lines
+    a league manager confirms (``leagues.held``), which its audit entry says."""
     if not may_import(actor, league):
         raise LicenceError("forbidden")
     rows = _rows(text)
@@ -357,7 +364,7 @@ def import_licences(league, text, *, actor, commit=False, only_club=None) -> Pre
         return Preview(lines)
     for attempt in range(1, ATTEMPTS + 1):
         try:
-            return _commit(league, rows, actor, only_club, manager)
+            return _commit(league, rows, actor, only_club, manager, confirming)
         except (IntegrityError, OperationalError) as error:
             # a person of one of the licences created, or a deadlock, by a concurrent
             # write (another import, a link, My account): read everything again
@@ -368,7 +375,7 @@ def import_licences(league, text, *, actor, commit=False, only_club=None) -> Pre
     raise AssertionError("unreachable")  # pragma: no cover
 
 
-def _commit(league, rows, actor, only_club, manager) -> Preview:
+def _commit(league, rows, actor, only_club, manager, confirming=False) -> Preview:
     """The import's writes, in one transaction (rolled back whole when a concurrent write
     gets in the way: ``import_licences`` runs it again)."""
     with transaction.atomic():
@@ -394,12 +401,18 @@ def _commit(league, rows, actor, only_club, manager) -> Preview:
                     line.link = ""
         if moved:
             season_standings.rerank_persons(moved)
+        _keep_held(league, lines, clubs, actor)
+        settled = _settle_held(league, lines, clubs, actor) if manager else []
         preview = Preview(lines, committed=True)
         counts = preview.counts
         LeagueAuditEntry.objects.create(
             league=league,
             actor=audit.actor_of(actor),
-            action="licences_imported",
+            action=(
+                LeagueAuditEntry.Action.HELD_CONFIRMED
+                if confirming
+                else LeagueAuditEntry.Action.LICENCES_IMPORTED
+            ),
             label=(
                 f"{counts['create']} created, {counts['update']} updated, "
                 f"{counts['linked']} linked, {counts['held']} held, {counts['refused']} refused"
@@ -407,13 +420,75 @@ def _commit(league, rows, actor, only_club, manager) -> Preview:
             after={
                 **counts,
                 "refused_lines": [line.number for line in lines if line.refused],
-                # for the league's managers to confirm (they import them): as a line
-                # of a list "licence;name;club;série", the history shows them so
-                "held_lines": [
-                    ";".join((x.licence, x.name, x.club, x.serie))
-                    for x in lines
-                    if x.action == "held"
-                ],
+                # for the league's managers to confirm (the held licences' page): as a
+                # line of a list "licence;name;club;série", the history shows them so
+                "held_lines": [held_text(x) for x in lines if x.action == "held"],
+                # the held lines this import settled (confirmed, or imported again)
+                **({"confirmed_lines": settled} if settled else {}),
             },
         )
     return preview
+
+
+def held_text(line) -> str:
+    """A line as the history shows it: "licence;name;club;série"."""
+    return ";".join((line.licence, line.name, line.club, line.serie))
+
+
+def _keep_held(league, lines, clubs, actor) -> None:
+    """A club manager's held lines, pending for the league's managers: a line of a club
+    and licence already pending replaces it (the club's latest word, sent now)."""
+    held = [line for line in lines if line.action == "held"]
+    if not held:
+        return
+    now, by = timezone.now(), audit.actor_of(actor)
+    pending = {
+        (row.club_id, row.licence): row
+        for row in HeldLicence.objects.select_for_update().filter(
+            league=league,
+            status=HeldLicence.Status.PENDING,
+            licence__in=[line.licence for line in held],
+        )
+    }
+    new, changed = [], []
+    for line in held:
+        club = clubs[line.number]
+        row = pending.get((club.pk, line.licence))
+        if row is None:
+            row = HeldLicence(league=league, club=club, licence=line.licence)
+            new.append(row)
+        else:
+            changed.append(row)
+        row.name, row.serie, row.sent_by, row.sent_at = line.name, line.serie, by, now
+    # a line held by two imports at once: the unique pending line refuses the second
+    # (IntegrityError), which ``import_licences`` runs again
+    HeldLicence.objects.bulk_create(new, batch_size=500)
+    HeldLicence.objects.bulk_update(changed, ["name", "serie", "sent_by", "sent_at"], 500)
+
+
+def _settle_held(league, lines, clubs, actor) -> list[str]:
+    """A league manager's import settles the pending held line of each club and licence
+    it imported (created, updated or found unchanged): confirmed, by them, now. Returns
+    those lines as the history shows them."""
+    done = {
+        (clubs[line.number].pk, line.licence)
+        for line in lines
+        if line.action in ("create", "update", "unchanged")
+    }
+    if not done:
+        return []
+    rows = [
+        row
+        for row in HeldLicence.objects.filter(
+            league=league,
+            status=HeldLicence.Status.PENDING,
+            licence__in={licence for _club, licence in done},
+        ).select_related("club")
+        if (row.club_id, row.licence) in done
+    ]
+    HeldLicence.objects.filter(pk__in=[row.pk for row in rows]).update(
+        status=HeldLicence.Status.CONFIRMED,
+        decided_by=audit.actor_of(actor),
+        decided_at=timezone.now(),
+    )
+    return [";".join((row.licence, row.name, row.club.name, row.serie)) for row in rows]

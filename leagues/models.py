@@ -228,6 +228,8 @@ class LeagueAuditEntry(models.Model):
         INVITATION_CANCELLED = "invitation_cancelled", _("club's invitation cancelled")
         INVITATION_DECLINED = "invitation_declined", _("club declined the invitation")
         BAREME_CHANGED = "bareme_changed", _("team competition's barème changed")
+        HELD_CONFIRMED = "held_confirmed", _("held licence lines confirmed")
+        HELD_DISMISSED = "held_dismissed", _("held licence line dismissed")
 
     league = models.ForeignKey(League, on_delete=models.CASCADE, related_name="audit_entries")
     actor = models.ForeignKey(
@@ -243,6 +245,48 @@ class LeagueAuditEntry(models.Model):
 
     def __str__(self):
         return f"{self.league_id} {self.action} {self.label}"
+
+
+class HeldLicence(models.Model):
+    """A line of a club manager's licence list held for the league's managers
+    (``leagues.licences``: a licence new to the club's manager): pending until a league
+    manager confirms it (the line imported as their own import would import it) or
+    dismisses it (``leagues.held``). One pending line per club and licence: the club's
+    latest word replaces the one before."""
+
+    class Status(models.TextChoices):
+        PENDING = "pending", _("pending")
+        CONFIRMED = "confirmed", _("confirmed")
+        DISMISSED = "dismissed", _("dismissed")
+
+    league = models.ForeignKey(League, on_delete=models.CASCADE, related_name="held_licences")
+    club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="+")
+    licence = models.CharField(max_length=Person._meta.get_field("licence").max_length)
+    name = models.CharField(max_length=Person._meta.get_field("name").max_length)
+    serie = models.CharField(max_length=30, blank=True)
+    sent_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, related_name="+"
+    )
+    sent_at = models.DateTimeField()
+    status = models.CharField(max_length=10, choices=Status.choices, default=Status.PENDING)
+    decided_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
+    )
+    decided_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["sent_at", "pk"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["league", "club", "licence"],
+                condition=models.Q(status="pending"),
+                name="one_pending_held_licence",
+            ),
+        ]
+        indexes = [models.Index(fields=["league", "status", "sent_at"], name="held_licence_list")]
+
+    def __str__(self):
+        return f"{self.licence} {self.name} ({self.status})"
 
 
 class Standing(models.Model):

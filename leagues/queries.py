@@ -7,7 +7,10 @@ what the reader may read (the pages pass ``clubs.permissions.can`` and
 ``leagues.permissions.can`` for the user; the API narrows them to a token's club).
 """
 
+from django.utils.translation import gettext as _
+
 from clubs import visibility
+from clubs.models import Person
 from leagues.models import EventResult
 from scoresheet.models import SeasonTotal
 
@@ -58,3 +61,28 @@ def person_season(person, *, me, may_read_club, may_read_league):
     ]
     clubs = [{"player": p, "totals": totals.get(p.pk, [])} for p in visible]
     return clubs, results
+
+
+def hider(user, league):
+    """The history's texts name persons by name and licence, as they were written: each
+    person of the league's clubs not named to ``user`` (``clubs.visibility``) is written
+    as a player of a members-only club (the history, the held licence lines)."""
+    persons = {
+        pk: (name, licence)
+        for pk, name, licence in Person.objects.filter(players__club__league_links__league=league)
+        .distinct()
+        .values_list("pk", "name", "licence")
+    }
+    hidden = set(persons) - visibility.named_person_ids(user, persons, league=league)
+    words = sorted(
+        {w for pk in hidden for w in persons[pk] if w}, key=len, reverse=True
+    )  # a longer name first: "Ann Lee" before "Ann"
+    unnamed = _("A player of a members-only club")
+
+    def hide(text):
+        for word in words:
+            if word in text:
+                text = text.replace(word, unnamed)
+        return text
+
+    return hide

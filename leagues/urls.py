@@ -2,7 +2,7 @@
 
 from django.urls import path
 
-from leagues import rights_views, views
+from leagues import held_views, rights_views, views
 
 app_name = "leagues"
 urlpatterns = [
@@ -30,6 +30,11 @@ urlpatterns = [
     ),
     path("leagues/<slug:league>/manage/link/", views.link, name="link"),
     path("leagues/<slug:league>/manage/licences/", views.licence_import, name="licences"),
+    path(
+        "leagues/<slug:league>/manage/licences/held/",
+        held_views.held_licences,
+        name="held_licences",
+    ),
     path("leagues/<slug:league>/manage/history/", views.history, name="history"),
     path(
         "leagues/<slug:league>/manage/events/<int:event_id>/", views.event_edit, name="event_edit"

@@ -625,7 +625,7 @@ def history(request, league):
     )
     number = bounded_int(request.GET.get("page"), 1, 1, MAX_PAGE)
     page = Paginator(entries, HISTORY_PER_PAGE).get_page(number)
-    hide = _hider(request.user, request.league)
+    hide = queries.hider(request.user, request.league)
     rows = [
         {"entry": entry, "label": hide(entry.label), "details": [hide(d) for d in _details(entry)]}
         for entry in page.object_list
@@ -637,39 +637,37 @@ def history(request, league):
     )
 
 
-def _hider(user, league):
-    """The history's texts name persons by name and licence, as they were written: each
-    person of the league's clubs not named to ``user`` (``clubs.visibility``) is written
-    as a player of a members-only club."""
-    persons = {
-        pk: (name, licence)
-        for pk, name, licence in Person.objects.filter(players__club__league_links__league=league)
-        .distinct()
-        .values_list("pk", "name", "licence")
-    }
-    hidden = set(persons) - visibility.named_person_ids(user, persons, league=league)
-    words = sorted(
-        {w for pk in hidden for w in persons[pk] if w}, key=len, reverse=True
-    )  # a longer name first: "Ann Lee" before "Ann"
-    unnamed = _("A player of a members-only club")
-
-    def hide(text):
-        for word in words:
-            if word in text:
-                text = text.replace(word, unnamed)
-        return text
-
-    return hide
-
-
 def _details(entry) -> list[str]:
     """The entry's change in short lines ("field: before → after", as a club's history)."""
     after = entry.after if isinstance(entry.after, dict) else {}
     if set(after) == {"before", "after"}:  # a change with what was
         was, now = after["before"] or {}, after["after"] or {}
     else:
-        was, now = {}, after
+        was, now = {}, _licence_lines(after)
     return describe_change({"kind": entry.action, "was": was, "now": now})
+
+
+def _licence_lines(after) -> dict:
+    """The licence lines an import held, confirmed or dismissed, named in the page's
+    language, each line's "licence;name;club;série" written "licence · name · club"."""
+    labels = {
+        "held_lines": _("held lines"),
+        "confirmed_lines": _("confirmed lines"),
+        "held_line": _("held line"),
+        "sent_by": _("sent by"),
+    }
+
+    def shown(line):
+        return " · ".join(part for part in str(line).split(";") if part)
+
+    out = {}
+    for key, value in after.items():
+        if key in labels and isinstance(value, list):
+            value = [shown(line) for line in value]
+        elif key in labels and isinstance(value, str) and ";" in value:
+            value = shown(value)
+        out[labels.get(key, key)] = value
+    return out
 
 
 # ---------------------------------------------------------------- exports

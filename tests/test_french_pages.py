@@ -232,6 +232,7 @@ def league_pages(french, championship, boss, clubs):
     where a "de" must become "d’"."""
     from clubs.models import Club  # noqa: PLC0415
     from competitions import links  # noqa: PLC0415
+    from leagues import licences  # noqa: PLC0415
     from tests.competitions.conftest import line_ups  # noqa: PLC0415
 
     Club.objects.filter(pk=clubs["a"].pk).update(name="Annecy")
@@ -245,12 +246,20 @@ def league_pages(french, championship, boss, clubs):
     line_ups(match, boss)
     slug = competition.league.slug
     one = {"league": slug, "competition_id": competition.pk}
+    # a line of Annecy's manager held for the league's managers
+    licences.import_licences(
+        competition.league,
+        "Licence;Nom;Club\n9002;Yves Neuf;Annecy\n",
+        actor=clubs["a_manager"],
+        commit=True,
+    )
     french.force_login(boss)
     urls = {
         "the leagues": reverse("leagues:list"),
         "the league": reverse("leagues:home", kwargs={"league": slug}),
         "the league's management": reverse("leagues:manage", kwargs={"league": slug}),
         "the league's history": reverse("leagues:history", kwargs={"league": slug}),
+        "the held licence lines": reverse("leagues:held_licences", kwargs={"league": slug}),
         "the league's ratings": reverse("leagues:ratings", kwargs={"league": slug}),
         "the competitions": reverse("competitions:list", kwargs={"league": slug}),
         "a competition": reverse("competitions:detail", kwargs=one),

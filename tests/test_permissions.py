@@ -597,6 +597,7 @@ LEAGUE_URLS = {
     "leagues:link": ("manage", "P", ()),
     "leagues:event_edit": ("manage", "P", ("event",)),
     "leagues:licences": ("manage", "GP", ()),
+    "leagues:held_licences": ("manage", "GP", ()),
     # a league's team competitions (competitions.views)
     "competitions:list": ("read", "G", ()),
     "competitions:create": ("manage", "GP", ()),

@@ -35,6 +35,7 @@ from clubs import tokens as api_tokens
 from clubs.models import Club, Invitation, Membership, Person, Player, Role, Season
 from competitions import links
 from competitions import services as competitions
+from leagues import licences
 from leagues import services as leagues
 from scoresheet import services as ledger
 from tournaments import services as tournaments
@@ -197,6 +198,15 @@ class World:
                 scale={"kind": "table", "tables": [{"from": 1, "points": [10, 6, 4, 2]}]},
             )
             self.leagues[slug] = {"league": league, "season": season}
+        # HOME's manager sends a licence list: a hidden person's licence and a new one
+        # wait for the league's managers (the held lines' page, the history)
+        hidden = self.players["away"][1].person
+        licences.import_licences(
+            self.leagues["pub"]["league"],
+            f"Licence;Nom;Club\n{hidden.licence};{hidden.name};home\nLICNEW1;Nouveau Venu;home\n",
+            actor=self.users["fellow_manager"],
+            commit=True,
+        )
 
     def _team_matches(self):
         league = self.leagues["pub"]["league"]
@@ -480,6 +490,19 @@ def test_the_hidden_persons_pages_answer_as_unknown_ones(world):
     # a member of the person's club reads them
     client.force_login(world.players["away"][1].user)
     assert client.get(reverse("leagues:person", args=[hidden[0].pk])).status_code == 200
+
+
+def test_the_held_licence_lines_are_read_by_the_leagues_manager_only(world):
+    """The held lines' page lists HOME's manager's lines to the league's manager, the
+    hidden person's written as the history writes them; to the sender, 403."""
+    url = reverse("leagues:held_licences", args=["pub"])
+    client = Client()
+    client.force_login(world.users["league_manager"])
+    html = client.get(url).content.decode()
+    assert html.count("data-held=") == 2 and "Nouveau Venu" in html
+    assert "A player of a members-only club" in html
+    client.force_login(world.users["fellow_manager"])
+    assert client.get(url).status_code == 403
 
 
 def test_a_members_only_league_answers_as_an_unknown_one(world):

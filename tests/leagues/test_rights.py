@@ -210,6 +210,22 @@ def test_after_erasure_nothing_names_them_and_every_figure_stays(
     assert not Player.objects.filter(user=world["login"]).exists()
 
 
+def test_the_held_licence_lines_naming_them_go(world):
+    """A licence line held for the league that names her (her licence, or her name)
+    would make her person again once confirmed: the erasure removes it."""
+    from django.utils import timezone  # noqa: PLC0415
+
+    from leagues.models import HeldLicence  # noqa: PLC0415
+
+    league = world["lseason"].league
+    for licence, name in ((LICENCE, "Z. Q."), ("LIC1", NAME), ("LIC2", "Anna Autre")):
+        HeldLicence.objects.create(
+            league=league, club=world["club"], licence=licence, name=name, sent_at=timezone.now()
+        )
+    erase_player(world["player"], actor=world["manager"])
+    assert list(HeldLicence.objects.values_list("licence", flat=True)) == ["LIC2"]
+
+
 def test_the_next_erasure_is_numbered_on(world, clubs):
     erase_player(world["player"], actor=world["manager"])
     other = club_services.create_player(clubs["a"], "Ancien joueur 2")
