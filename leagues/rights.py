@@ -29,7 +29,7 @@ from clubs import audit
 from clubs.models import ApiToken, AuditEntry, Club, Invitation, Membership, Person, Player
 from clubs.permissions import require
 from core.errors import ServiceError
-from leagues.models import EventResult, LinkClaim, Standing
+from leagues.models import EventResult, HeldLicence, LinkClaim, Standing
 from ratings.models import Rating
 from scoresheet.models import ScoreRow, SeasonTotal
 from tournaments.models import Entry
@@ -155,6 +155,11 @@ def head(subject: Subject) -> dict:
     )
     if subject.player is not None:  # the league's rows of this club's player only
         results = results.filter(player__in=player_ids)
+    # their clubs' licence lines sent to a league that name them (licence or name)
+    naming = Q(name__in={p.name for p in subject.players})
+    if subject.person is not None and subject.person.licence:
+        naming |= Q(licence=subject.person.licence)
+    held = HeldLicence.objects.filter(naming, club__in=club_ids).select_related("league", "club")
     return {
         "format": FORMAT,
         "made_at": timezone.now().isoformat(),
@@ -198,6 +203,18 @@ def head(subject: Subject) -> dict:
                     "weighted": _plain_value(r.weighted),
                 }
                 for r in results.select_related("event__season__league", "event__tournament")
+            ],
+            "held_licence_lines": [
+                {
+                    "league": h.league.name,
+                    "club": h.club.name,
+                    "licence": h.licence,
+                    "name": h.name,
+                    "serie": h.serie,
+                    "sent_at": _when(h.sent_at),
+                    "status": h.status,
+                }
+                for h in held.order_by("sent_at", "pk")
             ],
             "standings": [
                 {

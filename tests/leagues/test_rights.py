@@ -9,13 +9,14 @@ from decimal import Decimal
 
 import pytest
 from django.urls import reverse
+from django.utils import timezone
 
 from clubs import services as club_services
 from clubs.models import ApiToken, AuditEntry, Membership, Person, Player, Role
 from leagues import season_standings
 from leagues import services as league_services
 from leagues.erasure import erase_player
-from leagues.models import EventResult, Standing
+from leagues.models import EventResult, HeldLicence, Standing
 from leagues.rights import RightsError
 from ratings.models import Rating
 from scoresheet import services
@@ -213,10 +214,6 @@ def test_after_erasure_nothing_names_them_and_every_figure_stays(
 def test_the_held_licence_lines_naming_them_go(world):
     """A licence line held for the league that names her (her licence, or her name)
     would make her person again once confirmed: the erasure removes it."""
-    from django.utils import timezone  # noqa: PLC0415
-
-    from leagues.models import HeldLicence  # noqa: PLC0415
-
     league = world["lseason"].league
     for licence, name in ((LICENCE, "Z. Q."), ("LIC1", NAME), ("LIC2", "Anna Autre")):
         HeldLicence.objects.create(
@@ -277,6 +274,11 @@ def download(client, url) -> dict:
 
 def test_a_person_downloads_everything_the_site_holds_about_them(world, client):
     login = world["login"]
+    league = world["lseason"].league
+    for licence, name in ((LICENCE, "Z. Q."), ("LIC1", NAME), ("LIC2", "Anna Autre")):
+        HeldLicence.objects.create(
+            league=league, club=world["club"], licence=licence, name=name, sent_at=timezone.now()
+        )
     secret = "f" * 64
     ApiToken.objects.create(
         user=login, club=world["club"], name="phone", prefix="tl_abc", token_hash=secret
@@ -293,6 +295,8 @@ def test_a_person_downloads_everything_the_site_holds_about_them(world, client):
     )
     assert player["season_totals"] and player["tournament_entries"]
     assert data["league"]["results"] and data["league"]["standings"]
+    held = [(h["licence"], h["name"]) for h in data["league"]["held_licence_lines"]]
+    assert held == [(LICENCE, "Z. Q."), ("LIC1", NAME)]  # not "Anna Autre"'s line
     assert [t["name"] for t in data["api_tokens"]] == ["phone"]
     text = json.dumps(data)
     assert secret not in text and "tl_abc" not in text
