@@ -11,7 +11,7 @@ from clubs.models import (
     Player,
     Season,
 )
-from clubs.ranking import RankingError, parse_ranking
+from clubs.ranking_rule import RankingError, parse_ranking
 from clubs.refusals import message_of
 from core.backup_rows import Refused, Registration, Rows, register
 from tarot import ScoringError

@@ -8,7 +8,7 @@ from django.contrib.auth import get_user_model, password_validation
 from django.utils.translation import gettext_lazy as _
 
 from clubs.models import Player, Role
-from clubs.ranking import MAX_EVENINGS, RankingError, parse_ranking
+from clubs.ranking_rule import MAX_EVENINGS, RankingError, parse_ranking
 from clubs.rules_forms import RulesFields
 from clubs.services import ClubError
 from core.templatetags.french import of_name
@@ -167,7 +167,7 @@ RANKING_CHOICES = [
 
 class SeasonForm(RulesFields):
     """A season: its name and dates, its house rules (``cleaned_data["rules"]``) and its
-    ranking rule (``cleaned_data["ranking"]``, ``clubs.ranking``)."""
+    ranking rule (``cleaned_data["ranking"]``, ``clubs.ranking_rule``)."""
 
     name = forms.CharField(label=_("Name"), max_length=80)
     start_date = forms.DateField(label=_("Start"), widget=DateInput)

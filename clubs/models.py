@@ -201,7 +201,7 @@ class Season(models.Model):
         default=default_rules,
         help_text=_("A preset and options, as in the hand format."),
     )
-    #: How the season's standings rank the players (``clubs.ranking``): by total
+    #: How the season's standings rank the players (``clubs.ranking_rule``): by total
     #: (empty, the default), by average per hand or per evening, by placement points
     #: per evening; optionally only the best N evenings, and a minimum attendance.
     ranking = models.JSONField(_("ranking"), default=dict, blank=True)

@@ -33,7 +33,7 @@ from django.utils.translation import gettext_lazy as _lazy
 from clubs import audit, refusals
 from clubs.models import Club, Membership, Player, Role, Season
 from clubs.permissions import require
-from clubs.ranking import RankingError, parse_ranking
+from clubs.ranking_rule import RankingError, parse_ranking
 from core.errors import ServiceError
 from core.text import edit_distance, looks_alike, loose_key, name_key  # noqa: F401 (re-exported)
 from tarot import ScoringError
@@ -241,7 +241,7 @@ def create_season(
     club: Club, name: str, start_date, end_date, rules, *, actor, ranking=None
 ) -> Season:
     """A new season with its house rules (a preset name or options dict; ``None``: fft)
-    and its ranking rule (``clubs.ranking``; ``None``: by total).
+    and its ranking rule (``clubs.ranking_rule``; ``None``: by total).
 
     The rules are validated by the scoring engine and stored in their short form.
     """

@@ -1,4 +1,4 @@
-"""A season's standings under its ranking rule (``clubs.ranking``), for the standings page.
+"""A season's standings under its ranking rule (``clubs.ranking_rule``), for the standings page.
 
 When the season shown (the season's page, or the season chosen in the filter)
 ranks otherwise than by total, ``ranked_rows`` answers with the rows of
@@ -11,7 +11,7 @@ rank. The rule is said in words above the table (``ranking_words``).
 from django.utils.translation import gettext, ngettext
 from django.utils.translation import gettext_lazy as _
 
-from clubs.ranking import RankingError, parse_ranking
+from clubs.ranking_rule import RankingError, parse_ranking
 from core import tables2
 from ratings import queries as ratings
 from scoresheet.formatting import format_number, format_signed

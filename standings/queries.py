@@ -17,7 +17,7 @@ from scoresheet.summaries import summary_rows
 
 
 def ranked_standings(season, ranking, *, date_from=None, date_to=None, seats=None):
-    """One season's standings under its ranking rule (``clubs.ranking.Ranking``), as dicts.
+    """One season's standings under its ranking rule (``clubs.ranking_rule.Ranking``), as dicts.
 
     Each player's *evenings* are their SheetTotals grouped by date (the sheets of
     one date add up). Placement points: ``RANK() OVER (PARTITION BY date ORDER BY

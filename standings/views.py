@@ -18,7 +18,7 @@ from django_tables2 import SingleTableMixin
 from django_tables2.export import TableExport
 
 from clubs.permissions import club_view
-from clubs.ranking import ranking_words
+from clubs.ranking_rule import ranking_words
 from core.exports import SafeExportMixin
 from core.paging import BoundedTableMixin
 from ratings import queries as ratings
@@ -52,7 +52,7 @@ class StandingsView(SafeExportMixin, BoundedTableMixin, SingleTableMixin, Templa
         return self.export_format() is not None
 
     def get_table_data(self):
-        # a season ranked by its own rule (clubs.ranking): rows from the ranked query
+        # a season ranked by its own rule (clubs.ranking_rule): rows from the ranked query
         if self.ranking is not None:
             return ranked_rows(self.filter, self.ranking)
         return self.filter.qs

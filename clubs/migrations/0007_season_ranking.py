@@ -1,4 +1,4 @@
-"""Season.ranking: how a season's standings rank the players (``clubs.ranking``)."""
+"""Season.ranking: how a season's standings rank the players (``clubs.ranking_rule``)."""
 
 from django.db import migrations, models
 

@@ -10,7 +10,7 @@ from django.urls import reverse
 
 from clubs import services as club_services
 from clubs.models import Club, Membership, Player, Role, Season
-from clubs.ranking import Ranking, RankingError, parse_ranking, ranking_words
+from clubs.ranking_rule import Ranking, RankingError, parse_ranking, ranking_words
 from scoresheet import services
 from scoresheet.models import SheetTotal
 from standings.queries import ranked_standings
