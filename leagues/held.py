@@ -49,13 +49,13 @@ def pending(league):
 
 
 def text_of(rows) -> str:
-    """The held lines as a licence list, each line's club by its address (as a league
-    manager would write it: the import reads a club's address as its name)."""
+    """The held lines as a licence list, each line's club by its name (the import
+    reads a club's name before its address, so another club's name cannot stand for it)."""
     out = io.StringIO()
     writer = csv.writer(out, delimiter=";", lineterminator="\n")
     writer.writerow(HEADER)
     for row in rows:
-        writer.writerow((row.licence, row.name, row.club.slug, row.serie))
+        writer.writerow((row.licence, row.name, row.club.name, row.serie))
     return out.getvalue()
 
 
@@ -95,7 +95,7 @@ def confirm(league, ids, *, actor) -> Preview:
         raise HeldError("none")
     with transaction.atomic():
         rows = list(
-            HeldLicence.objects.select_for_update()
+            HeldLicence.objects.select_for_update(of=("self",))  # not the clubs' rows
             .filter(league=league, pk__in=ids)
             .select_related("club")
             .order_by("sent_at", "pk")

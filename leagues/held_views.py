@@ -14,6 +14,7 @@ from core.idempotency import idempotent, once
 from core.paging import MAX_PAGE, bounded_int
 from leagues import held, queries
 from leagues.held import HeldError
+from leagues.licences import LicenceError
 from leagues.permissions import league_view
 
 #: held lines a page
@@ -47,7 +48,7 @@ def held_licences(request, league):
                 _said(request, done)
             else:
                 raise HeldError("none")
-        except HeldError as error:
+        except (HeldError, LicenceError) as error:  # a refusal, or writes in the way
             messages.error(request, error.message)
         return redirect(here)
     number = bounded_int(request.GET.get("page"), 1, 1, MAX_PAGE)

@@ -209,10 +209,8 @@ def _read(league, rows, actor, only_club=None) -> tuple[list[Line], dict]:
     members = list(
         Club.objects.filter(league_links__league=league, league_links__accepted_at__isnull=False)
     )
-    clubs = {}
-    for club in members:
-        clubs[sort_key(club.name)] = club
-        clubs[club.slug.lower()] = club
+    by_name = {sort_key(club.name): club for club in members}
+    by_slug = {club.slug.lower(): club for club in members}
     manager = actor is None or permissions.is_manager(actor, league)
     lines, seen, found = [], {}, {}
     for number, row in enumerate(rows[1:], start=2):
@@ -231,7 +229,7 @@ def _read(league, rows, actor, only_club=None) -> tuple[list[Line], dict]:
         line.name = name[:NAME_MAX]
         line.serie = _cell(row, columns, "serie")[:30]
         line.club = _cell(row, columns, "club")[:120]
-        club = clubs.get(sort_key(line.club)) or clubs.get(line.club.lower())
+        club = by_name.get(sort_key(line.club)) or by_slug.get(line.club.lower())
         if not line.licence:
             _refuse(line, "licence_required")
         elif len(line.licence) > LICENCE_MAX or " " in line.licence:
@@ -255,7 +253,22 @@ def _read(league, rows, actor, only_club=None) -> tuple[list[Line], dict]:
     return lines, found
 
 
-def _plan(lines, clubs, manager=True, actor=None):
+#: a person's name the one reading may not see, where an update shows the one it replaces
+HIDDEN = _lazy("A player of a members-only club")
+
+
+def _hidden(actor, persons, league) -> set[int]:
+    """Of ``persons``, those with players of whom none is named to ``actor``
+    (``clubs.visibility``): a league's manager updating one by its licence is not told
+    the name it held (a person of no player is the league's own)."""
+    ids = {p.pk for p in persons}
+    if actor is None or not ids:
+        return set()
+    played = set(Player.objects.filter(person__in=ids).values_list("person_id", flat=True))
+    return played - visibility.named_person_ids(actor, played, league=league)
+
+
+def _plan(lines, clubs, manager=True, actor=None, league=None):
     """Create, update or unchanged, and the player to link, for the lines not refused.
     A person is shared by every club and league: a club's manager (``actor``, not
     ``manager`` of the league) changes only the persons of no login whose players are
@@ -266,6 +279,7 @@ def _plan(lines, clubs, manager=True, actor=None):
         p.licence: p for p in Person.objects.filter(licence__in=[line.licence for line in pending])
     }
     elsewhere = defaultdict(set)  # person → the clubs of their players
+    hidden = _hidden(actor, persons.values(), league) if manager else set()
     if not manager:
         seen = visibility.named_person_ids(actor, {p.pk for p in persons.values()})
         for line in pending:
@@ -296,7 +310,8 @@ def _plan(lines, clubs, manager=True, actor=None):
                 _refuse(line, "person_not_yours", licence=line.licence)
                 continue
             if person.name != line.name:
-                line.changes["name"] = (person.name, line.name)
+                before = str(HIDDEN) if person.pk in hidden else person.name
+                line.changes["name"] = (before, line.name)
             if line.serie and person.serie != line.serie:
                 line.changes["serie"] = (person.serie, line.serie)
             line.action = "update" if line.changes else "unchanged"
@@ -360,7 +375,7 @@ def import_licences(
     manager = actor is None or permissions.is_manager(actor, league)
     if not commit:
         lines, clubs = _read(league, rows, actor, only_club)
-        _plan(lines, clubs, manager, actor)
+        _plan(lines, clubs, manager, actor, league)
         return Preview(lines)
     for attempt in range(1, ATTEMPTS + 1):
         try:
@@ -380,7 +395,7 @@ def _commit(league, rows, actor, only_club, manager, confirming=False) -> Previe
     gets in the way: ``import_licences`` runs it again)."""
     with transaction.atomic():
         lines, clubs = _read(league, rows, actor, only_club)
-        plan = _plan(lines, clubs, manager, actor)
+        plan = _plan(lines, clubs, manager, actor, league)
         moved = []  # persons whose série changed: their ranks in the league's seasons
         for line, person, player in plan:
             if person is None:

@@ -7,7 +7,7 @@ import pytest
 from django.urls import reverse
 from django.utils import timezone
 
-from clubs.models import AuditEntry, Person, Player
+from clubs.models import AuditEntry, Club, Person, Player
 from leagues import held, licences
 from leagues.models import HeldLicence, LeagueAuditEntry
 
@@ -235,6 +235,44 @@ def test_the_page_hides_a_person_the_league_may_not_name(client, league, boss, c
     html = client.get(_url()).content.decode()
     assert "Zoé Cachée" not in html and ">9001<" not in html
     assert "A player of a members-only club" in html
+
+
+def test_an_update_does_not_tell_the_name_a_hidden_persons_licence_holds(
+    client, league, boss, clubs
+):
+    """A licence held by a person playing only for a members-only club outside the
+    league: confirming would rename them, and neither the held lines' page nor the
+    league manager's own preview says the name it replaces."""
+    outside = Club.objects.create(name="Club Secret", slug="secret", is_public=False)
+    person = Person.objects.create(name="Zoé Dehors", licence="9001", serie="")
+    Player.objects.create(club=outside, name="Zoé Dehors", person=person)
+    _hold(league, clubs, HEADER + "9001;Typed Name;Club A;\n")
+    client.force_login(boss)
+    html = client.get(_url()).content.decode()
+    assert "Typed Name" in html and "Zoé Dehors" not in html
+    (line,) = licences.import_licences(
+        league, HEADER + "9001;Typed Name;Club A;\n", actor=boss
+    ).lines
+    assert line.changes["name"] == ("A player of a members-only club", "Typed Name")
+    # a person the league may name keeps their name in the preview
+    Player.objects.create(club=clubs["a"], name="Zoé Dehors", person=person)
+    (line,) = licences.import_licences(
+        league, HEADER + "9001;Typed Name;Club A;\n", actor=boss
+    ).lines
+    assert line.changes["name"] == ("Zoé Dehors", "Typed Name")
+
+
+def test_a_clubs_name_is_read_before_another_clubs_address(league, boss, clubs, yves):
+    """The held line names its club by name: a member club whose name reads as another's
+    address does not take the line."""
+    clubs["b"].name = clubs["a"].slug.upper()
+    clubs["b"].save(update_fields=["name"])
+    _hold(league, clubs)
+    preview = held.preview(league, list(held.pending(league)), actor=boss)
+    (line,) = preview.values()
+    assert line.club == clubs["a"].name and not line.refused
+    held.confirm(league, [h.pk for h in held.pending(league)], actor=boss)
+    assert Player.objects.get(name="Yves Neuf").person.licence == "9002"
 
 
 def test_the_page_is_in_french(client, league, boss, clubs):
