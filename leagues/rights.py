@@ -155,11 +155,6 @@ def head(subject: Subject) -> dict:
     )
     if subject.player is not None:  # the league's rows of this club's player only
         results = results.filter(player__in=player_ids)
-    # their clubs' licence lines sent to a league that name them (licence or name)
-    naming = Q(name__in={p.name for p in subject.players})
-    if subject.person is not None and subject.person.licence:
-        naming |= Q(licence=subject.person.licence)
-    held = HeldLicence.objects.filter(naming, club__in=club_ids).select_related("league", "club")
     return {
         "format": FORMAT,
         "made_at": timezone.now().isoformat(),
@@ -204,18 +199,7 @@ def head(subject: Subject) -> dict:
                 }
                 for r in results.select_related("event__season__league", "event__tournament")
             ],
-            "held_licence_lines": [
-                {
-                    "league": h.league.name,
-                    "club": h.club.name,
-                    "licence": h.licence,
-                    "name": h.name,
-                    "serie": h.serie,
-                    "sent_at": _when(h.sent_at),
-                    "status": h.status,
-                }
-                for h in held.order_by("sent_at", "pk")
-            ],
+            "held_licence_lines": _held_lines(subject, club_ids),
             "standings": [
                 {
                     "league": s.season.league.name,
@@ -246,6 +230,33 @@ def head(subject: Subject) -> dict:
             for e in entries
         ],
     }
+
+
+def _held_lines(subject: Subject, club_ids) -> list[dict]:
+    """Their clubs' licence lines sent to a league that name them: by their licence, or
+    by a player's name in that player's club where the line's licence is no one else's."""
+    naming = Q(pk__in=[])
+    for player in subject.players:
+        naming |= Q(club=player.club_id, name=player.name)
+    others = Person.objects.exclude(licence=None)
+    if subject.person is not None:
+        others = others.exclude(pk=subject.person.pk)
+    naming &= ~Q(licence__in=others.values("licence"))
+    if subject.person is not None and subject.person.licence:
+        naming |= Q(licence=subject.person.licence)
+    held = HeldLicence.objects.filter(naming, club__in=club_ids).select_related("league", "club")
+    return [
+        {
+            "league": h.league.name,
+            "club": h.club.name,
+            "licence": h.licence,
+            "name": h.name,
+            "serie": h.serie,
+            "sent_at": _when(h.sent_at),
+            "status": h.status,
+        }
+        for h in held.order_by("sent_at", "pk")
+    ]
 
 
 def _player(player) -> dict:

@@ -275,7 +275,13 @@ def download(client, url) -> dict:
 def test_a_person_downloads_everything_the_site_holds_about_them(world, client):
     login = world["login"]
     league = world["lseason"].league
-    for licence, name in ((LICENCE, "Z. Q."), ("LIC1", NAME), ("LIC2", "Anna Autre")):
+    Person.objects.create(name=NAME, licence="LIC9")  # a namesake, licensed
+    for licence, name in (
+        (LICENCE, "Z. Q."),
+        ("LIC1", NAME),
+        ("LIC2", "Anna Autre"),
+        ("LIC9", NAME),  # the namesake's licence: not hers
+    ):
         HeldLicence.objects.create(
             league=league, club=world["club"], licence=licence, name=name, sent_at=timezone.now()
         )
@@ -296,7 +302,7 @@ def test_a_person_downloads_everything_the_site_holds_about_them(world, client):
     assert player["season_totals"] and player["tournament_entries"]
     assert data["league"]["results"] and data["league"]["standings"]
     held = [(h["licence"], h["name"]) for h in data["league"]["held_licence_lines"]]
-    assert held == [(LICENCE, "Z. Q."), ("LIC1", NAME)]  # not "Anna Autre"'s line
+    assert held == [(LICENCE, "Z. Q."), ("LIC1", NAME)]  # not Anna's, not the namesake's
     assert [t["name"] for t in data["api_tokens"]] == ["phone"]
     text = json.dumps(data)
     assert secret not in text and "tl_abc" not in text
