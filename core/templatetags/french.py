@@ -12,8 +12,10 @@ from django.utils.translation import get_language
 
 register = template.Library()
 
-#: a name beginning with one of these takes "d’" (names with an aspirated h are rare)
+#: a name beginning with one of these takes "d’"
 ELIDED = "aeiouyhàâäéèêëîïôöùûüœæ"
+#: words with an aspirated h, which take "de" (« de Haute-Savoie », « de Hauts-de-France »)
+ASPIRATED = ("haut", "hall", "hameau", "hangar", "hasard", "hêtre", "holland", "hongr", "huit")
 
 #: a name's leading article, in any case: "les ", "le ", "la " or "l’" (or "l'")
 ARTICLE = re.compile(
@@ -122,18 +124,20 @@ def of_name(name, kind: str = "") -> str:
       de démonstration », « de la Ligue de Savoie », « de l’Association des tarotistes »,
       « des Amis du Tarot »;
     - any other name takes « de », elided before a vowel or a mute h: « de Bonneville »,
-      « d’Annecy », « d’Hélène 1 ».
+      « d’Annecy », « d’Hélène 1 », but « de Haute-Savoie » (an aspirated h, ``ASPIRATED``).
 
     ``kind="person"``: a person's name takes only « de » or « d’ »; the article of a
     surname is not contracted (« de Le Goff », « de La Fontaine »).
     """
-    text = str(name)
+    text = str(name).strip()
     if not (get_language() or "").startswith("fr"):
         return text
     article = _article(text) if kind != "person" else None
     if article:
         return _joined(OF[article[0]], article[1])
     elided = text[:1] and text[:1].lower() in ELIDED
+    if elided and text.casefold().startswith(ASPIRATED):
+        elided = False
     return f"d’{text}" if elided else f"de {text}"
 
 
@@ -151,7 +155,7 @@ def to_name(name, kind: str = "") -> str:
 
     ``kind="person"``: « à » alone, the article of a surname kept (« à Le Goff »).
     """
-    text = str(name)
+    text = str(name).strip()
     if not (get_language() or "").startswith("fr"):
         return text
     article = _article(text) if kind != "person" else None

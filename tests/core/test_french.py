@@ -14,6 +14,9 @@ CASES = [
     ("Annecy", "d’Annecy"),
     ("Hélène 1", "d’Hélène 1"),
     ("A1", "d’A1"),
+    # an aspirated h is not elided
+    ("Haute-Savoie", "de Haute-Savoie"),
+    ("Hongrie", "de Hongrie"),
     # the name's own article contracts; the noun after it keeps the name's case
     ("Le Cercle de Tarot", "du Cercle de Tarot"),
     ("le cercle de tarot", "du cercle de tarot"),
@@ -44,6 +47,13 @@ CASES = [
 def test_of_a_name_in_french(name, french):
     with translation.override("fr"):
         assert of_name(name) == french
+
+
+def test_a_name_typed_with_spaces_around_reads_as_the_name():
+    with translation.override("fr"):
+        assert of_name("  Annecy ") == "d’Annecy"
+        assert of_name(" Le Cercle") == "du Cercle"
+        assert to_name(" Le Cercle ") == "au Cercle"
 
 
 @pytest.mark.parametrize(("name", "french"), CASES)
