@@ -157,7 +157,7 @@ def expected_tables(key: str, tables, deals=None) -> list[dict]:
     deals = deals if deals is not None else [None] * len(tables)
     found = ratings_by_player(key, {pk for table in tables for pk in table})
     out = []
-    for table, played in zip(tables, deals):
+    for table, played in zip(tables, deals, strict=True):
         if not table:
             out.append({})
             continue
