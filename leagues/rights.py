@@ -217,18 +217,21 @@ def head(subject: Subject) -> dict:
                 )
             ],
         },
-        "audit_entries": [
-            {
-                "club": e.club_id and next(c.name for c in subject.clubs if c.pk == e.club_id),
-                "at": _when(e.at),
-                "action": e.action,
-                "by_them": e.actor_id in user_ids,
-                "label": e.object_label,
-                "before": e.before,
-                "after": e.after,
-            }
-            for e in entries
-        ],
+        "audit_entries": [_entry(e, subject, user_ids) for e in entries],
+    }
+
+
+def _entry(entry, subject: Subject, user_ids) -> dict:
+    """A history entry naming them, as the download writes it."""
+    club = entry.club_id and next(c.name for c in subject.clubs if c.pk == entry.club_id)
+    return {
+        "club": club,
+        "at": _when(entry.at),
+        "action": entry.action,
+        "by_them": entry.actor_id in user_ids,
+        "label": entry.object_label,
+        "before": entry.before,
+        "after": entry.after,
     }
 
 
