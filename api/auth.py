@@ -64,13 +64,15 @@ class TokenAuth(HttpBearer):
 
 class TokenOptionalAPI(NinjaAPI):
     """The API whose schema says what ``TokenAuth`` does: a read takes a token or none
-    (``security: [{}, {"TokenAuth": []}]``), a write needs one."""
+    (``security: [{}, {"TokenAuth": []}]``), a write needs one, and so does a read
+    marked ``openapi_extra={"x-token-needed": True}`` (a league manager's list)."""
 
     def get_openapi_schema(self, **kwargs):
         schema = super().get_openapi_schema(**kwargs)
         for operations in schema["paths"].values():
             for method, operation in operations.items():
                 security = operation.get("security")
-                if method == "get" and security and {} not in security:
+                needed = operation.pop("x-token-needed", False)
+                if method == "get" and security and {} not in security and not needed:
                     operation["security"] = [{}, *security]
         return schema

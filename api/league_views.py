@@ -8,24 +8,34 @@ they give the same rows. Who may read is the pages' rule (``leagues.permissions.
 a public league, or its managers and its member clubs' members), and a token never
 reaches beyond its club: a members-only league only when the token's club is one of
 its member clubs, a person's club totals only of the token's club.
+
+Its writes: the licence list's import (``leagues.licences``) and the held licence lines'
+list, confirmation and dismissal (``leagues.held``, the league managers' page's service,
+its names hidden through the page's ``leagues.queries.hider``), for a token of one of
+the league's member clubs.
 """
 
 from typing import Annotated, Literal
 
 from django.db.models import Q
+from django.http import HttpResponse
 from django.utils.translation import gettext as _
-from ninja import Query, Router
+from ninja import Query, Router, Status
 
 from api import schemas as s
 from api.errors import ApiError, not_found
-from api.reads import Id, PageNo, Slug, answers, bounds, page_of
+from api.reads import Id, KeyHeader, PageNo, Slug, answers, bounds, page_of
 from clubs import visibility
 from clubs.models import Club, Person
 from clubs.permissions import can as can_club
-from leagues import licences, queries, season_standings
+from core.idempotency import Repeated, header_key, once
+from leagues import held, licences, queries, season_standings
 from leagues import rating_scope as league_ratings
-from leagues.models import League, LeagueClub, LeagueEvent, LeagueManager, LeagueSeason
+from leagues.held import HeldError
+from leagues.models import HeldLicence, League, LeagueClub, LeagueEvent, LeagueManager, LeagueSeason
 from leagues.permissions import can as can_league
+from leagues.permissions import error_messages as league_messages
+from leagues.permissions import is_manager
 
 router = Router()
 
@@ -405,3 +415,162 @@ def licence_import(request, league: Slug, payload: s.LicenceImportIn):
             for line in preview.lines
         ],
     }
+
+
+# ---------------------------------------------------------------- the held licence lines
+
+
+def _member_token_league(request, league, *, write):
+    """The league of the URL for a token of one of its member clubs, as the licence
+    import asks it: no token 401, another club's token 404, a read-only token posting
+    403 ``token_read_only``, a user who does not manage the league 403 ``forbidden``."""
+    caller = request.auth
+    if caller.token is None:
+        raise ApiError(401, "unauthorized", _("A token is needed."))
+    found = league_for(request, league)
+    if not LeagueClub.objects.filter(
+        league=found, club_id=caller.token.club_id, accepted_at__isnull=False
+    ).exists():
+        raise not_found()
+    if write and not caller.token.can_write:
+        raise ApiError(403, "token_read_only", _("This token may only read."))
+    if not is_manager(caller.user, found):
+        raise ApiError(403, "forbidden", str(league_messages["manage"]))
+    return found
+
+
+def _held_out(row, hide) -> dict:
+    return {
+        "id": row.pk,
+        "licence": hide(row.licence),
+        "name": hide(row.name),
+        "club": _club_out(row.club),
+        "serie": row.serie,
+        "sent_at": row.sent_at,
+        "status": row.status,
+    }
+
+
+def _held_write(request, response, write, *, key, answer):
+    """Run ``write`` (a ``leagues.held`` service) once per ``Idempotency-Key``
+    (``core.idempotency.once``, the key stored in the write's transaction): 200 with
+    ``answer()``; a repeat writes nothing and answers ``answer()`` too, the same lines
+    as they are now, with ``Idempotent-Replayed: true``. The service's refusals keep
+    their codes: ``forbidden`` 403, an unknown line 404, a line decided already 409."""
+    try:
+        key = header_key(request) if key is not None else None
+    except ValueError:
+        raise ApiError(
+            400, "idempotency_key_invalid", _("The Idempotency-Key is not valid.")
+        ) from None
+    user = request.auth.user
+    try:
+        once(request, write, url=request.path, key=key, user=user if key else None)
+    except Repeated:
+        response["Idempotent-Replayed"] = "true"
+    except HeldError as error:
+        status = {"forbidden": 403, "unknown": 404, "decided": 409}.get(error.code, 400)
+        raise ApiError(status, error.code, error.message) from None
+    return Status(200, answer())
+
+
+@router.get(
+    "/leagues/{league}/licences/held",
+    response=answers({200: s.HeldLinePage}),
+    url_name="held_licences",
+    openapi_extra={"x-token-needed": True},
+)
+def held_licences(
+    request,
+    league: Slug,
+    page: PageNo = 1,
+    per_page: Annotated[int, Query(ge=1, le=s.HELD_MOST)] = s.HELD_MOST,
+):
+    """The league's pending held licence lines (``leagues.held.pending``: a club manager's
+    lines whose licence was new to them), the oldest first, as the held lines' page lists
+    them: a hidden person's name and licence written as the page writes them
+    (``leagues.queries.hider``). A token of one of the league's member clubs whose user
+    manages the league."""
+    found = _member_token_league(request, league, write=False)
+    info, rows = page_of(held.pending(found), page, per_page)
+    hide = queries.hider(request.auth.user, found)
+    return {**info, "results": [_held_out(row, hide) for row in rows]}
+
+
+@router.post(
+    "/leagues/{league}/licences/held/confirm",
+    response=answers({200: s.HeldConfirmOut}),
+    url_name="held_confirm",
+)
+def held_confirm(
+    request,
+    league: Slug,
+    payload: s.HeldConfirmIn,
+    response: HttpResponse,
+    idempotency_key: KeyHeader = None,
+):
+    """Confirm pending held lines (``leagues.held.confirm``: the league manager's own import
+    of them): the posted lines of the league as they are now, a line the import refuses
+    left pending with the refusal's code and words. A write token of one of the league's
+    member clubs whose user manages the league."""
+    found = _member_token_league(request, league, write=True)
+    actor = request.auth.user
+
+    def answer():
+        rows = {
+            row.pk: row
+            for row in HeldLicence.objects.filter(league=found, pk__in=payload.ids).select_related(
+                "club"
+            )
+        }
+        left = [rows[pk] for pk in dict.fromkeys(payload.ids) if pk in rows]
+        pending = [row for row in left if row.status == HeldLicence.Status.PENDING]
+        lines = held.preview(found, pending, actor=actor) if pending else {}
+        hide = queries.hider(actor, found)
+        out = []
+        for row in left:
+            line = lines.get(row.pk)
+            refused = line is not None and bool(line.code)
+            out.append(
+                {
+                    **_held_out(row, hide),
+                    "code": line.code if refused else None,
+                    "message": hide(str(line.message)) if refused else None,
+                }
+            )
+        return {"results": out}
+
+    return _held_write(
+        request,
+        response,
+        lambda: held.confirm(found, payload.ids, actor=actor),
+        key=idempotency_key,
+        answer=answer,
+    )
+
+
+@router.post(
+    "/leagues/{league}/licences/held/{held_id}/dismiss",
+    response=answers({200: s.HeldLineOut}),
+    url_name="held_dismiss",
+)
+def held_dismiss(
+    request, league: Slug, held_id: Id, response: HttpResponse, idempotency_key: KeyHeader = None
+):
+    """Dismiss a pending held line (``leagues.held.dismiss``: set aside, nothing imported,
+    a league audit entry): the line as it is now. A write token of one of the league's
+    member clubs whose user manages the league."""
+    found = _member_token_league(request, league, write=True)
+    actor = request.auth.user
+
+    def answer():
+        row = HeldLicence.objects.select_related("club").get(league=found, pk=held_id)
+        return _held_out(row, queries.hider(actor, found))
+
+    return _held_write(
+        request,
+        response,
+        lambda: held.dismiss(found, held_id, actor=actor),
+        key=idempotency_key,
+        answer=answer,
+    )

@@ -1,12 +1,13 @@
-"""What the API's reads share (``api.views``, ``api.league_views``): the path's types,
-the refusals an operation may answer, and a bounded page of rows."""
+"""What the API's operations share (``api.views``, ``api.league_views``): the path's
+types, a write's ``Idempotency-Key`` header, the refusals an operation may answer, and a
+bounded page of rows."""
 
 import datetime
 import math
 import re
 from typing import Annotated
 
-from ninja import Path, Query
+from ninja import Header, Path, Query
 from pydantic import BeforeValidator, WithJsonSchema
 
 from api import schemas as s
@@ -15,6 +16,15 @@ MAX_ID = 2**31 - 1
 Slug = Annotated[str, Path(pattern=r"^[-a-zA-Z0-9_]{1,60}$")]
 Id = Annotated[int, Path(ge=1, le=MAX_ID)]
 PageNo = Annotated[int, Query(ge=1, le=1_000_000)]
+#: A write's key (``core.idempotency``): posted again with it, the write is not repeated.
+KeyHeader = Annotated[
+    str | None,
+    Header(
+        alias="Idempotency-Key",
+        pattern=r"^[A-Za-z0-9_-]{16,64}$",
+        description="16 to 64 of A-Z a-z 0-9 _ -: posted again, the write is not repeated.",
+    ),
+]
 
 _ISO_DATE = re.compile(r"\d{4}-\d{2}-\d{2}")
 

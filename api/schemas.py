@@ -11,6 +11,7 @@ from ninja import Schema
 from pydantic import BaseModel, BeforeValidator, ConfigDict, Field
 
 from core.jsonnumbers import json_number
+from leagues import held_views
 
 #: The guide's pages on the interchange format, named in the schema's descriptions.
 HAND = "/static/guide/formats.html#hand"
@@ -571,3 +572,42 @@ class LicenceImportOut(Schema):
     committed: bool
     counts: LicenceCounts
     lines: list[LicenceLineOut]
+
+
+# ---------------------------------------------------------------- held licence lines
+
+#: the most held lines one confirmation names: the held lines' page's
+HELD_MOST = held_views.MOST
+
+
+class HeldLineOut(Schema):
+    id: int
+    licence: str = Field(description="As the league's pages write it: a hidden person's hidden.")
+    name: str = Field(description="As the league's pages write it: a hidden person's hidden.")
+    club: LeagueClubOut = Field(description="The member club whose manager sent the line.")
+    serie: str
+    sent_at: datetime.datetime
+    status: Literal["pending", "confirmed", "dismissed"]
+
+
+class HeldLinePage(PageInfo):
+    results: list[HeldLineOut]
+
+
+class HeldConfirmIn(Schema):
+    ids: list[Annotated[int, Field(ge=1, le=2**31 - 1)]] = Field(
+        min_length=1,
+        max_length=HELD_MOST,
+        description=f"The pending held lines to confirm (at most {HELD_MOST}, a page's).",
+    )
+
+
+class HeldDecisionOut(HeldLineOut):
+    code: str | None = Field(description="A line left pending: why the import refuses it.")
+    message: str | None = Field(description="A line left pending: the refusal's words.")
+
+
+class HeldConfirmOut(Schema):
+    results: list[HeldDecisionOut] = Field(
+        description="The posted lines of the league as they are now, in the order sent."
+    )

@@ -24,13 +24,13 @@ from django.http import QueryDict
 from django.urls import resolve, reverse
 from django.utils.functional import Promise
 from django.utils.translation import gettext as _
-from ninja import Header, Query, Router, Status, Swagger
+from ninja import Query, Router, Status, Swagger
 
 from api import schemas as s
 from api.auth import TokenAuth, TokenOptionalAPI
 from api.errors import ApiError, install, not_found
 from api.league_views import router as league_router
-from api.reads import MAX_ID, Id, IsoDate, PageNo, Slug, answers, page_of
+from api.reads import MAX_ID, Id, IsoDate, KeyHeader, PageNo, Slug, answers, page_of
 from clubs.models import Club, Player
 from clubs.permissions import can, club_with_role
 from clubs.permissions import error_messages as permission_messages
@@ -79,14 +79,6 @@ v1 = Router()
 
 MAX_PER_PAGE = 100
 PerPage = Annotated[int, Query(ge=1, le=MAX_PER_PAGE)]
-KeyHeader = Annotated[
-    str | None,
-    Header(
-        alias="Idempotency-Key",
-        pattern=r"^[A-Za-z0-9_-]{16,64}$",
-        description="16 to 64 of A-Z a-z 0-9 _ -: posted again, the write is not repeated.",
-    ),
-]
 # ---------------------------------------------------------------- access
 
 

@@ -28,6 +28,8 @@ from competitions.models import (
     TableDeal,
 )
 from competitions.models import Team as CompetitionTeam
+from leagues import licences
+from leagues.models import HeldLicence
 from scoresheet import services
 from scoresheet.models import Hand, HandRevision, ScoreRow, Sheet
 from tournaments import services as tournament_services
@@ -649,7 +651,11 @@ def league_world(db, django_user_model):
             deals_per_round=4,
         )
         event = league_services.register_event(season, tournament)
-        world[slug] = {"league": league, "season": season, "event": event}
+        # a line the club's manager sent, held for the league's managers
+        text = f"licence;name;club\n9100;Held Line;C{slug}\n"
+        licences.import_licences(league, text, actor=users["club_manager"], commit=True)
+        held = HeldLicence.objects.get(league=league)
+        world[slug] = {"league": league, "season": season, "event": event, "held": held}
         world[slug].update(_a_team_match(league, club))
     return world
 
@@ -692,6 +698,7 @@ def league_state():
     from leagues.models import League, LeagueClub, LeagueEvent, LeagueSeason  # noqa: PLC0415
 
     return (
+        list(HeldLicence.objects.order_by("pk").values_list("pk", "status")),
         list(League.objects.order_by("pk").values_list("pk", "series")),
         list(LeagueClub.objects.order_by("pk").values_list("pk", "accepted_at")),
         list(LeagueSeason.objects.order_by("pk").values_list("pk", "name", "scale")),
@@ -869,6 +876,9 @@ API_URLS = {
     "api:league_ranking": ("league", "GET", ("season",)),
     "api:league_ratings": ("league", "GET", ()),
     "api:licence_import": ("league_manage", "POST", ()),
+    "api:held_licences": ("league_held", "GET", ()),
+    "api:held_confirm": ("league_held", "POST", ()),
+    "api:held_dismiss": ("league_held", "POST", ("held",)),
     "api:person": ("person", "GET", ()),
 }
 CLUB_LEVELS = ("read", "score")
@@ -1015,11 +1025,16 @@ def test_the_api_league_matrix(league_world, visibility):
         "member": make(users["member"], club, "read"),
         "club_manager": make(users["club_manager"], club, "write"),
     }
-    body = {"csv": f"licence;name;club\n9001;Anne Roux;{club.name}\n"}
+    held = objects["held"]
+    bodies = {
+        "api:licence_import": {"csv": f"licence;name;club\n9001;Anne Roux;{club.name}\n"},
+        "api:held_confirm": {"ids": [held.pk]},
+    }
     client, wrong = Client(), []
     for name, (level, method, needs) in API_URLS.items():
-        if level not in ("league", "league_manage"):
+        if level not in ("league", "league_manage", "league_held"):
             continue
+        body = bodies.get(name)
         kwargs = {"league": objects["league"].slug}
         for need in needs:
             kwargs[f"{need}_id"] = objects[need].pk
@@ -1028,6 +1043,8 @@ def test_the_api_league_matrix(league_world, visibility):
             reader = visibility == "pub" or who in ("member", "club_manager")
             if level == "league":
                 want = 200 if reader else 404
+            elif level == "league_held":  # the league's managers' alone
+                want = {"anonymous": 401, "outsider": 404}.get(who, 403)
             else:
                 want = {"anonymous": 401, "outsider": 404, "member": 403}.get(who, 200)
             before = league_state()

@@ -62,11 +62,15 @@ def test_a_date_is_written_iso_only(seeded, value):
     assert ok.status_code == 200
 
 
+#: the reads of a league's managers alone: a token is needed
+TOKEN_READS = {"/api/v1/leagues/{league}/licences/held"}
+
+
 def test_the_schema_says_reads_take_a_token_or_none_and_writes_need_one():
     schema = ninja_api.get_openapi_schema(path_prefix="/api/")
     for path, operations in schema["paths"].items():
         for method, operation in operations.items():
-            if method == "get":
+            if method == "get" and path not in TOKEN_READS:
                 assert {} in operation["security"], (method, path)
             else:
                 assert operation["security"] == [{"TokenAuth": []}], (method, path)

@@ -13,6 +13,7 @@ import datetime
 import pytest
 import requests
 import schemathesis
+from django.utils import timezone
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from schemathesis import GenerationMode
@@ -27,6 +28,7 @@ from api.views import api as ninja_api
 from clubs import tokens
 from clubs.models import Club, Membership, Person, Player, Season
 from leagues import services as league_services
+from leagues.models import HeldLicence, LeagueManager
 from scoresheet import services
 from scoresheet.models import Hand
 from tests.tournaments.duplicate_helpers import make_event, play_round
@@ -78,6 +80,14 @@ def fuzz_world(django_user_model, settings):
         user = django_user_model.objects.create_user(role, password="a-long-passphrase-1")
         Membership.objects.create(club=club, user=user, role=role)
         callers[role] = tokens.create_token(club=club, name=role, scope=scope, actor=user)[1]
+    # the club's manager manages the league too: a line held for them to decide
+    LeagueManager.objects.create(league=league, user=user)
+    held = [
+        HeldLicence.objects.create(
+            league=league, club=club, licence=f"910{i}", name=f"Nouveau {i}", sent_at=timezone.now()
+        )
+        for i in range(3)
+    ]
     return {
         "slug": "rive",
         "season": season.pk,
@@ -88,6 +98,7 @@ def fuzz_world(django_user_model, settings):
         "event": league_event.pk,
         "tournament": event.pk,
         "person": person.pk,
+        "held": [row.pk for row in held],
         "callers": callers,
     }
 
@@ -105,6 +116,7 @@ def _aim(case, world, data):
         "event_id": world["event"],
         "tournament_id": world["tournament"],
         "person_id": world["person"],
+        "held_id": data.draw(st.sampled_from(world["held"]), label="held"),
     }
     if "league" in case.path_parameters:
         known["season_id"] = world["league_season"]
@@ -114,6 +126,8 @@ def _aim(case, world, data):
     body = case.body if isinstance(case.body, dict) else {}
     if "season" in body and data.draw(st.booleans(), label="season"):
         body["season"] = world["season"]
+    if "ids" in body and data.draw(st.booleans(), label="ids"):
+        body["ids"] = world["held"][: data.draw(st.integers(1, 3), label="held lines")]
 
 
 def fuzz(operation, who, token, base_url, world, failures, statuses, mode=None):
@@ -150,7 +164,7 @@ def test_the_api_survives_its_fuzzer(live_server, fuzz_world):
     raw = ninja_api.get_openapi_schema(path_prefix="/api/")
     schema = schemathesis.openapi.from_dict(raw)
     operations = [result.ok() for result in schema.get_all_operations()]
-    assert len(operations) == 30
+    assert len(operations) == 33
     failures, statuses = [], {}
     for who, token in fuzz_world["callers"].items():
         for operation in operations:

@@ -304,6 +304,8 @@ class World:
             out.append({**base, "season_id": found["season"].pk})
             for event in found["season"].events.all():
                 out.append({**base, "event_id": event.pk})
+            for line in league.held_licences.all():
+                out.append({**base, "held_id": line.pk})
             for competition in league.competitions.all():
                 ctx = {**base, "competition_id": competition.pk}
                 out.append(ctx)
@@ -503,6 +505,24 @@ def test_the_held_licence_lines_are_read_by_the_leagues_manager_only(world):
     assert "A player of a members-only club" in html
     client.force_login(world.users["fellow_manager"])
     assert client.get(url).status_code == 403
+
+
+def test_the_held_licence_lines_through_the_api_hide_the_hidden_person(world):
+    """The league's manager's token (of HOME, a member club) lists the same lines, the
+    hidden person's name and licence written as the page writes them; the sender's
+    token is refused."""
+    boss = world.users["league_manager"]
+    Membership.objects.create(club=world.clubs["home"], user=boss, role=Role.SCORER)
+    url = reverse("api:held_licences", args=["pub"])
+    for scope in ("read", "write"):
+        token = api_tokens.create_token(club=world.clubs["home"], name="b", scope=scope, actor=boss)
+        text = body_text(Client().get(url, headers={"Authorization": f"Bearer {token[1]}"}))
+        assert text.count('"status": "pending"') == 2 and "nouveau venu" in text, text
+        assert "a player of a members-only club" in text
+        assert not leaks(world, text), leaks(world, text)
+    sender = world.users["fellow_manager"]
+    token = api_tokens.create_token(club=world.clubs["home"], name="s", scope="write", actor=sender)
+    assert Client().get(url, headers={"Authorization": f"Bearer {token[1]}"}).status_code == 403
 
 
 def test_a_members_only_league_answers_as_an_unknown_one(world):
