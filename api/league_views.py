@@ -24,11 +24,10 @@ from ninja import Query, Router, Status
 
 from api import schemas as s
 from api.errors import ApiError, not_found
-from api.reads import Id, KeyHeader, PageNo, Slug, answers, bounds, page_of
+from api.reads import Id, KeyHeader, PageNo, Slug, answers, bounds, once_per_key, page_of
 from clubs import visibility
 from clubs.models import Club, Person
 from clubs.permissions import can as can_club
-from core.idempotency import Repeated, header_key, once
 from leagues import held, licences, queries, season_standings
 from leagues import rating_scope as league_ratings
 from leagues.held import HeldError
@@ -458,16 +457,7 @@ def _held_write(request, response, write, *, key, answer):
     as they are now, with ``Idempotent-Replayed: true``. The service's refusals keep
     their codes: ``forbidden`` 403, an unknown line 404, a line decided already 409."""
     try:
-        key = header_key(request) if key is not None else None
-    except ValueError:
-        raise ApiError(
-            400, "idempotency_key_invalid", _("The Idempotency-Key is not valid.")
-        ) from None
-    user = request.auth.user
-    try:
-        once(request, write, url=request.path, key=key, user=user if key else None)
-    except Repeated:
-        response["Idempotent-Replayed"] = "true"
+        once_per_key(request, response, write, url=request.path, key=key)
     except HeldError as error:
         status = {"forbidden": 403, "unknown": 404, "decided": 409}.get(error.code, 400)
         raise ApiError(status, error.code, error.message) from None

@@ -1,16 +1,19 @@
 """What the API's operations share (``api.views``, ``api.league_views``): the path's
-types, a write's ``Idempotency-Key`` header, the refusals an operation may answer, and a
-bounded page of rows."""
+types, a write's ``Idempotency-Key`` header and its one run per key, the refusals an
+operation may answer, and a bounded page of rows."""
 
 import datetime
 import math
 import re
 from typing import Annotated
 
+from django.utils.translation import gettext as _
 from ninja import Header, Path, Query
 from pydantic import BeforeValidator, WithJsonSchema
 
 from api import schemas as s
+from api.errors import ApiError
+from core.idempotency import Repeated, header_key, once
 
 MAX_ID = 2**31 - 1
 Slug = Annotated[str, Path(pattern=r"^[-a-zA-Z0-9_]{1,60}$")]
@@ -25,6 +28,29 @@ KeyHeader = Annotated[
         description="16 to 64 of A-Z a-z 0-9 _ -: posted again, the write is not repeated.",
     ),
 ]
+
+#: the header a repeated write's answer carries
+REPLAYED = "Idempotent-Replayed"
+
+
+def once_per_key(request, response, create, *, url, key):
+    """Run ``create`` once per ``Idempotency-Key`` (``core.idempotency.once``, the key
+    stored in the write's transaction with ``url``): ``(result, None)``; a repeat runs
+    nothing, marks ``response`` ``Idempotent-Replayed: true`` and gives ``(None, the
+    URL stored with the key)``. A malformed key: 400 ``idempotency_key_invalid``."""
+    try:
+        key = header_key(request) if key is not None else None
+    except ValueError:
+        raise ApiError(
+            400, "idempotency_key_invalid", _("The Idempotency-Key is not valid.")
+        ) from None
+    user = request.auth.user
+    try:
+        return once(request, create, url=url, key=key, user=user if key else None), None
+    except Repeated as repeated:
+        response[REPLAYED] = "true"
+        return None, repeated.url
+
 
 _ISO_DATE = re.compile(r"\d{4}-\d{2}-\d{2}")
 

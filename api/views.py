@@ -20,7 +20,7 @@ from typing import Annotated, Literal
 
 from django.core.paginator import EmptyPage
 from django.db.models import F
-from django.http import QueryDict
+from django.http import HttpResponse, QueryDict
 from django.urls import resolve, reverse
 from django.utils.functional import Promise
 from django.utils.translation import gettext as _
@@ -30,11 +30,20 @@ from api import schemas as s
 from api.auth import TokenAuth, TokenOptionalAPI
 from api.errors import ApiError, install, not_found
 from api.league_views import router as league_router
-from api.reads import MAX_ID, Id, IsoDate, KeyHeader, PageNo, Slug, answers, page_of
+from api.reads import (
+    MAX_ID,
+    Id,
+    IsoDate,
+    KeyHeader,
+    PageNo,
+    Slug,
+    answers,
+    once_per_key,
+    page_of,
+)
 from clubs.models import Club, Player
 from clubs.permissions import can, club_with_role
 from clubs.permissions import error_messages as permission_messages
-from core.idempotency import Repeated, header_key, once
 from scoresheet import services
 from scoresheet.explain_labels import render_explanation
 from scoresheet.filters import SheetFilter
@@ -450,22 +459,14 @@ def hand(request, slug: Slug, sheet_id: Id, number: Id):
 # ---------------------------------------------------------------- writes
 
 
-def _write(request, create, *, url, key, done, replay):
-    """Run ``create`` once per ``Idempotency-Key`` (``core.idempotency.once``, whose
-    key is stored in the write's transaction with ``url``, the result's API URL):
-    201 with ``done(result)``; a repeat stores nothing and answers 200 with
-    ``replay(**the URL's arguments)``, the first result as it is now."""
-    try:
-        key = header_key(request) if key is not None else None
-    except ValueError:
-        raise ApiError(
-            400, "idempotency_key_invalid", _("The Idempotency-Key is not valid.")
-        ) from None
-    user = request.auth.user
-    try:
-        result = once(request, create, url=url, key=key, user=user if key else None)
-    except Repeated as repeated:
-        kwargs = resolve(repeated.url).kwargs if repeated.url else None
+def _write(request, response, create, *, url, key, done, replay):
+    """Run ``create`` once per ``Idempotency-Key`` (``api.reads.once_per_key``, ``url``
+    the result's API URL): 201 with ``done(result)``; a repeat stores nothing and
+    answers 200, ``Idempotent-Replayed: true``, with ``replay(**the URL's arguments)``,
+    the first result as it is now."""
+    result, repeated = once_per_key(request, response, create, url=url, key=key)
+    if result is None:
+        kwargs = resolve(repeated).kwargs if repeated else None
         if not kwargs:
             raise not_found() from None
         return Status(200, replay(**kwargs))
@@ -477,7 +478,13 @@ def _write(request, create, *, url, key, done, replay):
     response=answers({201: s.SheetOut, 200: s.SheetOut}),
     url_name="sheet_create",
 )
-def sheet_create(request, slug: Slug, payload: s.SheetIn, idempotency_key: KeyHeader = None):
+def sheet_create(
+    request,
+    slug: Slug,
+    payload: s.SheetIn,
+    response: HttpResponse,
+    idempotency_key: KeyHeader = None,
+):
     """Open a sheet (``scoresheet.services.open_sheet``): the club's players by name, in
     dealing order; the season's house rules unless ``rules`` says otherwise."""
     club = club_for(request, slug, "write")
@@ -499,6 +506,7 @@ def sheet_create(request, slug: Slug, payload: s.SheetIn, idempotency_key: KeyHe
 
     return _write(
         request,
+        response,
         create,
         url=lambda sheet: reverse("api:sheet", args=[club.slug, sheet.pk]),
         key=idempotency_key,
@@ -513,7 +521,12 @@ def sheet_create(request, slug: Slug, payload: s.SheetIn, idempotency_key: KeyHe
     url_name="hand_create",
 )
 def hand_create(
-    request, slug: Slug, sheet_id: Id, payload: s.HandIn, idempotency_key: KeyHeader = None
+    request,
+    slug: Slug,
+    sheet_id: Id,
+    payload: s.HandIn,
+    response: HttpResponse,
+    idempotency_key: KeyHeader = None,
 ):
     """Record a hand (``scoresheet.services.record_hand``), in the interchange format
     with the seated players' names; scored once, under the sheet's lock."""
@@ -526,6 +539,7 @@ def hand_create(
     table = Table.seating([seat.player for seat in sheet.seated])
     return _write(
         request,
+        response,
         lambda: services.record_hand(sheet, data, actor=actor, table=table),
         url=lambda hand: reverse("api:hand", args=[club.slug, sheet.pk, hand.number]),
         key=idempotency_key,

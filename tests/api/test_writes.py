@@ -45,6 +45,7 @@ def test_a_retried_post_stores_once(writer, seeded):
     again = writer.post(hands_url(seeded), HAND, **key)
     assert (first.status_code, again.status_code) == (201, 200)
     assert again.json() == first.json()
+    assert again["Idempotent-Replayed"] == "true" and "Idempotent-Replayed" not in first
     assert Hand.objects.filter(sheet=seeded).count() == 6
     assert IdempotencyKey.objects.filter(key=key["Idempotency-Key"]).count() == 1
     other = writer.post(hands_url(seeded), HAND, **{"Idempotency-Key": "another-key-0000002"})
@@ -125,7 +126,8 @@ def test_open_a_sheet(writer, season, players):
     body = response.json()
     assert body["players"] == ["Anna", "Bert", "Carl", "Dora", "Emil"]
     assert body["rules"] == {"preset": "fft"} or body["rules"]["preset"] == "fft"
-    assert writer.post("/api/v1/clubs/rive/sheets", data, **key).status_code == 200
+    again = writer.post("/api/v1/clubs/rive/sheets", data, **key)
+    assert again.status_code == 200 and again["Idempotent-Replayed"] == "true"
     assert Sheet.objects.filter(date=datetime.date(2026, 5, 1)).count() == 1
     assert AuditEntry.objects.filter(action="sheet_created").count() == 1
     unknown = writer.post("/api/v1/clubs/rive/sheets", {**data, "players": ["Anna", "Zoe"]})
