@@ -368,6 +368,33 @@ def person(request, person_id: Id):
 # ---------------------------------------------------------------- the licence list
 
 
+def _member_token_league(request, league, *, write):
+    """The league of the URL for a token of one of its member clubs (the licence list
+    and its held lines): no token 401, another club's token 404, a read-only token
+    posting 403 ``token_read_only``."""
+    caller = request.auth
+    if caller.token is None:
+        if write:
+            raise ApiError(401, "unauthorized", _("A token that may write is needed."))
+        raise ApiError(401, "unauthorized", _("A token is needed."))
+    found = league_for(request, league)
+    if not LeagueClub.objects.filter(
+        league=found, club_id=caller.token.club_id, accepted_at__isnull=False
+    ).exists():
+        raise not_found()
+    if write and not caller.token.can_write:
+        raise ApiError(403, "token_read_only", _("This token may only read."))
+    return found
+
+
+def _managed_league(request, league, *, write):
+    """``_member_token_league``, and its user a manager of the league (403 ``forbidden``)."""
+    found = _member_token_league(request, league, write=write)
+    if not is_manager(request.auth.user, found):
+        raise ApiError(403, "forbidden", str(league_messages["manage"]))
+    return found
+
+
 @router.post(
     "/leagues/{league}/licences",
     response=answers({200: s.LicenceImportOut}),
@@ -379,15 +406,7 @@ def licence_import(request, league: Slug, payload: s.LicenceImportIn):
     of the league's member clubs; its user a manager of the league (every club's lines)
     or of the token's club (that club's lines only)."""
     caller = request.auth
-    if caller.token is None:
-        raise ApiError(401, "unauthorized", _("A token that may write is needed."))
-    found = league_for(request, league)
-    if not LeagueClub.objects.filter(
-        league=found, club_id=caller.token.club_id, accepted_at__isnull=False
-    ).exists():
-        raise not_found()
-    if not caller.token.can_write:
-        raise ApiError(403, "token_read_only", _("This token may only read."))
+    found = _member_token_league(request, league, write=True)
     preview = licences.import_licences(
         found,
         payload.csv,
@@ -417,25 +436,6 @@ def licence_import(request, league: Slug, payload: s.LicenceImportIn):
 
 
 # ---------------------------------------------------------------- the held licence lines
-
-
-def _member_token_league(request, league, *, write):
-    """The league of the URL for a token of one of its member clubs, as the licence
-    import asks it: no token 401, another club's token 404, a read-only token posting
-    403 ``token_read_only``, a user who does not manage the league 403 ``forbidden``."""
-    caller = request.auth
-    if caller.token is None:
-        raise ApiError(401, "unauthorized", _("A token is needed."))
-    found = league_for(request, league)
-    if not LeagueClub.objects.filter(
-        league=found, club_id=caller.token.club_id, accepted_at__isnull=False
-    ).exists():
-        raise not_found()
-    if write and not caller.token.can_write:
-        raise ApiError(403, "token_read_only", _("This token may only read."))
-    if not is_manager(caller.user, found):
-        raise ApiError(403, "forbidden", str(league_messages["manage"]))
-    return found
 
 
 def _held_out(row, hide) -> dict:
@@ -481,7 +481,7 @@ def held_licences(
     them: a hidden person's name and licence written as the page writes them
     (``leagues.queries.hider``). A token of one of the league's member clubs whose user
     manages the league."""
-    found = _member_token_league(request, league, write=False)
+    found = _managed_league(request, league, write=False)
     info, rows = page_of(held.pending(found), page, per_page)
     hide = queries.hider(request.auth.user, found)
     return {**info, "results": [_held_out(row, hide) for row in rows]}
@@ -503,7 +503,7 @@ def held_confirm(
     of them): the posted lines of the league as they are now, a line the import refuses
     left pending with the refusal's code and words. A write token of one of the league's
     member clubs whose user manages the league."""
-    found = _member_token_league(request, league, write=True)
+    found = _managed_league(request, league, write=True)
     actor = request.auth.user
 
     def answer():
@@ -550,7 +550,7 @@ def held_dismiss(
     """Dismiss a pending held line (``leagues.held.dismiss``: set aside, nothing imported,
     a league audit entry): the line as it is now. A write token of one of the league's
     member clubs whose user manages the league."""
-    found = _member_token_league(request, league, write=True)
+    found = _managed_league(request, league, write=True)
     actor = request.auth.user
 
     def answer():
