@@ -239,6 +239,8 @@ def _unlink(club, logins, ids, person) -> None:
                 model._default_manager.filter(
                     **{path: club.pk, f"{field.name}__in": user_ids}
                 ).update(**{field.name: None})
+    # the licence lines they sent the club's leagues (a league's rows, not the club's)
+    HeldLicence.objects.filter(club=club, sent_by__in=user_ids).update(sent_by=None)
     emails = [u.email for u in logins if u.email]
     Invitation.objects.filter(club=club).filter(
         Q(email__in=emails) | Q(accepted_by__in=user_ids)

@@ -217,10 +217,16 @@ def test_the_held_licence_lines_naming_them_go(world):
     league = world["lseason"].league
     for licence, name in ((LICENCE, "Z. Q."), ("LIC1", NAME), ("LIC2", "Anna Autre")):
         HeldLicence.objects.create(
-            league=league, club=world["club"], licence=licence, name=name, sent_at=timezone.now()
+            league=league,
+            club=world["club"],
+            licence=licence,
+            name=name,
+            sent_at=timezone.now(),
+            sent_by=world["login"],  # she sent them, once a manager
         )
     erase_player(world["player"], actor=world["manager"])
-    assert list(HeldLicence.objects.values_list("licence", flat=True)) == ["LIC2"]
+    # the line naming another stays, no longer saying who sent it
+    assert list(HeldLicence.objects.values_list("licence", "sent_by")) == [("LIC2", None)]
 
 
 def test_the_next_erasure_is_numbered_on(world, clubs):
