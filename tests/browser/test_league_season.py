@@ -250,6 +250,26 @@ def tap_taker(phone, seat):
     phone.locator("#id_taker label").filter(has_text=shown).tap()
 
 
+def enter_and_count(page, base, slug, title, members, guest=None):
+    """On the event's page (open): its members pasted as a list, ``guest`` (name, club,
+    licence) entered by licence, eight players in all; then counted in the league season
+    from the club's league page."""
+    page.locator("#add-list > summary").click()
+    page.get_by_label("Paste a list").fill("\n".join(members))
+    page.get_by_role("button", name="Enter the list").click()
+    if guest:
+        guest_name, club_name, licence = guest
+        page.locator("#add-guest > summary").click()
+        page.get_by_label("Guest's name").fill(guest_name)
+        page.get_by_label("Their club").fill(club_name)
+        page.get_by_label("FFT licence (optional)").fill(licence)
+        page.get_by_role("button", name="Enter the guest").click()
+    expect(page.locator("h2#entries")).to_contain_text("8 players entered")
+    page.goto(f"{base}/clubs/{slug}/leagues/")
+    page.locator("[data-count]").get_by_role("button").click()
+    expect(page.locator("[data-messages]")).to_contain_text(f"{title} counts in Comité des Alpes")
+
+
 def tournament(page, base, slug, title, members, guest=None):
     """A one-round tournament of one deal on the club's pages, counted in the season,
     its tables' totals typed by the organiser, closed. Returns ``{entry name: total}``."""
@@ -262,21 +282,7 @@ def tournament(page, base, slug, title, members, guest=None):
     expect(page.locator("[data-messages]")).to_contain_text("Tournament created")
     t_url = page.url.split("#")[0].rstrip("/")
     t_url = re.sub(r"(/tournaments/\d+).*", r"\1", t_url)
-    page.locator("#add-list > summary").click()
-    page.get_by_label("Paste a list").fill("\n".join(members))
-    page.get_by_role("button", name="Enter the list").click()
-    if guest:
-        guest_name, club_name, licence = guest
-        page.locator("#add-guest > summary").click()
-        page.get_by_label("Guest's name").fill(guest_name)
-        page.get_by_label("Their club").fill(club_name)
-        page.get_by_label("FFT licence (optional)").fill(licence)
-        page.get_by_role("button", name="Enter the guest").click()
-    expect(page.locator("h2#entries")).to_contain_text("8 players entered")
-    # counted in the league season from the club's league page
-    page.goto(f"{base}/clubs/{slug}/leagues/")
-    page.locator("[data-count]").get_by_role("button").click()
-    expect(page.locator("[data-messages]")).to_contain_text(f"{title} counts in Comité des Alpes")
+    enter_and_count(page, base, slug, title, members, guest)
     # drawn, started, each table's totals typed, closed
     page.goto(f"{t_url}/")
     page.get_by_role("button", name="Draw every round in advance").click(timeout=90_000)
@@ -478,19 +484,7 @@ def duplicate_event(page, new_context, base, slug, title, members, guest):
     page.get_by_role("button", name="Create the duplicate event").click()
     expect(page.locator("[data-messages]")).to_contain_text("Duplicate event created.")
     t_url = re.sub(r"(/tournaments/\d+).*", r"\1", page.url)
-    page.locator("#add-list > summary").click()
-    page.get_by_label("Paste a list").fill("\n".join(members))
-    page.get_by_role("button", name="Enter the list").click()
-    guest_name, club_name, licence = guest
-    page.locator("#add-guest > summary").click()
-    page.get_by_label("Guest's name").fill(guest_name)
-    page.get_by_label("Their club").fill(club_name)
-    page.get_by_label("FFT licence (optional)").fill(licence)
-    page.get_by_role("button", name="Enter the guest").click()
-    expect(page.locator("h2#entries")).to_contain_text("8 players entered")
-    page.goto(f"{base}/clubs/{slug}/leagues/")
-    page.locator("[data-count]").get_by_role("button").click()
-    expect(page.locator("[data-messages]")).to_contain_text(f"{title} counts in Comité des Alpes")
+    enter_and_count(page, base, slug, title, members, guest)
     page.goto(f"{t_url}/duplicate/")
     # the movement's search takes seconds of CPU: a loaded machine needs more than 20 s
     page.locator("[data-draw-movement]").click(timeout=90_000)
